@@ -1,0 +1,142 @@
+"""The ``agentmem`` command line: a thin, lazily loaded layer over the library.
+
+Only cyclopts is imported at start-up. Every command is registered by import path with its
+help text, so ``agentmem --help`` and any one command import just what they use. Commands
+parse, call the Store, render; they hold no logic of their own. Errors from the library's
+exception tree become one line on stderr and the documented exit code (README, "Exit codes").
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from cyclopts import App
+
+__all__ = ["app", "main"]
+
+app = App(
+    name="agentmem",
+    help="Local single-file memory, consent-gated exports and evaluated memory formation "
+    "for desktop AI agents.",
+    version_flags=["--version"],
+)
+
+
+def _group(name: str, help: str, commands: list[tuple[str, str, str]]) -> None:
+    sub = App(name=name, help=help)
+    for cmd, target, text in commands:
+        sub.command(f"agentmem.cli.{target}", name=cmd, help=text)
+    app.command(sub)
+
+
+app.command("agentmem.cli.basic:init", name="init", help="Create the database (idempotent).")
+app.command(
+    "agentmem.cli.basic:status", name="status", help="Show the database path, schema and counts."
+)
+app.command(
+    "agentmem.cli.demo:demo",
+    name="demo",
+    help="Import a sample conversation into a fresh database and show what agentmem keeps.",
+)
+_group(
+    "event",
+    "Append, import and list events of the append-only log.",
+    [
+        ("append", "event_cmds:append", "Append one event (JSON argument or stdin); prints its seq."),
+        ("import", "event_cmds:import_", "Import a JSONL file (or - for stdin) in one transaction."),
+        ("list", "event_cmds:list_", "List events in seq order."),
+    ],
+)
+_group(
+    "session",
+    "Inspect sessions.",
+    [
+        ("list", "session_cmds:list_", "List sessions, most recently active first."),
+        ("show", "session_cmds:show", "Show one session and its runs."),
+    ],
+)
+_group(
+    "run",
+    "Inspect agent runs.",
+    [
+        ("list", "run_cmds:list_", "List runs in start order."),
+        ("show", "run_cmds:show", "Show one run: status, outcome, tools, consent stamp."),
+    ],
+)
+_group(
+    "db",
+    "Check and repair the database.",
+    [
+        ("check", "db_cmds:check", "Integrity check plus projection consistency."),
+        (
+            "rebuild-projections",
+            "db_cmds:rebuild_projections",
+            "Rebuild sessions, runs, tools and consent from the log.",
+        ),
+    ],
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console-script entry point: run the app, map errors to exit codes, never a traceback.
+
+    Set ``AGENTMEM_DEBUG=1`` to let unexpected exceptions propagate with their traceback.
+    """
+    from cyclopts.exceptions import CycloptsError
+
+    from agentmem.errors import AgentmemError
+
+    tokens = sys.argv[1:] if argv is None else argv
+    debug = os.environ.get("AGENTMEM_DEBUG") == "1"
+    try:
+        result = app(
+            tokens, exit_on_error=False, print_error=False, result_action="return_value"
+        )
+    except CycloptsError as exc:
+        first = str(exc).strip().splitlines()
+        message = first[0] if first else exc.__class__.__name__
+        print(f"agentmem: usage: {message} (see 'agentmem --help')", file=sys.stderr)
+        return 2
+    except AgentmemError as exc:
+        if debug:
+            raise
+        print(f"agentmem: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("agentmem: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (e.g. `agentmem event list | head`); that is not an error.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0
+    except Exception as exc:
+        if debug:
+            raise
+        where = _log_internal_error(exc)
+        print(
+            f"agentmem: internal error ({exc.__class__.__name__}); details in {where}",
+            file=sys.stderr,
+        )
+        return 1
+    if isinstance(result, int) and not isinstance(result, bool):
+        return result
+    return 0
+
+
+def _log_internal_error(exc: BaseException) -> str:
+    import traceback
+
+    import platformdirs
+
+    log_dir = platformdirs.user_log_path("agentmem")
+    try:
+        log_dir.mkdir(parents=True, exist_ok=True)
+        path = log_dir / "agentmem.log"
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write("".join(traceback.format_exception(exc)))
+        return str(path)
+    except OSError:
+        return "(log unavailable; rerun with AGENTMEM_DEBUG=1)"

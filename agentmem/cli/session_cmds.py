@@ -1,0 +1,75 @@
+"""``agentmem session list|show``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+from cyclopts import Parameter
+
+from agentmem.cli._common import (
+    DbOpt,
+    JsonOpt,
+    PrincipalOpt,
+    open_store,
+    print_fields,
+    print_json,
+    print_table,
+)
+
+
+def list_(
+    *,
+    principal: PrincipalOpt = None,
+    status: Annotated[str | None, Parameter(help="open or closed.")] = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """List sessions (all principals unless ``--principal`` is given)."""
+    with open_store(db) as store:
+        sessions = store.sessions(principal=principal, status=status)
+    if json:
+        print_json([msgspec.to_builtins(s) for s in sessions])
+        return
+    print_table(
+        ["session", "principal", "status", "events", "runs", "last activity"],
+        [
+            (s.session_id, s.principal, s.status, s.event_count, s.run_count, s.last_activity_at)
+            for s in sessions
+        ],
+    )
+
+
+def show(
+    session_id: str,
+    /,
+    *,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Show one session's counters and its runs."""
+    with open_store(db) as store:
+        info = store.session(session_id)
+        runs = store.runs(session_id=session_id)
+    if json:
+        print_json({**msgspec.to_builtins(info), "runs": [msgspec.to_builtins(r) for r in runs]})
+        return
+    print_fields(
+        [
+            ("session", info.session_id),
+            ("principal", info.principal),
+            ("status", info.status),
+            ("events", info.event_count),
+            ("user messages", info.user_message_count),
+            ("assistant messages", info.assistant_message_count),
+            ("seq range", f"{info.first_seq}-{info.last_seq}"),
+            ("created", info.created_at),
+            ("last activity", info.last_activity_at),
+        ]
+    )
+    if runs:
+        print()
+        print_table(
+            ["run", "parent", "status", "outcome", "failure class"],
+            [(r.run_id, r.parent_run_id, r.status, r.outcome, r.failure_class) for r in runs],
+        )

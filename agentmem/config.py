@@ -1,0 +1,133 @@
+"""Settings: one validated struct built from file < environment < explicit arguments.
+
+The precedence is the usual one for local tools: a TOML file (``AGENTMEM_CONFIG`` or
+``<user config dir>/agentmem/config.toml``) sets defaults for a machine, ``AGENTMEM_*``
+variables override it for one shell, and explicit arguments (``--db``, ``--principal``) win.
+Everything is validated by msgspec in one place, so a bad value fails with the setting's name
+and its source instead of surfacing later as a strange SQLite error.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from agentmem.errors import ConfigError
+
+__all__ = ["Settings", "default_config_path", "default_db_path", "load_settings"]
+
+Principal = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$")]
+
+
+class StorageSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """How the database file is opened.
+
+    ``synchronous`` is the power-loss trade-off (README, "Durability"): ``FULL`` (default)
+    fsyncs the WAL at every commit, so an acknowledged append survives power loss; ``NORMAL``
+    survives any process crash but may lose the last commits on power loss.
+    """
+
+    synchronous: Literal["NORMAL", "FULL", "EXTRA"] = "FULL"
+    busy_timeout_ms: Annotated[int, msgspec.Meta(ge=0, le=600_000)] = 10_000
+
+
+class ArtifactSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Artifact retention: exports are perishable (ADR-0032 decision 8)."""
+
+    retention_days: Annotated[int, msgspec.Meta(ge=1, le=3650)] = 30
+
+
+class MemorySettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Memory formation settings (ADR-0057)."""
+
+    provider_assistance: Literal["auto", "off", "required"] = "auto"
+    idle_minutes: Annotated[int, msgspec.Meta(ge=1)] = 30
+
+
+class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """Every setting agentmem reads. ``db`` of ``None`` means the platformdirs default."""
+
+    db: str | None = None
+    principal: Principal = "local"
+    storage: StorageSettings = msgspec.field(default_factory=StorageSettings)
+    artifacts: ArtifactSettings = msgspec.field(default_factory=ArtifactSettings)
+    memory: MemorySettings = msgspec.field(default_factory=MemorySettings)
+
+    def db_path(self) -> str:
+        """The database path these settings select (``:memory:`` passes through)."""
+        return self.db if self.db else str(default_db_path())
+
+
+# (environment variable, path in the settings tree)
+_ENV: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("AGENTMEM_DB", ("db",)),
+    ("AGENTMEM_PRINCIPAL", ("principal",)),
+    ("AGENTMEM_SYNCHRONOUS", ("storage", "synchronous")),
+    ("AGENTMEM_BUSY_TIMEOUT_MS", ("storage", "busy_timeout_ms")),
+    ("AGENTMEM_RETENTION_DAYS", ("artifacts", "retention_days")),
+    ("AGENTMEM_PROVIDER_ASSISTANCE", ("memory", "provider_assistance")),
+    ("AGENTMEM_IDLE_MINUTES", ("memory", "idle_minutes")),
+)
+
+
+def default_db_path() -> Path:
+    """``<user data dir>/agentmem/agentmem.db`` as platformdirs defines it for this OS."""
+    import platformdirs
+
+    return platformdirs.user_data_path("agentmem") / "agentmem.db"
+
+
+def default_config_path() -> Path:
+    """``AGENTMEM_CONFIG`` or ``<user config dir>/agentmem/config.toml``."""
+    explicit = os.environ.get("AGENTMEM_CONFIG")
+    if explicit:
+        return Path(explicit)
+    import platformdirs
+
+    return platformdirs.user_config_path("agentmem") / "config.toml"
+
+
+def _set(tree: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
+    for part in path[:-1]:
+        node = tree.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise ConfigError(f"setting {'.'.join(path)}: {part!r} must be a table")
+        tree = node
+    tree[path[-1]] = value
+
+
+def _coerce_env(raw: str) -> Any:
+    # Environment values are strings; integers are the only non-string settings here.
+    return int(raw) if raw.strip().lstrip("-").isdigit() else raw
+
+
+def load_settings(**explicit: Any) -> Settings:
+    """Build the settings from the config file, the environment and ``explicit`` overrides.
+
+    ``explicit`` takes dotted-free top-level names (``db``, ``principal``) or nested paths as
+    ``storage__synchronous``; ``None`` values are ignored so CLI defaults do not mask the file.
+    """
+    tree: dict[str, Any] = {}
+    source = "defaults"
+    path = default_config_path()
+    if path.is_file():
+        try:
+            tree = msgspec.toml.decode(path.read_bytes())
+        except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"config file {path} is not valid TOML: {exc}") from exc
+        source = f"config file {path}"
+    for name, setting_path in _ENV:
+        raw = os.environ.get(name)
+        if raw is not None and raw != "":
+            _set(tree, setting_path, _coerce_env(raw))
+            source = f"{source} and environment"
+    for key, value in explicit.items():
+        if value is not None:
+            _set(tree, tuple(key.split("__")), value)
+    try:
+        return msgspec.convert(tree, Settings)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"invalid setting ({source}): {exc}") from exc

@@ -1,0 +1,209 @@
+"""The one exception tree of agentmem.
+
+Every error a user can cause derives from :class:`AgentmemError`; the CLI and the HTTP API
+catch exactly that root and turn it into one line plus a documented exit code or status.
+Anything else that escapes is a bug and is reported as an internal error (exit 1 / 500).
+
+::
+
+    AgentmemError                      exit  HTTP
+    ├── UsageError                        2   400   bad arguments or settings
+    │   └── ConfigError                   2   400   a configuration value is invalid
+    ├── NotFound                          3   404   run, session, artifact, belief
+    ├── InvalidInput                      4   422   validation, malformed file, unknown type
+    │   └── EventRejected                 4   422   valid shape, refused by the log's rules
+    ├── Conflict                          5   409   same event_id, other content
+    │   └── SchemaTooNew                  5   409   database written by newer code
+    ├── Refused                           6   403   access refused
+    │   ├── ConsentRequired               6   403   consent missing or withdrawn
+    │   └── ArtifactUnavailable           6   403   wrong principal, or expired
+    ├── RedactionFailed                   7   422   verification found a leak (rule + path, never the match)
+    ├── PolicyRefused                     8   412   provider assistance refused by policy
+    │   └── EvidenceMismatch              8   412   evidence missing, invalid or for another tuple
+    ├── EvaluationFailed                  9    —    evaluation did not pass the activation schema
+    ├── ProviderError                     —    —    a provider call failed; never reaches a user,
+    │                                               formation falls back to deterministic
+    └── StoreError                        1   500   the database itself failed (disk, I/O, corruption)
+        └── NotADatabase                  4   422   the file is not an agentmem database
+
+Lower-level errors (``apsw.*Error``, ``msgspec.ValidationError``) are mapped at the boundary with
+``raise ... from exc`` so the cause stays on the chain for ``AGENTMEM_DEBUG=1``.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "AgentmemError",
+    "ArtifactUnavailable",
+    "Conflict",
+    "ConfigError",
+    "ConsentRequired",
+    "EvaluationFailed",
+    "EventRejected",
+    "EvidenceMismatch",
+    "InvalidInput",
+    "NotADatabase",
+    "NotFound",
+    "PolicyRefused",
+    "ProviderError",
+    "RedactionFailed",
+    "Refused",
+    "SchemaTooNew",
+    "StoreError",
+    "UsageError",
+]
+
+
+class AgentmemError(Exception):
+    """Root of every error a user of agentmem can cause or must handle.
+
+    ``exit_code`` and ``http_status`` are class attributes so the CLI and the HTTP layer map
+    errors with one table lookup; ``code`` is the stable machine-readable name used in HTTP
+    error bodies and ``--json`` output.
+    """
+
+    exit_code: int = 1
+    http_status: int = 500
+    code: str = "internal"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class UsageError(AgentmemError):
+    """Bad arguments or flags: the user asked for something that cannot be meant."""
+
+    exit_code = 2
+    http_status = 400
+    code = "usage"
+
+
+class ConfigError(UsageError):
+    """A setting (file, environment or argument) has a value outside its allowed set."""
+
+    code = "config"
+
+
+class NotFound(AgentmemError):
+    """The named run, session, artifact or belief does not exist (for this principal)."""
+
+    exit_code = 3
+    http_status = 404
+    code = "not_found"
+
+
+class InvalidInput(AgentmemError):
+    """Input failed validation; nothing was written."""
+
+    exit_code = 4
+    http_status = 422
+    code = "invalid_input"
+
+
+class EventRejected(InvalidInput):
+    """A well-formed event the log refuses (closed session, completed run, unknown run)."""
+
+    code = "event_rejected"
+
+
+class Conflict(AgentmemError):
+    """The request contradicts what is already stored (same event_id, other content)."""
+
+    exit_code = 5
+    http_status = 409
+    code = "conflict"
+
+
+class SchemaTooNew(Conflict):
+    """The database was written by a newer agentmem; we refuse rather than guess."""
+
+    code = "schema_too_new"
+
+
+class Refused(AgentmemError):
+    """Access refused for a reason the caller cannot fix by changing the request."""
+
+    exit_code = 6
+    http_status = 403
+    code = "refused"
+
+
+class ConsentRequired(Refused):
+    """Export needs a consent grant stamped on the run, and no withdrawal since."""
+
+    code = "consent_required"
+
+
+class ArtifactUnavailable(Refused):
+    """The artifact belongs to another principal, or it has expired."""
+
+    code = "artifact_unavailable"
+
+
+class RedactionFailed(AgentmemError):
+    """The verification scan found a secret after replacement: the export fails closed.
+
+    The message names the rule and the JSON path of the hit, never the matched text.
+    """
+
+    exit_code = 7
+    http_status = 422
+    code = "redaction_failed"
+
+    def __init__(self, rule: str, path: str) -> None:
+        super().__init__(
+            f"redaction verification found a {rule} match at {path}; no artifact was written"
+        )
+        self.rule = rule
+        self.path = path
+
+
+class PolicyRefused(AgentmemError):
+    """A policy forbids what was asked (provider assistance required without evidence)."""
+
+    exit_code = 8
+    http_status = 412
+    code = "policy_refused"
+
+
+class EvidenceMismatch(PolicyRefused):
+    """An evidence artifact is missing, invalid, or for another exact model tuple."""
+
+    code = "evidence_mismatch"
+
+
+class EvaluationFailed(AgentmemError):
+    """An evaluation ran to completion but did not pass the activation schema."""
+
+    exit_code = 9
+    http_status = 422
+    code = "evaluation_failed"
+
+
+class ProviderError(AgentmemError):
+    """A provider call failed; ``failure_class`` is the audited reason.
+
+    Formation catches this and falls back to the deterministic result, so it never reaches a
+    user as an exit code.
+    """
+
+    code = "provider_error"
+
+    def __init__(self, failure_class: str, message: str) -> None:
+        super().__init__(message)
+        self.failure_class = failure_class
+
+
+class StoreError(AgentmemError):
+    """The database itself failed (I/O, disk full, corruption)."""
+
+    code = "store_error"
+
+
+class NotADatabase(StoreError):
+    """The file exists but is not an agentmem database; it was not modified."""
+
+    exit_code = 4
+    http_status = 422
+    code = "not_a_database"

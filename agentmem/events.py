@@ -1,0 +1,391 @@
+"""The closed set of event types, and the one codec between them and the log's rows.
+
+Events are frozen msgspec structs in a tagged union (``tag_field="type"``). Input from users is
+decoded strictly (unknown fields rejected, ids bounded, raw reasoning refused); stored history is
+decoded leniently by subclasses that only relax ``forbid_unknown_fields``, so a log written by a
+newer minor version stays readable. The interchange format is flat: the envelope fields, then
+the type's own fields; rows keep the envelope in columns and the rest as JSON text in
+``payload`` so triggers can read it with SQLite's JSON functions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import types
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal, Union
+
+import msgspec
+
+from agentmem.errors import InvalidInput
+
+__all__ = [
+    "CLIENT_EVENT_TYPES",
+    "EVENT_TYPES",
+    "MAX_EVENT_BYTES",
+    "AssistantMessageCreated",
+    "ConsentGranted",
+    "ConsentWithdrawn",
+    "Event",
+    "RunCompleted",
+    "RunStarted",
+    "SessionClosed",
+    "SystemPromptSet",
+    "ToolCall",
+    "ToolDef",
+    "ToolResultCreated",
+    "UserMessageCreated",
+    "canonical_json",
+    "decode_client_event",
+    "decode_client_object",
+    "format_time",
+    "now_text",
+]
+
+#: Largest accepted serialized event (one JSONL line). Larger input is refused before it is
+#: parsed, so a runaway line cannot exhaust memory.
+MAX_EVENT_BYTES = 4 * 1024 * 1024
+
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$")]
+Label = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")]
+Text = Annotated[str, msgspec.Meta(max_length=MAX_EVENT_BYTES)]
+Sha256 = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
+Timestamp = Annotated[datetime, msgspec.Meta(tz=True)]
+
+# Field names that carry raw model reasoning. ADR-0006: it is never stored, so an event that
+# carries one is refused with a message that says so, not with a generic "unknown field".
+REASONING_FIELDS = frozenset(
+    {"reasoning", "reasoning_content", "thinking", "thoughts", "chain_of_thought", "scratchpad"}
+)
+
+
+class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    pass
+
+
+class ToolDef(_Strict):
+    """A tool offered to a run: its name and JSON schema (hashed canonically by the store)."""
+
+    name: Id
+    schema: dict[str, Any] = msgspec.field(default_factory=dict)
+    schema_sha256: Sha256 | None = None
+
+
+class ToolCall(_Strict):
+    """One tool call made by the assistant; ``arguments`` is the model's JSON text."""
+
+    id: Id
+    name: Id
+    arguments: Text = "{}"
+
+
+class Event(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    tag_field="type",
+    forbid_unknown_fields=True,
+    omit_defaults=True,
+):
+    """Envelope shared by every event.
+
+    ``principal`` may be omitted on input: the store fills in its default principal (settings,
+    ``local`` out of the box) before hashing and storing. ``seq`` is assigned by the store and
+    ignored on input, so ``event list --json`` output can be imported again as it is.
+    """
+
+    principal: Id | None = None
+    session_id: Id | None = None
+    run_id: Id | None = None
+    event_id: Id | None = None
+    created_at: Timestamp | None = None
+    seq: int | None = None
+
+
+class _Conversation(Event, frozen=True, kw_only=True):
+    session_id: Id
+
+
+class _InRun(_Conversation, frozen=True, kw_only=True):
+    run_id: Id
+
+
+class SessionClosed(_Conversation, frozen=True, kw_only=True, tag="session.closed"):
+    """The session ends; consolidation runs on it and nothing more may be appended."""
+
+    reason: Label | None = None
+
+
+class RunStarted(_InRun, frozen=True, kw_only=True, tag="run.started"):
+    """A run begins; consent in force now is stamped on it (ADR-0032 decision 5)."""
+
+    parent_run_id: Id | None = None
+    tools: tuple[ToolDef, ...] = ()
+
+
+class RunCompleted(_InRun, frozen=True, kw_only=True, tag="run.completed"):
+    """A run ends. ``error`` stays local: it is never exported."""
+
+    outcome: Literal["succeeded", "failed", "cancelled"]
+    failure_class: Label | None = None
+    error: Text | None = None
+
+
+class UserMessageCreated(_Conversation, frozen=True, kw_only=True, tag="user.message.created"):
+    """What the user said: the only source memory may ever be formed from."""
+
+    text: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_EVENT_BYTES)]
+
+
+class AssistantMessageCreated(
+    _Conversation, frozen=True, kw_only=True, tag="assistant.message.created"
+):
+    """What the assistant said, and the tool calls it made."""
+
+    text: Text = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+
+
+class ToolResultCreated(_Conversation, frozen=True, kw_only=True, tag="tool.result.created"):
+    """A tool's answer to one call."""
+
+    tool_call_id: Id
+    content: Text
+    is_error: bool = False
+
+
+class SystemPromptSet(_Conversation, frozen=True, kw_only=True, tag="system.prompt.set"):
+    """The system prompt in force; kept locally, never exported."""
+
+    text: Text
+
+
+class ConsentGranted(Event, frozen=True, kw_only=True, tag="consent.granted"):
+    """Process event: the principal grants consent for ``purpose`` from now on."""
+
+    purpose: Literal["trajectory_export"] = "trajectory_export"
+
+
+class ConsentWithdrawn(Event, frozen=True, kw_only=True, tag="consent.withdrawn"):
+    """Process event: the principal withdraws consent; earlier exports expire."""
+
+    purpose: Literal["trajectory_export"] = "trajectory_export"
+
+
+CLIENT_EVENT_CLASSES: tuple[type[Event], ...] = (
+    SessionClosed,
+    RunStarted,
+    RunCompleted,
+    UserMessageCreated,
+    AssistantMessageCreated,
+    ToolResultCreated,
+    SystemPromptSet,
+)
+PROCESS_EVENT_CLASSES: list[type[Event]] = [ConsentGranted, ConsentWithdrawn]
+
+
+def _tag(cls: type[Event]) -> str:
+    return cls.__struct_config__.tag  # type: ignore[return-value]
+
+
+CLIENT_EVENT_TYPES: tuple[str, ...] = tuple(_tag(c) for c in CLIENT_EVENT_CLASSES)
+EVENT_TYPES: list[str] = [*CLIENT_EVENT_TYPES, *(_tag(c) for c in PROCESS_EVENT_CLASSES)]
+
+_ENVELOPE = ("type", "session_id", "run_id", "principal", "event_id", "created_at", "seq")
+
+_client_decoder = msgspec.json.Decoder(Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
+_encoder = msgspec.json.Encoder(order="deterministic")
+_stored_classes: dict[str, type[Event]] = {}
+_stored_decoder: msgspec.json.Decoder | None = None
+
+
+def register_process_event(cls: type[Event]) -> type[Event]:
+    """Add a process event type (memory.*, artifact.*) defined by another module.
+
+    Process events are written only by agentmem itself, never accepted as client input.
+    """
+    global _stored_decoder
+    if cls not in PROCESS_EVENT_CLASSES:
+        PROCESS_EVENT_CLASSES.append(cls)
+        EVENT_TYPES.append(_tag(cls))
+        _stored_decoder = None
+    return cls
+
+
+def _lenient(cls: type[Event]) -> type[Event]:
+    tag = _tag(cls)
+    if tag not in _stored_classes:
+        _stored_classes[tag] = types.new_class(
+            cls.__name__, (cls,), {"forbid_unknown_fields": False}
+        )
+    return _stored_classes[tag]
+
+
+def stored_decoder() -> msgspec.json.Decoder:
+    """Lenient decoder for the log's own history (all types, unknown fields tolerated)."""
+    global _stored_decoder
+    if _stored_decoder is None:
+        classes = tuple(_lenient(c) for c in (*CLIENT_EVENT_CLASSES, *PROCESS_EVENT_CLASSES))
+        _stored_decoder = msgspec.json.Decoder(Union[classes])  # noqa: UP007
+    return _stored_decoder
+
+
+def format_time(moment: datetime) -> str:
+    """UTC, millisecond text: the one timestamp format in the database (text order = time)."""
+    moment = moment.astimezone(UTC)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+
+
+def now_text() -> str:
+    """The current time in the database's timestamp format."""
+    return format_time(datetime.now(UTC))
+
+
+def new_event_id() -> str:
+    """A fresh random event id for events that arrive without one."""
+    return "ev-" + secrets.token_hex(12)
+
+
+def canonical_json(value: Any) -> bytes:
+    """Deterministic JSON (sorted keys, no whitespace): what every hash in agentmem is taken of."""
+    return _encoder.encode(value)
+
+
+def schema_sha256(schema: dict[str, Any]) -> str:
+    """SHA-256 of a tool's JSON schema in canonical encoding."""
+    return hashlib.sha256(canonical_json(schema)).hexdigest()
+
+
+def _explain(exc: msgspec.ValidationError | msgspec.DecodeError, raw_type: object) -> str:
+    text = str(exc)
+    if text.startswith("Object contains unknown field `"):
+        field = text.split("`")[1]
+        if field in REASONING_FIELDS:
+            return (
+                f"field `{field}` carries raw model reasoning, which agentmem never stores; "
+                "drop it and send only the message text"
+            )
+        return f"unknown field `{field}` for type {raw_type!r}" + text[text.index("`", 32) + 1 :]
+    if text.startswith("Invalid value") and text.endswith("at `$.type`"):
+        return _unknown_type_message(raw_type)
+    if text == "Object missing required field `type`":
+        return "missing required field `type` (one of: " + ", ".join(CLIENT_EVENT_TYPES) + ")"
+    if text.startswith("Expected `object`") and "at `$" not in text.replace("at `$`", ""):
+        return "an event must be a JSON object, " + text[0].lower() + text[1:]
+    return text
+
+
+def _unknown_type_message(raw_type: object) -> str:
+    if raw_type in EVENT_TYPES:
+        return (
+            f"type {raw_type!r} is written by agentmem itself and cannot be appended "
+            "(use the matching command, e.g. 'agentmem consent grant')"
+        )
+    return f"unknown event type {raw_type!r}; known types: " + ", ".join(CLIENT_EVENT_TYPES)
+
+
+def decode_client_event(data: bytes | str) -> Event:
+    """Decode one client event from JSON text, strictly, with a one-line error.
+
+    Raises :class:`InvalidInput` naming the field path; never echoes field values (a message
+    text may hold a secret).
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if len(data) > MAX_EVENT_BYTES:
+        raise InvalidInput(
+            f"event is {len(data):,} bytes; the limit is {MAX_EVENT_BYTES:,} bytes per event"
+        )
+    try:
+        return _client_decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        raw_type = _peek_type(data)
+        raise InvalidInput(_explain(exc, raw_type)) from exc
+    except msgspec.DecodeError as exc:
+        raise InvalidInput(f"malformed JSON: {exc}") from exc
+
+
+def decode_client_object(obj: Any) -> Event:
+    """Validate an already-parsed JSON value (HTTP batches, Python dicts) as a client event."""
+    if not isinstance(obj, dict):
+        raise InvalidInput(f"an event must be a JSON object, got {type(obj).__name__}")
+    try:
+        return msgspec.convert(obj, Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
+    except msgspec.ValidationError as exc:
+        raise InvalidInput(_explain(exc, obj.get("type"))) from exc
+
+
+def _peek_type(data: bytes) -> object:
+    try:
+        obj = msgspec.json.decode(data)
+    except msgspec.DecodeError:
+        return None
+    return obj.get("type") if isinstance(obj, dict) else None
+
+
+def payload_of(event: Event) -> dict[str, Any]:
+    """The type's own fields (everything but the envelope), as JSON-ready builtins."""
+    out = msgspec.to_builtins(event)
+    for key in _ENVELOPE:
+        out.pop(key, None)
+    return out
+
+
+def event_type(event: Event) -> str:
+    """The event's ``type`` tag."""
+    return _tag(type(event))
+
+
+def from_row(
+    seq: int,
+    event_id: str,
+    type_: str,
+    session_id: str | None,
+    run_id: str | None,
+    principal: str,
+    payload: str,
+    created_at: str,
+) -> Event:
+    """Rebuild a stored event struct from its row, leniently."""
+    envelope: dict[str, Any] = {
+        "type": type_,
+        "principal": principal,
+        "event_id": event_id,
+        "created_at": created_at,
+        "seq": seq,
+    }
+    if session_id is not None:
+        envelope["session_id"] = session_id
+    if run_id is not None:
+        envelope["run_id"] = run_id
+    head = _encoder.encode(envelope)
+    if payload == "{}":
+        data = head
+    else:
+        data = head[:-1] + b"," + payload[1:].encode("utf-8")
+    return stored_decoder().decode(data)
+
+
+def row_to_json(
+    seq: int,
+    event_id: str,
+    type_: str,
+    session_id: str | None,
+    run_id: str | None,
+    principal: str,
+    payload: str,
+    created_at: str,
+) -> bytes:
+    """The interchange form of a stored row (envelope first, then the type's fields)."""
+    envelope: dict[str, Any] = {"seq": seq, "event_id": event_id, "type": type_}
+    if session_id is not None:
+        envelope["session_id"] = session_id
+    if run_id is not None:
+        envelope["run_id"] = run_id
+    envelope["principal"] = principal
+    envelope["created_at"] = created_at
+    head = msgspec.json.encode(envelope)
+    if payload == "{}":
+        return head
+    return head[:-1] + b"," + payload[1:].encode("utf-8")

@@ -1,0 +1,509 @@
+"""The Store: one database file, one writer connection, the library's front door.
+
+Every public operation is a method here (or in a module it delegates to), so the CLI, the
+HTTP API and other adapters are thin: parse, call the Store, render. Writes run in ``with
+self.conn:`` blocks (IMMEDIATE at the outermost level, savepoints when nested), so a failure
+anywhere in a batch leaves the file exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+import msgspec
+
+from agentmem import db
+from agentmem.config import Settings, load_settings
+from agentmem.errors import (
+    AgentmemError,
+    Conflict,
+    EventRejected,
+    InvalidInput,
+    NotFound,
+    StoreError,
+)
+from agentmem.events import (
+    Event,
+    RunStarted,
+    canonical_json,
+    decode_client_object,
+    event_type,
+    format_time,
+    from_row,
+    new_event_id,
+    now_text,
+    payload_of,
+    row_to_json,
+    schema_sha256,
+)
+
+__all__ = ["AppendResult", "ImportResult", "RunInfo", "SessionInfo", "StatusInfo", "Store", "open"]
+
+_EVENT_COLUMNS = "seq, event_id, type, session_id, run_id, principal, payload, created_at"
+_INSERT = (
+    "INSERT INTO events (event_id, type, session_id, run_id, principal, payload, content_hash,"
+    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING RETURNING seq"
+)
+_GUARD = re.compile(r"agentmem:([a-z_]+)")
+
+
+class AppendResult(msgspec.Struct, frozen=True):
+    """Where an event landed; ``duplicate`` when it was an idempotent replay."""
+
+    seq: int
+    event_id: str
+    duplicate: bool
+
+
+class ImportResult(msgspec.Struct, frozen=True):
+    """Outcome of a batch append: events newly written, and replays recognised."""
+
+    imported: int
+    duplicates: int
+    first_seq: int | None
+    last_seq: int | None
+
+
+class SessionInfo(msgspec.Struct, frozen=True):
+    """The ``sessions`` projection row."""
+
+    session_id: str
+    principal: str
+    status: str
+    event_count: int
+    user_message_count: int
+    assistant_message_count: int
+    run_count: int
+    first_seq: int
+    last_seq: int
+    closed_seq: int | None
+    created_at: str
+    last_activity_at: str
+
+
+class RunInfo(msgspec.Struct, frozen=True):
+    """The ``runs`` projection row, with the tools the run was offered."""
+
+    run_id: str
+    session_id: str
+    parent_run_id: str | None
+    principal: str
+    status: str
+    outcome: str | None
+    failure_class: str | None
+    event_count: int
+    started_seq: int
+    completed_seq: int | None
+    started_at: str
+    completed_at: str | None
+    consent_seq: int | None
+    tools: tuple[tuple[str, str], ...] = ()
+
+
+class StatusInfo(msgspec.Struct, frozen=True):
+    """What ``agentmem status`` reports."""
+
+    db_path: str
+    schema_version: int
+    events: int
+    sessions: int
+    open_sessions: int
+    runs: int
+    artifacts: int
+    synchronous: str
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    event_id: str
+    type: str
+    session_id: str | None
+    run_id: str | None
+    principal: str
+    payload: str
+    content_hash: str
+    created_at: str
+    event_id_given: bool
+
+    def row(self) -> tuple:
+        return (
+            self.event_id,
+            self.type,
+            self.session_id,
+            self.run_id,
+            self.principal,
+            self.payload,
+            self.content_hash,
+            self.created_at,
+        )
+
+
+_GUARD_MESSAGES = {
+    "session_closed": "session {session_id!r} is closed; nothing more can be appended to it",
+    "run_exists": "run {run_id!r} has already started",
+    "parent_run_unknown": "run {run_id!r} names a parent run that was never started",
+    "run_unknown": "run {run_id!r} was never started; append its run.started event first",
+    "run_other_session": "run {run_id!r} belongs to another session than {session_id!r}",
+    "run_completed": "run {run_id!r} has completed; nothing more can be appended to it",
+    "append_only": "the event log is append-only",
+}
+
+
+class Store:
+    """An open agentmem database. Use as a context manager, or call :meth:`close`."""
+
+    def __init__(self, conn: apsw.Connection, settings: Settings, path: str) -> None:
+        self.conn = conn
+        self.settings = settings
+        self.path = path
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    @classmethod
+    def open(
+        cls,
+        path: str | None = None,
+        *,
+        settings: Settings | None = None,
+        create: bool = True,
+        principal: str | None = None,
+    ) -> Store:
+        """Open (and by default create) the database at ``path`` or the configured default."""
+        if settings is None:
+            settings = load_settings(db=path, principal=principal)
+        elif path is not None or principal is not None:
+            settings = msgspec.structs.replace(
+                settings,
+                db=path if path is not None else settings.db,
+                principal=principal if principal is not None else settings.principal,
+            )
+        target = settings.db_path()
+        conn = db.connect(
+            target,
+            synchronous=settings.storage.synchronous,
+            busy_timeout_ms=settings.storage.busy_timeout_ms,
+            create=create,
+        )
+        return cls(conn, settings, target)
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    @property
+    def principal(self) -> str:
+        """The default principal events and commands act for."""
+        return self.settings.principal
+
+    # -- appending -------------------------------------------------------------------------
+
+    def _prepare(self, event: Event | dict[str, Any]) -> _Prepared:
+        if isinstance(event, dict):
+            event = decode_client_object(event)
+        elif not isinstance(event, Event):
+            raise InvalidInput(f"expected an event, got {type(event).__name__}")
+        if event.principal is None:
+            event = msgspec.structs.replace(event, principal=self.principal)
+        if isinstance(event, RunStarted) and event.tools:
+            event = _hash_tools(event)
+        given = event.event_id is not None
+        event_id = event.event_id if given else new_event_id()
+        created_at = (
+            format_time(event.created_at) if event.created_at is not None else now_text()
+        )
+        ident = msgspec.structs.replace(event, event_id=event_id, created_at=None, seq=None)
+        content_hash = hashlib.sha256(canonical_json(ident)).hexdigest()
+        return _Prepared(
+            event_id=event_id,
+            type=event_type(event),
+            session_id=event.session_id,
+            run_id=event.run_id,
+            principal=event.principal,
+            payload=canonical_json(payload_of(event)).decode("utf-8"),
+            content_hash=content_hash,
+            created_at=created_at,
+            event_id_given=given,
+        )
+
+    def _insert(self, cursor: apsw.Cursor, prepared: _Prepared) -> AppendResult:
+        try:
+            rows = cursor.execute(_INSERT, prepared.row()).fetchall()
+        except apsw.ConstraintError as exc:
+            replay = self._replay(cursor, prepared)
+            if replay is not None:
+                return replay
+            raise _guard_error(exc, prepared) from exc
+        if rows:
+            return AppendResult(rows[0][0], prepared.event_id, False)
+        replay = self._replay(cursor, prepared)
+        if replay is None:  # pragma: no cover - the conflict target guarantees a row
+            raise StoreError(f"event {prepared.event_id!r} vanished during append")
+        return replay
+
+    def _replay(self, cursor: apsw.Cursor, prepared: _Prepared) -> AppendResult | None:
+        if not prepared.event_id_given:
+            return None
+        rows = cursor.execute(
+            "SELECT seq, content_hash FROM events WHERE event_id = ?", (prepared.event_id,)
+        ).fetchall()
+        if not rows:
+            return None
+        found = rows[0]
+        if found[1] != prepared.content_hash:
+            raise Conflict(
+                f"event_id {prepared.event_id!r} is already stored (seq {found[0]}) "
+                "with different content"
+            )
+        return AppendResult(found[0], prepared.event_id, True)
+
+    def append(self, event: Event | dict[str, Any]) -> int:
+        """Append one event durably and return its seq (the original seq on replay)."""
+        return self.append_event(event).seq
+
+    def append_event(self, event: Event | dict[str, Any]) -> AppendResult:
+        """Like :meth:`append`, but also says whether the event was an idempotent replay."""
+        prepared = self._prepare(event)
+        with self.conn:
+            return self._insert(self.conn.cursor(), prepared)
+
+    def append_many(
+        self,
+        events: Iterable[Event | dict[str, Any]],
+        *,
+        progress: Callable[[int], None] | None = None,
+        where: Callable[[int], str] | None = None,
+    ) -> ImportResult:
+        """Append a batch in one transaction: all of it lands, or none of it.
+
+        Errors are re-raised prefixed with where the offending event came from (``where(i)``
+        for the 1-based position, default ``event i``), so an import can point at the line.
+        """
+        imported = duplicates = 0
+        first = last = None
+        with self.conn:
+            cursor = self.conn.cursor()
+            for index, event in enumerate(events, start=1):
+                try:
+                    result = self._insert(cursor, self._prepare(event))
+                except AgentmemError as exc:
+                    label = where(index) if where is not None else f"event {index}"
+                    exc.message = f"{label}: {exc.message}"
+                    exc.args = (exc.message,)
+                    raise
+                if result.duplicate:
+                    duplicates += 1
+                else:
+                    imported += 1
+                    first = result.seq if first is None else first
+                    last = result.seq
+                if progress is not None:
+                    progress(index)
+        return ImportResult(imported, duplicates, first, last)
+
+    def _append_process(self, event: Event) -> AppendResult:
+        """Append a process event written by agentmem itself (consent, audits)."""
+        with self.conn:
+            return self._insert(self.conn.cursor(), self._prepare(event))
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _event_rows(
+        self,
+        *,
+        session_id: str | None = None,
+        run_id: str | None = None,
+        after: int | None = None,
+        limit: int | None = None,
+        types: Iterable[str] | None = None,
+    ) -> Iterator[tuple]:
+        clauses, params = [], []
+        if session_id is not None:
+            clauses.append("session_id = ?")
+            params.append(session_id)
+        if run_id is not None:
+            clauses.append("run_id = ?")
+            params.append(run_id)
+        if after is not None:
+            clauses.append("seq > ?")
+            params.append(after)
+        if types is not None:
+            wanted = list(types)
+            clauses.append(f"type IN ({', '.join('?' * len(wanted))})")
+            params.extend(wanted)
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events"
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        sql += " ORDER BY seq"
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(limit)
+        return self.conn.execute(sql, params)
+
+    def events(self, **filters: Any) -> Iterator[Event]:
+        """Stored events in seq order, as structs (filters: session_id, run_id, after, limit)."""
+        for row in self._event_rows(**filters):
+            yield from_row(*row)
+
+    def events_json(self, **filters: Any) -> Iterator[bytes]:
+        """Stored events in seq order, each in the interchange format plus seq and created_at."""
+        for row in self._event_rows(**filters):
+            yield row_to_json(*row)
+
+    def session(self, session_id: str) -> SessionInfo:
+        """One session's projection row; :class:`NotFound` if it has no events."""
+        row = self.conn.execute(
+            "SELECT * FROM sessions WHERE session_id = ?", (session_id,)
+        ).fetchone()
+        if row is None:
+            raise NotFound(f"no session {session_id!r}")
+        return SessionInfo(*row)
+
+    def sessions(
+        self, *, principal: str | None = None, status: str | None = None
+    ) -> list[SessionInfo]:
+        """Sessions, most recently active first."""
+        sql, params = "SELECT * FROM sessions", []
+        clauses = []
+        if principal is not None:
+            clauses.append("principal = ?")
+            params.append(principal)
+        if status is not None:
+            clauses.append("status = ?")
+            params.append(status)
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        sql += " ORDER BY last_activity_at DESC, session_id"
+        return [SessionInfo(*row) for row in self.conn.execute(sql, params)]
+
+    def run(self, run_id: str) -> RunInfo:
+        """One run's projection row with its tools; :class:`NotFound` if never started."""
+        row = self.conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        if row is None:
+            raise NotFound(f"no run {run_id!r}")
+        tools = tuple(
+            self.conn.execute(
+                "SELECT name, schema_sha256 FROM run_tools WHERE run_id = ? ORDER BY name",
+                (run_id,),
+            )
+        )
+        return RunInfo(*row, tools=tools)
+
+    def runs(
+        self, *, session_id: str | None = None, principal: str | None = None
+    ) -> list[RunInfo]:
+        """Runs in start order."""
+        sql, params = "SELECT * FROM runs", []
+        clauses = []
+        if session_id is not None:
+            clauses.append("session_id = ?")
+            params.append(session_id)
+        if principal is not None:
+            clauses.append("principal = ?")
+            params.append(principal)
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        sql += " ORDER BY started_seq"
+        return [RunInfo(*row) for row in self.conn.execute(sql, params)]
+
+    def status(self) -> StatusInfo:
+        """Counts and settings for ``agentmem status``."""
+        q = self.conn.execute
+        return StatusInfo(
+            db_path=self.path,
+            schema_version=self.conn.pragma("user_version"),
+            events=q("SELECT count(*) FROM events").get,
+            sessions=q("SELECT count(*) FROM sessions").get,
+            open_sessions=q("SELECT count(*) FROM sessions WHERE status = 'open'").get,
+            runs=q("SELECT count(*) FROM runs").get,
+            artifacts=q("SELECT count(*) FROM artifacts").get,
+            synchronous=self.settings.storage.synchronous,
+        )
+
+    # -- maintenance -----------------------------------------------------------------------
+
+    def rebuild_projections(self) -> None:
+        """Recompute sessions, runs, run_tools and consent from the log (one transaction)."""
+        with self.conn:
+            db.rebuild_projections(self.conn)
+
+    def check(self) -> list[str]:
+        """Integrity check plus projection consistency; returns the problems found (empty: ok).
+
+        Consistency is checked by rebuilding the projections inside a savepoint that is then
+        rolled back, and comparing: the file is never changed by a check.
+        """
+        problems = [
+            f"integrity: {row[0]}"
+            for row in self.conn.execute("PRAGMA integrity_check")
+            if row[0] != "ok"
+        ]
+        problems += [
+            f"foreign key: {row[0]} row {row[1]} -> {row[2]}"
+            for row in self.conn.execute("PRAGMA foreign_key_check")
+        ]
+        before = db.projection_snapshot(self.conn)
+
+        class _Rollback(Exception):
+            pass
+
+        rebuilt: dict[str, list[tuple]] = {}
+        try:
+            with self.conn:
+                db.rebuild_projections(self.conn)
+                rebuilt = db.projection_snapshot(self.conn)
+                raise _Rollback
+        except _Rollback:
+            pass
+        for table, rows in before.items():
+            if rows != rebuilt[table]:
+                problems.append(
+                    f"projection {table}: {len(rows)} rows differ from a rebuild from the log "
+                    "(run 'agentmem db rebuild-projections')"
+                )
+        return problems
+
+
+def _hash_tools(event: RunStarted) -> RunStarted:
+    names = [tool.name for tool in event.tools]
+    if len(set(names)) != len(names):
+        raise InvalidInput("run.started lists the same tool name twice")
+    tools = []
+    for tool in event.tools:
+        digest = schema_sha256(tool.schema)
+        if tool.schema_sha256 is not None and tool.schema_sha256 != digest:
+            raise InvalidInput(
+                f"tool {tool.name!r}: schema_sha256 does not match its schema "
+                "(omit it; the store computes it)"
+            )
+        tools.append(msgspec.structs.replace(tool, schema_sha256=digest))
+    return msgspec.structs.replace(event, tools=tuple(tools))
+
+
+def _guard_error(exc: apsw.ConstraintError, prepared: _Prepared) -> AgentmemError:
+    match = _GUARD.search(str(exc))
+    if match is None:
+        return InvalidInput(f"event refused by the database: {exc}")
+    template = _GUARD_MESSAGES.get(match.group(1), "event refused: {reason}")
+    return EventRejected(
+        template.format(
+            session_id=prepared.session_id, run_id=prepared.run_id, reason=match.group(1)
+        )
+    )
+
+
+def open(  # noqa: A001 - mirrors sqlite3.connect / builtins.open as the library's entry point
+    path: str | None = None, *, principal: str | None = None, create: bool = True
+) -> Store:
+    """Open the agentmem database at ``path`` (default: settings, then platformdirs)."""
+    return Store.open(path, principal=principal, create=create)

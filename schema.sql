@@ -1,0 +1,242 @@
+-- agentmem schema, the whole current version (see agentmem/db.py for the user_version ladder).
+--
+-- Everything that must hold whoever writes the file is enforced here, by SQLite itself:
+-- the event log is append-only, projections move in the same transaction as the append,
+-- consent is stamped on a run when it starts and a withdrawal expires the principal's exports.
+-- Triggers use RAISE(ABORT, 'agentmem:<reason>'): never RAISE(ROLLBACK), which would destroy
+-- the caller's savepoints. Timestamps are UTC text 'YYYY-MM-DDTHH:MM:SS.mmmZ' (the same
+-- precision as strftime('%Y-%m-%dT%H:%M:%fZ')), so text order is time order.
+
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value ANY NOT NULL
+) STRICT;
+
+-- The append-only log. payload holds the type's own fields as JSON text; the envelope has
+-- columns. content_hash is the SHA-256 of the canonical event without created_at and seq: the
+-- same event_id with the same hash is an idempotent replay, with another hash a conflict.
+CREATE TABLE events (
+    seq          INTEGER PRIMARY KEY,
+    event_id     TEXT NOT NULL UNIQUE,
+    type         TEXT NOT NULL,
+    session_id   TEXT,
+    run_id       TEXT,
+    principal    TEXT NOT NULL,
+    payload      TEXT NOT NULL CHECK (json_valid(payload)),
+    content_hash TEXT NOT NULL,
+    created_at   TEXT NOT NULL
+) STRICT;
+CREATE INDEX events_by_session ON events (session_id, seq);
+CREATE INDEX events_by_run ON events (run_id, seq) WHERE run_id IS NOT NULL;
+CREATE INDEX events_by_type ON events (type, seq);
+
+CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'agentmem:append_only');
+END;
+CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'agentmem:append_only');
+END;
+
+-- Projections. Each can be rebuilt from the log: db.rebuild_projections replays the log through
+-- these same trigger bodies (the triggers named events_proj_*), so incremental and rebuilt state
+-- cannot drift apart by construction.
+CREATE TABLE sessions (
+    session_id              TEXT PRIMARY KEY,
+    principal               TEXT NOT NULL,
+    status                  TEXT NOT NULL CHECK (status IN ('open', 'closed')),
+    event_count             INTEGER NOT NULL,
+    user_message_count      INTEGER NOT NULL,
+    assistant_message_count INTEGER NOT NULL,
+    run_count               INTEGER NOT NULL,
+    first_seq               INTEGER NOT NULL,
+    last_seq                INTEGER NOT NULL,
+    closed_seq              INTEGER,
+    created_at              TEXT NOT NULL,
+    last_activity_at        TEXT NOT NULL
+) STRICT;
+CREATE INDEX sessions_by_activity ON sessions (status, last_activity_at);
+
+CREATE TABLE runs (
+    run_id        TEXT PRIMARY KEY,
+    session_id    TEXT NOT NULL,
+    parent_run_id TEXT,
+    principal     TEXT NOT NULL,
+    status        TEXT NOT NULL CHECK (status IN ('running', 'completed')),
+    outcome       TEXT CHECK (outcome IN ('succeeded', 'failed', 'cancelled')),
+    failure_class TEXT,
+    event_count   INTEGER NOT NULL,
+    started_seq   INTEGER NOT NULL,
+    completed_seq INTEGER,
+    started_at    TEXT NOT NULL,
+    completed_at  TEXT,
+    -- ADR-0032 decision 5: the seq of the consent grant in force when the run started, or NULL.
+    consent_seq   INTEGER
+) STRICT;
+CREATE INDEX runs_by_session ON runs (session_id, started_seq);
+CREATE INDEX runs_by_principal ON runs (principal);
+
+CREATE TABLE run_tools (
+    run_id        TEXT NOT NULL,
+    name          TEXT NOT NULL,
+    schema_sha256 TEXT NOT NULL,
+    PRIMARY KEY (run_id, name)
+) STRICT, WITHOUT ROWID;
+
+-- Consent per principal and purpose, projected from consent.granted / consent.withdrawn events.
+CREATE TABLE consent (
+    principal        TEXT NOT NULL,
+    purpose          TEXT NOT NULL,
+    status           TEXT NOT NULL CHECK (status IN ('granted', 'withdrawn')),
+    granted_seq      INTEGER,
+    last_withdrawn_seq INTEGER,
+    changed_seq      INTEGER NOT NULL,
+    changed_at       TEXT NOT NULL,
+    PRIMARY KEY (principal, purpose)
+) STRICT, WITHOUT ROWID;
+
+-- Content-addressed blobs: key = HMAC-SHA256(per-database secret, content). Callers never
+-- choose keys. Artifacts point at blobs; the sweeper is the only path that deletes either.
+CREATE TABLE blobs (
+    blob_key TEXT PRIMARY KEY,
+    size     INTEGER NOT NULL,
+    data     BLOB NOT NULL
+) STRICT;
+
+CREATE TABLE artifacts (
+    artifact_id TEXT PRIMARY KEY,
+    origin      TEXT NOT NULL CHECK (origin IN ('trajectory_export', 'evaluation_report')),
+    blob_key    TEXT NOT NULL REFERENCES blobs (blob_key),
+    run_id      TEXT,
+    principal   TEXT NOT NULL,
+    media_type  TEXT NOT NULL,
+    doc_schema  TEXT NOT NULL,
+    size        INTEGER NOT NULL,
+    created_at  TEXT NOT NULL,
+    expires_at  TEXT NOT NULL
+) STRICT;
+CREATE INDEX artifacts_by_run ON artifacts (run_id, doc_schema, expires_at);
+CREATE INDEX artifacts_by_principal ON artifacts (principal, origin);
+CREATE INDEX artifacts_by_expiry ON artifacts (expires_at);
+CREATE INDEX artifacts_by_blob ON artifacts (blob_key);
+
+-- Guards: the log's rules, enforced for every client. Conversation types only; process
+-- events (consent.*, memory.*, ...) are written by agentmem itself.
+CREATE TRIGGER events_guard_closed_session BEFORE INSERT ON events
+WHEN NEW.type IN ('session.closed', 'run.started', 'run.completed', 'user.message.created',
+                  'assistant.message.created', 'tool.result.created', 'system.prompt.set')
+BEGIN
+    SELECT RAISE(ABORT, 'agentmem:session_closed')
+    WHERE EXISTS (SELECT 1 FROM sessions WHERE session_id = NEW.session_id AND status = 'closed');
+END;
+
+CREATE TRIGGER events_guard_run_started BEFORE INSERT ON events
+WHEN NEW.type = 'run.started'
+BEGIN
+    SELECT RAISE(ABORT, 'agentmem:run_exists')
+    WHERE EXISTS (SELECT 1 FROM runs WHERE run_id = NEW.run_id);
+    SELECT RAISE(ABORT, 'agentmem:parent_run_unknown')
+    WHERE json_extract(NEW.payload, '$.parent_run_id') IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM runs WHERE run_id = json_extract(NEW.payload, '$.parent_run_id'));
+END;
+
+CREATE TRIGGER events_guard_run_member BEFORE INSERT ON events
+WHEN NEW.run_id IS NOT NULL
+ AND NEW.type IN ('run.completed', 'user.message.created', 'assistant.message.created',
+                  'tool.result.created', 'system.prompt.set')
+BEGIN
+    SELECT CASE
+        WHEN r.run_id IS NULL THEN RAISE(ABORT, 'agentmem:run_unknown')
+        WHEN r.session_id <> NEW.session_id THEN RAISE(ABORT, 'agentmem:run_other_session')
+        WHEN r.status <> 'running' THEN RAISE(ABORT, 'agentmem:run_completed')
+    END
+    FROM (SELECT NEW.run_id AS wanted) LEFT JOIN runs AS r ON r.run_id = wanted;
+END;
+
+-- Projection triggers (events_proj_*): bodies reference only NEW and projection tables.
+CREATE TRIGGER events_proj_session AFTER INSERT ON events
+WHEN NEW.type IN ('session.closed', 'run.started', 'run.completed', 'user.message.created',
+                  'assistant.message.created', 'tool.result.created', 'system.prompt.set')
+BEGIN
+    INSERT INTO sessions (session_id, principal, status, event_count, user_message_count,
+                          assistant_message_count, run_count, first_seq, last_seq, closed_seq,
+                          created_at, last_activity_at)
+    VALUES (NEW.session_id, NEW.principal,
+            CASE NEW.type WHEN 'session.closed' THEN 'closed' ELSE 'open' END, 1,
+            NEW.type = 'user.message.created', NEW.type = 'assistant.message.created',
+            NEW.type = 'run.started', NEW.seq, NEW.seq,
+            CASE NEW.type WHEN 'session.closed' THEN NEW.seq END,
+            NEW.created_at, NEW.created_at)
+    ON CONFLICT (session_id) DO UPDATE SET
+        status = excluded.status,
+        event_count = event_count + 1,
+        user_message_count = user_message_count + excluded.user_message_count,
+        assistant_message_count = assistant_message_count + excluded.assistant_message_count,
+        run_count = run_count + excluded.run_count,
+        last_seq = excluded.last_seq,
+        closed_seq = excluded.closed_seq,
+        last_activity_at = max(last_activity_at, excluded.last_activity_at);
+END;
+
+CREATE TRIGGER events_proj_run_started AFTER INSERT ON events
+WHEN NEW.type = 'run.started'
+BEGIN
+    INSERT INTO runs (run_id, session_id, parent_run_id, principal, status, event_count,
+                      started_seq, started_at, consent_seq)
+    VALUES (NEW.run_id, NEW.session_id, json_extract(NEW.payload, '$.parent_run_id'),
+            NEW.principal, 'running', 1, NEW.seq, NEW.created_at,
+            (SELECT granted_seq FROM consent
+             WHERE principal = NEW.principal AND purpose = 'trajectory_export'
+               AND status = 'granted'));
+    INSERT INTO run_tools (run_id, name, schema_sha256)
+    SELECT NEW.run_id, json_extract(value, '$.name'), json_extract(value, '$.schema_sha256')
+    FROM json_each(NEW.payload, '$.tools');
+END;
+
+CREATE TRIGGER events_proj_run_member AFTER INSERT ON events
+WHEN NEW.run_id IS NOT NULL
+ AND NEW.type IN ('run.completed', 'user.message.created', 'assistant.message.created',
+                  'tool.result.created', 'system.prompt.set')
+BEGIN
+    UPDATE runs SET
+        event_count = event_count + 1,
+        status = CASE NEW.type WHEN 'run.completed' THEN 'completed' ELSE status END,
+        outcome = CASE NEW.type WHEN 'run.completed'
+                  THEN json_extract(NEW.payload, '$.outcome') ELSE outcome END,
+        failure_class = CASE NEW.type WHEN 'run.completed'
+                        THEN json_extract(NEW.payload, '$.failure_class') ELSE failure_class END,
+        completed_seq = CASE NEW.type WHEN 'run.completed' THEN NEW.seq ELSE completed_seq END,
+        completed_at = CASE NEW.type WHEN 'run.completed' THEN NEW.created_at ELSE completed_at END
+    WHERE run_id = NEW.run_id;
+END;
+
+CREATE TRIGGER events_proj_consent_granted AFTER INSERT ON events
+WHEN NEW.type = 'consent.granted'
+BEGIN
+    INSERT INTO consent (principal, purpose, status, granted_seq, changed_seq, changed_at)
+    VALUES (NEW.principal, json_extract(NEW.payload, '$.purpose'), 'granted', NEW.seq, NEW.seq,
+            NEW.created_at)
+    ON CONFLICT (principal, purpose) DO UPDATE SET
+        status = 'granted', granted_seq = excluded.granted_seq,
+        changed_seq = excluded.changed_seq, changed_at = excluded.changed_at;
+END;
+
+-- ADR-0032 decisions 5 and 6: a withdrawal reaches backwards. Every trajectory export of the
+-- principal's runs expires now; the ordinary sweeper deletes them.
+CREATE TRIGGER events_proj_consent_withdrawn AFTER INSERT ON events
+WHEN NEW.type = 'consent.withdrawn'
+BEGIN
+    INSERT INTO consent (principal, purpose, status, granted_seq, last_withdrawn_seq,
+                         changed_seq, changed_at)
+    VALUES (NEW.principal, json_extract(NEW.payload, '$.purpose'), 'withdrawn', NULL, NEW.seq,
+            NEW.seq, NEW.created_at)
+    ON CONFLICT (principal, purpose) DO UPDATE SET
+        status = 'withdrawn', granted_seq = NULL, last_withdrawn_seq = excluded.last_withdrawn_seq,
+        changed_seq = excluded.changed_seq, changed_at = excluded.changed_at;
+    UPDATE artifacts SET expires_at = NEW.created_at
+    WHERE origin = 'trajectory_export' AND expires_at > NEW.created_at
+      AND created_at <= NEW.created_at
+      AND json_extract(NEW.payload, '$.purpose') = 'trajectory_export'
+      AND run_id IN (SELECT run_id FROM runs WHERE principal = NEW.principal);
+END;
