@@ -27,8 +27,7 @@ CREATE TABLE events (
     created_at   TEXT NOT NULL
 ) STRICT;
 CREATE INDEX events_by_session ON events (session_id, seq);
-CREATE INDEX events_by_run ON events (run_id, seq) WHERE run_id IS NOT NULL;
-CREATE INDEX events_by_type ON events (type, seq);
+CREATE INDEX events_by_run ON events (run_id, seq);
 
 CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
 BEGIN
@@ -56,7 +55,6 @@ CREATE TABLE sessions (
     created_at              TEXT NOT NULL,
     last_activity_at        TEXT NOT NULL
 ) STRICT;
-CREATE INDEX sessions_by_activity ON sessions (status, last_activity_at);
 
 CREATE TABLE runs (
     run_id        TEXT PRIMARY KEY,
@@ -121,40 +119,36 @@ CREATE INDEX artifacts_by_principal ON artifacts (principal, origin);
 CREATE INDEX artifacts_by_expiry ON artifacts (expires_at);
 CREATE INDEX artifacts_by_blob ON artifacts (blob_key);
 
--- Guards: the log's rules, enforced for every client. Conversation types only; process
--- events (consent.*, memory.*, ...) are written by agentmem itself.
-CREATE TRIGGER events_guard_closed_session BEFORE INSERT ON events
+-- Guards: the log's rules, enforced for every client, in one trigger (one trigger program per
+-- insert is measurably cheaper than several). Conversation types only; process events
+-- (consent.*, memory.*, ...) are written by agentmem itself.
+CREATE TRIGGER events_guard BEFORE INSERT ON events
 WHEN NEW.type IN ('session.closed', 'run.started', 'run.completed', 'user.message.created',
                   'assistant.message.created', 'tool.result.created', 'system.prompt.set')
 BEGIN
-    SELECT RAISE(ABORT, 'agentmem:session_closed')
-    WHERE EXISTS (SELECT 1 FROM sessions WHERE session_id = NEW.session_id AND status = 'closed');
-END;
-
-CREATE TRIGGER events_guard_run_started BEFORE INSERT ON events
-WHEN NEW.type = 'run.started'
-BEGIN
-    SELECT RAISE(ABORT, 'agentmem:run_exists')
-    WHERE EXISTS (SELECT 1 FROM runs WHERE run_id = NEW.run_id);
-    SELECT RAISE(ABORT, 'agentmem:parent_run_unknown')
-    WHERE json_extract(NEW.payload, '$.parent_run_id') IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM runs WHERE run_id = json_extract(NEW.payload, '$.parent_run_id'));
-END;
-
-CREATE TRIGGER events_guard_run_member BEFORE INSERT ON events
-WHEN NEW.run_id IS NOT NULL
- AND NEW.type IN ('run.completed', 'user.message.created', 'assistant.message.created',
-                  'tool.result.created', 'system.prompt.set')
-BEGIN
     SELECT CASE
-        WHEN r.run_id IS NULL THEN RAISE(ABORT, 'agentmem:run_unknown')
-        WHEN r.session_id <> NEW.session_id THEN RAISE(ABORT, 'agentmem:run_other_session')
-        WHEN r.status <> 'running' THEN RAISE(ABORT, 'agentmem:run_completed')
-    END
-    FROM (SELECT NEW.run_id AS wanted) LEFT JOIN runs AS r ON r.run_id = wanted;
+        WHEN (SELECT status FROM sessions WHERE session_id = NEW.session_id) = 'closed'
+            THEN RAISE(ABORT, 'agentmem:session_closed')
+        WHEN NEW.type = 'run.started' THEN CASE
+            WHEN EXISTS (SELECT 1 FROM runs WHERE run_id = NEW.run_id)
+                THEN RAISE(ABORT, 'agentmem:run_exists')
+            WHEN json_extract(NEW.payload, '$.parent_run_id') IS NOT NULL
+                 AND NOT EXISTS (SELECT 1 FROM runs
+                                 WHERE run_id = json_extract(NEW.payload, '$.parent_run_id'))
+                THEN RAISE(ABORT, 'agentmem:parent_run_unknown')
+            END
+        WHEN NEW.run_id IS NOT NULL AND NEW.type <> 'session.closed' THEN (
+            SELECT CASE
+                WHEN r.run_id IS NULL THEN RAISE(ABORT, 'agentmem:run_unknown')
+                WHEN r.session_id <> NEW.session_id THEN RAISE(ABORT, 'agentmem:run_other_session')
+                WHEN r.status <> 'running' THEN RAISE(ABORT, 'agentmem:run_completed')
+            END
+            FROM (SELECT NEW.run_id AS wanted) LEFT JOIN runs AS r ON r.run_id = wanted)
+    END;
 END;
 
 -- Projection triggers (events_proj_*): bodies reference only NEW and projection tables.
+-- Each has a precise WHEN so an event only pays for the statements that concern it.
 CREATE TRIGGER events_proj_session AFTER INSERT ON events
 WHEN NEW.type IN ('session.closed', 'run.started', 'run.completed', 'user.message.created',
                   'assistant.message.created', 'tool.result.created', 'system.prompt.set')
@@ -196,18 +190,22 @@ END;
 
 CREATE TRIGGER events_proj_run_member AFTER INSERT ON events
 WHEN NEW.run_id IS NOT NULL
- AND NEW.type IN ('run.completed', 'user.message.created', 'assistant.message.created',
-                  'tool.result.created', 'system.prompt.set')
+ AND NEW.type IN ('user.message.created', 'assistant.message.created', 'tool.result.created',
+                  'system.prompt.set')
+BEGIN
+    UPDATE runs SET event_count = event_count + 1 WHERE run_id = NEW.run_id;
+END;
+
+CREATE TRIGGER events_proj_run_completed AFTER INSERT ON events
+WHEN NEW.type = 'run.completed'
 BEGIN
     UPDATE runs SET
         event_count = event_count + 1,
-        status = CASE NEW.type WHEN 'run.completed' THEN 'completed' ELSE status END,
-        outcome = CASE NEW.type WHEN 'run.completed'
-                  THEN json_extract(NEW.payload, '$.outcome') ELSE outcome END,
-        failure_class = CASE NEW.type WHEN 'run.completed'
-                        THEN json_extract(NEW.payload, '$.failure_class') ELSE failure_class END,
-        completed_seq = CASE NEW.type WHEN 'run.completed' THEN NEW.seq ELSE completed_seq END,
-        completed_at = CASE NEW.type WHEN 'run.completed' THEN NEW.created_at ELSE completed_at END
+        status = 'completed',
+        outcome = json_extract(NEW.payload, '$.outcome'),
+        failure_class = json_extract(NEW.payload, '$.failure_class'),
+        completed_seq = NEW.seq,
+        completed_at = NEW.created_at
     WHERE run_id = NEW.run_id;
 END;
 

@@ -5,39 +5,106 @@ user said, and consent-gated, redacted exports of agent runs. ``agentmem.open()`
 door; everything else hangs off the returned :class:`Store`.
 """
 
-from agentmem.errors import (
-    AgentmemError,
-    ArtifactUnavailable,
-    ConfigError,
-    Conflict,
-    ConsentRequired,
-    EvaluationFailed,
-    EventRejected,
-    EvidenceMismatch,
-    InvalidInput,
-    NotADatabase,
-    NotFound,
-    PolicyRefused,
-    ProviderError,
-    RedactionFailed,
-    Refused,
-    SchemaTooNew,
-    StoreError,
-    UsageError,
-)
-from agentmem.events import (
-    AssistantMessageCreated,
-    Event,
-    RunCompleted,
-    RunStarted,
-    SessionClosed,
-    SystemPromptSet,
-    ToolCall,
-    ToolDef,
-    ToolResultCreated,
-    UserMessageCreated,
-)
-from agentmem.store import AppendResult, ImportResult, RunInfo, SessionInfo, Store, open
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from agentmem.errors import (
+        AgentmemError,
+        ArtifactUnavailable,
+        ConfigError,
+        Conflict,
+        ConsentRequired,
+        EvaluationFailed,
+        EventRejected,
+        EvidenceMismatch,
+        InvalidInput,
+        NotADatabase,
+        NotFound,
+        PolicyRefused,
+        ProviderError,
+        RedactionFailed,
+        Refused,
+        SchemaTooNew,
+        StoreError,
+        UsageError,
+    )
+    from agentmem.events import (
+        AssistantMessageCreated,
+        Event,
+        RunCompleted,
+        RunStarted,
+        SessionClosed,
+        SystemPromptSet,
+        ToolCall,
+        ToolDef,
+        ToolResultCreated,
+        UserMessageCreated,
+    )
+    from agentmem.store import AppendResult, ImportResult, RunInfo, SessionInfo, Store, open
+
+# Public names resolve lazily (PEP 562) so `import agentmem.cli` stays cheap: the CLI's
+# start-up cost is cyclopts plus whatever one command needs, never the whole library.
+_LAZY = {
+    **dict.fromkeys(
+        [
+            "AgentmemError",
+            "ArtifactUnavailable",
+            "ConfigError",
+            "Conflict",
+            "ConsentRequired",
+            "EvaluationFailed",
+            "EventRejected",
+            "EvidenceMismatch",
+            "InvalidInput",
+            "NotADatabase",
+            "NotFound",
+            "PolicyRefused",
+            "ProviderError",
+            "RedactionFailed",
+            "Refused",
+            "SchemaTooNew",
+            "StoreError",
+            "UsageError",
+        ],
+        "agentmem.errors",
+    ),
+    **dict.fromkeys(
+        [
+            "AssistantMessageCreated",
+            "Event",
+            "RunCompleted",
+            "RunStarted",
+            "SessionClosed",
+            "SystemPromptSet",
+            "ToolCall",
+            "ToolDef",
+            "ToolResultCreated",
+            "UserMessageCreated",
+        ],
+        "agentmem.events",
+    ),
+    **dict.fromkeys(
+        ["AppendResult", "ImportResult", "RunInfo", "SessionInfo", "Store", "open"],
+        "agentmem.store",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'agentmem' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
+
 
 __version__ = "0.1.0"
 

@@ -27,8 +27,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "DatabaseUnavailable",
     "connect",
-    "rebuild_projections",
     "projection_snapshot",
+    "rebuild_projections",
 ]
 
 APPLICATION_ID = 0x41474D4D  # "AGMM"
@@ -84,7 +84,9 @@ def connect(
             try:
                 parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                raise DatabaseUnavailable(f"cannot create directory {parent}: {exc.strerror}") from exc
+                raise DatabaseUnavailable(
+                    f"cannot create directory {parent}: {exc.strerror}"
+                ) from exc
         if not os.access(target.parent, os.W_OK):
             raise DatabaseUnavailable(
                 f"cannot write in {target.parent}: the directory is read-only "
@@ -103,8 +105,12 @@ def connect(
         if not memory:
             _check_pragma(conn, "journal_mode", "wal", "wal")
         _check_pragma(conn, "foreign_keys", "ON", 1)
+        # Triggers make every insert open a statement journal; keep it off the disk.
+        _check_pragma(conn, "temp_store", "MEMORY", 2)
         conn.pragma("synchronous", synchronous)
-        level = {"0": "OFF", "1": "NORMAL", "2": "FULL", "3": "EXTRA"}[str(conn.pragma("synchronous"))]
+        level = {"0": "OFF", "1": "NORMAL", "2": "FULL", "3": "EXTRA"}[
+            str(conn.pragma("synchronous"))
+        ]
         if level != synchronous.upper():
             raise StoreError(f"PRAGMA synchronous={synchronous} did not take effect")
         conn.transaction_mode = "IMMEDIATE"
@@ -196,7 +202,9 @@ def rebuild_projections(conn: apsw.Connection) -> None:
             marker = "AFTER INSERT ON events"
             if marker not in sql:
                 raise StoreError(f"projection trigger {name} has an unexpected shape")
-            temp_sql = sql.replace(f"CREATE TRIGGER {name}", f"CREATE TEMP TRIGGER replay_{name}", 1)
+            temp_sql = sql.replace(
+                f"CREATE TRIGGER {name}", f"CREATE TEMP TRIGGER replay_{name}", 1
+            )
             temp_sql = temp_sql.replace(marker, "AFTER INSERT ON temp.replay_events", 1)
             conn.execute(temp_sql)
         for table in PROJECTION_TABLES:

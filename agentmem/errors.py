@@ -17,13 +17,13 @@ Anything else that escapes is a bug and is reported as an internal error (exit 1
     ├── Refused                           6   403   access refused
     │   ├── ConsentRequired               6   403   consent missing or withdrawn
     │   └── ArtifactUnavailable           6   403   wrong principal, or expired
-    ├── RedactionFailed                   7   422   verification found a leak (rule + path, never the match)
+    ├── RedactionFailed                   7   422   verification found a leak (rule + path only)
     ├── PolicyRefused                     8   412   provider assistance refused by policy
     │   └── EvidenceMismatch              8   412   evidence missing, invalid or for another tuple
     ├── EvaluationFailed                  9    —    evaluation did not pass the activation schema
     ├── ProviderError                     —    —    a provider call failed; never reaches a user,
     │                                               formation falls back to deterministic
-    └── StoreError                        1   500   the database itself failed (disk, I/O, corruption)
+    └── StoreError                        1   500   the database itself failed (disk, I/O)
         └── NotADatabase                  4   422   the file is not an agentmem database
 
 Lower-level errors (``apsw.*Error``, ``msgspec.ValidationError``) are mapped at the boundary with
@@ -35,8 +35,8 @@ from __future__ import annotations
 __all__ = [
     "AgentmemError",
     "ArtifactUnavailable",
-    "Conflict",
     "ConfigError",
+    "Conflict",
     "ConsentRequired",
     "EvaluationFailed",
     "EventRejected",

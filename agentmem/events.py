@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import time
 import types
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Union
@@ -194,6 +195,17 @@ EVENT_TYPES: list[str] = [*CLIENT_EVENT_TYPES, *(_tag(c) for c in PROCESS_EVENT_
 
 _ENVELOPE = ("type", "session_id", "run_id", "principal", "event_id", "created_at", "seq")
 
+#: SQL that renders a stored row in the interchange format (envelope first, then the type's
+#: own fields), in SQLite's C code rather than Python: reading is on the hot path.
+ROW_JSON_SQL = (
+    "CASE payload WHEN '{}' THEN env ELSE substr(env, 1, length(env) - 1) || ',' || "
+    "substr(payload, 2) END"
+)
+ENVELOPE_SQL = (
+    "json_object('seq', seq, 'event_id', event_id, 'type', type, 'session_id', session_id, "
+    "'run_id', run_id, 'principal', principal, 'created_at', created_at) AS env"
+)
+
 _client_decoder = msgspec.json.Decoder(Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
 _encoder = msgspec.json.Encoder(order="deterministic")
 _stored_classes: dict[str, type[Event]] = {}
@@ -237,9 +249,21 @@ def format_time(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
+_second_cache: list = [-1, ""]
+
+
 def now_text() -> str:
-    """The current time in the database's timestamp format."""
-    return format_time(datetime.now(UTC))
+    """The current time in the database's timestamp format.
+
+    On the append path, so it avoids ``datetime``: the second part is formatted once per
+    second and only the milliseconds change.
+    """
+    now = time.time()
+    second = int(now)
+    if second != _second_cache[0]:
+        _second_cache[0] = second
+        _second_cache[1] = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+    return f"{_second_cache[1]}.{int((now - second) * 1000):03d}Z"
 
 
 def new_event_id() -> str:
@@ -335,57 +359,3 @@ def payload_of(event: Event) -> dict[str, Any]:
 def event_type(event: Event) -> str:
     """The event's ``type`` tag."""
     return _tag(type(event))
-
-
-def from_row(
-    seq: int,
-    event_id: str,
-    type_: str,
-    session_id: str | None,
-    run_id: str | None,
-    principal: str,
-    payload: str,
-    created_at: str,
-) -> Event:
-    """Rebuild a stored event struct from its row, leniently."""
-    envelope: dict[str, Any] = {
-        "type": type_,
-        "principal": principal,
-        "event_id": event_id,
-        "created_at": created_at,
-        "seq": seq,
-    }
-    if session_id is not None:
-        envelope["session_id"] = session_id
-    if run_id is not None:
-        envelope["run_id"] = run_id
-    head = _encoder.encode(envelope)
-    if payload == "{}":
-        data = head
-    else:
-        data = head[:-1] + b"," + payload[1:].encode("utf-8")
-    return stored_decoder().decode(data)
-
-
-def row_to_json(
-    seq: int,
-    event_id: str,
-    type_: str,
-    session_id: str | None,
-    run_id: str | None,
-    principal: str,
-    payload: str,
-    created_at: str,
-) -> bytes:
-    """The interchange form of a stored row (envelope first, then the type's fields)."""
-    envelope: dict[str, Any] = {"seq": seq, "event_id": event_id, "type": type_}
-    if session_id is not None:
-        envelope["session_id"] = session_id
-    if run_id is not None:
-        envelope["run_id"] = run_id
-    envelope["principal"] = principal
-    envelope["created_at"] = created_at
-    head = msgspec.json.encode(envelope)
-    if payload == "{}":
-        return head
-    return head[:-1] + b"," + payload[1:].encode("utf-8")

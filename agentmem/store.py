@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import apsw
@@ -28,23 +27,23 @@ from agentmem.errors import (
     StoreError,
 )
 from agentmem.events import (
+    ENVELOPE_SQL,
+    ROW_JSON_SQL,
     Event,
     RunStarted,
     canonical_json,
     decode_client_object,
     event_type,
     format_time,
-    from_row,
     new_event_id,
     now_text,
     payload_of,
-    row_to_json,
     schema_sha256,
+    stored_decoder,
 )
 
 __all__ = ["AppendResult", "ImportResult", "RunInfo", "SessionInfo", "StatusInfo", "Store", "open"]
 
-_EVENT_COLUMNS = "seq, event_id, type, session_id, run_id, principal, payload, created_at"
 _INSERT = (
     "INSERT INTO events (event_id, type, session_id, run_id, principal, payload, content_hash,"
     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING RETURNING seq"
@@ -118,31 +117,6 @@ class StatusInfo(msgspec.Struct, frozen=True):
     synchronous: str
 
 
-@dataclass(frozen=True)
-class _Prepared:
-    event_id: str
-    type: str
-    session_id: str | None
-    run_id: str | None
-    principal: str
-    payload: str
-    content_hash: str
-    created_at: str
-    event_id_given: bool
-
-    def row(self) -> tuple:
-        return (
-            self.event_id,
-            self.type,
-            self.session_id,
-            self.run_id,
-            self.principal,
-            self.payload,
-            self.content_hash,
-            self.created_at,
-        )
-
-
 _GUARD_MESSAGES = {
     "session_closed": "session {session_id!r} is closed; nothing more can be appended to it",
     "run_exists": "run {run_id!r} has already started",
@@ -208,64 +182,76 @@ class Store:
 
     # -- appending -------------------------------------------------------------------------
 
-    def _prepare(self, event: Event | dict[str, Any]) -> _Prepared:
+    def _prepare(self, event: Event | dict[str, Any], now: str | None = None) -> tuple:
+        """Validate and normalise one event into its row (on the hot path: kept lean).
+
+        The content hash covers the envelope (type, session, run, principal, event_id) and the
+        canonical payload, but not ``created_at``: re-sending an event is the same event even
+        if the client's clock, or ours, says otherwise.
+        """
         if isinstance(event, dict):
             event = decode_client_object(event)
         elif not isinstance(event, Event):
             raise InvalidInput(f"expected an event, got {type(event).__name__}")
-        if event.principal is None:
-            event = msgspec.structs.replace(event, principal=self.principal)
+        principal = event.principal if event.principal is not None else self.principal
         if isinstance(event, RunStarted) and event.tools:
             event = _hash_tools(event)
-        given = event.event_id is not None
-        event_id = event.event_id if given else new_event_id()
-        created_at = (
-            format_time(event.created_at) if event.created_at is not None else now_text()
+        event_id = event.event_id
+        given = event_id is not None
+        if not given:
+            event_id = new_event_id()
+        if event.created_at is not None:
+            created_at = format_time(event.created_at)
+        else:
+            created_at = now or now_text()
+        kind = event_type(event)
+        payload = canonical_json(payload_of(event))
+        digest = hashlib.sha256(
+            canonical_json((kind, event.session_id, event.run_id, principal, event_id))
         )
-        ident = msgspec.structs.replace(event, event_id=event_id, created_at=None, seq=None)
-        content_hash = hashlib.sha256(canonical_json(ident)).hexdigest()
-        return _Prepared(
-            event_id=event_id,
-            type=event_type(event),
-            session_id=event.session_id,
-            run_id=event.run_id,
-            principal=event.principal,
-            payload=canonical_json(payload_of(event)).decode("utf-8"),
-            content_hash=content_hash,
-            created_at=created_at,
-            event_id_given=given,
+        digest.update(payload)
+        return (
+            event_id,
+            kind,
+            event.session_id,
+            event.run_id,
+            principal,
+            payload.decode("utf-8"),
+            digest.hexdigest(),
+            created_at,
+            given,
         )
 
-    def _insert(self, cursor: apsw.Cursor, prepared: _Prepared) -> AppendResult:
+    def _insert(self, cursor: apsw.Cursor, prepared: tuple) -> AppendResult:
         try:
-            rows = cursor.execute(_INSERT, prepared.row()).fetchall()
+            rows = cursor.execute(_INSERT, prepared[:8]).fetchall()
         except apsw.ConstraintError as exc:
             replay = self._replay(cursor, prepared)
             if replay is not None:
                 return replay
             raise _guard_error(exc, prepared) from exc
         if rows:
-            return AppendResult(rows[0][0], prepared.event_id, False)
+            return AppendResult(rows[0][0], prepared[0], False)
         replay = self._replay(cursor, prepared)
         if replay is None:  # pragma: no cover - the conflict target guarantees a row
-            raise StoreError(f"event {prepared.event_id!r} vanished during append")
+            raise StoreError(f"event {prepared[0]!r} vanished during append")
         return replay
 
-    def _replay(self, cursor: apsw.Cursor, prepared: _Prepared) -> AppendResult | None:
-        if not prepared.event_id_given:
+    def _replay(self, cursor: apsw.Cursor, prepared: tuple) -> AppendResult | None:
+        if not prepared[8]:
             return None
         rows = cursor.execute(
-            "SELECT seq, content_hash FROM events WHERE event_id = ?", (prepared.event_id,)
+            "SELECT seq, content_hash FROM events WHERE event_id = ?", (prepared[0],)
         ).fetchall()
         if not rows:
             return None
         found = rows[0]
-        if found[1] != prepared.content_hash:
+        if found[1] != prepared[6]:
             raise Conflict(
-                f"event_id {prepared.event_id!r} is already stored (seq {found[0]}) "
+                f"event_id {prepared[0]!r} is already stored (seq {found[0]}) "
                 "with different content"
             )
-        return AppendResult(found[0], prepared.event_id, True)
+        return AppendResult(found[0], prepared[0], True)
 
     def append(self, event: Event | dict[str, Any]) -> int:
         """Append one event durably and return its seq (the original seq on replay)."""
@@ -291,11 +277,12 @@ class Store:
         """
         imported = duplicates = 0
         first = last = None
+        now = now_text()  # one transaction, one arrival time for events without their own
         with self.conn:
             cursor = self.conn.cursor()
             for index, event in enumerate(events, start=1):
                 try:
-                    result = self._insert(cursor, self._prepare(event))
+                    result = self._insert(cursor, self._prepare(event, now))
                 except AgentmemError as exc:
                     label = where(index) if where is not None else f"event {index}"
                     exc.message = f"{label}: {exc.message}"
@@ -326,7 +313,7 @@ class Store:
         after: int | None = None,
         limit: int | None = None,
         types: Iterable[str] | None = None,
-    ) -> Iterator[tuple]:
+    ) -> Iterator[tuple[str]]:
         clauses, params = [], []
         if session_id is not None:
             clauses.append("session_id = ?")
@@ -341,24 +328,25 @@ class Store:
             wanted = list(types)
             clauses.append(f"type IN ({', '.join('?' * len(wanted))})")
             params.extend(wanted)
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events"
+        sql = f"SELECT {ENVELOPE_SQL}, payload FROM events"
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
         sql += " ORDER BY seq"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
-        return self.conn.execute(sql, params)
+        return self.conn.execute(f"SELECT {ROW_JSON_SQL} FROM ({sql})", params)
 
     def events(self, **filters: Any) -> Iterator[Event]:
         """Stored events in seq order, as structs (filters: session_id, run_id, after, limit)."""
-        for row in self._event_rows(**filters):
-            yield from_row(*row)
+        decode = stored_decoder().decode
+        for (text,) in self._event_rows(**filters):
+            yield decode(text)
 
     def events_json(self, **filters: Any) -> Iterator[bytes]:
         """Stored events in seq order, each in the interchange format plus seq and created_at."""
-        for row in self._event_rows(**filters):
-            yield row_to_json(*row)
+        for (text,) in self._event_rows(**filters):
+            yield text.encode("utf-8")
 
     def session(self, session_id: str) -> SessionInfo:
         """One session's projection row; :class:`NotFound` if it has no events."""
@@ -399,9 +387,7 @@ class Store:
         )
         return RunInfo(*row, tools=tools)
 
-    def runs(
-        self, *, session_id: str | None = None, principal: str | None = None
-    ) -> list[RunInfo]:
+    def runs(self, *, session_id: str | None = None, principal: str | None = None) -> list[RunInfo]:
         """Runs in start order."""
         sql, params = "SELECT * FROM runs", []
         clauses = []
@@ -490,20 +476,16 @@ def _hash_tools(event: RunStarted) -> RunStarted:
     return msgspec.structs.replace(event, tools=tuple(tools))
 
 
-def _guard_error(exc: apsw.ConstraintError, prepared: _Prepared) -> AgentmemError:
+def _guard_error(exc: apsw.ConstraintError, prepared: tuple) -> AgentmemError:
     match = _GUARD.search(str(exc))
     if match is None:
         return InvalidInput(f"event refused by the database: {exc}")
     template = _GUARD_MESSAGES.get(match.group(1), "event refused: {reason}")
     return EventRejected(
-        template.format(
-            session_id=prepared.session_id, run_id=prepared.run_id, reason=match.group(1)
-        )
+        template.format(session_id=prepared[2], run_id=prepared[3], reason=match.group(1))
     )
 
 
-def open(  # noqa: A001 - mirrors sqlite3.connect / builtins.open as the library's entry point
-    path: str | None = None, *, principal: str | None = None, create: bool = True
-) -> Store:
+def open(path: str | None = None, *, principal: str | None = None, create: bool = True) -> Store:
     """Open the agentmem database at ``path`` (default: settings, then platformdirs)."""
     return Store.open(path, principal=principal, create=create)

@@ -43,8 +43,16 @@ _group(
     "event",
     "Append, import and list events of the append-only log.",
     [
-        ("append", "event_cmds:append", "Append one event (JSON argument or stdin); prints its seq."),
-        ("import", "event_cmds:import_", "Import a JSONL file (or - for stdin) in one transaction."),
+        (
+            "append",
+            "event_cmds:append",
+            "Append one event (JSON argument or stdin); prints its seq.",
+        ),
+        (
+            "import",
+            "event_cmds:import_",
+            "Import a JSONL file (or - for stdin) in one transaction.",
+        ),
         ("list", "event_cmds:list_", "List events in seq order."),
     ],
 )
@@ -90,9 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     tokens = sys.argv[1:] if argv is None else argv
     debug = os.environ.get("AGENTMEM_DEBUG") == "1"
     try:
-        result = app(
-            tokens, exit_on_error=False, print_error=False, result_action="return_value"
-        )
+        result = app(tokens, exit_on_error=False, print_error=False, result_action="return_value")
     except CycloptsError as exc:
         first = str(exc).strip().splitlines()
         message = first[0] if first else exc.__class__.__name__

@@ -16,8 +16,9 @@ from agentmem.events import MAX_EVENT_BYTES, Event, decode_client_event
 
 
 def append(
-    event: Annotated[str | None, Parameter(help="The event as JSON; read from stdin if omitted.")]
-    = None,
+    event: Annotated[
+        str | None, Parameter(help="The event as JSON; read from stdin if omitted.")
+    ] = None,
     /,
     *,
     db: DbOpt = None,
@@ -74,7 +75,9 @@ def _read_events(stream: BinaryIO, lines: list[int]) -> Iterator[Event]:
 
 
 def import_(
-    file: Annotated[Path, Parameter(help="JSONL file of events, or - for stdin.")],
+    file: Annotated[
+        Path, Parameter(help="JSONL file of events, or - for stdin.", allow_leading_hyphen=True)
+    ],
     /,
     *,
     db: DbOpt = None,
