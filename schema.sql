@@ -238,3 +238,61 @@ BEGIN
       AND json_extract(NEW.payload, '$.purpose') = 'trajectory_export'
       AND run_id IN (SELECT run_id FROM runs WHERE principal = NEW.principal);
 END;
+
+-- Long-term memory (ADR-0057). The formation service is the only writer of these tables.
+-- A belief keeps its provenance: formation policy, extractor, origin (deterministic, shared or
+-- provider-added) and evidence (the cited user-message seqs and exact quotes). Forgetting
+-- erases statement, values and quotes, and keeps a content-free tombstone: the kind and the
+-- cited seqs, so the same evidence cannot form it again.
+CREATE TABLE beliefs (
+    belief_id        TEXT PRIMARY KEY,
+    principal        TEXT NOT NULL,
+    kind             TEXT NOT NULL,
+    claim_key        TEXT,
+    conflict_key     TEXT,
+    statement        TEXT,
+    claim_values     TEXT CHECK (claim_values IS NULL OR json_valid(claim_values)),
+    status           TEXT NOT NULL CHECK (status IN ('active', 'superseded', 'forgotten')),
+    candidate_status TEXT,
+    scope            TEXT NOT NULL,
+    portability      TEXT NOT NULL CHECK (portability IN ('portable', 'local')),
+    salience         REAL NOT NULL,
+    formation_policy TEXT NOT NULL,
+    extractor        TEXT NOT NULL,
+    origin           TEXT NOT NULL CHECK (origin IN ('deterministic', 'shared', 'provider_added')),
+    session_id       TEXT NOT NULL,
+    supersedes       TEXT,
+    superseded_by    TEXT,
+    created_at       TEXT NOT NULL,
+    updated_at       TEXT NOT NULL
+) STRICT;
+CREATE INDEX beliefs_by_principal ON beliefs (principal, status, kind);
+CREATE INDEX beliefs_by_claim ON beliefs (principal, claim_key) WHERE status = 'active';
+
+CREATE TABLE belief_evidence (
+    belief_id  TEXT NOT NULL REFERENCES beliefs (belief_id),
+    seq        INTEGER NOT NULL,
+    session_id TEXT NOT NULL,
+    quote      TEXT,
+    PRIMARY KEY (belief_id, seq)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX belief_evidence_by_seq ON belief_evidence (seq);
+
+-- Recall index: statement and values of active beliefs, BM25-ranked. secure-delete makes a
+-- deletion remove the tokens from the index at once (forgetting really forgets).
+CREATE VIRTUAL TABLE beliefs_fts USING fts5 (statement, claim_values, tokenize = 'porter unicode61');
+INSERT INTO beliefs_fts (beliefs_fts, rank) VALUES ('secure-delete', 1);
+
+-- One audit row per consolidation of a session up to a seq under a formation policy:
+-- idempotent by construction (the unique key), mirrored by a memory.consolidated event.
+CREATE TABLE consolidations (
+    session_id       TEXT NOT NULL,
+    through_seq      INTEGER NOT NULL,
+    formation_policy TEXT NOT NULL,
+    principal        TEXT NOT NULL,
+    extractor        TEXT NOT NULL,
+    trigger_kind     TEXT NOT NULL CHECK (trigger_kind IN ('close', 'idle', 'manual')),
+    counts           TEXT NOT NULL CHECK (json_valid(counts)),
+    created_at       TEXT NOT NULL,
+    PRIMARY KEY (session_id, through_seq, formation_policy)
+) STRICT, WITHOUT ROWID;

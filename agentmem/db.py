@@ -100,6 +100,10 @@ def connect(
     try:
         conn.set_busy_timeout(busy_timeout_ms)
         _check_identity(conn, path)
+        if conn.pragma("user_version") == 0:
+            # Only possible before the first table exists: lets the sweeper hand freed pages
+            # back to the filesystem with incremental_vacuum.
+            conn.pragma("auto_vacuum", "INCREMENTAL")
         conn.config(apsw.SQLITE_DBCONFIG_DQS_DML, 0)
         conn.config(apsw.SQLITE_DBCONFIG_DQS_DDL, 0)
         if not memory:
@@ -107,6 +111,9 @@ def connect(
         _check_pragma(conn, "foreign_keys", "ON", 1)
         # Triggers make every insert open a statement journal; keep it off the disk.
         _check_pragma(conn, "temp_store", "MEMORY", 2)
+        # Deleted content (swept artifacts, forgotten beliefs) is overwritten, not left in
+        # free pages.
+        _check_pragma(conn, "secure_delete", "ON", 1)
         conn.pragma("synchronous", synchronous)
         level = {"0": "OFF", "1": "NORMAL", "2": "FULL", "3": "EXTRA"}[
             str(conn.pragma("synchronous"))

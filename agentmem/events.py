@@ -165,13 +165,13 @@ class SystemPromptSet(_Conversation, frozen=True, kw_only=True, tag="system.prom
 class ConsentGranted(Event, frozen=True, kw_only=True, tag="consent.granted"):
     """Process event: the principal grants consent for ``purpose`` from now on."""
 
-    purpose: Literal["trajectory_export"] = "trajectory_export"
+    purpose: Literal["trajectory_export"]
 
 
 class ConsentWithdrawn(Event, frozen=True, kw_only=True, tag="consent.withdrawn"):
     """Process event: the principal withdraws consent; earlier exports expire."""
 
-    purpose: Literal["trajectory_export"] = "trajectory_export"
+    purpose: Literal["trajectory_export"]
 
 
 CLIENT_EVENT_CLASSES: tuple[type[Event], ...] = (
@@ -209,6 +209,9 @@ ENVELOPE_SQL = (
 _client_decoder = msgspec.json.Decoder(Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
 _encoder = msgspec.json.Encoder(order="deterministic")
 _stored_classes: dict[str, type[Event]] = {}
+# Modules that define process event types; imported before the history decoder is built so
+# every type ever written can be read back.
+_PROCESS_MODULES = ("agentmem.memory.events",)
 _stored_decoder: msgspec.json.Decoder | None = None
 
 
@@ -238,6 +241,10 @@ def stored_decoder() -> msgspec.json.Decoder:
     """Lenient decoder for the log's own history (all types, unknown fields tolerated)."""
     global _stored_decoder
     if _stored_decoder is None:
+        import importlib
+
+        for module in _PROCESS_MODULES:
+            importlib.import_module(module)  # registers its process event types
         classes = tuple(_lenient(c) for c in (*CLIENT_EVENT_CLASSES, *PROCESS_EVENT_CLASSES))
         _stored_decoder = msgspec.json.Decoder(Union[classes])  # noqa: UP007
     return _stored_decoder

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import apsw
 import msgspec
@@ -41,6 +41,12 @@ from agentmem.events import (
     schema_sha256,
     stored_decoder,
 )
+
+if TYPE_CHECKING:
+    from agentmem.artifacts import ArtifactInfo, SweepResult
+    from agentmem.consent import ConsentStatus
+    from agentmem.memory.service import Belief, ConsolidationReport, FormationService
+    from agentmem.trajectory import ExportResult
 
 __all__ = ["AppendResult", "ImportResult", "RunInfo", "SessionInfo", "StatusInfo", "Store", "open"]
 
@@ -415,6 +421,115 @@ class Store:
             artifacts=q("SELECT count(*) FROM artifacts").get,
             synchronous=self.settings.storage.synchronous,
         )
+
+    # -- consent, export and artifacts (ADR-0032) ------------------------------------------
+
+    def grant_consent(self, principal: str | None = None) -> ConsentStatus:
+        """Grant trajectory-export consent for runs that start from now on."""
+        from agentmem.consent import grant
+
+        return grant(self, principal)
+
+    def withdraw_consent(self, principal: str | None = None) -> ConsentStatus:
+        """Withdraw consent: blocks every export and expires every existing one at once."""
+        from agentmem.consent import withdraw
+
+        return withdraw(self, principal)
+
+    def consent_status(self, principal: str | None = None) -> ConsentStatus:
+        """The principal's current trajectory-export consent."""
+        from agentmem.consent import status
+
+        return status(self, principal)
+
+    def export_run(self, run_id: str, *, principal: str | None = None) -> ExportResult:
+        """Export a run as a redacted trajectory artifact (idempotent per run and schema)."""
+        from agentmem.trajectory import export_run
+
+        return export_run(self, run_id, principal=principal)
+
+    def read_artifact(
+        self, artifact_id: str, *, principal: str | None = None, operator: bool = False
+    ) -> tuple[ArtifactInfo, bytes]:
+        """Read an artifact through the one authorized path (owner, or operator; not expired)."""
+        from agentmem.artifacts import read
+
+        return read(self, artifact_id, principal=principal, operator=operator)
+
+    def artifacts(
+        self, *, principal: str | None = None, include_expired: bool = False
+    ) -> list[ArtifactInfo]:
+        """Artifacts, newest first."""
+        from agentmem.artifacts import list_artifacts
+
+        return list_artifacts(self, principal=principal, include_expired=include_expired)
+
+    def sweep_artifacts(self) -> SweepResult:
+        """Delete expired artifacts and unreferenced blobs (the only deletion path)."""
+        from agentmem.artifacts import sweep
+
+        return sweep(self)
+
+    # -- memory (ADR-0057) -----------------------------------------------------------------
+
+    def formation_service(self) -> FormationService:
+        """The formation service this store's settings select (see ``agentmem status``)."""
+        from agentmem.memory.composition import formation_service
+
+        return formation_service(self)
+
+    def close_session(self, session_id: str) -> ConsolidationReport:
+        """Close a session (idempotent) and consolidate it into beliefs."""
+        info = self.session(session_id)
+        if info.status != "closed":
+            self.append(
+                {"type": "session.closed", "session_id": session_id, "principal": info.principal}
+            )
+        return self.formation_service().consolidate(session_id, trigger="close")
+
+    def consolidate_idle(self, idle_seconds: float | None = None) -> list[ConsolidationReport]:
+        """Consolidate closed and idle sessions that have unconsolidated events."""
+        from datetime import UTC, datetime, timedelta
+
+        from agentmem.events import format_time
+        from agentmem.memory.service import idle_sessions
+
+        if idle_seconds is None:
+            idle_seconds = self.settings.memory.idle_minutes * 60.0
+        cutoff = format_time(datetime.now(UTC) - timedelta(seconds=idle_seconds))
+        service = self.formation_service()
+        return [
+            service.consolidate(session_id, trigger="close" if status == "closed" else "idle")
+            for session_id, status in idle_sessions(self, cutoff)
+        ]
+
+    def beliefs(
+        self, *, principal: str | None = None, include_inactive: bool = False
+    ) -> list[Belief]:
+        """Active beliefs (of ``principal``; every principal when ``None``), newest first."""
+        from agentmem.memory.service import beliefs
+
+        return beliefs(self, principal=principal, include_inactive=include_inactive)
+
+    def belief(self, belief_id: str, *, principal: str | None = None) -> Belief:
+        """One belief, with its evidence."""
+        from agentmem.memory.service import belief
+
+        return belief(self, belief_id, principal=principal)
+
+    def search_beliefs(
+        self, query: str, *, principal: str | None = None, limit: int = 20
+    ) -> list[Belief]:
+        """Full-text recall over active beliefs, best BM25 match first."""
+        from agentmem.memory.service import search
+
+        return search(self, query, principal=principal, limit=limit)
+
+    def forget_belief(self, belief_id: str, *, principal: str | None = None) -> Belief:
+        """Erase a belief's content (table and index), keeping a content-free tombstone."""
+        from agentmem.memory.service import forget
+
+        return forget(self, belief_id, principal=principal)
 
     # -- maintenance -----------------------------------------------------------------------
 

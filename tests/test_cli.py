@@ -169,9 +169,9 @@ def test_list_json_round_trips_through_import(run_cli, tmp_path: Path) -> None:
     assert run_cli("event", "import", str(sample), "--db", str(a)).returncode == 0
     listed = run_cli("event", "list", "--db", str(a), "--json")
     lines = listed.stdout.splitlines()
-    assert len(lines) == 25 and all(json.loads(line)["seq"] for line in lines)
+    assert len(lines) == 33 and all(json.loads(line)["seq"] for line in lines)
     copied = run_cli("event", "import", "-", "--db", str(b), "--json", input=listed.stdout)
-    assert json.loads(copied.stdout) == {"imported": 25, "duplicates": 0}
+    assert json.loads(copied.stdout) == {"imported": 33, "duplicates": 0}
     relisted = run_cli("event", "list", "--db", str(b), "--json")
     assert relisted.stdout == listed.stdout  # same ids, seqs, timestamps, payloads
 
@@ -182,14 +182,14 @@ def test_list_filters(run_cli, db_path: Path) -> None:
     out = run_cli("event", "list", "--db", str(db_path), "--run", "r-code-1", "--json")
     assert {json.loads(x)["run_id"] for x in out.stdout.splitlines()} == {"r-code-1"}
     after = run_cli("event", "list", "--db", str(db_path), "--after", "20", "--json")
-    assert [json.loads(x)["seq"] for x in after.stdout.splitlines()] == [21, 22, 23, 24, 25]
+    assert [json.loads(x)["seq"] for x in after.stdout.splitlines()] == list(range(21, 34))
 
 
 def test_session_and_run_commands(run_cli, db_path: Path) -> None:
     sample = Path(__file__).resolve().parent.parent / "corpus" / "sample" / "sample.jsonl"
     run_cli("event", "import", str(sample), "--db", str(db_path))
     sessions = json.loads(run_cli("session", "list", "--db", str(db_path), "--json").stdout)
-    assert {s["session_id"] for s in sessions} == {"s-family", "s-code", "s-garden"}
+    assert {s["session_id"] for s in sessions} == {"s-family", "s-code", "s-garden", "s-traps"}
     shown = json.loads(
         run_cli("session", "show", "s-family", "--db", str(db_path), "--json").stdout
     )

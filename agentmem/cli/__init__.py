@@ -62,6 +62,26 @@ _group(
     [
         ("list", "session_cmds:list_", "List sessions, most recently active first."),
         ("show", "session_cmds:show", "Show one session and its runs."),
+        ("close", "memory_cmds:close", "Close a session and consolidate it into beliefs."),
+    ],
+)
+app.command(
+    "agentmem.cli.memory_cmds:consolidate",
+    name="consolidate",
+    help="Consolidate idle and closed sessions into beliefs.",
+)
+_group(
+    "beliefs",
+    "Long-term memory formed from what users said.",
+    [
+        ("list", "memory_cmds:list_", "List beliefs."),
+        ("show", "memory_cmds:show", "Show a belief with its evidence quotes and seqs."),
+        ("search", "memory_cmds:search", "Full-text search over beliefs (BM25)."),
+        (
+            "forget",
+            "memory_cmds:forget",
+            "Erase a belief's text, keeping a content-free tombstone.",
+        ),
     ],
 )
 _group(
@@ -70,6 +90,45 @@ _group(
     [
         ("list", "run_cmds:list_", "List runs in start order."),
         ("show", "run_cmds:show", "Show one run: status, outcome, tools, consent stamp."),
+        ("export", "run_cmds:export", "Export a run as a redacted, consent-gated trajectory."),
+    ],
+)
+_group(
+    "consent",
+    "Grant, withdraw and show trajectory-export consent.",
+    [
+        ("grant", "consent_cmds:grant", "Grant consent for runs that start from now on."),
+        ("withdraw", "consent_cmds:withdraw", "Withdraw consent; existing exports expire now."),
+        ("status", "consent_cmds:status", "Show a principal's consent."),
+    ],
+)
+_group(
+    "artifacts",
+    "List, read and sweep stored artifacts.",
+    [
+        ("list", "artifacts_cmds:list_", "List artifacts, newest first."),
+        ("get", "artifacts_cmds:get", "Print an artifact (owner only, never once expired)."),
+        ("sweep", "artifacts_cmds:sweep", "Delete expired artifacts and unreferenced blobs."),
+    ],
+)
+app.command(
+    "agentmem.cli.scan_cmds:scan",
+    name="scan",
+    help="Scan files for committed secrets; prints path:line:rule, never the match.",
+)
+_group(
+    "gates",
+    "Executable conformance gates.",
+    [
+        ("list", "gates_cmds:list_", "List the registered gates."),
+        ("run", "gates_cmds:run", "Run gates against temporary databases."),
+    ],
+)
+_group(
+    "eval",
+    "Offline evaluations.",
+    [
+        ("redaction", "eval_cmds:redaction", "Score the redaction rules on the redaction corpus."),
     ],
 )
 _group(

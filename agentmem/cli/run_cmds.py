@@ -77,3 +77,29 @@ def show(run_id: str, /, *, db: DbOpt = None, json: JsonOpt = False) -> None:
     )
     for name, digest in info.tools:
         print(f"tool  {name}  sha256:{digest}")
+
+
+def export(
+    run_id: str,
+    /,
+    *,
+    principal: PrincipalOpt = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """Export a run as a redacted trajectory artifact (needs consent stamped at run start).
+
+    Idempotent: exporting the same run again returns the same live artifact.
+    """
+    with open_store(db, principal) as store:
+        result = store.export_run(run_id, principal=principal)
+    if json:
+        print_json({"artifact_id": result.artifact_id, "created": result.created})
+    elif result.created:
+        print(
+            f"exported run {run_id} as {result.artifact_id} "
+            f"({result.replacements} redactions); read it with 'agentmem artifacts get "
+            f"{result.artifact_id}'"
+        )
+    else:
+        print(f"run {run_id} is already exported as {result.artifact_id}")

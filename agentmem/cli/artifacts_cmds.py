@@ -1,0 +1,76 @@
+"""``agentmem artifacts list|get|sweep``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Literal
+
+import msgspec
+from cyclopts import Parameter
+
+from agentmem.cli._common import (
+    DbOpt,
+    JsonOpt,
+    PrincipalOpt,
+    open_store,
+    print_json,
+    print_table,
+)
+
+
+def list_(
+    *,
+    principal: PrincipalOpt = None,
+    expired: Annotated[bool, Parameter(negative="", help="Include expired artifacts.")] = False,
+    db: DbOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """List artifacts, newest first (all principals unless --principal is given)."""
+    with open_store(db) as store:
+        rows = store.artifacts(principal=principal, include_expired=expired)
+    if json:
+        print_json([msgspec.to_builtins(r) for r in rows])
+        return
+    print_table(
+        ["artifact", "origin", "run", "principal", "size", "expires"],
+        [(r.artifact_id, r.origin, r.run_id, r.principal, r.size, r.expires_at) for r in rows],
+    )
+
+
+def get(
+    artifact_id: str,
+    /,
+    *,
+    principal: PrincipalOpt = None,
+    operator: Annotated[
+        bool, Parameter(negative="", help="Read as an operator, whatever the principal.")
+    ] = False,
+    format: Annotated[
+        Literal["trajectory", "sharegpt"],
+        Parameter(help="sharegpt: a consumer's rename of roles; the stored artifact is unchanged."),
+    ] = "trajectory",
+    db: DbOpt = None,
+) -> None:
+    """Print an artifact's content (owner only, never once expired)."""
+    with open_store(db, principal) as store:
+        _, data = store.read_artifact(artifact_id, principal=principal, operator=operator)
+    if format == "sharegpt":
+        from agentmem.trajectory import to_sharegpt
+
+        data = msgspec.json.encode(to_sharegpt(msgspec.json.decode(data)))
+    document = msgspec.json.format(data, indent=2)
+    sys.stdout.buffer.write(document + b"\n")
+    sys.stdout.flush()
+
+
+def sweep(*, db: DbOpt = None, json: JsonOpt = False) -> None:
+    """Delete expired artifacts and unreferenced blobs, and return their pages to the OS."""
+    with open_store(db) as store:
+        result = store.sweep_artifacts()
+    if json:
+        print_json(msgspec.to_builtins(result))
+    else:
+        print(
+            f"swept {result.artifacts} expired artifacts and {result.blobs} blobs "
+            f"({result.bytes:,} bytes)"
+        )

@@ -1,0 +1,1 @@
+"""Offline evaluation: the labeled memory-formation corpus, its harness and scoring."""

@@ -1,0 +1,166 @@
+"""The labeled memory-formation corpus: strict case format, loading, hashing, running, scoring.
+
+A case is one session of one principal with explicit normalized labels (corpus README). Each
+case runs in its own fresh in-memory database, so arms and cases cannot influence each other,
+and is scored against its labels with no model judge: a written belief equal to a label is
+supported, a written belief equal to no label is fabricated, and any belief in a protected case
+is also a policy failure.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from agentmem.errors import InvalidInput
+from agentmem.memory.claims import Claim, normalize_claim
+
+__all__ = [
+    "Case",
+    "CaseResult",
+    "Label",
+    "corpus_hash",
+    "load_corpus",
+    "run_case",
+]
+
+_PLACEHOLDER = re.compile(r"\{\{secret:([a-z0-9_]+)\}\}")
+
+
+class Label(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A normalized claim, as written in a case file."""
+
+    kind: str
+    values: dict[str, str | None]
+
+
+class Case(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One labeled session (see corpus/memory-formation/README.md)."""
+
+    id: str
+    description: str
+    principal: str
+    protected: bool
+    tags: list[str]
+    existing_beliefs: list[Label]
+    events: list[dict[str, Any]]
+    labels: list[Label]
+
+
+class CaseResult(msgspec.Struct, frozen=True):
+    """One case through one arm: normalized beliefs, scores and counts."""
+
+    case_id: str
+    protected: bool
+    beliefs: list[Label]
+    supported: int
+    fabricated: int
+    labels: int
+    fully_supported: bool
+    policy_failures: int
+    rejected: dict[str, int]
+    outcomes: dict[str, int]
+    provider_audits: int = 0
+    origins: dict[str, int] = msgspec.field(default_factory=dict)
+
+
+def load_corpus(directory: Path) -> list[Case]:
+    """All cases of ``directory``, sorted by id; a malformed case is an error naming its file."""
+    if not directory.is_dir():
+        raise InvalidInput(f"no corpus directory at {directory}")
+    cases = []
+    decoder = msgspec.json.Decoder(Case)
+    for path in sorted(directory.glob("*.json")):
+        try:
+            case = decoder.decode(path.read_bytes())
+        except msgspec.ValidationError as exc:
+            raise InvalidInput(f"{path.name}: {exc}") from exc
+        except msgspec.DecodeError as exc:
+            raise InvalidInput(f"{path.name}: malformed JSON: {exc}") from exc
+        if case.id != path.stem:
+            raise InvalidInput(f"{path.name}: id {case.id!r} does not match the file name")
+        cases.append(case)
+    if not cases:
+        raise InvalidInput(f"no cases (*.json) in {directory}")
+    return cases
+
+
+def corpus_hash(cases: Iterable[Case]) -> str:
+    """SHA-256 over the canonical encoding of every case, in id order."""
+    from agentmem.events import canonical_json
+
+    digest = hashlib.sha256()
+    for case in sorted(cases, key=lambda c: c.id):
+        digest.update(canonical_json(case))
+    return digest.hexdigest()
+
+
+def _claim(label: Label) -> Claim:
+    return normalize_claim(label.kind, label.values)
+
+
+def _materialize(value: Any, rng: random.Random) -> Any:
+    """Replace ``{{secret:<rule>}}`` placeholders with fakes generated now (never committed)."""
+    if isinstance(value, str) and "{{secret:" in value:
+        from agentmem.redaction import fakes
+
+        return _PLACEHOLDER.sub(lambda m: fakes.generate(m.group(1), rng), value)
+    if isinstance(value, dict):
+        return {k: _materialize(v, rng) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_materialize(v, rng) for v in value]
+    return value
+
+
+def run_case(
+    case: Case,
+    make_service: Callable[[Any], Any],
+    *,
+    seed: int = 57,
+) -> CaseResult:
+    """Run one case in a fresh in-memory store through the service ``make_service(store)``."""
+    from agentmem.memory.service import seed_belief
+    from agentmem.store import Store
+
+    rng = random.Random(f"{seed}:{case.id}")
+    with Store.open(":memory:", principal=case.principal) as store:
+        for label in case.existing_beliefs:
+            seed_belief(store, case.principal, _claim(label))
+        store.append_many(_materialize(event, rng) for event in case.events)
+        session_id = case.events[0]["session_id"]
+        service = make_service(store)
+        report = service.consolidate(session_id, trigger="close")
+        written = [
+            b for b in store.beliefs(principal=case.principal) if b.belief_id in report.belief_ids
+        ]
+        audits = store.conn.execute(
+            "SELECT count(*) FROM events WHERE type = 'memory.provider.called'"
+        ).get
+    expected = {_claim(label).key() for label in case.labels}
+    got = [Claim(kind=b.kind, values=b.values) for b in written if b.values is not None]
+    supported = sum(1 for c in got if c.key() in expected)
+    fabricated = len(got) - supported
+    covered = {c.key() for c in got} & expected
+    origins: dict[str, int] = {}
+    for b in written:
+        origins[b.origin] = origins.get(b.origin, 0) + 1
+    return CaseResult(
+        case_id=case.id,
+        protected=case.protected,
+        beliefs=[Label(c.kind, dict(c.values)) for c in got],
+        supported=supported,
+        fabricated=fabricated,
+        labels=len(expected),
+        fully_supported=bool(expected) and covered == expected,
+        policy_failures=len(got) if case.protected else 0,
+        rejected=dict(report.rejected),
+        outcomes=dict(report.counts),
+        provider_audits=audits,
+        origins=origins,
+    )

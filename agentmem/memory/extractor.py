@@ -1,0 +1,1188 @@
+"""The extractor port, and the deterministic extractor behind formation policy ``formation@7``.
+
+An extractor reads one :class:`Episode` (a session's events plus the principal's existing beliefs)
+and proposes :class:`~agentmem.memory.claims.MemoryCandidate` objects; it never writes. The
+formation service decides, gate by gate, what becomes a belief.
+
+:class:`DeterministicExtractor` is the baseline every provider-assisted policy is measured
+against, so its one design rule is that a fabricated memory is the worst outcome: it reads only
+English first-person statements in ``user.message.created`` events of the episode's own
+principal, and it drops whole sentences or messages rather than guess when they are negated,
+hypothetical, questions, about third parties, reported or fictional, past, transient, hedged,
+injected or credential-bearing. Every candidate cites the exact clause it came from. The same
+episode always yields the same candidates in the same order.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import msgspec
+
+from agentmem.errors import InvalidInput
+from agentmem.memory.claims import (
+    CLAIM_KINDS,
+    Claim,
+    Evidence,
+    MemoryCandidate,
+    make_candidate,
+    normalize_claim,
+    normalize_value,
+)
+from agentmem.memory.markers import injection_marker, transient_marker
+
+__all__ = [
+    "EXTRACTOR_VERSION",
+    "FORMATION_POLICY",
+    "USER_MESSAGE",
+    "DeterministicExtractor",
+    "Episode",
+    "EpisodeEvent",
+    "MemoryCandidateExtractor",
+    "owned_user_messages",
+]
+
+FORMATION_POLICY: Final = "formation@7"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/7"
+USER_MESSAGE: Final = "user.message.created"
+
+
+class EpisodeEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One event of an episode: its log ``seq``, event ``type``, author and text.
+
+    For a tool result ``text`` is the result content; assistant tool calls carry no text.
+    """
+
+    seq: int
+    type: str
+    principal: str
+    text: str
+
+
+class Episode(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What an extractor sees: one session of one principal, in log order."""
+
+    principal: str
+    session_id: str
+    events: tuple[EpisodeEvent, ...]
+    existing_beliefs: tuple[Claim, ...] = ()
+
+
+def owned_user_messages(episode: Episode) -> tuple[EpisodeEvent, ...]:
+    """The only events memory may cite: user messages written by the episode's principal."""
+    return tuple(
+        e for e in episode.events if e.type == USER_MESSAGE and e.principal == episode.principal
+    )
+
+
+class MemoryCandidateExtractor(abc.ABC):
+    """Port: propose memory candidates for one episode (ADR-0057 decision 1).
+
+    Implementations must cite only :func:`owned_user_messages`, quote them exactly, leave
+    ``scope`` and ``portability`` unset, and never raise for ordinary text.
+    """
+
+    name: str
+    version: str
+    formation_policy: str
+
+    @abc.abstractmethod
+    def extract(self, episode: Episode) -> list[MemoryCandidate]:
+        """Candidates for ``episode``, in the order their latest evidence appears."""
+
+
+# --- vocabulary -------------------------------------------------------------------------------
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+_A = "['’]"
+_I_AM = rf"\bi(?:{_A}m|\s+am)"
+_NAME = r"(?-i:[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ'’\-]*)"
+_NAMES = rf"{_NAME}(?:\s*,\s*{_NAME})*(?:\s*,?\s+(?:and|&)\s+{_NAME})?"
+_PLACE_TOKEN = r"(?-i:[A-ZÀ-ÖØ-Þ][\wÀ-ÖØ-öø-ÿ'’.\-]*)"
+_PLACE_LINK = r"(?-i:de|da|do|dos|das|del|di|la|le|upon|on|am|im|sur|of|y|el)"
+_PLACE = (
+    rf"(?:(?i:the)\s+)?{_PLACE_TOKEN}(?:\s+(?:{_PLACE_LINK}\s+)?{_PLACE_TOKEN}){{0,3}}"
+    rf"(?:,\s*{_PLACE_TOKEN}(?:\s+{_PLACE_TOKEN})?(?=\s*$))?"
+)
+_ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*)"
+_ORG = rf"{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des)\s+)?{_ORG_TOKEN}){{0,4}}"
+_COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
+_QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|a\s+couple\s+of)"
+_AGE = (
+    r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ]years?[- ]old"
+)
+
+_REL_SURFACE = (
+    r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|child)|grandchildren"
+    r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
+    r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|spouse|partner"
+    r"|girlfriend|boyfriend|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy|father"
+    r"|step(?:mom|mum|dad|mother|father)|grand(?:ma|pa|mother|father|parents?)|granny|siblings?"
+    r"|sisters?|brothers?|nieces?|nephews?|aunts?|uncles?|cousins?)"
+)
+_REL_MOD = (
+    rf"(?:little|big|older|younger|oldest|youngest|eldest|elder|baby|twin|teenage|adult|grown"
+    rf"|grown-up|newborn|only|first|second|third|middle|lovely|wonderful|amazing|beautiful"
+    rf"|sweet|dear|beloved|two|three|four|five|six|\d{{1,2}}|{_AGE})"
+)
+_PET_SURFACE = (
+    r"(?:dogs?|pupp(?:y|ies)|cats?|kittens?|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|budgies?"
+    r"|parakeets?|canar(?:y|ies)|goldfish|fish|turtles?|tortoises?|guinea\s+pigs?|horses?"
+    r"|pon(?:y|ies)|snakes?|lizards?|geckos?|ferrets?|chickens?|hedgehogs?|gerbils?|iguanas?"
+    r"|axolotls?|cockatiels?)"
+)
+_PET_MOD = (
+    rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female"
+    rf"|black|white|orange|grey|gray|brown|ginger|tabby|lazy|grumpy|two|three|four|five"
+    rf"|\d{{1,2}}|{_AGE})"
+)
+_CHILD_RELATIONS: Final = frozenset(
+    {"daughter", "son", "child", "stepdaughter", "stepson", "stepchild", "grandchild"}
+    | {"granddaughter", "grandson"}
+)
+_FEMALE: Final = frozenset(
+    {"daughter", "stepdaughter", "granddaughter", "wife", "girlfriend", "fiancee", "mother"}
+    | {"stepmother", "grandmother", "sister", "half-sister", "niece", "aunt", "mother-in-law"}
+    | {"daughter-in-law", "sister-in-law"}
+)
+_MALE: Final = frozenset(
+    {"son", "stepson", "grandson", "husband", "boyfriend", "fiance", "father", "stepfather"}
+    | {"grandfather", "brother", "half-brother", "nephew", "uncle", "father-in-law"}
+    | {"son-in-law", "brother-in-law"}
+)
+# A relation or pet word followed by one of these is a compound noun ("mother tongue", "parent
+# company", "dog walker", "cat allergy"), not a person or an animal of the user's.
+_COMPOUND_NEXT: Final = frozenset(
+    _words(
+        "tongue tongues figure figures company companies process processes class classes"
+        " directory directories node nodes element elements component components branch branches"
+        " table tables window windows theme themes site sites ship board boards joke jokes jeans"
+        " ticket tickets issue issues task tasks repo repos project projects account accounts org"
+        " folder folders page pages object objects record records entity entities widget widgets"
+        " thread threads category categories earth nature language languages land allergy"
+        " allergies walker walkers sitter sitters hair food foods video videos photo photos"
+        " picture pictures meme memes person people lover lovers toy toys treats bed beds breed"
+        " breeds show shows park parks friendly years days mode group groups chat chats leave"
+        " support care benefits tax taxes problem problems door doors flap litter box boxes cage"
+        " cages crate crates tank tanks carrier leash collar trainer training grooming groomer"
+        " insurance license fur person lady guy owner owners sitting walking breeder breeders"
+        " shelter shelters rescue whisperer eat fight fights fighting nap naps sanctuary cafe"
+        " café cafes cafés hotel daycare shampoo hospital clinic bowl bowls treat bod"
+    )
+)
+_STOP_CAPS: Final = frozenset(
+    _words(
+        "I I'm I’m Im I've I’ve I'd I’d I'll I’ll My Our The A An And But So Or Not No Yes Just"
+        " Also He She They We You It This That There Here Mom Mum Dad Monday Tuesday Wednesday"
+        " Thursday Friday Saturday Sunday January February March July September October November"
+        " December Christmas Easter Ok Okay Thanks Please Sorry Hi Hello Hey Well Oh Actually"
+    )
+)
+_DEMONYMS: Final = frozenset(
+    _words(
+        "british english american canadian portuguese spanish french german italian dutch irish"
+        " scottish welsh australian brazilian mexican indian chinese japanese korean polish"
+        " swedish norwegian danish finnish greek turkish russian ukrainian jewish muslim catholic"
+        " buddhist hindu vegan vegetarian back here fine good new retired single married allergic"
+        " excited confused tired happy glad ready done sure currently actually writing working"
+        " looking trying going using"
+    )
+)
+
+_LANGUAGES: Final = _words(
+    "english spanish portuguese french german italian dutch japanese chinese mandarin cantonese"
+    " korean arabic hindi russian polish swedish norwegian danish finnish greek turkish hebrew"
+    " ukrainian czech slovak hungarian romanian bulgarian serbian croatian vietnamese thai"
+    " indonesian malay swahili tagalog filipino bengali urdu punjabi tamil telugu persian farsi"
+    " catalan basque galician irish welsh icelandic estonian latvian lithuanian albanian amharic"
+    " yoruba zulu afrikaans esperanto latin"
+)
+_LANG = r"(?:" + "|".join(_LANGUAGES) + r")(?![\w-])"
+_LANGS = rf"{_LANG}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){_LANG})*"
+
+_OCCUPATIONS: Final = _words(
+    "accountant actor actress analyst anesthesiologist architect artist attorney auditor baker"
+    " banker barber barista bartender biologist bookkeeper carpenter cashier chef chemist cleaner"
+    " clerk coach consultant copywriter counselor counsellor dentist designer developer dietitian"
+    " doctor economist editor electrician engineer entrepreneur farmer firefighter geologist"
+    " hairdresser historian illustrator instructor journalist judge lawyer lecturer librarian"
+    " machinist manager marketer mathematician mechanic midwife musician nurse nutritionist"
+    " optometrist paralegal paramedic pharmacist photographer physician physicist physiotherapist"
+    " pilot plumber politician practitioner producer professor programmer psychiatrist"
+    " psychologist receptionist recruiter reporter researcher salesperson scientist secretary"
+    " sommelier statistician surgeon surveyor tailor teacher technician therapist translator tutor"
+    " veterinarian vet waiter waitress welder writer administrator sysadmin officer worker"
+)
+_ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
+# Modifiers that make "I'm a <role>" something other than a current occupation.
+_ROLE_MOD_BLOCK: Final = frozenset(
+    _words(
+        "former ex retired aspiring future wannabe would-be amateur hobby hobbyist big huge total"
+        " good bad great terrible awful decent proud failed frustrated unemployed fan bit little"
+        " kind sort not no very really pretty weekend backyard home armchair budding closet fake"
+        " pretend wannabe student a an the my our your his her their of in at for"
+    )
+)
+
+_WS_HEADS = (
+    r"(?:branch|repo|repository|codebase|database|db|framework|runtime|deadline|environment"
+    r"|registry|bucket|region|cluster|linter|formatter|runner|package\s+manager|build\s+tool"
+    r"|version|target|license|licence|endpoint|namespace|port|host|hostname|domain|stack|orm"
+    r"|pipeline|ci|line\s+length|indentation|style\s+guide|convention|entry\s+point"
+    r"|config\s+file|schema|monorepo|workspace|milestone|due\s+date|release\s+date|base\s+image"
+    r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node)"
+)
+_STATE_WORDS: Final = frozenset(
+    _words(
+        "down up broken failing failed slow fast fine ok okay ready done red green flaky empty"
+        " full missing gone busy offline online stale outdated dirty clean locked unlocked wrong"
+        " right correct weird bad good great huge big small important urgent late early blocked"
+        " frozen corrupted corrupt unavailable available there here not still already probably too"
+        " very really so a an the it this that them mine ours yours his hers theirs messy tiny"
+    )
+)
+
+
+def _rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+# --- guards -----------------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"[.!?]+(?=[\s\"'”’)\]]|$)|\n+|;")
+_ABBREVIATIONS: Final = frozenset(
+    _words("st dr mr mrs ms jr sr inc co ltd corp prof vs e.g i.e approx no mt ft")
+)
+_CLAUSE_SEP = _rx(
+    rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)"
+    rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet)\s)"
+    rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet)\s+"
+    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?"
+    rf"(?:i|i{_A}m|i{_A}ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b)"
+    rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
+    rf"(?:i|i{_A}m|i{_A}ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b)"
+)
+_CONTRAST_TAIL = _rx(r",\s*(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s")
+_QUESTION_TAG = _rx(
+    rf"^(?:right|correct|no|yes|yeah|ok|okay|huh|eh|isn{_A}?t\s+it|don{_A}?t\s+i|am\s+i"
+    rf"|aren{_A}?t\s+i|do\s+i|did\s+i|true)\W*$"
+)
+_INTERROGATIVE_START = _rx(
+    r"^\W*(?:(?:so|and|but|ok|okay|well|hmm|also|then)\W+)*"
+    r"(?:should|would|could|can|do|does|did|is|are|am|was|were|will|shall|what|where|when|why"
+    r"|how|who|which|whom|whose|have|has|must|might|may|isn't|aren't|don't|doesn't)\b"
+)
+_HYPOTHETICAL = _rx(
+    rf"\b(?:if|unless|whether|suppose|supposing|imagine|imagining|pretend|pretending"
+    rf"|hypothetical(?:ly)?|let{_A}?s\s+say|in\s+case|would|wouldn{_A}?t|could|couldn{_A}?t"
+    rf"|might|wish|someday|some\s+day|one\s+day|wanna|gonna|going\s+to|intend|intending"
+    rf"|hopefully|should|shouldn{_A}?t|ought|dream\s+of|dreaming)\b"
+    rf"|\bi\s+(?:want|plan|hope|intend|need)\s+to\b|\bplann?ing\s+(?:to|on)\b"
+    rf"|\bthinking\s+(?:of|about)\b|\bconsidering\b|{_A}d\b|{_A}ll\b"
+)
+_MODAL_LOWER = re.compile(r"\b(?:will|may|hope|won't|won’t)\b")
+_HEDGE = _rx(
+    r"\b(?:i\s+think|i\s+guess|i\s+believe|i\s+suppose|i\s+assume|i\s+feel\s+like|not\s+sure"
+    r"|probably|maybe|perhaps|possibly|kind\s+of|sort\s+of|kinda|sorta|apparently|supposedly"
+    r"|allegedly|i\s+doubt|i\s+wonder|as\s+far\s+as\s+i\s+know|i\s+reckon|i\s+suspect)\b"
+)
+_SELF_REPORT = _rx(
+    r"\b(?:as|like)\s+i\s+(?:already\s+)?(?:said|mentioned|told\s+you|wrote)\b"
+    r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+you\b"
+)
+_REPORTED = _rx(
+    r"\b(?:said|says|saying|told|tells|telling|according\s+to|claims?|claimed|claiming|thinks"
+    r"|thought|believes|believed|assumes|assumed|heard|mentioned|wrote|writes|reckons|insists?"
+    r"|insisted|swears|swore|joked|jokes|joking|kidding|asked|asks|replied|replies|quote|quoted"
+    r"|quoting|rumou?rs?|pretends?)\b|[\"“”«»]"
+)
+_CREDENTIAL = _rx(
+    r"\b(?:password|passwd|passcode|passphrase|api[\s_-]?keys?|access[\s_-]?keys?|secrets?"
+    r"|tokens?|credentials?|private[\s_-]?keys?|ssh[\s_-]?keys?|pin|ssn|social\s+security"
+    r"|credit\s+card|card\s+number|cvv|iban|account\s+number|routing\s+number)\b|\{\{\s*secret"
+)
+_HIGH_ENTROPY = re.compile(
+    r"(?<![\w/+=-])(?=[\w/+=-]*\d)(?=[\w/+=-]*[A-Za-z])[\w/+=-]{20,}(?![\w/+=-])"
+)
+_JOKE = _rx(r"\b(?:just\s+kidding|jk|kidding|joking|lol\s+no)\b|(?:^|\s)/s\b")
+_FICTION = _rx(
+    rf"\bmy\s+(?:character|avatar|persona|oc|alter\s+ego|protagonist|hero|heroine|npc)\b"
+    rf"|\b(?:in|for|from)\s+(?:the|my|our|this|a|your)\s+(?:story|novel|book|game|role[- ]?play"
+    rf"|script|screenplay|scene|campaign|world|fic|fanfic|fanfiction|play|movie|show|dream"
+    rf"|simulation|universe)\b|\brole[- ]?play|\blet{_A}?s\s+(?:pretend|play|imagine|write)\b"
+    rf"|\bpretend|\bin[- ]character\b|\bthe\s+protagonist\b|\bfictional\b|\bnpc\b"
+    rf"|\bdungeon\s+master\b|\bd\s*&\s*d\b|\bwriting\s+(?:a|my)\s+(?:story|novel|book|script"
+    rf"|screenplay)\b|\bplay(?:ing)?\s+(?:a|the)\s+(?:role|part)\b|\bact(?:ing)?\s+as\b"
+)
+_FRAME_ON = _rx(
+    rf"\blet{_A}?s\s+(?:role[- ]?play|play\s+a\s+game|pretend|do\s+a\s+role[- ]?play"
+    rf"|write\s+a\s+story|imagine)\b|\brole[- ]?play|\bstay\s+in\s+character\b"
+    rf"|\bin\s+character\b|\bi{_A}?(?:ll|\s+will)\s+play\s+(?:the|a)\b"
+)
+_FRAME_OFF = _rx(
+    r"\bout\s+of\s+character\b|\booc\b|\b(?:end|stop|exit|quit|leave)\s+(?:the|this|our)\s+"
+    r"(?:role[- ]?play|story|game|scene|simulation)\b|\bback\s+to\s+(?:reality|real\s+life)\b"
+    r"|\bin\s+real\s+life\b|\birl\b"
+)
+# A message that takes back what the user said just before: the previous message's claims go.
+_RETRACTION = _rx(
+    r"\b(?:i\s+misspoke|i\s+meant|scratch\s+that|never\s*mind|ignore\s+(?:that|what\s+i"
+    r"|my\s+(?:last|previous))|disregard\s+(?:that|what\s+i|my\s+(?:last|previous))"
+    r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
+    r"|correction|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
+    r"|typo)\b"
+)
+_NEGATION = _rx(
+    rf"\b(?:not|never|no|none|neither|nor|without|nobody|nothing|nowhere|cannot|hardly|barely"
+    rf"|dont|cant|wont|isnt|doesnt|didnt|aint)\b|n{_A}t\b"
+)
+_PAST = _rx(
+    r"\b(?:used\s+to|formerly|previously|once|no\s+longer|back\s+(?:then|when|in)"
+    r"|when\s+i\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|grew\s+up"
+    r"|in\s+the\s+past|former|ex|passed\s+away|died|deceased|lived|worked|until|before"
+    r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)|\bhad\b"
+)
+_THIRD_PARTY = _rx(
+    r"\b(?:he|she|they|his|her|their|your|friend|friend's|colleague|coworker|co-worker|client"
+    r"|customer|neighbou?r|boss)\b"
+)
+
+
+# --- rules ------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Hit:
+    kind: str
+    values: dict[str, str | None]
+    verb: tuple[int, int] | None = None  # span exempt from the negation guard (clause offsets)
+    plural: bool = False
+    evidence: list[tuple[int, int, int]] = field(default_factory=list)  # (seq, start, end)
+
+
+def _names(text: str) -> list[str]:
+    names = []
+    for token in re.findall(_NAME, text):
+        token = re.sub(rf"{_A}s?$", "", token)
+        if token and token not in _STOP_CAPS and token.casefold() not in _DEMONYMS:
+            names.append(token)
+    return names
+
+
+def _next_word(text: str, end: int) -> str:
+    match = re.match(r"\s+([\w'’\-]+)", text[end:])
+    return match.group(1).casefold() if match else ""
+
+
+_NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&])")
+_NAMED = re.compile(rf"\s*,?\s+(?:(?i:named|called|whose\s+name\s+is)\s+)(?P<names>{_NAMES})")
+_POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
+_IS_CALLED = re.compile(rf"\s+(?i:is\s+(?:called|named))\s+(?P<names>{_NAME})")
+
+
+def _with_names(
+    kind: str, noun_field: str, noun: str, names: list[str], verb: tuple[int, int]
+) -> Iterator[_Hit]:
+    if not names:
+        yield _Hit(kind, {noun_field: noun, "name": None}, verb)
+    for name in names:
+        yield _Hit(kind, {noun_field: noun, "name": name}, verb)
+
+
+def _normal(kind: str, field: str, raw: str) -> str | None:
+    try:
+        return normalize_value(kind, field, raw)
+    except InvalidInput:
+        return None
+
+
+_POSSESSIVE = _rx(
+    rf"\b(?P<det>my|our)\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
+    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])(?P<tail>{_A}s?)?"
+)
+
+
+def _rule_possessive(c: str) -> Iterator[_Hit]:
+    for m in _POSSESSIVE.finditer(c):
+        surface = m.group("noun")
+        is_pet = re.fullmatch(_PET_SURFACE, surface, re.IGNORECASE) is not None
+        kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
+        noun = _normal(kind, field_name, surface)
+        if noun is None or (not m.group("tail") and _next_word(c, m.end()) in _COMPOUND_NEXT):
+            continue
+        if m.group("det").casefold() == "our" and not is_pet and noun not in _CHILD_RELATIONS:
+            continue
+        if not is_pet and noun == "partner" and _next_word(c, m.end()) == "in":
+            continue
+        plural = surface.casefold().endswith("s") and surface.casefold() not in {"fish"}
+        plural = plural or surface.casefold() in {"children", "grandchildren"}
+        rest, names = c[m.end() :], []
+        if m.group("tail") == "'s" or m.group("tail") == "’s":
+            if named := _POSS_NAME.match(rest):
+                names = _names(named.group("names"))
+        elif (named := _NAMED.match(rest) or _IS_CALLED.match(rest)) or (
+            named := _NAME_AFTER.match(rest)
+        ):
+            names = _names(named.group("names"))
+        if not plural:
+            names = names[:1]
+        for hit in _with_names(kind, field_name, noun, names, m.span()):
+            hit.plural = plural and not names
+            yield hit
+
+
+_HAVE_HEAD = _rx(
+    rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already))?"
+    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|just\s+(?:got|adopted)|recently\s+(?:got|adopted))"
+    rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)))\s+"
+)
+_HAVE_ITEM = _rx(
+    rf"(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
+    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])"
+)
+_HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
+
+
+def _rule_have(c: str) -> Iterator[_Hit]:
+    for head in _HAVE_HEAD.finditer(c):
+        verb = head.group("verb").casefold()
+        # "I got a puppy" / "we adopted a cat" acquire pets; "I've got two kids" is possession
+        possessive = re.search(r"['’]ve|have", verb) is not None
+        acquired = "adopted" in verb or ("got" in verb and not possessive)
+        we = head.group("subj").casefold() == "we"
+        pos, items = head.end(), []
+        while m := _HAVE_ITEM.match(c, pos):
+            items.append(m)
+            pos = m.end()
+            if named := _NAMED.match(c, pos):
+                items[-1] = (m, _names(named.group("names")))
+                pos = named.end()
+            else:
+                items[-1] = (m, [])
+            sep = _HAVE_SEP.match(c, pos)
+            if not sep or not _HAVE_ITEM.match(c, sep.end()):
+                break
+            pos = sep.end()
+        # "I have two kids, Mia and Leo": names after a single item belong to it
+        trailing = _NAME_AFTER.match(c, pos) if re.match(r"\s*,", c[pos:]) else None
+        if len(items) == 1 and not items[0][1] and trailing:
+            items[0] = (items[0][0], _names(trailing.group("names")))
+        for m, names in items:
+            surface = m.group("noun")
+            is_pet = re.fullmatch(_PET_SURFACE, surface, re.IGNORECASE) is not None
+            kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
+            noun = _normal(kind, field_name, surface)
+            if noun is None or _next_word(c, m.end()) in _COMPOUND_NEXT:
+                continue
+            if not is_pet and (acquired or (we and noun not in _CHILD_RELATIONS)):
+                continue
+            qty = m.group("qty").casefold()
+            count = _COUNTS.get(qty, int(qty) if qty.isdigit() else 2)
+            if len(names) > max(count, 1):
+                names = []
+            for hit in _with_names(kind, field_name, noun, names, head.span()):
+                hit.plural = count != 1 and not names
+                yield hit
+
+
+_PARENT = _rx(
+    rf"{_I_AM}\s+(?:a|an)\s+(?:(?:proud|single|new|first[- ]time|working|stay[- ]at[- ]home"
+    rf"|busy|full[- ]time|young|tired)\s+)?(?P<p>mom|mum|mother|dad|father|parent|grandmother"
+    rf"|grandfather|grandparent|grandma|grandpa|granny|stepmom|stepdad|stepmother|stepfather)"
+    rf"(?:\s+(?:of|to)\s+(?:{_QTY}|twins)(?:\s+(?:kids|children|boys|girls))?)?"
+    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself)\b)"
+)
+_MARRIED = _rx(
+    rf"{_I_AM}\s+(?:happily\s+|also\s+)?married(?:\s+to\s+(?P<name>{_NAME}))?"
+    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|with|since|for)\b)"
+)
+
+
+def _rule_parent_married(c: str) -> Iterator[_Hit]:
+    for m in _PARENT.finditer(c):
+        p = m.group("p").casefold()
+        relation = (
+            "grandchild" if p.startswith("grand") else "stepchild" if "step" in p else "child"
+        )
+        yield _Hit("relationship", {"relation": relation, "name": None}, m.span())
+    for m in _MARRIED.finditer(c):
+        names = _names(m.group("name") or "")
+        if m.group("name") and not names:
+            continue
+        value = names[0] if names else None
+        yield _Hit("relationship", {"relation": "spouse", "name": value}, m.span())
+
+
+_PRONOUN_NAME = _rx(
+    rf"^\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
+    rf"|(?P<pron2>she|he|it|they)(?:{_A}s|{_A}re|\s+is|\s+are)\s+(?:called|named))"
+    rf"\s+(?P<name>{_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z&])"
+)
+
+
+_NAME_IS = re.compile(
+    rf"\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}s))\s+"
+    rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
+)
+_GREETING = _rx(r"^\W*(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))\b")
+_I_AM_NAME = re.compile(
+    rf"^\W*(?:(?i:hi|hello|hey|hiya)(?:\s+(?i:there))?\W+)?(?i:i{_A}m|i\s+am)\s+"
+    rf"(?P<name>{_NAME})\W*$"
+)
+_CALL_ME = re.compile(
+    rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|can|may|just|but|and|so|simply|kindly|instead|all"
+    rf"|rather|prefer\s+you|you\s+can)\s+)(?i:call)\s+me\s+(?P<name>{_NAME})"
+    rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|instead|from\s+now\s+on|going\s+forward|for\s+short"
+    rf"|and|rather))"
+)
+_GO_BY = re.compile(
+    rf"\b(?i:i)\s+(?i:(?:usually\s+|always\s+|just\s+)?(?:go\s+by|prefer\s+(?:to\s+be\s+called"
+    rf"|being\s+called|to\s+go\s+by)|like\s+to\s+be\s+called))\s+(?P<name>{_NAME})"
+    rf"(?=\s*$|\s*[,.;!]|\s+[a-z&])"
+)
+
+
+def _rule_names(c: str, message_start: bool) -> Iterator[_Hit]:
+    for m in _NAME_IS.finditer(c):
+        names = _names(m.group("name"))
+        if names and len(names) == len(m.group("name").split()):
+            yield _Hit("name", {"name": " ".join(names)}, m.span())
+    if message_start and (m := _I_AM_NAME.match(c)) and (names := _names(m.group("name"))):
+        yield _Hit("name", {"name": names[0]}, m.span())
+    for m in _CALL_ME.finditer(c):
+        if names := _names(m.group("name")):
+            yield _Hit("preferred_name", {"name": names[0]}, m.span())
+    for m in _GO_BY.finditer(c):
+        if names := _names(m.group("name")):
+            yield _Hit("preferred_name", {"name": names[0]}, m.span())
+
+
+_HOME = [
+    _rx(
+        rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|both\s+|all\s+)?"
+        rf"(?:live|reside)\s+in\s+(?P<place>{_PLACE})"
+    ),
+    _rx(
+        rf"\b(?:i{_A}m|i\s+am|we{_A}re|we\s+are)\s+(?:currently\s+|now\s+)?"
+        rf"(?:living|based|located)\s+in\s+(?P<place>{_PLACE})"
+    ),
+    _rx(
+        rf"\b(?:i|we)(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?"
+        rf"(?:moved|relocated)\s+to\s+(?P<place>{_PLACE})"
+    ),
+    _rx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_PLACE})"),
+    _rx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b"),
+]
+
+
+def _entity_ok(value: str, after: str) -> bool:
+    tokens = value.split()
+    if tokens[0].casefold() == "the":
+        tokens = tokens[1:]
+    if re.match(rf"{_A}s\b", after) or any(t.strip(",") in _STOP_CAPS for t in tokens):
+        return False
+    return not value.endswith(("'s", "’s"))
+
+
+def _rule_home(c: str) -> Iterator[_Hit]:
+    for pattern in _HOME:
+        for m in pattern.finditer(c):
+            place = m.group("place")
+            if _entity_ok(place, c[m.end() :]):
+                yield _Hit("home_location", {"place": place}, m.span())
+
+
+_ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}"
+_ROLE_END = (
+    r"(?=\s*$|\s*[,;:!]|\s+(?:at|for|with|in|of|by|and|who|working|now|since|here|there"
+    r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
+    r"|as\s+well|by\s+trade|by\s+profession)\b)"
+)
+_OCCUPATION = [
+    _rx(
+        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+)?(?:working\s+as\s+)?"
+        rf"(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}"
+    ),
+    _rx(rf"\bi\s+(?:currently\s+|now\s+)?work\s+as\s+(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}"),
+]
+_ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with)\s+(?P<org>{_ORG})")
+_EMPLOYER = [
+    _rx(
+        rf"\bi\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
+        rf"(?:full[- ]time\s+|part[- ]time\s+|remotely\s+|from\s+home\s+)?(?:at|for)\s+"
+        rf"(?P<org>{_ORG})"
+    ),
+    _rx(
+        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:employed|working)\s+(?:full[- ]time\s+"
+        rf"|part[- ]time\s+|remotely\s+)?(?:at|by|for)\s+(?P<org>{_ORG})"
+    ),
+    _rx(
+        rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:started\s+(?:a\s+new\s+job\s+"
+        rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined)\s+(?P<org>{_ORG})"
+    ),
+    _rx(rf"\bmy\s+(?:new\s+)?(?:employer\s+is|job\s+is\s+at|new\s+job\s+at)\s+(?P<org>{_ORG})"),
+]
+
+
+def _org_ok(org: str, after: str) -> bool:
+    return _entity_ok(org, after) and any(ch.isupper() for ch in org.split()[0])
+
+
+def _rule_work(c: str) -> Iterator[_Hit]:
+    for pattern in _OCCUPATION:
+        for m in pattern.finditer(c):
+            role = m.group("role")
+            modifiers = role.casefold().split()[:-1]
+            if any(w in _ROLE_MOD_BLOCK or w.endswith(("'s", "’s")) for w in modifiers):
+                continue
+            yield _Hit("occupation", {"role": role}, m.span())
+            if (org := _ORG_AFTER_ROLE.match(c, m.end())) and _org_ok(
+                org.group("org"), c[org.end() :]
+            ):
+                yield _Hit("employer", {"org": org.group("org")}, m.span())
+    for pattern in _EMPLOYER:
+        for m in pattern.finditer(c):
+            if _org_ok(m.group("org"), c[m.end() :]):
+                yield _Hit("employer", {"org": m.group("org")}, m.span())
+
+
+_ADVERBS = r"(?:really|absolutely|just|totally|truly|genuinely|also|still|especially|do|much)"
+_PREFERENCE = [
+    (
+        "likes",
+        _rx(rf"\bi\s+(?:{_ADVERBS}\s+)*(?P<verb>love|like|enjoy|adore)\s+(?P<obj>[^;:]+)"),
+    ),
+    (
+        "dislikes",
+        _rx(
+            rf"\bi\s+(?:{_ADVERBS}\s+)*(?P<verb>hate|dislike|detest|despise|loathe"
+            rf"|can{_A}?t\s+stand|cannot\s+stand|(?:do\s+not|don{_A}?t)\s+(?:really\s+|much\s+)?"
+            rf"(?:like|enjoy|care\s+for))\s+(?P<obj>[^;:]+)"
+        ),
+    ),
+    (
+        "prefers",
+        _rx(
+            r"\bi\s+(?:(?:really|generally|usually|always|definitely|strongly|much|also)\s+)*"
+            r"(?P<verb>prefer)\s+(?P<obj>[^;:]+)"
+        ),
+    ),
+    (
+        "likes",
+        _rx(
+            rf"(?P<verb>{_I_AM}\s+(?:a\s+)?(?:really\s+)?(?:huge|big|great|massive|longtime"
+            rf"|long-time)\s+fan\s+of|{_I_AM}\s+(?:really\s+|very\s+|super\s+)?into)"
+            rf"\s+(?P<obj>[^;:]+)"
+        ),
+    ),
+    (
+        "likes",
+        _rx(
+            r"(?P<verb>\bmy\s+(?:all[- ]time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+is)"
+            r"\s+(?P<obj>[^;:]+)"
+        ),
+    ),
+]
+_OBJECT_CUT = _rx(
+    r"\s+(?:because|but|when|whenever|since|so|especially|though|although|as|if|while|than"
+    r"|over|rather|instead|more|most|a\s+lot|very\s+much|so\s+much|too|lately|these\s+days"
+    r"|nowadays|in\s+general|generally|in|at|on|for|during|with|from|by|to|about|around|after"
+    r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
+    r"|here|there|overall|anyway|honestly)\b|[.!?]"
+)
+_OBJECT_BLOCK_FIRST: Final = frozenset(
+    _words(
+        "the a an to it it's its this that these those you your yours them him her his their our"
+        " my me us what which who how when where why being going getting doing having making"
+        " taking listening talking trying using looking working living seeing hearing some any no"
+        " not every each all both everything anything nothing something someone anyone everyone"
+        " one ones thing things stuff way idea option options suggestion suggestions answer"
+        " answers response plan version approach"
+    )
+)
+_OBJECT_BLOCK_ANY: Final = frozenset(
+    _words("you your it it's this that them him her me us my our their his i i'm")
+)
+_IDIOMS: Final = frozenset(
+    {
+        "mac and cheese",
+        "rock and roll",
+        "fish and chips",
+        "salt and pepper",
+        "peanut butter and jelly",
+        "drum and bass",
+        "rhythm and blues",
+        "black and white",
+        "bread and butter",
+        "sweet and sour",
+        "pen and paper",
+        "dungeons and dragons",
+    }
+)
+
+
+def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list[str]:
+    cut = _OBJECT_CUT.search(raw)
+    text = raw[: cut.start()] if cut else raw
+    items: list[str] = []
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?", text.strip())
+    if not re.search(r"(?i)\s(?:and|or)\s", parts[-1]) and not re.search(
+        r"(?i),\s*(?:and|or)\s", text
+    ):
+        # without a closing "and"/"or" the comma ends the object rather than a list of them
+        parts = parts[:1]
+    for part in parts:
+        part = part.strip()
+        if not part:
+            break
+        pieces = (
+            [part]
+            if part.casefold() in _IDIOMS
+            else re.split(r"\s+(?:and|or|&)\s+", part, flags=re.IGNORECASE)
+        )
+        for piece in pieces:
+            words = piece.casefold().replace("’", "'").split()
+            if (
+                not words
+                or len(words) > max_words
+                or words[0] in block_first
+                or any(w in _OBJECT_BLOCK_ANY for w in words)
+                or not all(re.fullmatch(r"[\w'\-+#.&]+", w) for w in words)
+            ):
+                return items
+            items.append(piece)
+    return items
+
+
+def _rule_preference(c: str) -> Iterator[_Hit]:
+    for polarity, pattern in _PREFERENCE:
+        for m in pattern.finditer(c):
+            obj = m.group("obj")
+            if polarity == "prefers" and re.match(r"(?i)(?:to\s+be|being)\s+called\b", obj):
+                continue
+            for item in _object_items(obj, 5, _OBJECT_BLOCK_FIRST):
+                verb = (m.start(), m.start("obj"))
+                yield _Hit("preference", {"polarity": polarity, "object": item}, verb)
+
+
+_DIET_END = (
+    r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days"
+    r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
+    r"|three|several|years|months)\b)"
+)
+_DIET_WORDS = (
+    r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free"
+    r"|keto|paleo|low[- ]carb|halal|kosher)"
+)
+_DIET = [
+    _rx(
+        rf"(?:{_I_AM}|\bi{_A}ve\s+been|\bi\s+have\s+been)\s+"
+        rf"(?:also\s+|now\s+|strictly\s+|fully\s+)?(?:a\s+|an\s+)?(?:strict\s+)?"
+        rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
+        rf"|dairy[- ]free|keto){_DIET_END}"
+    ),
+    _rx(
+        rf"\bi\s+(?:only\s+|strictly\s+|also\s+)?(?:eat|keep|follow|stick\s+to)\s+(?:a\s+|an\s+)?"
+        rf"(?:strictly\s+|strict\s+)?(?P<diet>{_DIET_WORDS})(?:\s+(?:diet|food|meals?))?"
+        rf"{_DIET_END}"
+    ),
+    _rx(
+        rf"{_I_AM}\s+(?:on|following)\s+(?:a\s+|the\s+)?(?:strict\s+)?(?P<diet>{_DIET_WORDS})"
+        rf"\s+diet\b"
+    ),
+    _rx(
+        rf"\bi(?:\s+(?:just|recently|finally))?\s+(?:went|became|turned|have\s+gone|{_A}ve\s+gone)"
+        rf"\s+(?:fully\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto){_DIET_END}"
+    ),
+]
+
+
+def _rule_diet(c: str) -> Iterator[_Hit]:
+    for pattern in _DIET:
+        for m in pattern.finditer(c):
+            yield _Hit("diet", {"diet": m.group("diet")}, m.span())
+
+
+_ALLERGEN_BLOCK_FIRST: Final = _OBJECT_BLOCK_FIRST | frozenset(
+    _words(
+        "monday mondays tuesday wednesday thursday friday weekends homework school stress math"
+        " meetings exercise cardio life nonsense effort responsibility commitment"
+        " food foods seasonal many several multiple bad severe mild serious certain most various"
+        " lots lot work people mornings"
+    )
+)
+_ALLERGY = [
+    _rx(
+        rf"(?P<verb>{_I_AM}\s+(?:(?:also|severely|very|deathly|highly|mildly|seriously|extremely"
+        rf"|quite)\s+)*allergic\s+to)\s+(?P<obj>[^;:]+)"
+    ),
+    _rx(
+        rf"(?P<verb>\b(?:i\s+(?:also\s+)?(?:have|have\s+got)|i{_A}ve\s+(?:also\s+)?got))\s+"
+        rf"(?:an?\s+)?(?:(?:severe|serious|mild|bad|life-threatening|strong|terrible|nasty)\s+)?"
+        rf"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+allerg(?:y|ies)\b"
+    ),
+    _rx(
+        r"(?P<verb>\bmy)\s+(?:(?:severe|serious|mild|bad)\s+)?"
+        r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+allerg(?:y|ies)\b"
+    ),
+]
+
+
+def _rule_allergy(c: str) -> Iterator[_Hit]:
+    for pattern in _ALLERGY:
+        for m in pattern.finditer(c):
+            for item in _object_items(m.group("obj"), 3, _ALLERGEN_BLOCK_FIRST):
+                yield _Hit("allergy", {"allergen": item}, m.span("verb"))
+
+
+_LANGUAGE = [
+    (
+        None,
+        _rx(
+            rf"\bi\s+(?:also\s+|can\s+|do\s+|already\s+|still\s+)?speak\s+"
+            rf"(?P<fluent>fluent\s+)?(?P<langs>{_LANGS})(?P<adv>\s+fluently)?"
+        ),
+    ),
+    ("fluent", _rx(rf"{_I_AM}\s+(?:also\s+)?fluent\s+in\s+(?P<langs>{_LANGS})")),
+    ("native", _rx(rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker")),
+    (
+        "native",
+        _rx(rf"\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<langs>{_LANGS})"),
+    ),
+    (
+        "native",
+        _rx(rf"\b(?P<langs>{_LANG})\s+is\s+my\s+(?:native|first|mother)\s+(?:language|tongue)"),
+    ),
+    (
+        "learning",
+        _rx(
+            rf"(?:{_I_AM}|\bi{_A}ve\s+been|\bi\s+have\s+been)\s+(?:currently\s+|also\s+|slowly\s+)?"
+            rf"(?:learning|studying)\s+(?P<langs>{_LANGS})"
+        ),
+    ),
+]
+
+
+def _rule_language(c: str) -> Iterator[_Hit]:
+    for level, pattern in _LANGUAGE:
+        for m in pattern.finditer(c):
+            langs = re.findall(_LANG, m.group("langs"), re.IGNORECASE)
+            stated = level
+            if level is None and (m.group("fluent") or m.group("adv")) and len(langs) == 1:
+                stated = "fluent"
+            for lang in langs:
+                yield _Hit("language", {"language": lang, "level": stated}, m.span())
+
+
+_WS_VALUE = (
+    r"(?P<val>[^\s,;]+(?:\s+[^\s,;]+){0,5}?)"
+    r"(?=\s*$|\s*[,;]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
+    r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b)"
+)
+_WORKING_STATE = [
+    (
+        None,
+        _rx(
+            rf"\b(?P<det>our|my|the|this|(?:the|this|our)\s+(?:project|repo|repository|codebase"
+            rf"|app|service){_A}s)\s+(?P<subj>(?:[\w\-.]+\s+){{0,3}}?{_WS_HEADS})\s+"
+            rf"(?:is\s+set\s+to|is\s+called|is\s+named|is)\s+{_WS_VALUE}"
+        ),
+    ),
+    (
+        "target",
+        _rx(
+            rf"\b(?:(?:the|this|our)\s+(?:project|repo|repository|codebase|app|application"
+            rf"|service|library|package|tool|cli)\s+(?:now\s+)?(?:targets|is\s+targeting)"
+            rf"|we\s+(?:now\s+)?target)\s+{_WS_VALUE}"
+        ),
+    ),
+]
+
+
+def _rule_working_state(c: str) -> Iterator[_Hit]:
+    if _THIRD_PARTY.search(c):
+        return
+    for subject, pattern in _WORKING_STATE:
+        for m in pattern.finditer(c):
+            value = m.group("val")
+            words = value.casefold().split()
+            if words[0] in _STATE_WORDS or re.search(r"(?:ing|ed)$", words[0]):
+                continue
+            if any(w in _OBJECT_BLOCK_ANY for w in words):
+                continue
+            subj = subject or m.group("subj")
+            if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
+                continue
+            yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
+
+
+# --- driver -----------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Antecedent:
+    hit: _Hit
+    message: int
+
+
+def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Split text[start:end] at ``pattern``, returning trimmed (start, end) spans."""
+    spans, pos = [], start
+    for m in pattern.finditer(text, start, end):
+        spans.append((pos, m.start()))
+        pos = m.end()
+    spans.append((pos, end))
+    out = []
+    for s, e in spans:
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and (text[e - 1].isspace() or text[e - 1] in ".,;:!?"):
+            e -= 1
+        if s < e:
+            out.append((s, e))
+    return out
+
+
+_LAST_WORD = re.compile(r"([\w.]+)$")
+
+
+def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
+    """(start, end, is_question) for each sentence; abbreviations do not end one."""
+    start = 0
+    for m in _SENTENCE_END.finditer(text):
+        if m.group() == ".":
+            word = _LAST_WORD.search(text, max(start, m.start() - 16), m.start())
+            if word and word.group(1).casefold().rstrip(".") in _ABBREVIATIONS:
+                continue
+        yield start, m.start(), "?" in m.group()
+        start = m.end()
+    if start < len(text):
+        yield start, len(text), False
+
+
+_QUESTION_PARTS = re.compile(r",|\s[-–—]\s|;")
+
+
+def _declarative_span(text: str, start: int, end: int, question: bool) -> tuple[int, int] | None:
+    """The part of a sentence that states something; ``None`` if it only asks."""
+    if not question:
+        return start, end
+    parts = _spans(_QUESTION_PARTS, text, start, end)
+    if len(parts) < 2 or _QUESTION_TAG.match(text[parts[-1][0] : parts[-1][1]]):
+        return None
+    return parts[0][0], parts[-2][1]
+
+
+def _sentence_blocked(sentence: str) -> bool:
+    reported = _REPORTED.search(_SELF_REPORT.sub(" ", sentence))
+    return bool(
+        _INTERROGATIVE_START.match(sentence)
+        or _HYPOTHETICAL.search(sentence)
+        or _MODAL_LOWER.search(sentence)
+        or _HEDGE.search(sentence)
+        or reported
+        or _CREDENTIAL.search(sentence)
+        or _HIGH_ENTROPY.search(sentence)
+    )
+
+
+def _clause_blocked(clause: str, verb: tuple[int, int] | None) -> bool:
+    """Negated or past, ignoring a negation that is part of the matched verb ("can't stand")."""
+    if _PAST.search(clause):
+        return True
+    lo, hi = verb if verb is not None else (0, 0)
+    return any(not (lo <= m.start() and m.end() <= hi) for m in _NEGATION.finditer(clause))
+
+
+def _message_blocked(text: str) -> bool:
+    return bool(
+        injection_marker(text)
+        or transient_marker(text)
+        or _FICTION.search(text)
+        or _FRAME_ON.search(text)
+        or _JOKE.search(text)
+    )
+
+
+def _pronoun_fits(pronoun: str, hit: _Hit) -> bool:
+    if hit.kind == "pet":
+        return pronoun in {"her", "his", "its", "she", "he", "it"}
+    relation = hit.values["relation"]
+    neutral = relation not in _FEMALE and relation not in _MALE
+    if pronoun in {"her", "she"}:
+        return relation in _FEMALE or neutral
+    if pronoun in {"his", "he"}:
+        return relation in _MALE or neutral
+    return neutral and pronoun in {"their", "they"}
+
+
+class DeterministicExtractor(MemoryCandidateExtractor):
+    """Rule-based, English-only extractor; the ``formation@7`` baseline.
+
+    Existing beliefs are not consulted: merging and superseding are the formation service's job,
+    and a re-stated fact is a confirmation the service should see.
+    """
+
+    name = "deterministic"
+    version = EXTRACTOR_VERSION
+    formation_policy = FORMATION_POLICY
+
+    def extract(self, episode: Episode) -> list[MemoryCandidate]:
+        hits: list[_Hit] = []
+        antecedents: list[_Antecedent] = []
+        frame = False
+        owned = 0
+        previous_seq: int | None = None
+        for event in episode.events:
+            is_owned = event.type == USER_MESSAGE and event.principal == episode.principal
+            if not is_owned:
+                frame = frame or bool(_FRAME_ON.search(event.text))
+                continue
+            owned += 1
+            if _RETRACTION.search(event.text) and previous_seq is not None:
+                hits[:] = [h for h in hits if any(e[0] != previous_seq for e in h.evidence)]
+                alive = {id(h) for h in hits}
+                antecedents[:] = [a for a in antecedents if id(a.hit) in alive]
+            previous_seq = event.seq
+            if frame:
+                frame = not _FRAME_OFF.search(event.text)
+                continue
+            if _FRAME_ON.search(event.text):
+                frame = True
+            if _message_blocked(event.text):
+                continue
+            self._message(event, owned, hits, antecedents)
+        texts = {e.seq: e.text for e in owned_user_messages(episode)}
+        return self._candidates(hits, texts)
+
+    def _message(
+        self, event: EpisodeEvent, index: int, hits: list[_Hit], antecedents: list[_Antecedent]
+    ) -> None:
+        text = event.text
+        greeting = bool(_GREETING.match(text))
+        first_clause = True
+        for s_start, s_end, question in _sentences(text):
+            span = _declarative_span(text, s_start, s_end, question)
+            if span is None or _sentence_blocked(text[span[0] : span[1]]):
+                first_clause = False
+                continue
+            for c_start, c_end in _spans(_CLAUSE_SEP, text, *span):
+                found = self._clause(event, text, c_start, c_end, first_clause or greeting)
+                hits.extend(found)
+                self._pronoun(event, index, text, c_start, c_end, found, hits, antecedents)
+                first_clause = False
+
+    def _clause(
+        self, event: EpisodeEvent, text: str, start: int, end: int, may_greet: bool
+    ) -> list[_Hit]:
+        tail = _CONTRAST_TAIL.search(text, start, end)
+        quote_end = tail.start() if tail else end
+        clause = text[start:quote_end]
+        found: list[_Hit] = [
+            *_rule_names(clause, may_greet),
+            *_rule_possessive(clause),
+            *_rule_have(clause),
+            *_rule_parent_married(clause),
+            *_rule_home(clause),
+            *_rule_work(clause),
+            *_rule_preference(clause),
+            *_rule_diet(clause),
+            *_rule_allergy(clause),
+            *_rule_language(clause),
+            *_rule_working_state(clause),
+        ]
+        if not found:
+            return []
+        kept = []
+        if _PAST.search(clause):
+            return kept
+        negations = [m.span() for m in _NEGATION.finditer(clause)]
+        for hit in found:
+            lo, hi = hit.verb if hit.verb is not None else (0, 0)
+            if any(not (lo <= s and e <= hi) for s, e in negations):
+                continue
+            hit.evidence.append((event.seq, start, quote_end))
+            kept.append(hit)
+        return kept
+
+    def _pronoun(
+        self,
+        event: EpisodeEvent,
+        index: int,
+        text: str,
+        start: int,
+        end: int,
+        found: list[_Hit],
+        hits: list[_Hit],
+        antecedents: list[_Antecedent],
+    ) -> None:
+        """Name an unnamed relative or pet from "Her name is Mia" when exactly one fits."""
+        clause = text[start:end]
+        m = _PRONOUN_NAME.match(clause)
+        if m is None:
+            antecedents.extend(
+                _Antecedent(hit, index)
+                for hit in found
+                if hit.kind in {"relationship", "pet"}
+                and hit.values["name"] is None
+                and not hit.plural
+            )
+            return
+        names = _names(m.group("name"))
+        if _clause_blocked(clause, None) or not names:
+            return
+        pronoun = (m.group("pron") or m.group("pron2")).casefold()
+        fits = [a for a in antecedents if a.message >= index - 1 and _pronoun_fits(pronoun, a.hit)]
+        keys = {(a.hit.kind, *a.hit.values.values()) for a in fits}
+        if len(keys) != 1:
+            return
+        ante = fits[-1].hit
+        noun_field = "species" if ante.kind == "pet" else "relation"
+        named = _Hit(ante.kind, {noun_field: ante.values[noun_field], "name": names[0]})
+        named.evidence = [ante.evidence[-1], (event.seq, start, end)]
+        hits.append(named)
+        antecedents[:] = [a for a in antecedents if a.hit is not ante]
+
+    def _candidates(self, hits: list[_Hit], texts: dict[int, str]) -> list[MemoryCandidate]:
+        """Merge duplicates, drop claims another candidate implies, order by latest evidence."""
+        merged: dict[Any, tuple[Claim, dict[tuple[int, int, int], None]]] = {}
+        for hit in hits:
+            try:
+                claim = normalize_claim(hit.kind, hit.values)
+            except InvalidInput:
+                continue
+            merged.setdefault(claim.key(), (claim, {}))[1].update(dict.fromkeys(hit.evidence))
+        # a claim can only be implied by one that shares its kind and its required values
+        groups: dict[Any, list[Claim]] = {}
+        for claim, _ in merged.values():
+            spec = CLAIM_KINDS[claim.kind]
+            required = tuple(claim.values[f] for f in spec.fields if f not in spec.nullable)
+            groups.setdefault((claim.kind, required), []).append(claim)
+        kept = []
+        for claim, evidence in merged.values():
+            spec = CLAIM_KINDS[claim.kind]
+            required = tuple(claim.values[f] for f in spec.fields if f not in spec.nullable)
+            # a fully specified claim is implied only by itself
+            peers = groups[(claim.kind, required)] if None in claim.values.values() else ()
+            if not any(o.key() != claim.key() and o.implies(claim) for o in peers):
+                kept.append((claim, sorted(evidence)))
+        kind_order = list(CLAIM_KINDS)
+        kept.sort(
+            key=lambda ce: (
+                ce[1][-1][:2],
+                kind_order.index(ce[0].kind),
+                tuple(v or "" for v in ce[0].values.values()),
+            )
+        )
+        return [
+            make_candidate(claim, tuple(Evidence(seq=q, quote=texts[q][s:e]) for q, s, e in ev))
+            for claim, ev in kept
+        ]

@@ -1,0 +1,604 @@
+"""The formation service: the only writer of beliefs (ADR-0057 decision 5).
+
+Extractors propose; this module decides. Every candidate passes the gates in order, and the
+first gate that refuses it names the reason it is counted under:
+
+1. **source**: every cited seq is a ``user.message.created`` event of the owning principal in
+   the session being consolidated, and the quote occurs exactly in it;
+2. **scope** and **portability**: decided here from the claim kind; a candidate that arrives
+   with either already set was shaped by its extractor and is refused;
+3. **salience**: the service's own score (the kind's base salience), not the extractor's;
+4. **rejection**: secret, prompt-injection and transient markers, rechecked on the *complete*
+   cited source text (normalization of a quote cannot erase a hazard), and the tombstones of
+   forgotten beliefs (the same evidence never forms a forgotten belief again);
+5. **conflict**: an equal belief merges the new evidence; a single-valued kind, a preference
+   with flipped polarity, or a more specific claim supersedes the old belief, keeping provenance.
+
+At most :data:`MAX_CANDIDATES` candidates are considered per consolidation, by salience.
+Consolidation runs at session close and for idle sessions, never on the append path, and is
+idempotent: one audit row per (session, through-seq, formation policy).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
+
+import msgspec
+
+from agentmem.events import canonical_json, now_text
+from agentmem.memory.claims import CLAIM_KINDS, Claim, MemoryCandidate, render_statement
+from agentmem.memory.extractor import (
+    USER_MESSAGE,
+    DeterministicExtractor,
+    Episode,
+    EpisodeEvent,
+    MemoryCandidateExtractor,
+)
+from agentmem.memory.markers import injection_marker, transient_marker
+
+if TYPE_CHECKING:
+    from agentmem.store import Store
+
+__all__ = [
+    "MAX_CANDIDATES",
+    "Belief",
+    "ConsolidationReport",
+    "FormationService",
+    "build_episode",
+]
+
+MAX_CANDIDATES = 12
+MIN_SALIENCE = 0.2
+SCOPE = "principal"
+
+Arm = Literal["deterministic", "provider"]
+
+
+class Belief(msgspec.Struct, frozen=True):
+    """A belief as stored. Forgotten beliefs have no statement, values or quotes left."""
+
+    belief_id: str
+    principal: str
+    kind: str
+    statement: str | None
+    values: dict[str, str | None] | None
+    status: str
+    scope: str
+    portability: str
+    salience: float
+    formation_policy: str
+    extractor: str
+    origin: str
+    session_id: str
+    supersedes: str | None
+    superseded_by: str | None
+    created_at: str
+    updated_at: str
+    evidence: tuple[tuple[int, str | None], ...] = ()
+
+
+class ConsolidationReport(msgspec.Struct, frozen=True):
+    """What one consolidation did: outcome and rejection counts, and the beliefs it touched."""
+
+    session_id: str
+    principal: str
+    through_seq: int
+    formation_policy: str
+    extractor: str
+    skipped: bool
+    counts: dict[str, int]
+    rejected: dict[str, int]
+    belief_ids: tuple[str, ...] = ()
+
+
+def build_episode(store: Store, session_id: str, principal: str) -> Episode:
+    """The session's conversation as an extractor sees it (user, assistant and tool text)."""
+    events: list[EpisodeEvent] = []
+    for ev in store.events(
+        session_id=session_id,
+        types=("user.message.created", "assistant.message.created", "tool.result.created"),
+    ):
+        text = getattr(ev, "text", None)
+        if text is None:
+            text = getattr(ev, "content", "")
+        events.append(EpisodeEvent(seq=ev.seq, type=_type(ev), principal=ev.principal, text=text))
+    existing = tuple(
+        Claim(kind=b.kind, values=b.values)
+        for b in beliefs(store, principal=principal)
+        if b.values is not None
+    )[:50]
+    return Episode(
+        principal=principal, session_id=session_id, events=tuple(events), existing_beliefs=existing
+    )
+
+
+def _type(ev: object) -> str:
+    return type(ev).__struct_config__.tag  # type: ignore[attr-defined]
+
+
+def _claim_key(claim: Claim) -> str:
+    return canonical_json([claim.kind, list(claim.values.values())]).decode()
+
+
+def _conflict_key(claim: Claim) -> str:
+    kind, values = claim.conflict_key()
+    return canonical_json([kind, list(values)]).decode()
+
+
+def _secret_marker(text: str) -> str | None:
+    from agentmem.redaction import default_registry
+
+    rule = default_registry().first_secret(text)
+    return f"secret:{rule}" if rule else None
+
+
+class FormationService:
+    """Consolidates sessions into beliefs. One instance per store and extractor set."""
+
+    def __init__(
+        self,
+        store: Store,
+        extractor: MemoryCandidateExtractor | None = None,
+        *,
+        formation_policy: str | None = None,
+    ) -> None:
+        self.store = store
+        self.extractor = extractor or DeterministicExtractor()
+        self.formation_policy = formation_policy or self.extractor.formation_policy
+
+    # -- consolidation ---------------------------------------------------------------------
+
+    def consolidate(self, session_id: str, *, trigger: str = "manual") -> ConsolidationReport:
+        """Consolidate one session through its last event; a repeat writes nothing."""
+        store = self.store
+        info = store.session(session_id)
+        through = info.last_seq
+        done = store.conn.execute(
+            "SELECT counts FROM consolidations WHERE session_id = ? AND through_seq = ? "
+            "AND formation_policy = ?",
+            (session_id, through, self.formation_policy),
+        ).fetchall()
+        if done:
+            counts = msgspec.json.decode(done[0][0])
+            return ConsolidationReport(
+                session_id,
+                info.principal,
+                through,
+                self.formation_policy,
+                self.extractor.version,
+                True,
+                counts.get("outcomes", {}),
+                counts.get("rejected", {}),
+            )
+        episode = build_episode(store, session_id, info.principal)
+        proposals = [(c, "deterministic") for c in self.extractor.extract(episode)]
+        return self.form(episode, proposals, through_seq=through, trigger=trigger)
+
+    def form(
+        self,
+        episode: Episode,
+        proposals: Sequence[tuple[MemoryCandidate, Arm]],
+        *,
+        through_seq: int,
+        trigger: str = "manual",
+        extractor_label: str | None = None,
+    ) -> ConsolidationReport:
+        """Run every proposal through the gates and write the survivors, in one transaction."""
+        store = self.store
+        rejected: Counter[str] = Counter()
+        outcomes: Counter[str] = Counter()
+        by_seq = {e.seq: e for e in episode.events}
+        touched: list[str] = []
+        with store.conn:
+            accepted: dict[str, tuple[MemoryCandidate, set[str]]] = {}
+            for candidate, arm in proposals:
+                reason = self._gate(candidate, episode, by_seq)
+                if reason is not None:
+                    rejected[reason] += 1
+                    continue
+                key = _claim_key(candidate.claim)
+                if key in accepted:
+                    merged, arms = accepted[key]
+                    accepted[key] = (_merge(merged, candidate), arms | {arm})
+                else:
+                    accepted[key] = (candidate, {arm})
+            ranked = sorted(
+                accepted.values(),
+                key=lambda item: (-_salience(item[0]), item[0].evidence[0].seq),
+            )
+            if len(ranked) > MAX_CANDIDATES:
+                rejected["over_limit"] += len(ranked) - MAX_CANDIDATES
+            for candidate, arms in ranked[:MAX_CANDIDATES]:
+                origin = (
+                    "shared"
+                    if len(arms) == 2
+                    else "provider_added"
+                    if "provider" in arms
+                    else "deterministic"
+                )
+                outcome, belief_id = self._write(candidate, episode, origin)
+                outcomes[outcome] += 1
+                touched.append(belief_id)
+            counts = {
+                "outcomes": dict(outcomes),
+                "rejected": dict(rejected),
+                "proposed": len(proposals),
+            }
+            label = extractor_label or self.extractor.version
+            store.conn.execute(
+                "INSERT INTO consolidations (session_id, through_seq, formation_policy, "
+                "principal, extractor, trigger_kind, counts, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    episode.session_id,
+                    through_seq,
+                    self.formation_policy,
+                    episode.principal,
+                    label,
+                    trigger,
+                    canonical_json(counts).decode(),
+                    now_text(),
+                ),
+            )
+            from agentmem.memory.events import MemoryConsolidated
+
+            store._append_process(
+                MemoryConsolidated(
+                    principal=episode.principal,
+                    session_id=episode.session_id,
+                    event_id=f"memory.consolidated:{episode.session_id}:{through_seq}:"
+                    f"{self.formation_policy}",
+                    through_seq=through_seq,
+                    formation_policy=self.formation_policy,
+                    extractor=label,
+                    outcomes=dict(outcomes),
+                    rejected=dict(rejected),
+                )
+            )
+        return ConsolidationReport(
+            episode.session_id,
+            episode.principal,
+            through_seq,
+            self.formation_policy,
+            label,
+            False,
+            dict(outcomes),
+            dict(rejected),
+            tuple(touched),
+        )
+
+    # -- gates -------------------------------------------------------------------------------
+
+    def _gate(
+        self, candidate: MemoryCandidate, episode: Episode, by_seq: dict[int, EpisodeEvent]
+    ) -> str | None:
+        if candidate.statement != render_statement(candidate.claim):
+            return "statement_not_local"
+        for evidence in candidate.evidence:
+            source = by_seq.get(evidence.seq)
+            if source is None:
+                return "source_outside_session"
+            if source.type != USER_MESSAGE:
+                return "source_not_user_message"
+            if source.principal != episode.principal:
+                return "source_other_principal"
+            if not evidence.quote or evidence.quote not in source.text:
+                return "quote_not_in_source"
+        if candidate.scope is not None or candidate.portability is not None:
+            return "scope_set_by_extractor"
+        if CLAIM_KINDS[candidate.claim.kind].base_salience < MIN_SALIENCE:
+            return "low_salience"
+        for evidence in candidate.evidence:
+            text = by_seq[evidence.seq].text
+            for marker in (_secret_marker(text), injection_marker(text), transient_marker(text)):
+                if marker is not None:
+                    return marker
+        if self._tombstoned(candidate):
+            return "forgotten"
+        return None
+
+    def _tombstoned(self, candidate: MemoryCandidate) -> bool:
+        seqs = [e.seq for e in candidate.evidence]
+        return bool(
+            self.store.conn.execute(
+                "SELECT 1 FROM belief_evidence AS ev JOIN beliefs AS b USING (belief_id) "
+                f"WHERE b.status = 'forgotten' AND b.kind = ? AND ev.seq IN "
+                f"({', '.join('?' * len(seqs))}) LIMIT 1",
+                (candidate.claim.kind, *seqs),
+            ).fetchall()
+        )
+
+    # -- writing -----------------------------------------------------------------------------
+
+    def _write(self, candidate: MemoryCandidate, episode: Episode, origin: str) -> tuple[str, str]:
+        conn = self.store.conn
+        claim = candidate.claim
+        key, conflict = _claim_key(claim), _conflict_key(claim)
+        now = now_text()
+        same = conn.execute(
+            "SELECT belief_id FROM beliefs WHERE principal = ? AND claim_key = ? "
+            "AND status = 'active'",
+            (episode.principal, key),
+        ).fetchall()
+        if same:
+            belief_id = same[0][0]
+            added = self._add_evidence(belief_id, candidate, episode.session_id)
+            if added:
+                conn.execute(
+                    "UPDATE beliefs SET updated_at = ? WHERE belief_id = ?", (now, belief_id)
+                )
+            return ("merged" if added else "unchanged"), belief_id
+        spec = CLAIM_KINDS[claim.kind]
+        old = [
+            row[0]
+            for row in conn.execute(
+                "SELECT belief_id, claim_values FROM beliefs WHERE principal = ? AND kind = ? "
+                "AND status = 'active'",
+                (episode.principal, claim.kind),
+            )
+            if _conflict_key(Claim(kind=claim.kind, values=msgspec.json.decode(row[1]))) == conflict
+            or claim.implies(Claim(kind=claim.kind, values=msgspec.json.decode(row[1])))
+        ]
+        # A broader existing belief that already implies this one absorbs it as evidence.
+        broader = [
+            row[0]
+            for row in conn.execute(
+                "SELECT belief_id, claim_values FROM beliefs WHERE principal = ? AND kind = ? "
+                "AND status = 'active'",
+                (episode.principal, claim.kind),
+            )
+            if _stored_claim(claim.kind, row[1]).implies(claim) and not spec.single_valued
+        ]
+        if broader:
+            added = self._add_evidence(broader[0], candidate, episode.session_id)
+            return ("merged" if added else "unchanged"), broader[0]
+        belief_id = "bel-" + secrets.token_hex(10)
+        conn.execute(
+            "INSERT INTO beliefs (belief_id, principal, kind, claim_key, conflict_key, statement,"
+            " claim_values, status, candidate_status, scope, portability, salience,"
+            " formation_policy, extractor, origin, session_id, supersedes, created_at,"
+            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                belief_id,
+                episode.principal,
+                claim.kind,
+                key,
+                conflict,
+                candidate.statement,
+                canonical_json(claim.values).decode(),
+                candidate.status,
+                SCOPE,
+                spec.portability,
+                _salience(candidate),
+                self.formation_policy,
+                self.extractor.version,
+                origin,
+                episode.session_id,
+                old[0] if old else None,
+                now,
+                now,
+            ),
+        )
+        rowid = conn.last_insert_rowid()
+        conn.execute(
+            "INSERT INTO beliefs_fts (rowid, statement, claim_values) VALUES (?, ?, ?)",
+            (rowid, candidate.statement, " ".join(v for v in claim.values.values() if v)),
+        )
+        self._add_evidence(belief_id, candidate, episode.session_id)
+        for old_id in old:
+            self._deindex(old_id)
+            conn.execute(
+                "UPDATE beliefs SET status = 'superseded', superseded_by = ?, updated_at = ? "
+                "WHERE belief_id = ?",
+                (belief_id, now, old_id),
+            )
+        return ("superseded" if old else "formed"), belief_id
+
+    def _add_evidence(self, belief_id: str, candidate: MemoryCandidate, session_id: str) -> int:
+        added = 0
+        for evidence in candidate.evidence:
+            added += (
+                self.store.conn.execute(
+                    "INSERT INTO belief_evidence (belief_id, seq, session_id, quote) "
+                    "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1",
+                    (belief_id, evidence.seq, session_id, evidence.quote),
+                )
+                .fetchall()
+                .__len__()
+            )
+        return added
+
+    def _deindex(self, belief_id: str) -> None:
+        rowid = self.store.conn.execute(
+            "SELECT rowid FROM beliefs WHERE belief_id = ?", (belief_id,)
+        ).get
+        self.store.conn.execute("DELETE FROM beliefs_fts WHERE rowid = ?", (rowid,))
+
+
+def _salience(candidate: MemoryCandidate) -> float:
+    return CLAIM_KINDS[candidate.claim.kind].base_salience
+
+
+def _merge(a: MemoryCandidate, b: MemoryCandidate) -> MemoryCandidate:
+    seen = {e.seq for e in a.evidence}
+    extra = tuple(e for e in b.evidence if e.seq not in seen)
+    return msgspec.structs.replace(a, evidence=a.evidence + extra) if extra else a
+
+
+# -- reading -------------------------------------------------------------------------------
+
+_BELIEF_COLUMNS = (
+    "belief_id, principal, kind, statement, claim_values, status, scope, portability, salience,"
+    " formation_policy, extractor, origin, session_id, supersedes, superseded_by, created_at,"
+    " updated_at"
+)
+
+
+def _stored_values(kind: str, text: str) -> dict[str, str | None]:
+    """Stored values (canonical JSON, sorted keys) back in the kind's field order."""
+    values = msgspec.json.decode(text)
+    return {field: values.get(field) for field in CLAIM_KINDS[kind].fields}
+
+
+def _stored_claim(kind: str, text: str) -> Claim:
+    return Claim(kind=kind, values=_stored_values(kind, text))
+
+
+def _belief(store: Store, row: Sequence) -> Belief:
+    values = _stored_values(row[2], row[4]) if row[4] is not None else None
+    evidence = tuple(
+        store.conn.execute(
+            "SELECT seq, quote FROM belief_evidence WHERE belief_id = ? ORDER BY seq", (row[0],)
+        )
+    )
+    return Belief(row[0], row[1], row[2], row[3], values, *row[5:], evidence=evidence)
+
+
+def beliefs(
+    store: Store, *, principal: str | None = None, include_inactive: bool = False
+) -> list[Belief]:
+    """Active beliefs of ``principal`` (every principal when ``None``), newest first."""
+    sql, params = f"SELECT {_BELIEF_COLUMNS} FROM beliefs", []
+    clauses = []
+    if principal is not None:
+        clauses.append("principal = ?")
+        params.append(principal)
+    if not include_inactive:
+        clauses.append("status = 'active'")
+    if clauses:
+        sql += " WHERE " + " AND ".join(clauses)
+    sql += " ORDER BY created_at DESC, belief_id"
+    return [_belief(store, row) for row in store.conn.execute(sql, params)]
+
+
+def belief(store: Store, belief_id: str, *, principal: str | None = None) -> Belief:
+    """One belief by id (of ``principal`` when given)."""
+    from agentmem.errors import NotFound
+
+    rows = store.conn.execute(
+        f"SELECT {_BELIEF_COLUMNS} FROM beliefs WHERE belief_id = ?", (belief_id,)
+    ).fetchall()
+    if not rows or (principal is not None and rows[0][1] != principal):
+        raise NotFound(f"no belief {belief_id!r}" + (f" for {principal!r}" if principal else ""))
+    return _belief(store, rows[0])
+
+
+def fts_query(text: str) -> str:
+    """A safe FTS5 query: each word quoted, OR-ed (BM25 ranks the best matches first)."""
+    words = [w for w in "".join(c if c.isalnum() else " " for c in text).split() if w]
+    return " OR ".join(f'"{w}"' for w in words)
+
+
+def search(
+    store: Store, query: str, *, principal: str | None = None, limit: int = 20
+) -> list[Belief]:
+    """Active beliefs matching ``query``, best BM25 match first."""
+    match = fts_query(query)
+    if not match:
+        return []
+    sql = (
+        f"SELECT {', '.join('b.' + c.strip() for c in _BELIEF_COLUMNS.split(','))} "
+        "FROM beliefs_fts JOIN beliefs AS b ON b.rowid = beliefs_fts.rowid "
+        "WHERE beliefs_fts MATCH ? AND b.status = 'active'"
+    )
+    params: list[object] = [match]
+    if principal is not None:
+        sql += " AND b.principal = ?"
+        params.append(principal)
+    sql += " ORDER BY bm25(beliefs_fts) LIMIT ?"
+    params.append(limit)
+    return [_belief(store, row) for row in store.conn.execute(sql, params)]
+
+
+def forget(store: Store, belief_id: str, *, principal: str | None = None) -> Belief:
+    """Erase a belief's content everywhere; keep only a content-free tombstone and an event."""
+    from agentmem.memory.events import BeliefForgotten
+
+    with store.conn:
+        target = belief(store, belief_id, principal=principal)
+        if target.status != "forgotten":
+            FormationService(store)._deindex(belief_id)
+            store.conn.execute(
+                "UPDATE beliefs SET statement = NULL, claim_values = NULL, claim_key = NULL, "
+                "conflict_key = NULL, status = 'forgotten', updated_at = ? WHERE belief_id = ?",
+                (now_text(), belief_id),
+            )
+            store.conn.execute(
+                "UPDATE belief_evidence SET quote = NULL WHERE belief_id = ?", (belief_id,)
+            )
+            store._append_process(
+                BeliefForgotten(
+                    principal=target.principal,
+                    belief_id=belief_id,
+                    event_id=f"memory.belief.forgotten:{belief_id}",
+                )
+            )
+        return belief(store, belief_id)
+
+
+def idle_sessions(store: Store, older_than: str) -> list[tuple[str, str]]:
+    """Sessions with unconsolidated events whose last activity is before ``older_than``."""
+    return list(
+        store.conn.execute(
+            "SELECT s.session_id, s.status FROM sessions AS s "
+            "WHERE (s.status = 'closed' OR s.last_activity_at <= ?) "
+            "AND s.user_message_count > 0 "
+            "AND NOT EXISTS (SELECT 1 FROM consolidations AS c WHERE c.session_id = s.session_id "
+            "AND c.through_seq >= s.last_seq) ORDER BY s.last_activity_at",
+            (older_than,),
+        )
+    )
+
+
+def summarize(reports: Iterable[ConsolidationReport]) -> dict[str, int]:
+    """Totals of outcomes across reports (for CLI summaries)."""
+    total: Counter[str] = Counter()
+    for report in reports:
+        total.update(report.counts)
+    return dict(total)
+
+
+def seed_belief(store: Store, principal: str, claim: Claim) -> str:
+    """Record a belief the principal held before any session here (evaluation corpora).
+
+    It has no evidence and is marked ``formation_policy = "seed"`` so it is never mistaken for
+    a formed belief.
+    """
+    belief_id = "bel-" + secrets.token_hex(10)
+    now = now_text()
+    statement = render_statement(claim)
+    spec = CLAIM_KINDS[claim.kind]
+    with store.conn:
+        store.conn.execute(
+            "INSERT INTO beliefs (belief_id, principal, kind, claim_key, conflict_key, statement,"
+            " claim_values, status, candidate_status, scope, portability, salience,"
+            " formation_policy, extractor, origin, session_id, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 'AFFIRMED', ?, ?, ?, 'seed', 'seed',"
+            " 'deterministic', '', ?, ?)",
+            (
+                belief_id,
+                principal,
+                claim.kind,
+                _claim_key(claim),
+                _conflict_key(claim),
+                statement,
+                canonical_json(claim.values).decode(),
+                SCOPE,
+                spec.portability,
+                spec.base_salience,
+                now,
+                now,
+            ),
+        )
+        store.conn.execute(
+            "INSERT INTO beliefs_fts (rowid, statement, claim_values) VALUES (?, ?, ?)",
+            (
+                store.conn.last_insert_rowid(),
+                statement,
+                " ".join(v for v in claim.values.values() if v),
+            ),
+        )
+    return belief_id

@@ -1,0 +1,175 @@
+"""Trajectory export (ADR-0032): a versioned, redacted, consent-gated messages document.
+
+The export is materialized once per run and document schema into the artifact store. It is
+built in three stages that fail closed:
+
+1. structural exclusion by the builder: only this run's user, assistant and tool messages;
+   never system prompts, raw reasoning (never stored), process events, error text, child runs,
+   per-message timestamps;
+2. pattern replacement with the shared rule registry (``[REDACTED:<rule>]``);
+3. a verification scan of the finished document with every rule. A hit raises
+   :class:`RedactionFailed` naming the rule and JSON path, the transaction rolls back and no
+   artifact exists. Nothing is redacted a second time: that would hide the gap in stage 2.
+
+Consent is read from the stamp the run got when it started (SQL trigger) and from the
+principal's current consent: a withdrawal blocks every export, stamped or not.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from agentmem import artifacts
+from agentmem.consent import PURPOSE
+from agentmem.consent import status as consent_status
+from agentmem.errors import ConsentRequired, Refused
+from agentmem.events import (
+    AssistantMessageCreated,
+    ToolResultCreated,
+    UserMessageCreated,
+    canonical_json,
+    now_text,
+)
+
+if TYPE_CHECKING:
+    from agentmem.store import RunInfo, Store
+
+__all__ = ["DOC_SCHEMA", "ExportResult", "build_document", "export_run", "to_sharegpt"]
+
+DOC_SCHEMA = "agentmem.trajectory/1"
+ORIGIN = "trajectory_export"
+MEDIA_TYPE = "application/vnd.agentmem.trajectory+json"
+
+
+class ExportResult(msgspec.Struct, frozen=True):
+    """The live export artifact of a run; ``created`` is false on an idempotent repeat."""
+
+    artifact_id: str
+    created: bool
+    replacements: int = 0
+
+
+def build_document(store: Store, run: RunInfo) -> dict[str, Any]:
+    """Stage 1: the messages document of one run, with everything excluded by construction."""
+    messages: list[dict[str, Any]] = []
+    for event in store.events(
+        run_id=run.run_id,
+        types=("user.message.created", "assistant.message.created", "tool.result.created"),
+    ):
+        if isinstance(event, UserMessageCreated):
+            messages.append({"role": "user", "content": event.text})
+        elif isinstance(event, AssistantMessageCreated):
+            message: dict[str, Any] = {"role": "assistant", "content": event.text or None}
+            if event.tool_calls:
+                message["tool_calls"] = [
+                    {
+                        "id": call.id,
+                        "type": "function",
+                        "function": {"name": call.name, "arguments": call.arguments},
+                    }
+                    for call in event.tool_calls
+                ]
+            messages.append(message)
+        elif isinstance(event, ToolResultCreated):
+            messages.append(
+                {"role": "tool", "tool_call_id": event.tool_call_id, "content": event.content}
+            )
+    return {
+        "schema": DOC_SCHEMA,
+        "run_id": run.run_id,
+        "date": run.started_at[:10],
+        "outcome": run.outcome,
+        "failure_class": run.failure_class,
+        "tools": [{"name": name, "schema_sha256": digest} for name, digest in run.tools],
+        "messages": messages,
+    }
+
+
+def _check_consent(store: Store, run: RunInfo) -> None:
+    current = consent_status(store, run.principal)
+    if current.state != "granted":
+        raise ConsentRequired(
+            f"principal {run.principal!r} has "
+            + ("withdrawn" if current.state == "withdrawn" else "not granted")
+            + f" consent for {PURPOSE}; run 'agentmem consent grant {run.principal}' "
+            "(only runs started after a grant can be exported)"
+        )
+    withdrawn = current.last_withdrawn_seq or 0
+    if run.consent_seq is None or run.consent_seq < withdrawn:
+        raise ConsentRequired(
+            f"run {run.run_id!r} started before the current consent grant, so it carries no "
+            "consent stamp and can never be exported (a grant only covers later runs)"
+        )
+
+
+def export_run(store: Store, run_id: str, *, principal: str | None = None) -> ExportResult:
+    """Export one run, idempotently per run and document schema (ADR-0032 decision 9)."""
+    from agentmem.redaction import default_registry
+
+    principal = principal or store.principal
+    with store.conn:
+        run = store.run(run_id)
+        if run.principal != principal:
+            raise Refused(
+                f"run {run_id!r} belongs to another principal; pass --principal to act for them"
+            )
+        _check_consent(store, run)
+        live = store.conn.execute(
+            "SELECT artifact_id FROM artifacts WHERE run_id = ? AND doc_schema = ? "
+            "AND origin = ? AND expires_at > ? ORDER BY created_at LIMIT 1",
+            (run_id, DOC_SCHEMA, ORIGIN, now_text()),
+        ).fetchall()
+        if live:
+            return ExportResult(live[0][0], created=False)
+        registry = default_registry()
+        document = build_document(store, run)
+        redacted, count = registry.redact_json(document)
+        redacted["redaction"] = {"rules_version": registry.version, "replacements": count}
+        registry.verify_document(redacted)
+        info = artifacts.put(
+            store,
+            origin=ORIGIN,
+            # Builder order (schema first) rather than sorted keys: the builder is
+            # deterministic, so equal runs still give byte-equal documents.
+            data=msgspec.json.encode(redacted),
+            principal=run.principal,
+            media_type=MEDIA_TYPE,
+            doc_schema=DOC_SCHEMA,
+            run_id=run_id,
+        )
+        return ExportResult(info.artifact_id, created=True, replacements=count)
+
+
+_SHAREGPT_ROLES = {"user": "human", "assistant": "gpt", "tool": "tool"}
+
+
+def to_sharegpt(document: dict[str, Any]) -> dict[str, Any]:
+    """The consumer-side ShareGPT view of a trajectory document (a rename of roles)."""
+    conversations = []
+    for message in document.get("messages", []):
+        role = message["role"]
+        if role == "assistant" and message.get("tool_calls"):
+            if message.get("content"):
+                conversations.append({"from": "gpt", "value": message["content"]})
+            for call in message["tool_calls"]:
+                conversations.append(
+                    {
+                        "from": "function_call",
+                        "value": canonical_json(
+                            {
+                                "name": call["function"]["name"],
+                                "arguments": call["function"]["arguments"],
+                            }
+                        ).decode(),
+                    }
+                )
+            continue
+        conversations.append({"from": _SHAREGPT_ROLES[role], "value": message.get("content")})
+    return {
+        "schema": document.get("schema"),
+        "run_id": document.get("run_id"),
+        "outcome": document.get("outcome"),
+        "conversations": conversations,
+    }
