@@ -296,3 +296,16 @@ CREATE TABLE consolidations (
     created_at       TEXT NOT NULL,
     PRIMARY KEY (session_id, through_seq, formation_policy)
 ) STRICT, WITHOUT ROWID;
+
+-- ADR-0068: a provider failure that may pass (transport, timeout, HTTP 429/5xx) leaves the
+-- deterministic result in place and marks the consolidated range retryable; later idle
+-- consolidations retry the provider, one call per attempt, up to a fixed number of attempts.
+CREATE TABLE provider_retries (
+    session_id  TEXT NOT NULL,
+    through_seq INTEGER NOT NULL,
+    attempts    INTEGER NOT NULL,
+    retryable   INTEGER NOT NULL,
+    last_error  TEXT,
+    updated_at  TEXT NOT NULL,
+    PRIMARY KEY (session_id, through_seq)
+) STRICT, WITHOUT ROWID;

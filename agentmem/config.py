@@ -42,11 +42,39 @@ class ArtifactSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown
     retention_days: Annotated[int, msgspec.Meta(ge=1, le=3650)] = 30
 
 
+class ProviderSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The model a provider-assisted extractor would call (nothing is called without evidence).
+
+    ``provider`` is one of openai, ollama, llamacpp, vllm, lmstudio, anthropic, scripted.
+    ``api_key_env`` names the environment variable holding the key: keys are never stored in
+    settings, logs or audits.
+    """
+
+    provider: str | None = None
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    mode: str | None = None
+    script: str | None = None
+
+
 class MemorySettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Memory formation settings (ADR-0057)."""
+    """Memory formation settings (ADR-0057).
+
+    ``provider_enabled`` is the legacy enable flag: true maps to ``required`` so an operator's
+    demand is never silently weakened.
+    """
 
     provider_assistance: Literal["auto", "off", "required"] = "auto"
-    idle_minutes: Annotated[int, msgspec.Meta(ge=1)] = 30
+    provider_enabled: bool | None = None
+    idle_minutes: Annotated[int, msgspec.Meta(ge=0)] = 30
+    evidence_path: str | None = None
+    pricing_path: str | None = None
+    provider: ProviderSettings = msgspec.field(default_factory=ProviderSettings)
+
+    def rollout_mode(self) -> str:
+        """The effective mode: the legacy flag, when set true, means ``required``."""
+        return "required" if self.provider_enabled else self.provider_assistance
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -54,6 +82,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=
 
     db: str | None = None
     principal: Principal = "local"
+    environment: Literal["development", "production"] = "development"
     storage: StorageSettings = msgspec.field(default_factory=StorageSettings)
     artifacts: ArtifactSettings = msgspec.field(default_factory=ArtifactSettings)
     memory: MemorySettings = msgspec.field(default_factory=MemorySettings)
@@ -72,6 +101,16 @@ _ENV: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("AGENTMEM_RETENTION_DAYS", ("artifacts", "retention_days")),
     ("AGENTMEM_PROVIDER_ASSISTANCE", ("memory", "provider_assistance")),
     ("AGENTMEM_IDLE_MINUTES", ("memory", "idle_minutes")),
+    ("AGENTMEM_PROVIDER_ENABLED", ("memory", "provider_enabled")),
+    ("AGENTMEM_EVIDENCE_PATH", ("memory", "evidence_path")),
+    ("AGENTMEM_PRICING_PATH", ("memory", "pricing_path")),
+    ("AGENTMEM_PROVIDER", ("memory", "provider", "provider")),
+    ("AGENTMEM_PROVIDER_MODEL", ("memory", "provider", "model")),
+    ("AGENTMEM_PROVIDER_BASE_URL", ("memory", "provider", "base_url")),
+    ("AGENTMEM_PROVIDER_API_KEY_ENV", ("memory", "provider", "api_key_env")),
+    ("AGENTMEM_PROVIDER_MODE", ("memory", "provider", "mode")),
+    ("AGENTMEM_PROVIDER_SCRIPT", ("memory", "provider", "script")),
+    ("AGENTMEM_ENV", ("environment",)),
 )
 
 
@@ -101,9 +140,22 @@ def _set(tree: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     tree[path[-1]] = value
 
 
-def _coerce_env(raw: str) -> Any:
-    # Environment values are strings; integers are the only non-string settings here.
-    return int(raw) if raw.strip().lstrip("-").isdigit() else raw
+_INT_SETTINGS = frozenset({"busy_timeout_ms", "retention_days", "idle_minutes"})
+_BOOL_SETTINGS = frozenset({"provider_enabled"})
+
+
+def _coerce_env(raw: str, path: tuple[str, ...]) -> Any:
+    """Environment values are strings; convert those whose setting is an int or a bool."""
+    text = raw.strip()
+    if path[-1] in _INT_SETTINGS and text.lstrip("-").isdigit():
+        return int(text)
+    if path[-1] in _BOOL_SETTINGS:
+        lowered = text.lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+    return raw
 
 
 def load_settings(**explicit: Any) -> Settings:
@@ -124,7 +176,7 @@ def load_settings(**explicit: Any) -> Settings:
     for name, setting_path in _ENV:
         raw = os.environ.get(name)
         if raw is not None and raw != "":
-            _set(tree, setting_path, _coerce_env(raw))
+            _set(tree, setting_path, _coerce_env(raw, setting_path))
             source = f"{source} and environment"
     for key, value in explicit.items():
         if value is not None:
@@ -132,4 +184,15 @@ def load_settings(**explicit: Any) -> Settings:
     try:
         return msgspec.convert(tree, Settings)
     except msgspec.ValidationError as exc:
-        raise ConfigError(f"invalid setting ({source}): {exc}") from exc
+        message = str(exc)
+        for path, allowed in _ENUMS.items():
+            if message.endswith(f"`{path}`"):
+                message += f" (allowed: {', '.join(allowed)})"
+        raise ConfigError(f"invalid setting ({source}): {message}") from exc
+
+
+_ENUMS = {
+    "$.memory.provider_assistance": ("auto", "off", "required"),
+    "$.storage.synchronous": ("NORMAL", "FULL", "EXTRA"),
+    "$.environment": ("development", "production"),
+}

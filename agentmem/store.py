@@ -498,10 +498,22 @@ class Store:
             idle_seconds = self.settings.memory.idle_minutes * 60.0
         cutoff = format_time(datetime.now(UTC) - timedelta(seconds=idle_seconds))
         service = self.formation_service()
-        return [
+        reports = [
             service.consolidate(session_id, trigger="close" if status == "closed" else "idle")
             for session_id, status in idle_sessions(self, cutoff)
         ]
+        if service.assist is not None:
+            retry_ids = [
+                row[0]
+                for row in self.conn.execute(
+                    "SELECT DISTINCT session_id FROM provider_retries WHERE retryable = 1"
+                )
+            ]
+            for session_id in retry_ids:
+                report = service.retry_provider(session_id)
+                if report is not None:
+                    reports.append(report)
+        return reports
 
     def beliefs(
         self, *, principal: str | None = None, include_inactive: bool = False

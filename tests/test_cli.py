@@ -287,3 +287,14 @@ def test_help_does_not_import_command_modules() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     last = out.stdout.strip().splitlines()[-1]
     assert "agentmem.store" not in last and "agentmem.cli.event_cmds" not in last
+
+
+def test_demo_shows_memory_and_a_redacted_export(run_cli, tmp_path: Path) -> None:
+    out = run_cli("demo", "--db", str(tmp_path / "demo.db"))
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "User has a daughter named Mia" in text and "seq 3" in text
+    assert "[REDACTED:aws_access_key_id]" in text
+    assert "the pasted key appears in the export: False" in text
+    assert "sweeper: deleted 1 artifact(s)" in text
+    assert "Berlin" not in text.split("== memory")[1].split("== export")[0]

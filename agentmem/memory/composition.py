@@ -1,23 +1,215 @@
-"""Composition: which extractor and formation policy a store uses.
+"""Composition: which extractors and formation policy a store uses (ADR-0057 decision 2).
 
 Deterministic formation (``formation@7``) is always available. Provider assistance
-(``formation@8``) is resolved here from the rollout mode and evidence (ADR-0057 decision 2).
+(``formation@8``) is resolved once per store from the rollout mode:
+
+- ``off``: never resolves evidence, never constructs or calls a provider;
+- ``auto`` (default): searches the operator evidence path, then the evidence bundled with the
+  release (``release-evidence/``), and activates only on an exact tuple match with a valid,
+  live artifact; otherwise runs deterministic formation and records why;
+- ``required`` (also the legacy enable flag): refuses to start (exit 8) without a match.
+
+Every decision is recorded once as a ``memory.formation.policy_resolved`` event carrying the
+reason code and, for a tuple mismatch, the mismatching field.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+import msgspec
+
+from agentmem.errors import EvidenceMismatch
+from agentmem.events import Event, canonical_json, register_process_event
+from agentmem.memory.evidence import ModelTuple, Resolution, compiled_policy_version, find_evidence
 
 if TYPE_CHECKING:
     from agentmem.memory.service import FormationService
     from agentmem.store import Store
 
-__all__ = ["formation_service"]
+__all__ = ["PolicyResolved", "describe", "formation_service", "resolve", "runtime_tuple"]
+
+#: The deterministic policy (agentmem.memory.extractor.FORMATION_POLICY), repeated here so that
+#: ``agentmem status`` need not import (and compile) the extractor; a test keeps them equal.
+DETERMINISTIC_POLICY = "formation@7"
+
+
+class PolicyResolved(Event, frozen=True, kw_only=True, tag="memory.formation.policy_resolved"):
+    """The composition's decision, recorded once per distinct decision."""
+
+    mode: str
+    formation_policy: str
+    reason: str
+    field: str | None = None
+    evidence_id: str | None = None
+    provider: str | None = None
+    model: str | None = None
+
+
+register_process_event(PolicyResolved)
+
+
+def _catalog(store: Store):
+    from agentmem.providers.pricing import load_catalog
+
+    path = store.settings.memory.pricing_path
+    return load_catalog(Path(path) if path else None)
+
+
+def runtime_tuple(store: Store, provider: str, model: str) -> ModelTuple:
+    """The exact tuple this code and configuration would run with."""
+    from agentmem.memory.provider import EXTRACTOR_VERSION, FORMATION_POLICY, MODEL_POLICY
+    from agentmem.redaction import default_registry
+
+    registry = default_registry()
+    profile = getattr(registry, "profile", None)
+    profile_name = getattr(profile, "name", "default")
+    return ModelTuple(
+        extractor_version=EXTRACTOR_VERSION,
+        formation_policy=FORMATION_POLICY,
+        model_policy=MODEL_POLICY,
+        provider=provider,
+        model=model,
+        policy_profile=profile_name,
+        compiled_policy_version=compiled_policy_version(
+            catalog_hash=_catalog(store).sha256(), policy_profile_version=registry.version
+        ),
+    )
+
+
+def _locations(store: Store) -> list[tuple[str, Path]]:
+    from agentmem._resources import data_path
+
+    out = []
+    if store.settings.memory.evidence_path:
+        out.append(("operator", Path(store.settings.memory.evidence_path)))
+    out.append(("release", data_path("release-evidence")))
+    return out
+
+
+def resolve(store: Store) -> Resolution:
+    """Decide the formation policy for ``store`` (no side effects, no provider calls)."""
+    memory = store.settings.memory
+    mode = memory.rollout_mode()
+    if mode == "off":
+        return Resolution(mode, False, DETERMINISTIC_POLICY, "mode_off")
+    configured = memory.provider
+    if not configured.provider or not configured.model:
+        return _refuse_or_fallback(
+            Resolution(mode, False, DETERMINISTIC_POLICY, "no_provider_configured")
+        )
+    wanted = runtime_tuple(store, configured.provider, configured.model)
+    artifact, path, reason, field = find_evidence(_locations(store), wanted)
+    if artifact is None:
+        return _refuse_or_fallback(
+            Resolution(mode, False, DETERMINISTIC_POLICY, reason, field, tuple=wanted)
+        )
+    from agentmem.memory.provider import FORMATION_POLICY
+
+    return Resolution(
+        mode, True, FORMATION_POLICY, "matched", None, artifact.evidence_id, str(path), wanted
+    )
+
+
+def _refuse_or_fallback(resolution: Resolution) -> Resolution:
+    if resolution.mode == "required":
+        detail = f" (field {resolution.field})" if resolution.field else ""
+        raise EvidenceMismatch(
+            "provider assistance is required but cannot activate: "
+            f"{resolution.reason}{detail}; run 'agentmem status' for the tuple, or set "
+            "memory.provider_assistance to auto"
+        )
+    return resolution
+
+
+def record(store: Store, resolution: Resolution) -> None:
+    """Append the decision to the log once (idempotent per distinct decision)."""
+    import hashlib
+
+    provider = store.settings.memory.provider
+    event = PolicyResolved(
+        principal=store.principal,
+        mode=resolution.mode,
+        formation_policy=resolution.formation_policy,
+        reason=resolution.reason,
+        field=resolution.field,
+        evidence_id=resolution.evidence_id,
+        provider=provider.provider,
+        model=provider.model,
+    )
+    digest = hashlib.sha256(
+        canonical_json(
+            [
+                resolution.mode,
+                resolution.formation_policy,
+                resolution.reason,
+                resolution.field,
+                resolution.evidence_id,
+                provider.provider,
+                provider.model,
+                resolution.tuple,
+            ]
+        )
+    ).hexdigest()[:32]
+    store._append_process(
+        msgspec.structs.replace(event, event_id=f"memory.formation.policy_resolved:{digest}")
+    )
 
 
 def formation_service(store: Store) -> FormationService:
-    """The formation service for ``store``'s settings."""
+    """The formation service for ``store``'s settings (resolved once per store)."""
     from agentmem.memory.extractor import DeterministicExtractor
     from agentmem.memory.service import FormationService
 
-    return FormationService(store, DeterministicExtractor())
+    cached = getattr(store, "_formation_service", None)
+    if cached is not None:
+        return cached
+    resolution = resolve(store)
+    if resolution.mode != "off":
+        record(store, resolution)
+    assist = None
+    if resolution.active:
+        from agentmem.memory.provider import ProviderAssistedCandidateExtractor
+        from agentmem.providers import make_provider
+
+        spec = msgspec.to_builtins(store.settings.memory.provider)
+        provider = make_provider({k: v for k, v in spec.items() if v is not None})
+        assist = ProviderAssistedCandidateExtractor(
+            provider, _catalog(store), evidence_id=resolution.evidence_id or ""
+        )
+    service = FormationService(
+        store, DeterministicExtractor(), assist=assist, resolution=resolution
+    )
+    store._formation_service = service
+    return service
+
+
+_REASONS = {
+    "mode_off": "provider assistance is off; deterministic formation only",
+    "no_provider_configured": "no provider/model configured (memory.provider.*)",
+    "no_evidence": "no evidence artifact found in the operator path or release-evidence",
+    "invalid_evidence": "the only evidence found is invalid (schema or activation criteria)",
+    "not_live": "the matching evidence was produced by a scripted, non-live run",
+    "tuple_mismatch": "evidence exists, but for another tuple",
+    "matched": "evidence matches the exact runtime tuple",
+}
+
+
+def describe(store: Store) -> dict[str, object]:
+    """The decision as ``agentmem status`` shows it (raises in required mode without a match)."""
+    resolution = resolve(store)
+    reason = _REASONS.get(resolution.reason, resolution.reason)
+    if resolution.field:
+        reason += f" (mismatching field: {resolution.field})"
+    return {
+        "mode": resolution.mode,
+        "formation_policy": resolution.formation_policy,
+        "decision": "provider-assisted" if resolution.active else "deterministic",
+        "reason": reason,
+        "reason_code": resolution.reason,
+        "field": resolution.field,
+        "evidence_id": resolution.evidence_id,
+        "evidence_path": resolution.evidence_path,
+        "tuple": msgspec.to_builtins(resolution.tuple) if resolution.tuple else None,
+    }

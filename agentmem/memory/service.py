@@ -40,6 +40,8 @@ from agentmem.memory.extractor import (
 from agentmem.memory.markers import injection_marker, transient_marker
 
 if TYPE_CHECKING:
+    from agentmem.memory.evidence import Resolution
+    from agentmem.memory.provider import ProviderAssistedCandidateExtractor
     from agentmem.store import Store
 
 __all__ = [
@@ -51,6 +53,10 @@ __all__ = [
 ]
 
 MAX_CANDIDATES = 12
+EXTRACTOR_LABELS = {
+    "shared": "deterministic-extractor/7+provider-assisted-extractor/8",
+    "provider_added": "provider-assisted-extractor/8",
+}
 MIN_SALIENCE = 0.2
 SCOPE = "principal"
 
@@ -143,11 +149,17 @@ class FormationService:
         store: Store,
         extractor: MemoryCandidateExtractor | None = None,
         *,
+        assist: ProviderAssistedCandidateExtractor | None = None,
+        resolution: Resolution | None = None,
         formation_policy: str | None = None,
     ) -> None:
         self.store = store
         self.extractor = extractor or DeterministicExtractor()
-        self.formation_policy = formation_policy or self.extractor.formation_policy
+        self.assist = assist
+        self.resolution = resolution
+        self.formation_policy = formation_policy or (
+            assist.formation_policy if assist is not None else self.extractor.formation_policy
+        )
 
     # -- consolidation ---------------------------------------------------------------------
 
@@ -174,8 +186,67 @@ class FormationService:
                 counts.get("rejected", {}),
             )
         episode = build_episode(store, session_id, info.principal)
-        proposals = [(c, "deterministic") for c in self.extractor.extract(episode)]
+        proposals: list[tuple[MemoryCandidate, Arm]] = [
+            (c, "deterministic") for c in self.extractor.extract(episode)
+        ]
+        if self.assist is not None:
+            proposals += self._assisted(episode, through, attempt=1)
         return self.form(episode, proposals, through_seq=through, trigger=trigger)
+
+    def _assisted(
+        self, episode: Episode, through: int, *, attempt: int
+    ) -> list[tuple[MemoryCandidate, Arm]]:
+        """One provider attempt; its audit is appended whatever happens (even on cancel)."""
+        from agentmem.memory.provider import run_sync
+
+        assert self.assist is not None
+        outcome = run_sync(
+            self.assist.attempt(episode, attempt=attempt, on_audit=self.store._append_process)
+        )
+        with self.store.conn:
+            self.store.conn.execute(
+                "INSERT INTO provider_retries (session_id, through_seq, attempts, retryable, "
+                "last_error, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (session_id, through_seq) DO UPDATE SET attempts = excluded.attempts,"
+                " retryable = excluded.retryable, last_error = excluded.last_error, "
+                "updated_at = excluded.updated_at",
+                (
+                    episode.session_id,
+                    through,
+                    attempt,
+                    int(outcome.retryable),
+                    outcome.error_class,
+                    now_text(),
+                ),
+            )
+        return [(c, "provider") for c in outcome.candidates]
+
+    def retry_provider(self, session_id: str) -> ConsolidationReport | None:
+        """ADR-0068: retry a retryable provider failure once, if attempts remain."""
+        from agentmem.memory.provider import MAX_PROVIDER_ATTEMPTS
+
+        if self.assist is None:
+            return None
+        rows = self.store.conn.execute(
+            "SELECT through_seq, attempts FROM provider_retries WHERE session_id = ? "
+            "AND retryable = 1 AND attempts < ? ORDER BY through_seq DESC LIMIT 1",
+            (session_id, MAX_PROVIDER_ATTEMPTS),
+        ).fetchall()
+        if not rows:
+            return None
+        through, attempts = rows[0]
+        info = self.store.session(session_id)
+        episode = build_episode(self.store, session_id, info.principal)
+        episode = msgspec.structs.replace(
+            episode, events=tuple(e for e in episode.events if e.seq <= through)
+        )
+        proposals: list[tuple[MemoryCandidate, Arm]] = [
+            (c, "deterministic") for c in self.extractor.extract(episode)
+        ]
+        proposals += self._assisted(episode, through, attempt=attempts + 1)
+        return self.form(
+            episode, proposals, through_seq=through, trigger="idle", attempt=attempts + 1
+        )
 
     def form(
         self,
@@ -185,6 +256,7 @@ class FormationService:
         through_seq: int,
         trigger: str = "manual",
         extractor_label: str | None = None,
+        attempt: int = 1,
     ) -> ConsolidationReport:
         """Run every proposal through the gates and write the survivors, in one transaction."""
         store = self.store
@@ -227,11 +299,15 @@ class FormationService:
                 "rejected": dict(rejected),
                 "proposed": len(proposals),
             }
-            label = extractor_label or self.extractor.version
+            label = extractor_label or (
+                self.extractor.version
+                + (f"+{self.assist.version}" if self.assist is not None else "")
+            )
             store.conn.execute(
                 "INSERT INTO consolidations (session_id, through_seq, formation_policy, "
                 "principal, extractor, trigger_kind, counts, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET "
+                "counts = excluded.counts, created_at = excluded.created_at",
                 (
                     episode.session_id,
                     through_seq,
@@ -250,7 +326,7 @@ class FormationService:
                     principal=episode.principal,
                     session_id=episode.session_id,
                     event_id=f"memory.consolidated:{episode.session_id}:{through_seq}:"
-                    f"{self.formation_policy}",
+                    f"{self.formation_policy}" + (f":attempt{attempt}" if attempt > 1 else ""),
                     through_seq=through_seq,
                     formation_policy=self.formation_policy,
                     extractor=label,
