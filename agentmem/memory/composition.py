@@ -26,6 +26,7 @@ from agentmem.memory.evidence import ModelTuple, Resolution, compiled_policy_ver
 
 if TYPE_CHECKING:
     from agentmem.memory.service import FormationService
+    from agentmem.providers.pricing import PricingCatalog
     from agentmem.store import Store
 
 __all__ = ["PolicyResolved", "describe", "formation_service", "resolve", "runtime_tuple"]
@@ -59,6 +60,11 @@ def _catalog(store: Store):
 
 def runtime_tuple(store: Store, provider: str, model: str) -> ModelTuple:
     """The exact tuple this code and configuration would run with."""
+    return tuple_for(_catalog(store), provider, model)
+
+
+def tuple_for(catalog: PricingCatalog, provider: str, model: str) -> ModelTuple:
+    """The exact tuple for ``provider``/``model`` under ``catalog`` and this code."""
     from agentmem.memory.provider import EXTRACTOR_VERSION, FORMATION_POLICY, MODEL_POLICY
     from agentmem.redaction import default_registry
 
@@ -73,9 +79,17 @@ def runtime_tuple(store: Store, provider: str, model: str) -> ModelTuple:
         model=model,
         policy_profile=profile_name,
         compiled_policy_version=compiled_policy_version(
-            catalog_hash=_catalog(store).sha256(), policy_profile_version=registry.version
+            catalog_hash=catalog.sha256(), policy_profile_version=registry.version
         ),
     )
+
+
+def bundled_corpus_hash() -> str:
+    """Hash of the memory-formation corpus this release ships (evidence must be about it)."""
+    from agentmem._resources import data_path
+    from agentmem.evaluation.corpus import corpus_hash, load_corpus
+
+    return corpus_hash(load_corpus(data_path("corpus") / "memory-formation"))
 
 
 def _locations(store: Store) -> list[tuple[str, Path]]:
@@ -100,7 +114,9 @@ def resolve(store: Store) -> Resolution:
             Resolution(mode, False, DETERMINISTIC_POLICY, "no_provider_configured")
         )
     wanted = runtime_tuple(store, configured.provider, configured.model)
-    artifact, path, reason, field = find_evidence(_locations(store), wanted)
+    artifact, path, reason, field = find_evidence(
+        _locations(store), wanted, corpus_hash=bundled_corpus_hash()
+    )
     if artifact is None:
         return _refuse_or_fallback(
             Resolution(mode, False, DETERMINISTIC_POLICY, reason, field, tuple=wanted)
@@ -192,6 +208,7 @@ _REASONS = {
     "invalid_evidence": "the only evidence found is invalid (schema or activation criteria)",
     "not_live": "the matching evidence was produced by a scripted, non-live run",
     "tuple_mismatch": "evidence exists, but for another tuple",
+    "corpus_mismatch": "evidence was produced on another corpus than the one this release ships",
     "matched": "evidence matches the exact runtime tuple",
 }
 

@@ -185,15 +185,16 @@ def _files(location: Path) -> list[Path]:
 
 
 def find_evidence(
-    locations: list[tuple[str, Path]], wanted: ModelTuple
+    locations: list[tuple[str, Path]], wanted: ModelTuple, *, corpus_hash: str | None = None
 ) -> tuple[EvidenceArtifact | None, Path | None, str, str | None]:
     """Search ``locations`` in order for a valid, live artifact of exactly ``wanted``.
 
     Returns (artifact, path, reason, mismatching field). Reasons: ``matched``, ``no_evidence``,
-    ``invalid_evidence``, ``not_live``, ``tuple_mismatch``.
+    ``invalid_evidence``, ``tuple_mismatch``, ``corpus_mismatch``, ``not_live``.
     """
     best_reason, best_field = "no_evidence", None
-    rank = {"no_evidence": 0, "tuple_mismatch": 1, "invalid_evidence": 2, "not_live": 3}
+    rank = {"no_evidence": 0, "tuple_mismatch": 1, "invalid_evidence": 2,
+            "corpus_mismatch": 3, "not_live": 4}
     for _origin, location in locations:
         for path in _files(location):
             try:
@@ -212,6 +213,10 @@ def find_evidence(
                     best_reason != "tuple_mismatch" or best_field is None
                 ):
                     best_reason, best_field = "tuple_mismatch", field
+                continue
+            if corpus_hash is not None and artifact.corpus_hash != corpus_hash:
+                if rank[best_reason] < rank["corpus_mismatch"]:
+                    best_reason, best_field = "corpus_mismatch", "corpus_hash"
                 continue
             if not artifact.live:
                 best_reason, best_field = "not_live", None

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import msgspec
 
-from agentmem.errors import PolicyRefused, ProviderError
+from agentmem.errors import AgentmemError, PolicyRefused, ProviderError
 from agentmem.events import Event, canonical_json, register_process_event
 from agentmem.memory.claims import (
     CLAIM_KINDS,
@@ -186,6 +186,7 @@ class ProviderOutcome:
     error_class: str | None = None
     retryable: bool = False
     selected: list[int] = field(default_factory=list)
+    detail: str | None = None
 
 
 @dataclass(frozen=True)
@@ -333,6 +334,12 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
         except (asyncio.CancelledError, KeyboardInterrupt):
             on_audit(self._audit(episode, state, "cancelled", "cancelled", False, attempt))
             raise
+        except AgentmemError as exc:
+            # A configuration fault surfacing at call time (e.g. the API key variable is unset):
+            # still non-fatal for formation, never retried until the configuration changes.
+            audit = self._audit(episode, state, "fallback", "configuration", False, attempt)
+            on_audit(audit)
+            return ProviderOutcome([], audit, "configuration", False, list(seqs), str(exc))
         audit = self._audit(episode, state, "accepted", None, False, attempt)
         on_audit(audit)
         return ProviderOutcome(candidates, audit, None, False, list(seqs))
