@@ -215,6 +215,109 @@ def export_consent(tmp: Path) -> GateResult:
     return GateResult("gate.event.export_consent", True, f"{len(checks)} lifecycle checks passed")
 
 
+@gate(
+    "gate.memory.no_fabrication",
+    "The deterministic arm on the bundled corpus forms no fabricated belief and no belief on a "
+    "protected case.",
+)
+def memory_no_fabrication(tmp: Path) -> GateResult:
+    from agentmem._resources import data_path
+    from agentmem.evaluation.corpus import load_corpus, run_case
+    from agentmem.memory.service import FormationService
+
+    cases = load_corpus(data_path("corpus") / "memory-formation")
+    results = [run_case(case, lambda store: FormationService(store)) for case in cases]
+    fabricated = [r.case_id for r in results if r.fabricated]
+    protected = [r.case_id for r in results if r.policy_failures]
+    positives = [r for r in results if not r.protected]
+    full = sum(r.fully_supported for r in positives)
+    detail = (
+        f"{len(cases)} cases: {full}/{len(positives)} positive cases fully supported, "
+        f"fabricated in {len(fabricated)}, beliefs on {len(protected)} protected"
+    )
+    if fabricated or protected:
+        detail += ": " + ", ".join(fabricated + protected)
+    return GateResult("gate.memory.no_fabrication", not fabricated and not protected, detail)
+
+
+@gate(
+    "gate.memory.evidence_schema",
+    "A weakened or tampered evidence artifact is rejected; a valid one for another tuple or "
+    "corpus does not activate.",
+)
+def memory_evidence_schema(tmp: Path) -> GateResult:
+    from agentmem.errors import EvidenceMismatch
+    from agentmem.memory.evidence import (
+        ArmSummary,
+        EvidenceArtifact,
+        ModelTuple,
+        coverage_floor,
+        find_evidence,
+        validate_artifact,
+    )
+
+    wanted = ModelTuple("x/8", "formation@8", "claims-batch@1", "ollama", "m", "default", "0")
+    good = EvidenceArtifact(
+        schema="agentmem.memory-evidence/1",
+        evidence_id="ev-gate",
+        created_at="2026-01-01",
+        live=True,
+        tuple=wanted,
+        corpus_hash="c" * 64,
+        samples=40,
+        positive_cases=30,
+        coverage_floor=coverage_floor(30),
+        deterministic=ArmSummary(20, 0, 0, 20),
+        provider=ArmSummary(30, 0, 0, 28),
+    )
+    tampered = {
+        "weaker floor": msgspec.structs.replace(good, coverage_floor=20),
+        "too few samples": msgspec.structs.replace(
+            good, samples=10, positive_cases=10, coverage_floor=coverage_floor(10)
+        ),
+        "a fabricated belief": msgspec.structs.replace(good, provider=ArmSummary(30, 1, 0, 28)),
+        "no lift": msgspec.structs.replace(good, provider=ArmSummary(20, 0, 0, 28)),
+        "more policy failures": msgspec.structs.replace(good, provider=ArmSummary(30, 0, 1, 28)),
+        "coverage below floor": msgspec.structs.replace(good, provider=ArmSummary(30, 0, 0, 20)),
+    }
+    failures = []
+    try:
+        validate_artifact(good)
+    except EvidenceMismatch:
+        failures.append("the valid artifact was rejected")
+    for name, artifact in tampered.items():
+        try:
+            validate_artifact(artifact)
+            failures.append(f"{name} was accepted")
+        except EvidenceMismatch:
+            pass
+    path = tmp / "unknown-field.json"
+    path.write_bytes(msgspec.json.encode({**msgspec.to_builtins(good), "note": "x"}))
+    found, *_ = find_evidence([("operator", path)], wanted)
+    if found is not None:
+        failures.append("an artifact with an unknown field activated")
+    path.write_bytes(msgspec.json.encode(good))
+    checks = {
+        "exact tuple and corpus": (wanted, "c" * 64, True),
+        "another model": (msgspec.structs.replace(wanted, model="other"), "c" * 64, False),
+        "another corpus": (wanted, "d" * 64, False),
+    }
+    for name, (tup, corpus, expect) in checks.items():
+        found, *_ = find_evidence([("operator", path)], tup, corpus_hash=corpus)
+        if (found is not None) != expect:
+            failures.append(f"{name}: activation was {found is not None}")
+    path.write_bytes(msgspec.json.encode(msgspec.structs.replace(good, live=False)))
+    if find_evidence([("operator", path)], wanted, corpus_hash="c" * 64)[0] is not None:
+        failures.append("a non-live (scripted) artifact activated")
+    if failures:
+        return GateResult("gate.memory.evidence_schema", False, "; ".join(failures))
+    return GateResult(
+        "gate.memory.evidence_schema",
+        True,
+        f"{len(tampered) + 1} tampered artifacts rejected; activation exact",
+    )
+
+
 def run_gates(names: list[str] | None = None) -> list[GateResult]:
     """Run the named gates (all when ``None``), each in its own temporary directory."""
     from agentmem.errors import UsageError

@@ -124,11 +124,27 @@ _group(
         ("run", "gates_cmds:run", "Run gates against temporary databases."),
     ],
 )
+app.command(
+    "agentmem.cli.serve_cmds:serve",
+    name="serve",
+    help="Serve the loopback HTTP API (bearer token, loopback only by default).",
+)
+app.command(
+    "agentmem.cli.mcp_cmds:mcp",
+    name="mcp",
+    help="Run the MCP server over stdio (recall, record_message, close_session).",
+)
 _group(
     "eval",
     "Offline evaluations.",
     [
         ("redaction", "eval_cmds:redaction", "Score the redaction rules on the redaction corpus."),
+        (
+            "memory-formation",
+            "eval_cmds:memory_formation",
+            "Evaluate provider-assisted formation; write evidence only when it passes.",
+        ),
+        ("promote", "eval_cmds:promote", "Turn a trajectory export into a corpus case to review."),
     ],
 )
 _group(

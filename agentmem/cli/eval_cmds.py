@@ -45,3 +45,189 @@ def redaction(
         )
         print(f"missed {report.missed_total}, false positives {report.false_positives_total}")
     return 7 if report.missed_total else 0
+
+
+def memory_formation(
+    *,
+    corpus: Annotated[
+        Path | None, Parameter(help="Corpus directory (default: the bundled one).")
+    ] = None,
+    live: Annotated[
+        bool, Parameter(negative="", help="Allow a provider that makes network calls.")
+    ] = False,
+    out: Annotated[Path | None, Parameter(help="Where to write the evidence artifact.")] = None,
+    report: Annotated[Path | None, Parameter(help="Write a self-contained HTML report.")] = None,
+    provider: Annotated[str | None, Parameter(help="Provider (default: settings).")] = None,
+    model: Annotated[str | None, Parameter(help="Model (default: settings).")] = None,
+    base_url: Annotated[str | None, Parameter(help="Server URL (default: settings).")] = None,
+    api_key_env: Annotated[
+        str | None, Parameter(help="Environment variable holding the API key.")
+    ] = None,
+    script: Annotated[
+        Path | None, Parameter(help="Recorded responses for the scripted provider.")
+    ] = None,
+    json: JsonOpt = False,
+) -> int:
+    """Evaluate provider-assisted formation against the deterministic arm on the labeled corpus.
+
+    Writes an evidence artifact only when the activation schema passes; otherwise prints the
+    per-case diagnostics, writes nothing and exits 9.
+    """
+    import sys
+
+    import msgspec
+
+    from agentmem._resources import data_path
+    from agentmem.cli._common import Progress
+    from agentmem.config import load_settings
+    from agentmem.errors import UsageError
+    from agentmem.evaluation.harness import evaluate_memory_formation, write_atomically
+    from agentmem.memory.composition import tuple_for
+    from agentmem.memory.provider import ProviderAssistedCandidateExtractor
+    from agentmem.providers import make_provider
+    from agentmem.providers.pricing import load_catalog
+
+    settings = load_settings()
+    spec = {k: v for k, v in msgspec.to_builtins(settings.memory.provider).items() if v}
+    flags = {
+        "provider": provider,
+        "model": model,
+        "base_url": base_url,
+        "api_key_env": api_key_env,
+        "script": str(script) if script else None,
+    }
+    if provider is not None:
+        spec = {}
+    spec.update({k: v for k, v in flags.items() if v is not None})
+    if not spec.get("provider"):
+        raise UsageError("no provider: pass --provider/--model or configure memory.provider")
+    chosen = make_provider(spec)
+    if chosen.network and not live:
+        raise UsageError(f"provider {chosen.provider!r} makes network calls; pass --live to run it")
+    pricing = settings.memory.pricing_path
+    catalog = load_catalog(Path(pricing) if pricing else None)
+    wanted = tuple_for(catalog, chosen.provider, chosen.model)
+    progress = Progress("evaluating")
+
+    def tick(done: int, total: int) -> None:
+        progress.total = total
+        progress.enabled = progress.enabled and total > 0
+        progress._last = -1000  # every case is worth a redraw
+        progress(done)
+
+    try:
+        result = evaluate_memory_formation(
+            corpus or data_path("corpus") / "memory-formation",
+            lambda: ProviderAssistedCandidateExtractor.for_evaluation(
+                chosen, catalog, environment=settings.environment
+            ),
+            tuple_=wanted,
+            live=chosen.network,
+            progress=tick,
+        )
+    finally:
+        progress.finish()
+    target = out or Path(f"memory-evidence-{chosen.provider}-{_slug(chosen.model)}.json")
+    if result.passed and result.artifact is not None:
+        write_atomically(
+            target, msgspec.json.format(msgspec.json.encode(result.artifact), indent=2) + b"\n"
+        )
+    if report is not None:
+        from agentmem.evaluation.report import render_html
+
+        html = render_html(
+            result,
+            title=f"memory-formation evaluation: {chosen.provider}/{chosen.model}",
+            tuple_text=" ".join(f"{k}={v}" for k, v in msgspec.to_builtins(wanted).items()),
+        )
+        write_atomically(report, html.encode("utf-8"))
+    if json:
+        data = msgspec.to_builtins(result)
+        data["artifact_path"] = str(target) if result.passed else None
+        print_json(data)
+    else:
+        _print_summary(result)
+        if result.passed:
+            print(f"PASSED: evidence written to {target}", file=sys.stderr)
+        else:
+            print(
+                "FAILED: " + "; ".join(result.problems) + "; no artifact written", file=sys.stderr
+            )
+    return 0 if result.passed else 9
+
+
+def _slug(text: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "model"
+
+
+def _print_summary(result) -> None:
+    d, p = result.deterministic, result.provider
+    print_table(
+        ["arm", "supported", "fabricated", "policy failures", "fully supported positive"],
+        [
+            (
+                "deterministic",
+                d.supported,
+                d.fabricated,
+                d.policy_failures,
+                f"{d.fully_supported_positive}/{result.positive_cases}",
+            ),
+            (
+                "provider-assisted",
+                p.supported,
+                p.fabricated,
+                p.policy_failures,
+                f"{p.fully_supported_positive}/{result.positive_cases} "
+                f"(floor {result.coverage_floor})",
+            ),
+        ],
+    )
+    print()
+    kinds = sorted(set(d.by_kind) | set(p.by_kind))
+    print_table(
+        ["claim kind", "deterministic", "provider-assisted"],
+        [(k, d.by_kind.get(k, 0), p.by_kind.get(k, 0)) for k in kinds],
+    )
+    failing = [c for c in result.cases if c["failing"]]
+    if failing:
+        print()
+        print_table(
+            ["failing case", "labels", "provider supported", "fabricated", "rejected"],
+            [
+                (
+                    c["case"],
+                    "protected" if c["protected"] else c["labels"],
+                    c["provider"]["supported"],
+                    c["provider"]["fabricated"],
+                    ", ".join(f"{k} {v}" for k, v in c["provider"]["rejected"].items()) or "-",
+                )
+                for c in failing
+            ],
+        )
+
+
+def promote(
+    artifact_id: str,
+    /,
+    *,
+    to: Annotated[Path, Parameter(help="Directory for the case file.")],
+    principal: Annotated[str | None, Parameter(help="Owner of the artifact.")] = None,
+    operator: Annotated[bool, Parameter(negative="", help="Read as an operator.")] = False,
+    db: Annotated[Path | None, Parameter(name="--db", help="Database file.")] = None,
+    json: JsonOpt = False,
+) -> None:
+    """Convert a trajectory export into a memory-formation case with empty labels to review.
+
+    Reads only the redacted artifact (never the event log); refuses expired or withdrawn ones.
+    """
+    from agentmem.cli._common import open_store
+    from agentmem.evaluation.promote import promote as do_promote
+
+    with open_store(db, principal) as store:
+        path = do_promote(store, artifact_id, to, principal=principal, operator=operator)
+    if json:
+        print_json({"case_path": str(path)})
+    else:
+        print(f"wrote {path}; fill in its labels (or mark it protected) and review it")

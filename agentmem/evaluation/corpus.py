@@ -68,6 +68,7 @@ class CaseResult(msgspec.Struct, frozen=True):
     outcomes: dict[str, int]
     provider_audits: int = 0
     origins: dict[str, int] = msgspec.field(default_factory=dict)
+    supported_by_kind: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def load_corpus(directory: Path) -> list[Case]:
@@ -147,6 +148,10 @@ def run_case(
     supported = sum(1 for c in got if c.key() in expected)
     fabricated = len(got) - supported
     covered = {c.key() for c in got} & expected
+    by_kind: dict[str, int] = {}
+    for c in got:
+        if c.key() in expected:
+            by_kind[c.kind] = by_kind.get(c.kind, 0) + 1
     origins: dict[str, int] = {}
     for b in written:
         origins[b.origin] = origins.get(b.origin, 0) + 1
@@ -163,4 +168,5 @@ def run_case(
         outcomes=dict(report.counts),
         provider_audits=audits,
         origins=origins,
+        supported_by_kind=by_kind,
     )

@@ -1,0 +1,340 @@
+"""``agentmem eval memory-formation`` end to end over loopback HTTP, promotion, and gates."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+import agentmem
+from agentmem.evaluation.corpus import load_corpus
+from agentmem.memory.claims import VALUE_FIELDS, normalize_claim
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = REPO / "corpus" / "memory-formation"
+CASES = load_corpus(CORPUS)
+LINE = re.compile(r"^\[seq (\d+)\] (.*)$", re.M)
+
+
+def _oracle_claims(user: str, *, fabricate: bool, miss: bool) -> list[dict]:
+    """Answer like a perfect model: the labels of the case whose messages were sent."""
+    sent = [(int(seq), text) for seq, text in LINE.findall(user)]
+    texts = [text for _, text in sent]
+    for case in CASES:
+        mine = [
+            e["text"]
+            for e in case.events
+            if e["type"] == "user.message.created" and e["principal"] == case.principal
+        ]
+        if (
+            mine
+            and [t.replace("\n", " ") for t in mine][-len(texts) :] == texts
+            and (len(mine) == len(texts))
+        ):
+            break
+    else:
+        return []
+    if case.protected:
+        return []
+    claims = []
+    labels = case.labels[:-1] if miss and len(case.labels) > 0 else case.labels
+    for label in labels:
+        claim = normalize_claim(label.kind, label.values)
+        needles = [v.casefold() for v in claim.values.values() if v]
+        seq, text = next(
+            ((s, t) for s, t in reversed(sent) if any(n in t.casefold() for n in needles)),
+            sent[-1],
+        )
+        values = dict.fromkeys(VALUE_FIELDS)
+        values.update(claim.values)
+        claims.append({"kind": claim.kind, "values": values, "quote": text, "seq": seq})
+    first_positive = next(c.id for c in CASES if not c.protected)
+    if fabricate and case.id == first_positive:
+        values = dict.fromkeys(VALUE_FIELDS)
+        values.update({"species": "llama", "name": "Fabricio"})
+        claims.append({"kind": "pet", "values": values, "quote": sent[-1][1], "seq": sent[-1][0]})
+    return claims
+
+
+class Oracle:
+    """An OpenAI-compatible server on loopback that answers the corpus (optionally wrongly)."""
+
+    def __init__(self, *, fabricate: bool = False, miss: bool = False) -> None:
+        oracle = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                user = body["messages"][-1]["content"]
+                claims = _oracle_claims(user, fabricate=oracle.fabricate, miss=oracle.miss)
+                content = json.dumps({"claims": claims})
+                answer = {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "model": body["model"],
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "message": {"role": "assistant", "content": content},
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 100, "completion_tokens": 50},
+                }
+                data = json.dumps(answer).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.fabricate, self.miss = fabricate, miss
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> Oracle:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+
+
+def _eval_args(oracle: Oracle, tmp_path: Path, *extra: str) -> list[str]:
+    return [
+        "eval",
+        "memory-formation",
+        "--provider",
+        "ollama",
+        "--model",
+        "oracle-1",
+        "--base-url",
+        oracle.base_url,
+        "--live",
+        "--out",
+        str(tmp_path / "ev.json"),
+        *extra,
+    ]
+
+
+def test_correct_server_yields_an_artifact_that_activates_exactly(run_cli, tmp_path) -> None:
+    with Oracle() as oracle:
+        report = tmp_path / "report.html"
+        out = run_cli(*_eval_args(oracle, tmp_path, "--report", str(report), "--json"), timeout=600)
+        assert out.returncode == 0, out.stderr[-2000:]
+        result = json.loads(out.stdout)
+        assert result["passed"] and result["provider"]["fabricated"] == 0
+        assert result["provider"]["supported"] > result["deterministic"]["supported"]
+        artifact = json.loads((tmp_path / "ev.json").read_text())
+        assert artifact["live"] is True and artifact["tuple"]["model"] == "oracle-1"
+        html = report.read_text()
+        assert "<svg" in html and "http" not in html.replace("http://www.w3.org/2000/svg", "")
+
+        env = {
+            "AGENTMEM_PROVIDER": "ollama",
+            "AGENTMEM_PROVIDER_MODEL": "oracle-1",
+            "AGENTMEM_PROVIDER_BASE_URL": oracle.base_url,
+            "AGENTMEM_EVIDENCE_PATH": str(tmp_path / "ev.json"),
+        }
+        db = tmp_path / "live.db"
+        run_cli("init", "--db", str(db))
+        status = json.loads(run_cli("status", "--db", str(db), "--json", env=env).stdout)
+        assert status["formation"]["decision"] == "provider-assisted"
+        case = next(c for c in CASES if c.id == "pos-natural-er-doctor")
+        run_cli(
+            "event",
+            "import",
+            "-",
+            "--db",
+            str(db),
+            env=env,
+            input="".join(json.dumps(e) + "\n" for e in case.events),
+        )
+        closed = json.loads(
+            run_cli("session", "close", "s1", "--db", str(db), "--json", env=env).stdout
+        )
+        assert closed["formation_policy"] == "formation@8"
+        other = run_cli(
+            "status", "--db", str(db), "--json", env={**env, "AGENTMEM_PROVIDER_MODEL": "oracle-2"}
+        )
+        assert json.loads(other.stdout)["formation"]["field"] == "model"
+
+
+@pytest.mark.parametrize(("fabricate", "miss"), [(True, False), (False, True)])
+def test_a_fabricating_or_weak_server_exits_9_and_writes_nothing(
+    run_cli, tmp_path, fabricate, miss
+) -> None:
+    with Oracle(fabricate=fabricate, miss=miss) as oracle:
+        out = run_cli(*_eval_args(oracle, tmp_path), timeout=600)
+    assert out.returncode == 9, out.stderr[-2000:]
+    assert "no artifact written" in out.stderr
+    assert not (tmp_path / "ev.json").exists()
+    assert "FAILING CASE" in out.stdout
+
+
+def test_network_provider_needs_live(run_cli, tmp_path) -> None:
+    out = run_cli(
+        "eval",
+        "memory-formation",
+        "--provider",
+        "ollama",
+        "--model",
+        "m",
+        "--out",
+        str(tmp_path / "ev.json"),
+    )
+    assert out.returncode == 2 and "--live" in out.stderr
+
+
+def test_scripted_artifacts_are_marked_non_live(run_cli, tmp_path) -> None:
+    script = tmp_path / "script.json"
+    script.write_text("[]")
+    out = run_cli(
+        "eval",
+        "memory-formation",
+        "--provider",
+        "scripted",
+        "--script",
+        str(script),
+        "--out",
+        str(tmp_path / "ev.json"),
+        "--json",
+        timeout=600,
+    )
+    result = json.loads(out.stdout)
+    # an empty script makes every provider call fail: no lift, exit 9, nothing written
+    assert out.returncode == 9 and not result["passed"]
+    assert result["provider"]["provider_audits"] == len(CASES)
+
+
+CHILD = r"""
+import os, sys, time
+from agentmem.evaluation import harness
+real = os.replace
+def slow_replace(src, dst):
+    print("WRITING", flush=True)
+    time.sleep(60)
+    real(src, dst)
+harness.os.replace = slow_replace
+harness.write_atomically(__import__("pathlib").Path(sys.argv[1]), b'{"x": 1}' * 1000)
+"""
+
+
+def test_sigkill_during_artifact_write_leaves_no_partial_artifact(tmp_path) -> None:
+    target = tmp_path / "evidence" / "ev.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(target)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout.readline().strip() == "WRITING"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    assert not target.exists()
+    assert [p.name for p in target.parent.glob("*.json")] == []
+
+
+def _exported(db: Path) -> str:
+    with agentmem.open(str(db), principal="alice") as store:
+        store.grant_consent()
+        store.append({"type": "run.started", "session_id": "s1", "run_id": "r1"})
+        store.append(
+            {
+                "type": "user.message.created",
+                "session_id": "s1",
+                "run_id": "r1",
+                "text": "I live in Porto.",
+            }
+        )
+        store.append(
+            {
+                "type": "assistant.message.created",
+                "session_id": "s1",
+                "run_id": "r1",
+                "text": "Nice city.",
+            }
+        )
+        store.append(
+            {"type": "run.completed", "session_id": "s1", "run_id": "r1", "outcome": "succeeded"}
+        )
+        return store.export_run("r1").artifact_id
+
+
+def test_promote_reads_only_the_artifact(run_cli, tmp_path) -> None:
+    db = tmp_path / "p.db"
+    artifact_id = _exported(db)
+    import apsw
+
+    conn = apsw.Connection(str(db))
+    conn.execute("DROP TABLE events")  # the converter must not need the raw log
+    conn.close()
+    out = run_cli(
+        "eval",
+        "promote",
+        artifact_id,
+        "--to",
+        str(tmp_path / "cases"),
+        "--db",
+        str(db),
+        "--principal",
+        "alice",
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    case = json.loads(Path(json.loads(out.stdout)["case_path"]).read_text())
+    assert case["labels"] == [] and case["principal"] == "alice"
+    texts = [e.get("text") for e in case["events"] if e["type"] == "user.message.created"]
+    assert texts == ["I live in Porto."]
+    import msgspec
+
+    from agentmem.evaluation.corpus import Case
+
+    msgspec.convert(case, Case)  # a valid case file for the corpus format
+
+
+def test_promote_refuses_expired_or_withdrawn(run_cli, tmp_path) -> None:
+    db = tmp_path / "p.db"
+    artifact_id = _exported(db)
+    with agentmem.open(str(db), principal="alice") as store:
+        store.withdraw_consent()
+    out = run_cli(
+        "eval",
+        "promote",
+        artifact_id,
+        "--to",
+        str(tmp_path / "cases"),
+        "--db",
+        str(db),
+        "--principal",
+        "alice",
+    )
+    assert out.returncode == 6 and not (tmp_path / "cases").exists()
+
+
+def test_memory_gates(run_cli) -> None:
+    out = run_cli(
+        "gates",
+        "run",
+        "gate.memory.no_fabrication",
+        "gate.memory.evidence_schema",
+        "--json",
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout
+    assert all(r["passed"] for r in json.loads(out.stdout))
