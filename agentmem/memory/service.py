@@ -524,13 +524,31 @@ def _stored_claim(kind: str, text: str) -> Claim:
 
 
 def _belief(store: Store, row: Sequence) -> Belief:
-    values = _stored_values(row[2], row[4]) if row[4] is not None else None
-    evidence = tuple(
-        store.conn.execute(
-            "SELECT seq, quote FROM belief_evidence WHERE belief_id = ? ORDER BY seq", (row[0],)
+    return _beliefs(store, [row])[0]
+
+
+def _beliefs(store: Store, rows: Sequence[Sequence]) -> list[Belief]:
+    """Build beliefs with their evidence, fetched in one query for all of them."""
+    if not rows:
+        return []
+    evidence: dict[str, list[tuple[int, str | None]]] = {row[0]: [] for row in rows}
+    ids = list(evidence)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        for belief_id, seq, quote in store.conn.execute(
+            "SELECT belief_id, seq, quote FROM belief_evidence WHERE belief_id IN "
+            f"({', '.join('?' * len(chunk))}) ORDER BY belief_id, seq",
+            chunk,
+        ):
+            evidence[belief_id].append((seq, quote))
+    return [
+        Belief(
+            row[0], row[1], row[2], row[3],
+            _stored_values(row[2], row[4]) if row[4] is not None else None,
+            *row[5:], evidence=tuple(evidence[row[0]]),
         )
-    )
-    return Belief(row[0], row[1], row[2], row[3], values, *row[5:], evidence=evidence)
+        for row in rows
+    ]
 
 
 def beliefs(
@@ -547,7 +565,7 @@ def beliefs(
     if clauses:
         sql += " WHERE " + " AND ".join(clauses)
     sql += " ORDER BY created_at DESC, belief_id"
-    return [_belief(store, row) for row in store.conn.execute(sql, params)]
+    return _beliefs(store, list(store.conn.execute(sql, params)))
 
 
 def belief(store: Store, belief_id: str, *, principal: str | None = None) -> Belief:
@@ -584,9 +602,8 @@ def search(
     if principal is not None:
         sql += " AND b.principal = ?"
         params.append(principal)
-    sql += " ORDER BY bm25(beliefs_fts) LIMIT ?"
-    params.append(limit)
-    return [_belief(store, row) for row in store.conn.execute(sql, params)]
+    sql += f" ORDER BY bm25(beliefs_fts) LIMIT {int(limit)}"
+    return _beliefs(store, list(store.conn.execute(sql, params)))
 
 
 def forget(store: Store, belief_id: str, *, principal: str | None = None) -> Belief:
