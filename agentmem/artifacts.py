@@ -90,7 +90,7 @@ def put(
         expires_at=format_time(now + timedelta(days=days)),
         blob_key=_blob_key(store, data),
     )
-    with store.conn:
+    with store.transaction():
         store.conn.execute(
             "INSERT INTO blobs (blob_key, size, data) VALUES (?, ?, ?) "
             "ON CONFLICT (blob_key) DO NOTHING",
@@ -159,7 +159,7 @@ def sweep(store: Store) -> SweepResult:
     the WAL into the file and empties it, so old page images do not linger there either.
     """
     now = now_text()
-    with store.conn:
+    with store.transaction():
         artifacts = store.conn.execute(
             "DELETE FROM artifacts WHERE expires_at <= ? RETURNING artifact_id", (now,)
         ).fetchall()

@@ -50,7 +50,7 @@ def status(store: Store, principal: str | None = None, purpose: str = PURPOSE) -
 def grant(store: Store, principal: str | None = None) -> ConsentStatus:
     """Grant consent from now on. Runs that already started stay unstamped; repeat is a no-op."""
     principal = principal or store.principal
-    with store.conn:
+    with store.transaction():
         if status(store, principal).state == "granted":
             return status(store, principal)
         store._append_process(ConsentGranted(principal=principal, purpose=PURPOSE))
@@ -60,7 +60,7 @@ def grant(store: Store, principal: str | None = None) -> ConsentStatus:
 def withdraw(store: Store, principal: str | None = None) -> ConsentStatus:
     """Withdraw consent: every export of the principal's runs expires now (same transaction)."""
     principal = principal or store.principal
-    with store.conn:
+    with store.transaction():
         if status(store, principal).state != "granted":
             return status(store, principal)
         store._append_process(ConsentWithdrawn(principal=principal, purpose=PURPOSE))

@@ -2,8 +2,8 @@
 
 Connection setup follows apsw's best practice (WAL, foreign keys, no double-quoted strings,
 query-planner statistics) plus our own choices: a busy timeout measured in seconds so several
-local processes can write to one file, ``IMMEDIATE`` outermost transactions so a writer takes
-the write lock before it reads (no upgrade deadlocks), and a checked ``synchronous`` level.
+local processes can write to one file, ``BEGIN IMMEDIATE`` outermost write transactions
+(:func:`transaction`) so a writer takes the write lock before it reads (no upgrade deadlocks), and a checked ``synchronous`` level.
 
 The schema is ``schema.sql`` (the whole current version) behind a ``PRAGMA user_version``
 ladder: an empty file gets the current schema, an older agentmem database gets the migration
@@ -13,8 +13,10 @@ single byte of it is changed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+from collections.abc import Iterator
 from pathlib import Path
 
 import apsw
@@ -29,6 +31,7 @@ __all__ = [
     "connect",
     "projection_snapshot",
     "rebuild_projections",
+    "transaction",
 ]
 
 APPLICATION_ID = 0x41474D4D  # "AGMM"
@@ -120,7 +123,6 @@ def connect(
         ]
         if level != synchronous.upper():
             raise StoreError(f"PRAGMA synchronous={synchronous} did not take effect")
-        conn.transaction_mode = "IMMEDIATE"
         _ensure_schema(conn)
         conn.pragma("optimize", 0x10002)
     except apsw.NotADBError as exc:
@@ -159,7 +161,7 @@ def _ensure_schema(conn: apsw.Connection) -> None:
     version = conn.pragma("user_version")
     if version == SCHEMA_VERSION:
         return
-    with conn:
+    with transaction(conn):
         # Re-read inside the write lock: another process may have initialized the file.
         version = conn.pragma("user_version")
         if version == 0:
@@ -174,6 +176,31 @@ def _ensure_schema(conn: apsw.Connection) -> None:
             conn.execute(MIGRATIONS[version])
             version += 1
         conn.pragma("user_version", version)
+
+
+@contextlib.contextmanager
+def transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
+    """A write transaction: ``BEGIN IMMEDIATE`` at the outermost level, a savepoint inside.
+
+    IMMEDIATE takes the write lock before the first read, so a writer never has to upgrade a
+    stale read snapshot (which SQLite refuses at once, without the busy handler). The BEGIN is
+    issued through ``execute``, which releases the GIL while SQLite waits on the busy handler:
+    apsw's own ``with connection`` holds the GIL while it waits for an IMMEDIATE lock, so
+    threads of one process (the HTTP server's workers) would block the very writer they wait
+    for. Nested blocks use apsw's savepoints; any exception rolls back and propagates.
+    """
+    if conn.in_transaction:
+        with conn:
+            yield conn
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
 
 
 def _now_text(conn: apsw.Connection) -> str:

@@ -211,7 +211,12 @@ _encoder = msgspec.json.Encoder(order="deterministic")
 _stored_classes: dict[str, type[Event]] = {}
 # Modules that define process event types; imported before the history decoder is built so
 # every type ever written can be read back.
-_PROCESS_MODULES = ("agentmem.memory.events",)
+_PROCESS_MODULES = (
+    "agentmem.memory.events",
+    "agentmem.memory.provider",
+    "agentmem.memory.composition",
+    "agentmem.integrations.openai_agents",
+)
 _stored_decoder: msgspec.json.Decoder | None = None
 
 

@@ -8,6 +8,7 @@ anywhere in a batch leaves the file exactly as it was.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import re
 from collections.abc import Callable, Iterable, Iterator
@@ -181,6 +182,14 @@ class Store:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    def transaction(self) -> contextlib.AbstractContextManager[apsw.Connection]:
+        """A write transaction (``BEGIN IMMEDIATE``; a savepoint when nested).
+
+        Everything inside lands together or not at all; use it to group several library calls
+        into one atomic change.
+        """
+        return db.transaction(self.conn)
+
     @property
     def principal(self) -> str:
         """The default principal events and commands act for."""
@@ -266,7 +275,7 @@ class Store:
     def append_event(self, event: Event | dict[str, Any]) -> AppendResult:
         """Like :meth:`append`, but also says whether the event was an idempotent replay."""
         prepared = self._prepare(event)
-        with self.conn:
+        with self.transaction():
             return self._insert(self.conn.cursor(), prepared)
 
     def append_many(
@@ -284,7 +293,7 @@ class Store:
         imported = duplicates = 0
         first = last = None
         now = now_text()  # one transaction, one arrival time for events without their own
-        with self.conn:
+        with self.transaction():
             cursor = self.conn.cursor()
             for index, event in enumerate(events, start=1):
                 try:
@@ -306,7 +315,7 @@ class Store:
 
     def _append_process(self, event: Event) -> AppendResult:
         """Append a process event written by agentmem itself (consent, audits)."""
-        with self.conn:
+        with self.transaction():
             return self._insert(self.conn.cursor(), self._prepare(event))
 
     # -- reading ---------------------------------------------------------------------------
@@ -356,12 +365,14 @@ class Store:
 
     def session(self, session_id: str) -> SessionInfo:
         """One session's projection row; :class:`NotFound` if it has no events."""
-        row = self.conn.execute(
+        # fetchall, never fetchone: a half-read cursor keeps a read snapshot open, and a later
+        # write on this connection would then fail with SQLITE_BUSY_SNAPSHOT at once.
+        rows = self.conn.execute(
             "SELECT * FROM sessions WHERE session_id = ?", (session_id,)
-        ).fetchone()
-        if row is None:
+        ).fetchall()
+        if not rows:
             raise NotFound(f"no session {session_id!r}")
-        return SessionInfo(*row)
+        return SessionInfo(*rows[0])
 
     def sessions(
         self, *, principal: str | None = None, status: str | None = None
@@ -382,9 +393,10 @@ class Store:
 
     def run(self, run_id: str) -> RunInfo:
         """One run's projection row with its tools; :class:`NotFound` if never started."""
-        row = self.conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchone()
-        if row is None:
+        rows = self.conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchall()
+        if not rows:
             raise NotFound(f"no run {run_id!r}")
+        row = rows[0]
         tools = tuple(
             self.conn.execute(
                 "SELECT name, schema_sha256 FROM run_tools WHERE run_id = ? ORDER BY name",
@@ -547,7 +559,7 @@ class Store:
 
     def rebuild_projections(self) -> None:
         """Recompute sessions, runs, run_tools and consent from the log (one transaction)."""
-        with self.conn:
+        with self.transaction():
             db.rebuild_projections(self.conn)
 
     def check(self) -> list[str]:
@@ -572,7 +584,7 @@ class Store:
 
         rebuilt: dict[str, list[tuple]] = {}
         try:
-            with self.conn:
+            with self.transaction():
                 db.rebuild_projections(self.conn)
                 rebuilt = db.projection_snapshot(self.conn)
                 raise _Rollback

@@ -109,7 +109,7 @@ def export_run(store: Store, run_id: str, *, principal: str | None = None) -> Ex
     from agentmem.redaction import default_registry
 
     principal = principal or store.principal
-    with store.conn:
+    with store.transaction():
         run = store.run(run_id)
         if run.principal != principal:
             raise Refused(

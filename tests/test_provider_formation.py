@@ -26,7 +26,12 @@ from provider_server import (
 
 import agentmem
 from agentmem.memory.claims import VALUE_FIELDS
-from agentmem.memory.composition import formation_service, resolve, runtime_tuple
+from agentmem.memory.composition import (
+    bundled_corpus_hash,
+    formation_service,
+    resolve,
+    runtime_tuple,
+)
 from agentmem.memory.evidence import ModelTuple, coverage_floor
 from agentmem.memory.provider import Budget, ProviderAssistedCandidateExtractor
 from agentmem.memory.service import FormationService
@@ -330,7 +335,7 @@ def _artifact(wanted: ModelTuple, *, live: bool = True, **changes) -> dict:
         "created_at": "2026-11-29T00:00:00.000Z",
         "live": live,
         "tuple": msgspec.to_builtins(wanted),
-        "corpus_hash": "0" * 64,
+        "corpus_hash": bundled_corpus_hash(),
         "samples": 30,
         "positive_cases": positives,
         "coverage_floor": coverage_floor(positives),
@@ -384,6 +389,8 @@ def test_rollout_modes(tmp_path: Path, server, mode: str, evidence: str, monkeyp
         path = _write(tmp_path / "ev.json", _artifact(wanted, coverage_floor=10))
     elif evidence == "not_live":
         path = _write(tmp_path / "ev.json", _artifact(wanted, live=False))
+    elif evidence == "other_corpus":
+        path = _write(tmp_path / "ev.json", _artifact(wanted, corpus_hash="1" * 64))
     elif evidence.startswith("mismatch:"):
         field = evidence.split(":", 1)[1]
         other = msgspec.structs.replace(wanted, **{field: "something-else"})
@@ -412,6 +419,8 @@ def test_rollout_modes(tmp_path: Path, server, mode: str, evidence: str, monkeyp
             assert resolution.reason == "invalid_evidence"
         if mode == "auto" and evidence == "not_live":
             assert resolution.reason == "not_live"
+        if mode == "auto" and evidence == "other_corpus":
+            assert resolution.reason == "corpus_mismatch"
         service = formation_service(store)
         assert (service.assist is not None) is active
         if mode != "off":

@@ -285,7 +285,6 @@ def test_connection_settings_are_in_force(db_path: Path) -> None:
         assert s.conn.pragma("foreign_keys") == 1
         assert s.conn.pragma("synchronous") == 2  # FULL
         assert s.conn.pragma("application_id") == dbmod.APPLICATION_ID
-        assert s.conn.transaction_mode == "IMMEDIATE"
         assert s.conn.pragma("busy_timeout") >= 1000
 
 
@@ -304,3 +303,39 @@ def test_invalid_setting_is_a_config_error(monkeypatch) -> None:
 
     with pytest.raises(agentmem.ConfigError, match="synchronous"):
         load_settings()
+
+
+def test_threads_of_one_process_write_concurrently(db_path: Path) -> None:
+    import threading
+
+    agentmem.open(str(db_path)).close()
+    errors: list[str] = []
+
+    def worker(i: int) -> None:
+        try:
+            with agentmem.open(str(db_path), principal="p") as s:
+                for j in range(50):
+                    s.append(
+                        {"type": "user.message.created", "session_id": f"s{i % 4}", "text": f"m{j}"}
+                    )
+                s.grant_consent(f"p{i}")  # a read-then-write transaction
+        except agentmem.AgentmemError as exc:
+            errors.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    with agentmem.open(str(db_path)) as s:
+        assert s.status().events == 8 * 50 + 8
+        assert s.check() == []
+
+
+def test_transaction_groups_calls_atomically(store: agentmem.Store) -> None:
+    store.append(run_started())
+    with pytest.raises(agentmem.EventRejected), store.transaction():
+        store.append(user_msg("kept only if all succeed"))
+        store.append(user_msg("bad", run="ghost"))
+    assert store.status().events == 1

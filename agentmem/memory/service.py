@@ -203,7 +203,7 @@ class FormationService:
         outcome = run_sync(
             self.assist.attempt(episode, attempt=attempt, on_audit=self.store._append_process)
         )
-        with self.store.conn:
+        with self.store.transaction():
             self.store.conn.execute(
                 "INSERT INTO provider_retries (session_id, through_seq, attempts, retryable, "
                 "last_error, updated_at) VALUES (?, ?, ?, ?, ?, ?) "
@@ -264,7 +264,7 @@ class FormationService:
         outcomes: Counter[str] = Counter()
         by_seq = {e.seq: e for e in episode.events}
         touched: list[str] = []
-        with store.conn:
+        with store.transaction():
             accepted: dict[str, tuple[MemoryCandidate, set[str]]] = {}
             for candidate, arm in proposals:
                 reason = self._gate(candidate, episode, by_seq)
@@ -610,7 +610,7 @@ def forget(store: Store, belief_id: str, *, principal: str | None = None) -> Bel
     """Erase a belief's content everywhere; keep only a content-free tombstone and an event."""
     from agentmem.memory.events import BeliefForgotten
 
-    with store.conn:
+    with store.transaction():
         target = belief(store, belief_id, principal=principal)
         if target.status != "forgotten":
             FormationService(store)._deindex(belief_id)
@@ -664,7 +664,7 @@ def seed_belief(store: Store, principal: str, claim: Claim) -> str:
     now = now_text()
     statement = render_statement(claim)
     spec = CLAIM_KINDS[claim.kind]
-    with store.conn:
+    with store.transaction():
         store.conn.execute(
             "INSERT INTO beliefs (belief_id, principal, kind, claim_key, conflict_key, statement,"
             " claim_values, status, candidate_status, scope, portability, salience,"

@@ -1,0 +1,448 @@
+"""AgentmemSession: the OpenAI Agents SDK Session protocol on the event log.
+
+A real SDK agent loop (``Runner.run`` with the SDK's own scripted model, no network) runs
+against agentmem and against the SDK's SQLiteSession, and both must hold the same history.
+The Session behaviours the SDK relies on (order, limit, pop, clear, several sessions in one
+file) are checked here, and so is what agentmem adds: exact item round-trips, no reasoning,
+memory from what the user said, runs that consent-gated export can read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+pytest.importorskip("agents")
+
+from agents import Agent, Runner, SQLiteSession, function_tool, set_tracing_disabled
+from agents.memory import SessionSettings
+from agents.testing import ScriptedModel, assistant_message, function_call
+
+import agentmem
+from agentmem.errors import EventRejected, InvalidInput, Refused
+from agentmem.integrations.openai_agents import AgentmemSession
+
+set_tracing_disabled(True)
+
+T = TypeVar("T")
+CONVERSATION = (
+    "run.started",
+    "run.completed",
+    "user.message.created",
+    "assistant.message.created",
+    "tool.result.created",
+    "system.prompt.set",
+)
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+@function_tool
+def weather(city: str) -> str:
+    """Today's weather in a city."""
+    return f"sunny in {city}"
+
+
+def scripted() -> ScriptedModel:
+    """Two turns: the first calls the weather tool twice, the second only answers."""
+    return ScriptedModel(
+        [
+            [
+                assistant_message("Let me check.", item_id="msg-1"),
+                function_call("weather", {"city": "Lisbon"}, call_id="call-1"),
+                function_call("weather", {"city": "Porto"}, call_id="call-2"),
+            ],
+            [assistant_message("Sunny in Lisbon and in Porto.", item_id="msg-2")],
+            [assistant_message("Nice to meet you, Ada. I live in Paris myself.", item_id="msg-3")],
+        ]
+    )
+
+
+async def two_turns(session: Any) -> tuple[list[str], ScriptedModel]:
+    model = scripted()
+    agent = Agent(name="assistant", instructions="Be brief.", model=model, tools=[weather])
+    first = await Runner.run(agent, "What's the weather in Lisbon and Porto?", session=session)
+    second = await Runner.run(agent, "My name is Ada and I live in Lisbon.", session=session)
+    model.assert_complete()
+    return [first.final_output, second.final_output], model
+
+
+def user(text: str) -> dict[str, Any]:
+    return {"role": "user", "content": text}
+
+
+def said(text: str, item_id: str = "msg") -> dict[str, Any]:
+    return {
+        "id": item_id,
+        "type": "message",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": [], "logprobs": []}],
+    }
+
+
+def types_of(store: agentmem.Store, session_id: str) -> list[str]:
+    return [
+        row[0]
+        for row in store.conn.execute(
+            "SELECT type FROM events WHERE session_id = ? ORDER BY seq", (session_id,)
+        )
+    ]
+
+
+def event_count(store: agentmem.Store) -> int:
+    return store.conn.execute("SELECT count(*) FROM events").get
+
+
+def test_agent_loop_with_a_tool_call_over_two_turns(store: agentmem.Store) -> None:
+    session = AgentmemSession("chat-1", store=store)
+    outputs, model = run(two_turns(session))
+    items = run(session.get_items())
+
+    assert outputs == [
+        "Sunny in Lisbon and in Porto.",
+        "Nice to meet you, Ada. I live in Paris myself.",
+    ]
+    # The second turn's model call saw the whole first turn, read back from agentmem.
+    assert model.last_call is not None
+    assert model.last_call.input == [*items[:-1]]
+    assert [i.get("type") for i in items] == [
+        None,
+        "message",
+        "function_call",
+        "function_call",
+        "function_call_output",
+        "function_call_output",
+        "message",
+        None,
+        "message",
+    ]
+    conversation = [t for t in types_of(store, "chat-1") if t in CONVERSATION]
+    assert conversation == [
+        "run.started",
+        "user.message.created",
+        "assistant.message.created",  # the text and both calls: one chat turn
+        "tool.result.created",
+        "tool.result.created",
+        "assistant.message.created",
+        "user.message.created",
+        "assistant.message.created",
+    ]
+    turn = next(
+        e
+        for e in store.events(session_id="chat-1", types=CONVERSATION)
+        if getattr(e, "tool_calls", None)
+    )
+    assert turn.text == "Let me check."  # type: ignore[attr-defined]
+    assert [(c.id, c.name, json.loads(c.arguments)) for c in turn.tool_calls] == [  # type: ignore[attr-defined]
+        ("call-1", "weather", {"city": "Lisbon"}),
+        ("call-2", "weather", {"city": "Porto"}),
+    ]
+
+
+def test_same_items_as_sqlite_session_for_the_same_script(store: agentmem.Store) -> None:
+    async def both() -> tuple[list[Any], list[Any]]:
+        ours = AgentmemSession("chat-1", store=store)
+        theirs = SQLiteSession("chat-1")
+        await two_turns(ours)
+        await two_turns(theirs)
+        return await ours.get_items(), await theirs.get_items()
+
+    ours, theirs = run(both())
+    assert ours == theirs
+    assert len(ours) == 9
+
+
+def test_beliefs_form_from_what_the_user_said_after_close(store: agentmem.Store) -> None:
+    run(two_turns(AgentmemSession("chat-1", store=store)))
+    report = store.close_session("chat-1")
+
+    statements = {b.statement for b in store.beliefs(principal=store.principal)}
+    assert statements == {"User's name is Ada", "User lives in Lisbon"}  # not Paris
+    assert report.counts.get("formed") == 2
+    for belief in store.beliefs(principal=store.principal):
+        for seq, _quote in belief.evidence:
+            (kind,) = store.conn.execute("SELECT type FROM events WHERE seq = ?", (seq,)).fetchone()
+            assert kind == "user.message.created"
+    assert [b.statement for b in store.search_beliefs("Lisbon", principal="local")] == [
+        "User lives in Lisbon"
+    ]
+
+
+def test_order_and_limit(store: agentmem.Store) -> None:
+    items = [user("one"), said("two"), user("three"), said("four")]
+    session = AgentmemSession("s", store=store)
+    run(session.add_items(items[:1]))
+    run(session.add_items(items[1:]))
+
+    assert run(session.get_items()) == items
+    assert run(session.get_items(limit=2)) == items[-2:]
+    assert run(session.get_items(limit=10)) == items
+    assert run(session.get_items(limit=0)) == []
+    limited = AgentmemSession("s", store=store, session_settings=SessionSettings(limit=1))
+    assert run(limited.get_items()) == items[-1:]
+    assert run(limited.get_items(limit=3)) == items[-3:]
+
+
+def test_pop_item_is_recorded_and_honoured(store: agentmem.Store) -> None:
+    session = AgentmemSession("s", store=store)
+    assert run(session.pop_item()) is None
+    run(session.add_items([user("one"), said("two"), user("three")]))
+    before = event_count(store)
+
+    assert run(session.pop_item()) == user("three")
+    assert run(session.pop_item()) == said("two")
+    assert run(session.get_items()) == [user("one")]
+    run(session.add_items([user("again")]))
+    assert run(session.get_items()) == [user("one"), user("again")]
+    # Append-only: popping added events, it removed none.
+    assert event_count(store) > before
+    assert types_of(store, "s").count("agents.item.popped") == 2
+    assert store.session("s").user_message_count == 3
+
+
+def test_clear_session_is_recorded_and_leaves_the_session_open(store: agentmem.Store) -> None:
+    session = AgentmemSession("s", store=store)
+    run(session.clear_session())  # nothing to clear: nothing recorded
+    assert types_of(store, "s") == []
+    run(session.add_items([user("one"), said("two")]))
+    run(session.clear_session())
+
+    assert run(session.get_items()) == []
+    assert run(session.pop_item()) is None
+    assert store.session("s").status == "open"
+    run(session.add_items([user("after")]))
+    assert run(session.get_items()) == [user("after")]
+    assert types_of(store, "s").count("agents.session.cleared") == 1
+
+
+def test_several_sessions_in_one_file(db_path: Path, store: agentmem.Store) -> None:
+    first = AgentmemSession("a", store=store)
+    second = AgentmemSession("b", store=store)
+    run(first.add_items([user("for a")]))
+    run(second.add_items([user("for b"), said("b says")]))
+    run(first.add_items([said("a says")]))
+    run(second.pop_item())
+
+    assert run(first.get_items()) == [user("for a"), said("a says")]
+    assert run(second.get_items()) == [user("for b")]
+    # Another object (another process, later) on the same file sees the same history.
+    with AgentmemSession("a", db=db_path) as reopened:
+        assert run(reopened.get_items()) == [user("for a"), said("a says")]
+        run(reopened.add_items([user("later")]))
+    assert run(first.get_items())[-1] == user("later")
+
+
+ROUND_TRIP: list[dict[str, Any]] = [
+    user("Grüße aus Lisboa 🌞"),
+    {
+        "type": "message",
+        "role": "user",
+        "content": [
+            {"type": "input_text", "text": "Look at this"},
+            {"type": "input_image", "image_url": "data:image/png;base64,AAAA", "detail": "auto"},
+            {"type": "input_text", "text": "and this"},
+        ],
+    },
+    {"role": "developer", "content": "Answer in one sentence."},
+    said("Here you go.", "msg-a"),
+    {
+        "id": "fc-1",
+        "type": "function_call",
+        "call_id": "call-9",
+        "name": "lookup",
+        "arguments": '{"q": "x", "n": 2}',
+        "status": "completed",
+    },
+    {
+        "type": "function_call_output",
+        "call_id": "call-9",
+        "output": [{"type": "input_text", "text": "found 2"}],
+    },
+    {"type": "custom_tool_call", "call_id": "call-10", "name": "patch", "input": "*** diff"},
+    {"type": "custom_tool_call_output", "call_id": "call-10", "output": "applied"},
+    {
+        "id": "ws-1",
+        "type": "web_search_call",
+        "status": "completed",
+        "action": {"type": "search", "query": "weather", "sources": None},
+    },
+    {"type": "item_reference", "id": "msg-zzz"},
+    {"role": "user", "content": [{"type": "input_image", "image_url": "https://x/y.png"}]},
+    {"role": "assistant", "content": "plain", "extra": {"n": 1.5, "big": 2**62, "ok": True}},
+]
+
+
+def test_items_round_trip_exactly(store: agentmem.Store) -> None:
+    session = AgentmemSession("s", store=store)
+    run(session.add_items(ROUND_TRIP[:5]))
+    run(session.add_items(ROUND_TRIP[5:]))
+
+    assert run(session.get_items()) == ROUND_TRIP
+    for limit in range(1, len(ROUND_TRIP) + 1):
+        assert run(session.get_items(limit=limit)) == ROUND_TRIP[-limit:]
+    events = list(store.events(session_id="s", types=CONVERSATION))
+    texts = [
+        (type(e).__name__, getattr(e, "text", None) or getattr(e, "content", None)) for e in events
+    ]
+    assert texts == [
+        ("RunStarted", None),
+        ("UserMessageCreated", "Grüße aus Lisboa 🌞"),
+        ("UserMessageCreated", "Look at this\nand this"),
+        ("SystemPromptSet", "Answer in one sentence."),
+        ("AssistantMessageCreated", "Here you go."),  # and call-9
+        ("ToolResultCreated", "found 2"),
+        ("AssistantMessageCreated", None),  # call-10 (the tool result broke the turn)
+        ("ToolResultCreated", "applied"),
+        ("AssistantMessageCreated", "plain"),
+    ]
+    assert [c.id for c in events[4].tool_calls] == ["call-9"]  # type: ignore[attr-defined]
+    assert [(c.name, c.arguments) for c in events[6].tool_calls] == [("patch", "*** diff")]  # type: ignore[attr-defined]
+
+
+def test_reasoning_items_are_dropped_and_never_stored(store: agentmem.Store) -> None:
+    reasoning = {
+        "id": "rs-1",
+        "type": "reasoning",
+        "summary": [{"type": "summary_text", "text": "PRIVATE-CHAIN-OF-THOUGHT"}],
+        "content": [{"type": "reasoning_text", "text": "PRIVATE-CHAIN-OF-THOUGHT"}],
+        "encrypted_content": "gAAAA-opaque",
+    }
+    session = AgentmemSession("s", store=store)
+    run(session.add_items([user("hi"), reasoning, said("hello")]))
+    run(session.add_items([reasoning]))  # a batch of reasoning only stores nothing
+
+    assert run(session.get_items()) == [user("hi"), said("hello")]
+    hits = store.conn.execute(
+        "SELECT count(*) FROM events WHERE payload LIKE '%PRIVATE-CHAIN%' "
+        "OR payload LIKE '%gAAAA-opaque%'"
+    ).get
+    assert hits == 0
+
+
+@pytest.mark.parametrize(
+    ("items", "message"),
+    [
+        (
+            [user("ok"), {"role": "assistant", "content": "x", "reasoning_content": "hmm"}],
+            "item 2: field `reasoning_content` carries raw model reasoning",
+        ),
+        ([user("ok"), "not an item"], "item 2: expected an item object"),
+        ([{"role": "user", "content": "x", "t": (1, 2)}], "item 1: does not survive JSON"),
+        ([{"role": "user", "content": "x", "n": float("nan")}], "item 1: does not survive JSON"),
+        ([{"role": "user", "content": "x", "o": object()}], "item 1: not plain JSON"),
+        (
+            [user("ok"), {"type": "function_call", "name": "f", "arguments": "{}"}],
+            "item 2: ",
+        ),
+    ],
+)
+def test_bad_items_are_refused_and_nothing_is_written(
+    store: agentmem.Store, items: list[Any], message: str
+) -> None:
+    session = AgentmemSession("s", store=store)
+    run(session.add_items([user("first")]))
+    before = event_count(store)
+    with pytest.raises(InvalidInput) as caught:
+        run(session.add_items(items))
+    assert caught.value.message.startswith(message)
+    assert event_count(store) == before
+    assert run(session.get_items()) == [user("first")]
+
+
+def test_a_closed_session_refuses_more_but_stays_readable(store: agentmem.Store) -> None:
+    session = AgentmemSession("s", store=store)
+    run(session.add_items([user("My name is Ada.")]))
+    store.close_session("s")
+    before = event_count(store)
+
+    for attempt in (
+        session.add_items([user("more")]),
+        session.add_items([{"type": "item_reference", "id": "x"}]),
+        session.pop_item(),
+        session.clear_session(),
+    ):
+        with pytest.raises(EventRejected, match="is closed"):
+            run(attempt)
+    assert event_count(store) == before
+    assert run(session.get_items()) == [user("My name is Ada.")]
+
+
+def test_runs_are_recorded_and_exportable_under_consent(store: agentmem.Store) -> None:
+    store.grant_consent()
+    session = AgentmemSession("chat-1", store=store)
+    assert session.run_id is None
+    run(two_turns(session))
+    run_id = session.run_id
+    assert run_id is not None
+    assert run(session.complete_run()) == run_id
+    assert run(session.complete_run()) is None
+
+    info = store.run(run_id)
+    assert (info.status, info.outcome, info.consent_seq is not None) == (
+        "completed",
+        "succeeded",
+        True,
+    )
+    export = store.export_run(run_id)
+    _, data = store.read_artifact(export.artifact_id)
+    document = json.loads(data)
+    assert [m["role"] for m in document["messages"]] == [
+        "user",
+        "assistant",
+        "tool",
+        "tool",
+        "assistant",
+        "user",
+        "assistant",
+    ]
+    assert [c["id"] for c in document["messages"][1]["tool_calls"]] == ["call-1", "call-2"]
+
+    run(session.add_items([user("next run")]))
+    assert session.run_id not in (None, run_id)
+    report = run(session.close_session())
+    assert session.run_id is None
+    assert store.session("chat-1").status == "closed"
+    assert report.session_id == "chat-1"
+    assert [r.status for r in store.runs(session_id="chat-1")] == ["completed", "completed"]
+
+
+def test_another_principals_session_is_refused(store: agentmem.Store) -> None:
+    run(AgentmemSession("s", store=store, principal="alice").add_items([user("mine")]))
+    intruder = AgentmemSession("s", store=store, principal="bob")
+    with pytest.raises(Refused, match="another principal"):
+        run(intruder.get_items())
+    with pytest.raises(Refused):
+        run(intruder.add_items([user("theirs")]))
+
+
+def test_constructor_checks(store: agentmem.Store, db_path: Path) -> None:
+    with pytest.raises(InvalidInput, match="session_id"):
+        AgentmemSession("", store=store)
+    with pytest.raises(InvalidInput, match="session_id"):
+        AgentmemSession("x" * 129, store=store)
+    with pytest.raises(TypeError, match="either store or db"):
+        AgentmemSession("s", store=store, db=db_path)
+
+
+def test_the_module_imports_without_the_sdk() -> None:
+    # The log's history decoder imports this module for its process event types, so reading
+    # a database must never need the SDK.
+    code = (
+        "import sys\n"
+        "sys.modules['agents'] = None\n"
+        "import agentmem.integrations.openai_agents as m\n"
+        "from agentmem.events import EVENT_TYPES\n"
+        "assert 'agents.item.added' in EVENT_TYPES\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
