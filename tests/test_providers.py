@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import secrets
 import socket
 import subprocess
 import sys
@@ -52,7 +53,8 @@ from agentmem.providers import (
 )
 from agentmem.providers.base import provider_error, require_httpx
 
-SECRET = "sk-test-Zq81vX0secretvalue"
+# Generated per run (never a committed literal); distinctive enough to grep for in outputs.
+SECRET = "-".join(("sk", "test", secrets.token_hex(12)))
 KEY_ENV = "AGENTMEM_TEST_PROVIDER_KEY"
 PROMPT_MARKER = "seq 7: my daughter Ada starts school"
 SCHEMA: dict[str, Any] = {

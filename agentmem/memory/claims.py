@@ -15,6 +15,7 @@ constrain a provider's structured output.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -555,6 +556,15 @@ _NORMALIZERS: Final[dict[tuple[str, str], Callable[[str], str]]] = {
 
 def normalize_value(kind: str, field: str, raw: str) -> str:
     """Normalize one value of ``kind``; idempotent, raises :class:`InvalidInput` when invalid."""
+    # Every claim is normalized at least twice (by its extractor, then again when the Claim is
+    # built) and sessions repeat their values; only plain strings are cached so that anything
+    # else fails exactly as before (an unhashable value must not turn into a TypeError).
+    if type(kind) is str and type(field) is str and type(raw) is str:
+        return _normalize_value_cached(kind, field, raw)
+    return _normalize_value(kind, field, raw)
+
+
+def _normalize_value(kind: str, field: str, raw: str) -> str:
     normalizer = _NORMALIZERS.get((kind, field))
     if normalizer is None:
         raise InvalidInput(f"claim kind {kind!r} has no value field {field!r}")
@@ -572,6 +582,10 @@ def normalize_value(kind: str, field: str, raw: str) -> str:
     if not value or len(value) > _MAX_VALUE_CHARS:
         raise InvalidInput(f"{kind}.{field} must be 1 to {_MAX_VALUE_CHARS} characters: {raw!r}")
     return value
+
+
+# Invalid values raise and are not cached; valid ones are at most 240 characters.
+_normalize_value_cached = functools.lru_cache(maxsize=4096)(_normalize_value)
 
 
 def normalize_claim(kind: str, values: Mapping[str, str | None]) -> Claim:

@@ -16,6 +16,8 @@ episode always yields the same candidates in the same order.
 from __future__ import annotations
 
 import abc
+import functools
+import operator
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -33,7 +35,13 @@ from agentmem.memory.claims import (
     normalize_claim,
     normalize_value,
 )
-from agentmem.memory.markers import injection_marker, transient_marker
+from agentmem.memory.markers import (
+    MARKER_TRIGGERS,
+    LiteralPrefilter,
+    fold,
+    injection_marker,
+    transient_marker,
+)
 
 __all__ = [
     "EXTRACTOR_VERSION",
@@ -255,20 +263,63 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
+# Nearly all of the extractor's time went into searching each message, sentence and clause with
+# patterns that cannot match it. Every pattern searched with below is registered with one
+# prefilter, scanned once per message; the scan's ``mask`` rules most of them out before the
+# regex engine runs. Scanning the whole message is sound for its sentences and clauses because
+# they are always cut next to a non-word character, so each of their words is one of its words.
+_PREFILTER: Final = LiteralPrefilter()
+
+
+class _Gated:
+    """A pattern with its trigger words (see :meth:`LiteralPrefilter.add`): it searches only
+    text whose prefilter ``mask`` holds its bit."""
+
+    __slots__ = ("bit", "pattern", "triggers")
+
+    def __init__(self, pattern: re.Pattern[str], words: str = "", parts: str = "") -> None:
+        self.pattern = pattern
+        self.bit = _PREFILTER.add(words, parts)
+        self.triggers = (*words.split(), *parts.split())
+
+    def search(self, text: str, mask: int) -> re.Match[str] | None:
+        return self.pattern.search(text) if mask & self.bit else None
+
+    def match(self, text: str, mask: int) -> re.Match[str] | None:
+        return self.pattern.match(text) if mask & self.bit else None
+
+    def finditer(self, text: str, mask: int, *span: int) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(text, *span) if mask & self.bit else iter(())
+
+    def search_alone(self, text: str) -> re.Match[str] | None:
+        """Search a text no prefilter scan was made for (a word occurs where it occurs whole)."""
+        folded = fold(text)
+        for trigger in self.triggers:
+            if trigger in folded:
+                return self.pattern.search(text)
+        return None
+
+
+def _grx(pattern: str, words: str = "", parts: str = "") -> _Gated:
+    return _Gated(_rx(pattern), words, parts)
+
+
 # --- guards -----------------------------------------------------------------------------------
 
 _SENTENCE_END = re.compile(r"[.!?]+(?=[\s\"'”’)\]]|$)|\n+|;")
 _ABBREVIATIONS: Final = frozenset(
     _words("st dr mr mrs ms jr sr inc co ltd corp prof vs e.g i.e approx no mt ft")
 )
-_CLAUSE_SEP = _rx(
+_CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet)\s)"
     rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet)\s+"
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?"
     rf"(?:i|i{_A}m|i{_A}ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b)"
     rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
-    rf"(?:i|i{_A}m|i{_A}ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b)"
+    rf"(?:i|i{_A}m|i{_A}ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b)",
+    words="but and so although though while whereas because since plus yet",
+    parts=", ; : - – —",
 )
 _CONTRAST_TAIL = _rx(r",\s*(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s")
 _QUESTION_TAG = _rx(
@@ -280,75 +331,104 @@ _INTERROGATIVE_START = _rx(
     r"(?:should|would|could|can|do|does|did|is|are|am|was|were|will|shall|what|where|when|why"
     r"|how|who|which|whom|whose|have|has|must|might|may|isn't|aren't|don't|doesn't)\b"
 )
-_HYPOTHETICAL = _rx(
+_HYPOTHETICAL = _grx(
     rf"\b(?:if|unless|whether|suppose|supposing|imagine|imagining|pretend|pretending"
     rf"|hypothetical(?:ly)?|let{_A}?s\s+say|in\s+case|would|wouldn{_A}?t|could|couldn{_A}?t"
     rf"|might|wish|someday|some\s+day|one\s+day|wanna|gonna|going\s+to|intend|intending"
     rf"|hopefully|should|shouldn{_A}?t|ought|dream\s+of|dreaming)\b"
     rf"|\bi\s+(?:want|plan|hope|intend|need)\s+to\b|\bplann?ing\s+(?:to|on)\b"
-    rf"|\bthinking\s+(?:of|about)\b|\bconsidering\b|{_A}d\b|{_A}ll\b"
+    rf"|\bthinking\s+(?:of|about)\b|\bconsidering\b|{_A}d\b|{_A}ll\b",
+    words="if unless whether suppose supposing imagine imagining pretend pretending hypothetical"
+    " hypothetically say case would wouldn wouldnt could couldn couldnt might wish someday day"
+    " wanna gonna going intend intending hopefully should shouldn shouldnt ought dream dreaming"
+    " want plan hope need planning planing thinking considering d ll",
 )
-_MODAL_LOWER = re.compile(r"\b(?:will|may|hope|won't|won’t)\b")
-_HEDGE = _rx(
+_MODAL_LOWER = _Gated(re.compile(r"\b(?:will|may|hope|won't|won’t)\b"), "will may hope won")
+_HEDGE = _grx(
     r"\b(?:i\s+think|i\s+guess|i\s+believe|i\s+suppose|i\s+assume|i\s+feel\s+like|not\s+sure"
     r"|probably|maybe|perhaps|possibly|kind\s+of|sort\s+of|kinda|sorta|apparently|supposedly"
-    r"|allegedly|i\s+doubt|i\s+wonder|as\s+far\s+as\s+i\s+know|i\s+reckon|i\s+suspect)\b"
+    r"|allegedly|i\s+doubt|i\s+wonder|as\s+far\s+as\s+i\s+know|i\s+reckon|i\s+suspect)\b",
+    words="think guess believe suppose assume like sure probably maybe perhaps possibly kind sort"
+    " kinda sorta apparently supposedly allegedly doubt wonder know reckon suspect",
 )
-_SELF_REPORT = _rx(
+_SELF_REPORT = _grx(
     r"\b(?:as|like)\s+i\s+(?:already\s+)?(?:said|mentioned|told\s+you|wrote)\b"
-    r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+you\b"
+    r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+you\b",
+    words="said mentioned told wrote",
 )
-_REPORTED = _rx(
+_REPORTED = _grx(
     r"\b(?:said|says|saying|told|tells|telling|according\s+to|claims?|claimed|claiming|thinks"
     r"|thought|believes|believed|assumes|assumed|heard|mentioned|wrote|writes|reckons|insists?"
     r"|insisted|swears|swore|joked|jokes|joking|kidding|asked|asks|replied|replies|quote|quoted"
-    r"|quoting|rumou?rs?|pretends?)\b|[\"“”«»]"
+    r"|quoting|rumou?rs?|pretends?)\b|[\"“”«»]",
+    words="said says saying told tells telling according claim claims claimed claiming thinks"
+    " thought believes believed assumes assumed heard mentioned wrote writes reckons insist"
+    " insists insisted swears swore joked jokes joking kidding asked asks replied replies quote"
+    " quoted quoting rumor rumors rumour rumours pretend pretends",
+    parts='" “ ” « »',
 )
-_CREDENTIAL = _rx(
+_CREDENTIAL = _grx(
     r"\b(?:password|passwd|passcode|passphrase|api[\s_-]?keys?|access[\s_-]?keys?|secrets?"
     r"|tokens?|credentials?|private[\s_-]?keys?|ssh[\s_-]?keys?|pin|ssn|social\s+security"
-    r"|credit\s+card|card\s+number|cvv|iban|account\s+number|routing\s+number)\b|\{\{\s*secret"
+    r"|credit\s+card|card\s+number|cvv|iban|account\s+number|routing\s+number)\b|\{\{\s*secret",
+    words="pin ssn security card cvv iban number",
+    parts="pass key secret token credential",
 )
 _HIGH_ENTROPY = re.compile(
     r"(?<![\w/+=-])(?=[\w/+=-]*\d)(?=[\w/+=-]*[A-Za-z])[\w/+=-]{20,}(?![\w/+=-])"
 )
-_JOKE = _rx(r"\b(?:just\s+kidding|jk|kidding|joking|lol\s+no)\b|(?:^|\s)/s\b")
-_FICTION = _rx(
+_JOKE = _grx(
+    r"\b(?:just\s+kidding|jk|kidding|joking|lol\s+no)\b|(?:^|\s)/s\b", "kidding jk joking lol s"
+)
+_FICTION = _grx(
     rf"\bmy\s+(?:character|avatar|persona|oc|alter\s+ego|protagonist|hero|heroine|npc)\b"
     rf"|\b(?:in|for|from)\s+(?:the|my|our|this|a|your)\s+(?:story|novel|book|game|role[- ]?play"
     rf"|script|screenplay|scene|campaign|world|fic|fanfic|fanfiction|play|movie|show|dream"
     rf"|simulation|universe)\b|\brole[- ]?play|\blet{_A}?s\s+(?:pretend|play|imagine|write)\b"
     rf"|\bpretend|\bin[- ]character\b|\bthe\s+protagonist\b|\bfictional\b|\bnpc\b"
     rf"|\bdungeon\s+master\b|\bd\s*&\s*d\b|\bwriting\s+(?:a|my)\s+(?:story|novel|book|script"
-    rf"|screenplay)\b|\bplay(?:ing)?\s+(?:a|the)\s+(?:role|part)\b|\bact(?:ing)?\s+as\b"
+    rf"|screenplay)\b|\bplay(?:ing)?\s+(?:a|the)\s+(?:role|part)\b|\bact(?:ing)?\s+as\b",
+    words="character avatar persona oc ego protagonist hero heroine npc story novel book game role"
+    " roleplay script screenplay scene campaign world fic fanfic fanfiction play playing movie"
+    " show dream simulation universe pretend imagine write fictional dungeon d writing act acting",
+    parts="pretend roleplay",
 )
-_FRAME_ON = _rx(
+_FRAME_ON = _grx(
     rf"\blet{_A}?s\s+(?:role[- ]?play|play\s+a\s+game|pretend|do\s+a\s+role[- ]?play"
     rf"|write\s+a\s+story|imagine)\b|\brole[- ]?play|\bstay\s+in\s+character\b"
-    rf"|\bin\s+character\b|\bi{_A}?(?:ll|\s+will)\s+play\s+(?:the|a)\b"
+    rf"|\bin\s+character\b|\bi{_A}?(?:ll|\s+will)\s+play\s+(?:the|a)\b",
+    words="let lets role character play",
+    parts="roleplay",
 )
-_FRAME_OFF = _rx(
+_FRAME_OFF = _grx(
     r"\bout\s+of\s+character\b|\booc\b|\b(?:end|stop|exit|quit|leave)\s+(?:the|this|our)\s+"
     r"(?:role[- ]?play|story|game|scene|simulation)\b|\bback\s+to\s+(?:reality|real\s+life)\b"
-    r"|\bin\s+real\s+life\b|\birl\b"
+    r"|\bin\s+real\s+life\b|\birl\b",
+    words="character ooc role roleplay story game scene simulation back real irl",
 )
 # A message that takes back what the user said just before: the previous message's claims go.
-_RETRACTION = _rx(
+_RETRACTION = _grx(
     r"\b(?:i\s+misspoke|i\s+meant|scratch\s+that|never\s*mind|ignore\s+(?:that|what\s+i"
     r"|my\s+(?:last|previous))|disregard\s+(?:that|what\s+i|my\s+(?:last|previous))"
     r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
     r"|correction|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
-    r"|typo)\b"
+    r"|typo)\b",
+    words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
+    " mistake typo",
 )
-_NEGATION = _rx(
+_NEGATION = _grx(
     rf"\b(?:not|never|no|none|neither|nor|without|nobody|nothing|nowhere|cannot|hardly|barely"
-    rf"|dont|cant|wont|isnt|doesnt|didnt|aint)\b|n{_A}t\b"
+    rf"|dont|cant|wont|isnt|doesnt|didnt|aint)\b|n{_A}t\b",
+    words="not never no none neither nor without nobody nothing nowhere cannot hardly barely dont"
+    " cant wont isnt doesnt didnt aint t",
 )
-_PAST = _rx(
+_PAST = _grx(
     r"\b(?:used\s+to|formerly|previously|once|no\s+longer|back\s+(?:then|when|in)"
     r"|when\s+i\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|grew\s+up"
     r"|in\s+the\s+past|former|ex|passed\s+away|died|deceased|lived|worked|until|before"
-    r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)|\bhad\b"
+    r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)|\bhad\b",
+    words="used formerly previously once longer back was were kid child teen teenager student up"
+    " past former ex passed died deceased lived worked until before late had",
 )
 _THIRD_PARTY = _rx(
     r"\b(?:he|she|they|his|her|their|your|friend|friend's|colleague|coworker|co-worker|client"
@@ -368,17 +448,24 @@ class _Hit:
     evidence: list[tuple[int, int, int]] = field(default_factory=list)  # (seq, start, end)
 
 
+_NAME_TOKEN = re.compile(_NAME)
+_POSSESSIVE_END = re.compile(rf"{_A}s?$")
+
+
 def _names(text: str) -> list[str]:
     names = []
-    for token in re.findall(_NAME, text):
-        token = re.sub(rf"{_A}s?$", "", token)
+    for token in _NAME_TOKEN.findall(text):
+        token = _POSSESSIVE_END.sub("", token)
         if token and token not in _STOP_CAPS and token.casefold() not in _DEMONYMS:
             names.append(token)
     return names
 
 
+_NEXT_WORD = re.compile(r"\s+([\w'’\-]+)")
+
+
 def _next_word(text: str, end: int) -> str:
-    match = re.match(r"\s+([\w'’\-]+)", text[end:])
+    match = _NEXT_WORD.match(text, end)
     return match.group(1).casefold() if match else ""
 
 
@@ -404,16 +491,20 @@ def _normal(kind: str, field: str, raw: str) -> str | None:
         return None
 
 
-_POSSESSIVE = _rx(
+_POSSESSIVE = _grx(
     rf"\b(?P<det>my|our)\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
-    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])(?P<tail>{_A}s?)?"
+    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])(?P<tail>{_A}s?)?",
+    "my our",
 )
 
 
-def _rule_possessive(c: str) -> Iterator[_Hit]:
-    for m in _POSSESSIVE.finditer(c):
+_PET_NOUN = _rx(_PET_SURFACE)
+
+
+def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _POSSESSIVE.finditer(c, mask):
         surface = m.group("noun")
-        is_pet = re.fullmatch(_PET_SURFACE, surface, re.IGNORECASE) is not None
+        is_pet = _PET_NOUN.fullmatch(surface) is not None
         kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
         noun = _normal(kind, field_name, surface)
         if noun is None or (not m.group("tail") and _next_word(c, m.end()) in _COMPOUND_NEXT):
@@ -439,10 +530,11 @@ def _rule_possessive(c: str) -> Iterator[_Hit]:
             yield hit
 
 
-_HAVE_HEAD = _rx(
+_HAVE_HEAD = _grx(
     rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already))?"
     rf"(?:\s+(?:have(?:\s+got)?|got|adopted|just\s+(?:got|adopted)|recently\s+(?:got|adopted))"
-    rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)))\s+"
+    rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)))\s+",
+    "have got adopted",
 )
 _HAVE_ITEM = _rx(
     rf"(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
@@ -451,11 +543,15 @@ _HAVE_ITEM = _rx(
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 
-def _rule_have(c: str) -> Iterator[_Hit]:
-    for head in _HAVE_HEAD.finditer(c):
+_HAVE_VERB = re.compile(r"['’]ve|have")
+_COMMA = re.compile(r"\s*,")
+
+
+def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
+    for head in _HAVE_HEAD.finditer(c, mask):
         verb = head.group("verb").casefold()
         # "I got a puppy" / "we adopted a cat" acquire pets; "I've got two kids" is possession
-        possessive = re.search(r"['’]ve|have", verb) is not None
+        possessive = _HAVE_VERB.search(verb) is not None
         acquired = "adopted" in verb or ("got" in verb and not possessive)
         we = head.group("subj").casefold() == "we"
         pos, items = head.end(), []
@@ -472,12 +568,12 @@ def _rule_have(c: str) -> Iterator[_Hit]:
                 break
             pos = sep.end()
         # "I have two kids, Mia and Leo": names after a single item belong to it
-        trailing = _NAME_AFTER.match(c, pos) if re.match(r"\s*,", c[pos:]) else None
+        trailing = _NAME_AFTER.match(c, pos) if _COMMA.match(c, pos) else None
         if len(items) == 1 and not items[0][1] and trailing:
             items[0] = (items[0][0], _names(trailing.group("names")))
         for m, names in items:
             surface = m.group("noun")
-            is_pet = re.fullmatch(_PET_SURFACE, surface, re.IGNORECASE) is not None
+            is_pet = _PET_NOUN.fullmatch(surface) is not None
             kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
             noun = _normal(kind, field_name, surface)
             if noun is None or _next_word(c, m.end()) in _COMPOUND_NEXT:
@@ -493,27 +589,29 @@ def _rule_have(c: str) -> Iterator[_Hit]:
                 yield hit
 
 
-_PARENT = _rx(
+_PARENT = _grx(
     rf"{_I_AM}\s+(?:a|an)\s+(?:(?:proud|single|new|first[- ]time|working|stay[- ]at[- ]home"
     rf"|busy|full[- ]time|young|tired)\s+)?(?P<p>mom|mum|mother|dad|father|parent|grandmother"
     rf"|grandfather|grandparent|grandma|grandpa|granny|stepmom|stepdad|stepmother|stepfather)"
     rf"(?:\s+(?:of|to)\s+(?:{_QTY}|twins)(?:\s+(?:kids|children|boys|girls))?)?"
-    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself)\b)"
+    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself)\b)",
+    "am m",  # I'm, I am
 )
-_MARRIED = _rx(
+_MARRIED = _grx(
     rf"{_I_AM}\s+(?:happily\s+|also\s+)?married(?:\s+to\s+(?P<name>{_NAME}))?"
-    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|with|since|for)\b)"
+    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|with|since|for)\b)",
+    "married",
 )
 
 
-def _rule_parent_married(c: str) -> Iterator[_Hit]:
-    for m in _PARENT.finditer(c):
+def _rule_parent_married(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _PARENT.finditer(c, mask):
         p = m.group("p").casefold()
         relation = (
             "grandchild" if p.startswith("grand") else "stepchild" if "step" in p else "child"
         )
         yield _Hit("relationship", {"relation": relation, "name": None}, m.span())
-    for m in _MARRIED.finditer(c):
+    for m in _MARRIED.finditer(c, mask):
         names = _names(m.group("name") or "")
         if m.group("name") and not names:
             continue
@@ -521,80 +619,99 @@ def _rule_parent_married(c: str) -> Iterator[_Hit]:
         yield _Hit("relationship", {"relation": "spouse", "name": value}, m.span())
 
 
-_PRONOUN_NAME = _rx(
+_PRONOUN_NAME = _grx(
     rf"^\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
     rf"|(?P<pron2>she|he|it|they)(?:{_A}s|{_A}re|\s+is|\s+are)\s+(?:called|named))"
-    rf"\s+(?P<name>{_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z&])"
+    rf"\s+(?P<name>{_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z&])",
+    "name called named",
 )
 
 
-_NAME_IS = re.compile(
-    rf"\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}s))\s+"
-    rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
+_NAME_IS = _Gated(
+    re.compile(
+        rf"\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}s))\s+"
+        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
+    ),
+    "name",
 )
 _GREETING = _rx(r"^\W*(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))\b")
-_I_AM_NAME = re.compile(
-    rf"^\W*(?:(?i:hi|hello|hey|hiya)(?:\s+(?i:there))?\W+)?(?i:i{_A}m|i\s+am)\s+"
-    rf"(?P<name>{_NAME})\W*$"
+_I_AM_NAME = _Gated(
+    re.compile(
+        rf"^\W*(?:(?i:hi|hello|hey|hiya)(?:\s+(?i:there))?\W+)?(?i:i{_A}m|i\s+am)\s+"
+        rf"(?P<name>{_NAME})\W*$"
+    ),
+    "am m",  # I'm, I am
 )
-_CALL_ME = re.compile(
-    rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|can|may|just|but|and|so|simply|kindly|instead|all"
-    rf"|rather|prefer\s+you|you\s+can)\s+)(?i:call)\s+me\s+(?P<name>{_NAME})"
-    rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|instead|from\s+now\s+on|going\s+forward|for\s+short"
-    rf"|and|rather))"
+_CALL_ME = _Gated(
+    re.compile(
+        rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|can|may|just|but|and|so|simply|kindly|instead|all"
+        rf"|rather|prefer\s+you|you\s+can)\s+)(?i:call)\s+me\s+(?P<name>{_NAME})"
+        rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|instead|from\s+now\s+on|going\s+forward|for\s+short"
+        rf"|and|rather))"
+    ),
+    "call",
 )
-_GO_BY = re.compile(
-    rf"\b(?i:i)\s+(?i:(?:usually\s+|always\s+|just\s+)?(?:go\s+by|prefer\s+(?:to\s+be\s+called"
-    rf"|being\s+called|to\s+go\s+by)|like\s+to\s+be\s+called))\s+(?P<name>{_NAME})"
-    rf"(?=\s*$|\s*[,.;!]|\s+[a-z&])"
+_GO_BY = _Gated(
+    re.compile(
+        rf"\b(?i:i)\s+(?i:(?:usually\s+|always\s+|just\s+)?(?:go\s+by|prefer\s+(?:to\s+be\s+called"
+        rf"|being\s+called|to\s+go\s+by)|like\s+to\s+be\s+called))\s+(?P<name>{_NAME})"
+        rf"(?=\s*$|\s*[,.;!]|\s+[a-z&])"
+    ),
+    "go prefer called",
 )
 
 
-def _rule_names(c: str, message_start: bool) -> Iterator[_Hit]:
-    for m in _NAME_IS.finditer(c):
+def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
+    for m in _NAME_IS.finditer(c, mask):
         names = _names(m.group("name"))
         if names and len(names) == len(m.group("name").split()):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
-    if message_start and (m := _I_AM_NAME.match(c)) and (names := _names(m.group("name"))):
+    if message_start and (m := _I_AM_NAME.match(c, mask)) and (names := _names(m.group("name"))):
         yield _Hit("name", {"name": names[0]}, m.span())
-    for m in _CALL_ME.finditer(c):
+    for m in _CALL_ME.finditer(c, mask):
         if names := _names(m.group("name")):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
-    for m in _GO_BY.finditer(c):
+    for m in _GO_BY.finditer(c, mask):
         if names := _names(m.group("name")):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
 
 
 _HOME = [
-    _rx(
+    _grx(
         rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|both\s+|all\s+)?"
-        rf"(?:live|reside)\s+in\s+(?P<place>{_PLACE})"
+        rf"(?:live|reside)\s+in\s+(?P<place>{_PLACE})",
+        "live reside",
     ),
-    _rx(
+    _grx(
         rf"\b(?:i{_A}m|i\s+am|we{_A}re|we\s+are)\s+(?:currently\s+|now\s+)?"
-        rf"(?:living|based|located)\s+in\s+(?P<place>{_PLACE})"
+        rf"(?:living|based|located)\s+in\s+(?P<place>{_PLACE})",
+        "living based located",
     ),
-    _rx(
+    _grx(
         rf"\b(?:i|we)(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?"
-        rf"(?:moved|relocated)\s+to\s+(?P<place>{_PLACE})"
+        rf"(?:moved|relocated)\s+to\s+(?P<place>{_PLACE})",
+        "moved relocated",
     ),
-    _rx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_PLACE})"),
-    _rx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b"),
+    _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_PLACE})", "home"),
+    _grx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b", "home"),
 ]
+
+
+_APOSTROPHE_S = re.compile(rf"{_A}s\b")
 
 
 def _entity_ok(value: str, after: str) -> bool:
     tokens = value.split()
     if tokens[0].casefold() == "the":
         tokens = tokens[1:]
-    if re.match(rf"{_A}s\b", after) or any(t.strip(",") in _STOP_CAPS for t in tokens):
+    if _APOSTROPHE_S.match(after) or any(t.strip(",") in _STOP_CAPS for t in tokens):
         return False
     return not value.endswith(("'s", "’s"))
 
 
-def _rule_home(c: str) -> Iterator[_Hit]:
+def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _HOME:
-        for m in pattern.finditer(c):
+        for m in pattern.finditer(c, mask):
             place = m.group("place")
             if _entity_ok(place, c[m.end() :]):
                 yield _Hit("home_location", {"place": place}, m.span())
@@ -607,28 +724,38 @@ _ROLE_END = (
     r"|as\s+well|by\s+trade|by\s+profession)\b)"
 )
 _OCCUPATION = [
-    _rx(
+    _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+)?(?:working\s+as\s+)?"
-        rf"(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}"
+        rf"(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
+        " ".join(_OCCUPATIONS),
     ),
-    _rx(rf"\bi\s+(?:currently\s+|now\s+)?work\s+as\s+(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}"),
+    _grx(
+        rf"\bi\s+(?:currently\s+|now\s+)?work\s+as\s+(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
+        "work",
+    ),
 ]
 _ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with)\s+(?P<org>{_ORG})")
 _EMPLOYER = [
-    _rx(
+    _grx(
         rf"\bi\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
         rf"(?:full[- ]time\s+|part[- ]time\s+|remotely\s+|from\s+home\s+)?(?:at|for)\s+"
-        rf"(?P<org>{_ORG})"
+        rf"(?P<org>{_ORG})",
+        "work",
     ),
-    _rx(
+    _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:employed|working)\s+(?:full[- ]time\s+"
-        rf"|part[- ]time\s+|remotely\s+)?(?:at|by|for)\s+(?P<org>{_ORG})"
+        rf"|part[- ]time\s+|remotely\s+)?(?:at|by|for)\s+(?P<org>{_ORG})",
+        "employed working",
     ),
-    _rx(
+    _grx(
         rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:started\s+(?:a\s+new\s+job\s+"
-        rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined)\s+(?P<org>{_ORG})"
+        rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined)\s+(?P<org>{_ORG})",
+        "started joined",
     ),
-    _rx(rf"\bmy\s+(?:new\s+)?(?:employer\s+is|job\s+is\s+at|new\s+job\s+at)\s+(?P<org>{_ORG})"),
+    _grx(
+        rf"\bmy\s+(?:new\s+)?(?:employer\s+is|job\s+is\s+at|new\s+job\s+at)\s+(?P<org>{_ORG})",
+        "employer job",
+    ),
 ]
 
 
@@ -636,9 +763,9 @@ def _org_ok(org: str, after: str) -> bool:
     return _entity_ok(org, after) and any(ch.isupper() for ch in org.split()[0])
 
 
-def _rule_work(c: str) -> Iterator[_Hit]:
+def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _OCCUPATION:
-        for m in pattern.finditer(c):
+        for m in pattern.finditer(c, mask):
             role = m.group("role")
             modifiers = role.casefold().split()[:-1]
             if any(w in _ROLE_MOD_BLOCK or w.endswith(("'s", "’s")) for w in modifiers):
@@ -649,7 +776,7 @@ def _rule_work(c: str) -> Iterator[_Hit]:
             ):
                 yield _Hit("employer", {"org": org.group("org")}, m.span())
     for pattern in _EMPLOYER:
-        for m in pattern.finditer(c):
+        for m in pattern.finditer(c, mask):
             if _org_ok(m.group("org"), c[m.end() :]):
                 yield _Hit("employer", {"org": m.group("org")}, m.span())
 
@@ -658,36 +785,43 @@ _ADVERBS = r"(?:really|absolutely|just|totally|truly|genuinely|also|still|especi
 _PREFERENCE = [
     (
         "likes",
-        _rx(rf"\bi\s+(?:{_ADVERBS}\s+)*(?P<verb>love|like|enjoy|adore)\s+(?P<obj>[^;:]+)"),
+        _grx(
+            rf"\bi\s+(?:{_ADVERBS}\s+)*(?P<verb>love|like|enjoy|adore)\s+(?P<obj>[^;:]+)",
+            "love like enjoy adore",
+        ),
     ),
     (
         "dislikes",
-        _rx(
+        _grx(
             rf"\bi\s+(?:{_ADVERBS}\s+)*(?P<verb>hate|dislike|detest|despise|loathe"
             rf"|can{_A}?t\s+stand|cannot\s+stand|(?:do\s+not|don{_A}?t)\s+(?:really\s+|much\s+)?"
-            rf"(?:like|enjoy|care\s+for))\s+(?P<obj>[^;:]+)"
+            rf"(?:like|enjoy|care\s+for))\s+(?P<obj>[^;:]+)",
+            "hate dislike detest despise loathe stand like enjoy care",
         ),
     ),
     (
         "prefers",
-        _rx(
+        _grx(
             r"\bi\s+(?:(?:really|generally|usually|always|definitely|strongly|much|also)\s+)*"
-            r"(?P<verb>prefer)\s+(?P<obj>[^;:]+)"
+            r"(?P<verb>prefer)\s+(?P<obj>[^;:]+)",
+            "prefer",
         ),
     ),
     (
         "likes",
-        _rx(
+        _grx(
             rf"(?P<verb>{_I_AM}\s+(?:a\s+)?(?:really\s+)?(?:huge|big|great|massive|longtime"
             rf"|long-time)\s+fan\s+of|{_I_AM}\s+(?:really\s+|very\s+|super\s+)?into)"
-            rf"\s+(?P<obj>[^;:]+)"
+            rf"\s+(?P<obj>[^;:]+)",
+            "fan into",
         ),
     ),
     (
         "likes",
-        _rx(
+        _grx(
             r"(?P<verb>\bmy\s+(?:all[- ]time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+is)"
-            r"\s+(?P<obj>[^;:]+)"
+            r"\s+(?P<obj>[^;:]+)",
+            "favorite favourite",
         ),
     ),
 ]
@@ -729,25 +863,26 @@ _IDIOMS: Final = frozenset(
 )
 
 
+_LIST_SEP = re.compile(r"\s*,\s*(?:and\s+|or\s+)?")
+_AND_OR = re.compile(r"(?i)\s(?:and|or)\s")
+_COMMA_AND_OR = re.compile(r"(?i),\s*(?:and|or)\s")
+_ITEM_SEP = re.compile(r"\s+(?:and|or|&)\s+", re.IGNORECASE)
+_ITEM_WORD = re.compile(r"[\w'\-+#.&]+")
+
+
 def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list[str]:
     cut = _OBJECT_CUT.search(raw)
     text = raw[: cut.start()] if cut else raw
     items: list[str] = []
-    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?", text.strip())
-    if not re.search(r"(?i)\s(?:and|or)\s", parts[-1]) and not re.search(
-        r"(?i),\s*(?:and|or)\s", text
-    ):
+    parts = _LIST_SEP.split(text.strip())
+    if not _AND_OR.search(parts[-1]) and not _COMMA_AND_OR.search(text):
         # without a closing "and"/"or" the comma ends the object rather than a list of them
         parts = parts[:1]
     for part in parts:
         part = part.strip()
         if not part:
             break
-        pieces = (
-            [part]
-            if part.casefold() in _IDIOMS
-            else re.split(r"\s+(?:and|or|&)\s+", part, flags=re.IGNORECASE)
-        )
+        pieces = [part] if part.casefold() in _IDIOMS else _ITEM_SEP.split(part)
         for piece in pieces:
             words = piece.casefold().replace("’", "'").split()
             if (
@@ -755,18 +890,21 @@ def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list
                 or len(words) > max_words
                 or words[0] in block_first
                 or any(w in _OBJECT_BLOCK_ANY for w in words)
-                or not all(re.fullmatch(r"[\w'\-+#.&]+", w) for w in words)
+                or not all(_ITEM_WORD.fullmatch(w) for w in words)
             ):
                 return items
             items.append(piece)
     return items
 
 
-def _rule_preference(c: str) -> Iterator[_Hit]:
+_TO_BE_CALLED = re.compile(r"(?i)(?:to\s+be|being)\s+called\b")
+
+
+def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
     for polarity, pattern in _PREFERENCE:
-        for m in pattern.finditer(c):
+        for m in pattern.finditer(c, mask):
             obj = m.group("obj")
-            if polarity == "prefers" and re.match(r"(?i)(?:to\s+be|being)\s+called\b", obj):
+            if polarity == "prefers" and _TO_BE_CALLED.match(obj):
                 continue
             for item in _object_items(obj, 5, _OBJECT_BLOCK_FIRST):
                 verb = (m.start(), m.start("obj"))
@@ -783,31 +921,35 @@ _DIET_WORDS = (
     r"|keto|paleo|low[- ]carb|halal|kosher)"
 )
 _DIET = [
-    _rx(
+    _grx(
         rf"(?:{_I_AM}|\bi{_A}ve\s+been|\bi\s+have\s+been)\s+"
         rf"(?:also\s+|now\s+|strictly\s+|fully\s+)?(?:a\s+|an\s+)?(?:strict\s+)?"
         rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
-        rf"|dairy[- ]free|keto){_DIET_END}"
+        rf"|dairy[- ]free|keto){_DIET_END}",
+        "vegetarian vegan pescatarian pescetarian flexitarian free keto",
     ),
-    _rx(
+    _grx(
         rf"\bi\s+(?:only\s+|strictly\s+|also\s+)?(?:eat|keep|follow|stick\s+to)\s+(?:a\s+|an\s+)?"
         rf"(?:strictly\s+|strict\s+)?(?P<diet>{_DIET_WORDS})(?:\s+(?:diet|food|meals?))?"
-        rf"{_DIET_END}"
+        rf"{_DIET_END}",
+        "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher",
     ),
-    _rx(
+    _grx(
         rf"{_I_AM}\s+(?:on|following)\s+(?:a\s+|the\s+)?(?:strict\s+)?(?P<diet>{_DIET_WORDS})"
-        rf"\s+diet\b"
+        rf"\s+diet\b",
+        "diet",
     ),
-    _rx(
+    _grx(
         rf"\bi(?:\s+(?:just|recently|finally))?\s+(?:went|became|turned|have\s+gone|{_A}ve\s+gone)"
-        rf"\s+(?:fully\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto){_DIET_END}"
+        rf"\s+(?:fully\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto){_DIET_END}",
+        "vegan vegetarian pescatarian keto",
     ),
 ]
 
 
-def _rule_diet(c: str) -> Iterator[_Hit]:
+def _rule_diet(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _DIET:
-        for m in pattern.finditer(c):
+        for m in pattern.finditer(c, mask):
             yield _Hit("diet", {"diet": m.group("diet")}, m.span())
 
 
@@ -820,25 +962,28 @@ _ALLERGEN_BLOCK_FIRST: Final = _OBJECT_BLOCK_FIRST | frozenset(
     )
 )
 _ALLERGY = [
-    _rx(
+    _grx(
         rf"(?P<verb>{_I_AM}\s+(?:(?:also|severely|very|deathly|highly|mildly|seriously|extremely"
-        rf"|quite)\s+)*allergic\s+to)\s+(?P<obj>[^;:]+)"
+        rf"|quite)\s+)*allergic\s+to)\s+(?P<obj>[^;:]+)",
+        "allergic",
     ),
-    _rx(
+    _grx(
         rf"(?P<verb>\b(?:i\s+(?:also\s+)?(?:have|have\s+got)|i{_A}ve\s+(?:also\s+)?got))\s+"
         rf"(?:an?\s+)?(?:(?:severe|serious|mild|bad|life-threatening|strong|terrible|nasty)\s+)?"
-        rf"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+allerg(?:y|ies)\b"
+        rf"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+allerg(?:y|ies)\b",
+        "allergy allergies",
     ),
-    _rx(
+    _grx(
         r"(?P<verb>\bmy)\s+(?:(?:severe|serious|mild|bad)\s+)?"
-        r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+allerg(?:y|ies)\b"
+        r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+allerg(?:y|ies)\b",
+        "allergy allergies",
     ),
 ]
 
 
-def _rule_allergy(c: str) -> Iterator[_Hit]:
+def _rule_allergy(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _ALLERGY:
-        for m in pattern.finditer(c):
+        for m in pattern.finditer(c, mask):
             for item in _object_items(m.group("obj"), 3, _ALLERGEN_BLOCK_FIRST):
                 yield _Hit("allergy", {"allergen": item}, m.span("verb"))
 
@@ -846,35 +991,46 @@ def _rule_allergy(c: str) -> Iterator[_Hit]:
 _LANGUAGE = [
     (
         None,
-        _rx(
+        _grx(
             rf"\bi\s+(?:also\s+|can\s+|do\s+|already\s+|still\s+)?speak\s+"
-            rf"(?P<fluent>fluent\s+)?(?P<langs>{_LANGS})(?P<adv>\s+fluently)?"
+            rf"(?P<fluent>fluent\s+)?(?P<langs>{_LANGS})(?P<adv>\s+fluently)?",
+            "speak",
         ),
     ),
-    ("fluent", _rx(rf"{_I_AM}\s+(?:also\s+)?fluent\s+in\s+(?P<langs>{_LANGS})")),
-    ("native", _rx(rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker")),
+    ("fluent", _grx(rf"{_I_AM}\s+(?:also\s+)?fluent\s+in\s+(?P<langs>{_LANGS})", "fluent")),
+    ("native", _grx(rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker", "native")),
     (
         "native",
-        _rx(rf"\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<langs>{_LANGS})"),
+        _grx(
+            rf"\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<langs>{_LANGS})",
+            "native first mother",
+        ),
     ),
     (
         "native",
-        _rx(rf"\b(?P<langs>{_LANG})\s+is\s+my\s+(?:native|first|mother)\s+(?:language|tongue)"),
+        _grx(
+            rf"\b(?P<langs>{_LANG})\s+is\s+my\s+(?:native|first|mother)\s+(?:language|tongue)",
+            "native first mother",
+        ),
     ),
     (
         "learning",
-        _rx(
+        _grx(
             rf"(?:{_I_AM}|\bi{_A}ve\s+been|\bi\s+have\s+been)\s+(?:currently\s+|also\s+|slowly\s+)?"
-            rf"(?:learning|studying)\s+(?P<langs>{_LANGS})"
+            rf"(?:learning|studying)\s+(?P<langs>{_LANGS})",
+            "learning studying",
         ),
     ),
 ]
 
 
-def _rule_language(c: str) -> Iterator[_Hit]:
+_LANGUAGE_NAME = _rx(_LANG)
+
+
+def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
     for level, pattern in _LANGUAGE:
-        for m in pattern.finditer(c):
-            langs = re.findall(_LANG, m.group("langs"), re.IGNORECASE)
+        for m in pattern.finditer(c, mask):
+            langs = _LANGUAGE_NAME.findall(m.group("langs"))
             stated = level
             if level is None and (m.group("fluent") or m.group("adv")) and len(langs) == 1:
                 stated = "fluent"
@@ -890,31 +1046,36 @@ _WS_VALUE = (
 _WORKING_STATE = [
     (
         None,
-        _rx(
+        _grx(
             rf"\b(?P<det>our|my|the|this|(?:the|this|our)\s+(?:project|repo|repository|codebase"
             rf"|app|service){_A}s)\s+(?P<subj>(?:[\w\-.]+\s+){{0,3}}?{_WS_HEADS})\s+"
-            rf"(?:is\s+set\s+to|is\s+called|is\s+named|is)\s+{_WS_VALUE}"
+            rf"(?:is\s+set\s+to|is\s+called|is\s+named|is)\s+{_WS_VALUE}",
+            "is",
         ),
     ),
     (
         "target",
-        _rx(
+        _grx(
             rf"\b(?:(?:the|this|our)\s+(?:project|repo|repository|codebase|app|application"
             rf"|service|library|package|tool|cli)\s+(?:now\s+)?(?:targets|is\s+targeting)"
-            rf"|we\s+(?:now\s+)?target)\s+{_WS_VALUE}"
+            rf"|we\s+(?:now\s+)?target)\s+{_WS_VALUE}",
+            "target targets targeting",
         ),
     ),
 ]
 
 
-def _rule_working_state(c: str) -> Iterator[_Hit]:
+_VERB_FORM = re.compile(r"(?:ing|ed)$")
+
+
+def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
     if _THIRD_PARTY.search(c):
         return
     for subject, pattern in _WORKING_STATE:
-        for m in pattern.finditer(c):
+        for m in pattern.finditer(c, mask):
             value = m.group("val")
             words = value.casefold().split()
-            if words[0] in _STATE_WORDS or re.search(r"(?:ing|ed)$", words[0]):
+            if words[0] in _STATE_WORDS or _VERB_FORM.search(words[0]):
                 continue
             if any(w in _OBJECT_BLOCK_ANY for w in words):
                 continue
@@ -922,6 +1083,34 @@ def _rule_working_state(c: str) -> Iterator[_Hit]:
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
+
+
+def _bits(*patterns: _Gated) -> int:
+    bits = 0
+    for pattern in patterns:
+        bits |= pattern.bit
+    return bits
+
+
+# The rules in the order their hits are listed, each with the bits of the patterns it starts
+# from: a rule none of whose patterns can match a message finds nothing in it.
+_NAMES_BITS: Final = _bits(_NAME_IS, _I_AM_NAME, _CALL_ME, _GO_BY)
+_RULES: Final = (
+    (_rule_possessive, _POSSESSIVE.bit),
+    (_rule_have, _HAVE_HEAD.bit),
+    (_rule_parent_married, _bits(_PARENT, _MARRIED)),
+    (_rule_home, _bits(*_HOME)),
+    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER)),
+    (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
+    (_rule_diet, _bits(*_DIET)),
+    (_rule_allergy, _bits(*_ALLERGY)),
+    (_rule_language, _bits(*(p for _, p in _LANGUAGE))),
+    (_rule_working_state, _bits(*(p for _, p in _WORKING_STATE))),
+)
+# A message none of whose rules can match yields nothing, whatever else is true of it.
+_YIELDING_BITS: Final = functools.reduce(
+    operator.or_, (bits for _, bits in _RULES), _NAMES_BITS | _PRONOUN_NAME.bit
+)
 
 
 # --- driver -----------------------------------------------------------------------------------
@@ -933,10 +1122,12 @@ class _Antecedent:
     message: int
 
 
-def _spans(pattern: re.Pattern[str], text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Split text[start:end] at ``pattern``, returning trimmed (start, end) spans."""
+def _spans(
+    separators: Iterator[re.Match[str]], text: str, start: int, end: int
+) -> list[tuple[int, int]]:
+    """Split text[start:end] at the ``separators`` found in it, returning trimmed spans."""
     spans, pos = [], start
-    for m in pattern.finditer(text, start, end):
+    for m in separators:
         spans.append((pos, m.start()))
         pos = m.end()
     spans.append((pos, end))
@@ -975,40 +1166,50 @@ def _declarative_span(text: str, start: int, end: int, question: bool) -> tuple[
     """The part of a sentence that states something; ``None`` if it only asks."""
     if not question:
         return start, end
-    parts = _spans(_QUESTION_PARTS, text, start, end)
+    parts = _spans(_QUESTION_PARTS.finditer(text, start, end), text, start, end)
     if len(parts) < 2 or _QUESTION_TAG.match(text[parts[-1][0] : parts[-1][1]]):
         return None
     return parts[0][0], parts[-2][1]
 
 
-def _sentence_blocked(sentence: str) -> bool:
-    reported = _REPORTED.search(_SELF_REPORT.sub(" ", sentence))
+def _reported(sentence: str, mask: int) -> bool:
+    if mask & _SELF_REPORT.bit:  # "as I said" is the user's own report: drop it first
+        return bool(_REPORTED.pattern.search(_SELF_REPORT.pattern.sub(" ", sentence)))
+    return bool(_REPORTED.search(sentence, mask))
+
+
+def _sentence_blocked(sentence: str, mask: int) -> bool:
     return bool(
         _INTERROGATIVE_START.match(sentence)
-        or _HYPOTHETICAL.search(sentence)
-        or _MODAL_LOWER.search(sentence)
-        or _HEDGE.search(sentence)
-        or reported
-        or _CREDENTIAL.search(sentence)
+        or _HYPOTHETICAL.search(sentence, mask)
+        or _MODAL_LOWER.search(sentence, mask)
+        or _HEDGE.search(sentence, mask)
+        or _reported(sentence, mask)
+        or _CREDENTIAL.search(sentence, mask)
         or _HIGH_ENTROPY.search(sentence)
     )
 
 
-def _clause_blocked(clause: str, verb: tuple[int, int] | None) -> bool:
+def _clause_blocked(clause: str, verb: tuple[int, int] | None, mask: int) -> bool:
     """Negated or past, ignoring a negation that is part of the matched verb ("can't stand")."""
-    if _PAST.search(clause):
+    if _PAST.search(clause, mask):
         return True
     lo, hi = verb if verb is not None else (0, 0)
-    return any(not (lo <= m.start() and m.end() <= hi) for m in _NEGATION.finditer(clause))
+    return any(not (lo <= m.start() and m.end() <= hi) for m in _NEGATION.finditer(clause, mask))
 
 
-def _message_blocked(text: str) -> bool:
+_MARKERS_BIT: Final = _PREFILTER.add(*MARKER_TRIGGERS)  # valid for ASCII text only
+
+
+def _message_blocked(text: str, mask: int) -> bool:
+    # the markers' own preparation of an ASCII text changes none of its words: without a
+    # trigger word in the message there is no marker to look for
+    markers = mask & _MARKERS_BIT or not text.isascii()
     return bool(
-        injection_marker(text)
-        or transient_marker(text)
-        or _FICTION.search(text)
-        or _FRAME_ON.search(text)
-        or _JOKE.search(text)
+        (markers and (injection_marker(text) or transient_marker(text)))
+        or _FICTION.search(text, mask)
+        or _FRAME_ON.search(text, mask)
+        or _JOKE.search(text, mask)
     )
 
 
@@ -1044,67 +1245,66 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for event in episode.events:
             is_owned = event.type == USER_MESSAGE and event.principal == episode.principal
             if not is_owned:
-                frame = frame or bool(_FRAME_ON.search(event.text))
+                frame = frame or bool(_FRAME_ON.search_alone(event.text))
                 continue
             owned += 1
-            if _RETRACTION.search(event.text) and previous_seq is not None:
+            mask = _PREFILTER.scan(event.text)
+            if _RETRACTION.search(event.text, mask) and previous_seq is not None:
                 hits[:] = [h for h in hits if any(e[0] != previous_seq for e in h.evidence)]
                 alive = {id(h) for h in hits}
                 antecedents[:] = [a for a in antecedents if id(a.hit) in alive]
             previous_seq = event.seq
             if frame:
-                frame = not _FRAME_OFF.search(event.text)
+                frame = not _FRAME_OFF.search(event.text, mask)
                 continue
-            if _FRAME_ON.search(event.text):
+            if _FRAME_ON.search(event.text, mask):
                 frame = True
-            if _message_blocked(event.text):
-                continue
-            self._message(event, owned, hits, antecedents)
+            if mask & _YIELDING_BITS and not _message_blocked(event.text, mask):
+                self._message(event, owned, hits, antecedents, mask)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
         return self._candidates(hits, texts)
 
     def _message(
-        self, event: EpisodeEvent, index: int, hits: list[_Hit], antecedents: list[_Antecedent]
+        self,
+        event: EpisodeEvent,
+        index: int,
+        hits: list[_Hit],
+        antecedents: list[_Antecedent],
+        mask: int,
     ) -> None:
+        """``mask`` is the prefilter scan of the message; it holds for each of its parts."""
         text = event.text
         greeting = bool(_GREETING.match(text))
         first_clause = True
         for s_start, s_end, question in _sentences(text):
             span = _declarative_span(text, s_start, s_end, question)
-            if span is None or _sentence_blocked(text[span[0] : span[1]]):
+            if span is None or _sentence_blocked(text[span[0] : span[1]], mask):
                 first_clause = False
                 continue
-            for c_start, c_end in _spans(_CLAUSE_SEP, text, *span):
-                found = self._clause(event, text, c_start, c_end, first_clause or greeting)
+            for c_start, c_end in _spans(_CLAUSE_SEP.finditer(text, mask, *span), text, *span):
+                found = self._clause(event, text, c_start, c_end, first_clause or greeting, mask)
                 hits.extend(found)
-                self._pronoun(event, index, text, c_start, c_end, found, hits, antecedents)
+                self._pronoun(event, index, text, (c_start, c_end), found, hits, antecedents, mask)
                 first_clause = False
 
     def _clause(
-        self, event: EpisodeEvent, text: str, start: int, end: int, may_greet: bool
+        self, event: EpisodeEvent, text: str, start: int, end: int, may_greet: bool, mask: int
     ) -> list[_Hit]:
         tail = _CONTRAST_TAIL.search(text, start, end)
         quote_end = tail.start() if tail else end
         clause = text[start:quote_end]
-        found: list[_Hit] = [
-            *_rule_names(clause, may_greet),
-            *_rule_possessive(clause),
-            *_rule_have(clause),
-            *_rule_parent_married(clause),
-            *_rule_home(clause),
-            *_rule_work(clause),
-            *_rule_preference(clause),
-            *_rule_diet(clause),
-            *_rule_allergy(clause),
-            *_rule_language(clause),
-            *_rule_working_state(clause),
-        ]
+        found: list[_Hit] = []
+        if mask & _NAMES_BITS:
+            found.extend(_rule_names(clause, mask, may_greet))
+        for rule, bits in _RULES:
+            if mask & bits:
+                found.extend(rule(clause, mask))
         if not found:
             return []
         kept = []
-        if _PAST.search(clause):
+        if _PAST.search(clause, mask):
             return kept
-        negations = [m.span() for m in _NEGATION.finditer(clause)]
+        negations = [m.span() for m in _NEGATION.finditer(clause, mask)]
         for hit in found:
             lo, hi = hit.verb if hit.verb is not None else (0, 0)
             if any(not (lo <= s and e <= hi) for s, e in negations):
@@ -1118,15 +1318,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         event: EpisodeEvent,
         index: int,
         text: str,
-        start: int,
-        end: int,
+        span: tuple[int, int],
         found: list[_Hit],
         hits: list[_Hit],
         antecedents: list[_Antecedent],
+        mask: int,
     ) -> None:
         """Name an unnamed relative or pet from "Her name is Mia" when exactly one fits."""
+        start, end = span
         clause = text[start:end]
-        m = _PRONOUN_NAME.match(clause)
+        m = _PRONOUN_NAME.match(clause, mask)
         if m is None:
             antecedents.extend(
                 _Antecedent(hit, index)
@@ -1137,7 +1338,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             )
             return
         names = _names(m.group("name"))
-        if _clause_blocked(clause, None) or not names:
+        if _clause_blocked(clause, None, mask) or not names:
             return
         pronoun = (m.group("pron") or m.group("pron2")).casefold()
         fits = [a for a in antecedents if a.message >= index - 1 and _pronoun_fits(pronoun, a.hit)]
@@ -1154,10 +1355,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _candidates(self, hits: list[_Hit], texts: dict[int, str]) -> list[MemoryCandidate]:
         """Merge duplicates, drop claims another candidate implies, order by latest evidence."""
         merged: dict[Any, tuple[Claim, dict[tuple[int, int, int], None]]] = {}
+        # a session states the same few facts over and over: normalize each wording once
+        normalized: dict[tuple[str, tuple[tuple[str, str | None], ...]], Claim | None] = {}
         for hit in hits:
-            try:
-                claim = normalize_claim(hit.kind, hit.values)
-            except InvalidInput:
+            wording = (hit.kind, tuple(hit.values.items()))
+            if wording not in normalized:
+                try:
+                    normalized[wording] = normalize_claim(hit.kind, hit.values)
+                except InvalidInput:
+                    normalized[wording] = None
+            claim = normalized[wording]
+            if claim is None:
                 continue
             merged.setdefault(claim.key(), (claim, {}))[1].update(dict.fromkeys(hit.evidence))
         # a claim can only be implied by one that shares its kind and its required values

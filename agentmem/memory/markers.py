@@ -9,10 +9,18 @@ the audit (``"injection:ignore_instructions"``, ``"transient:for_now"``) or ``No
 The lists are deliberately broad: a false positive costs one memory the user can state again, a
 false negative stores an instruction or a passing state as a lasting belief. Secret markers are
 not here; they come from the redaction rule registry so there is one definition of a secret.
+
+Speed: formation runs these patterns, and most of the extractor's, on every user message, and
+Python's ``re`` tries a pattern that opens with ``\b`` and an alternation at every offset of the
+text. Each pattern therefore comes with its trigger words, words that every match contains; a
+:class:`LiteralPrefilter` scan finds which of them a text holds in one pass, and the patterns
+whose triggers are all absent are not searched. Triggers only skip work that cannot match, so
+the results are those of searching every pattern.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from typing import Final
@@ -103,16 +111,121 @@ TRANSIENT_MARKERS: Final = _compile(
 )
 
 
+#: Trigger words of each marker (see :meth:`LiteralPrefilter.add`); edit them with the pattern.
+_TRIGGERS: Final = {
+    "injection:ignore_instructions": ("ignore disregard forget override bypass skip", ""),
+    "injection:disregard": ("disregard", ""),
+    "injection:system_prompt": ("developer", "sys inst"),
+    "injection:role_override": ("now act pretend mode new longer", "jailbreak"),
+    "injection:memory_directive": ("remember always", "memor"),
+    "injection:new_instructions": ("reveal", "instruction"),
+    "injection:role_prefix": ("system assistant developer", ""),
+    "transient:time_window": (
+        "week weekend month morning afternoon evening trip today tonight tomorrow yesterday time",
+        "",
+    ),
+    "transient:right_now": ("now moment present", ""),
+    "transient:task_scope": (
+        "task session conversation chat thread request question answer reply response exercise"
+        " run once",
+        "",
+    ),
+    "transient:for_now": ("now being temporary temporarily days weeks months while notice", ""),
+    "transient:travel": (
+        "vacation holiday trip leave visiting staying traveling travelling",
+        "",
+    ),
+}
+
+
+#: The trigger words and parts of all markers together (see :meth:`LiteralPrefilter.add`). For
+#: ASCII text, preparing it (NFKC, casefolding, collapsing whitespace) changes no word, so a
+#: caller that scans the raw text can rule out every marker when none of these occurs in it.
+MARKER_TRIGGERS: Final = tuple(" ".join(t[i] for t in _TRIGGERS.values()) for i in (0, 1))
+
+
+# --- literal prefilter ------------------------------------------------------------------------
+
+# Characters that re.IGNORECASE matches to an ASCII letter although str.lower() does not lower
+# them to it. Mapped first, every character the engine matches to an ASCII or uncased literal
+# folds to that literal, and folding keeps a text's length and its word characters.
+_FOLD_ODD: Final = str.maketrans({"İ": "i", "ı": "i", "ſ": "s"})
+_WORD: Final = re.compile(r"\w+")
+
+
+def fold(text: str) -> str:
+    """``text`` lowercased as :class:`LiteralPrefilter` compares it with trigger words."""
+    if not text.isascii():
+        text = text.translate(_FOLD_ODD)
+    return text.lower()
+
+
+class LiteralPrefilter:
+    """Which of a set of patterns a text may match, from one pass over the text.
+
+    :meth:`add` registers the trigger words of a pattern (or of a group of patterns) and returns
+    a bit; :meth:`scan` returns the bits whose triggers occur in a text. A zero bit proves that
+    the text, and every part of it cut next to a non-word character, cannot match.
+    """
+
+    def __init__(self) -> None:
+        self._count = 0
+        self._by_word: dict[str, int] = {}
+        self._by_part: dict[str, int] = {}
+
+    def add(self, words: str = "", parts: str = "") -> int:
+        """Register triggers, each a space-separated list of lowercase ASCII literals.
+
+        ``words`` must occur as whole words: use them for literals the pattern puts between two
+        word boundaries (``\b``, whitespace, punctuation, a lookaround that excludes a word
+        character). ``parts`` may occur anywhere, inside a longer word too. Every text the
+        pattern matches must contain at least one of them, case-insensitively.
+        """
+        bit = 1 << self._count
+        self._count += 1
+        for literals, table in ((words, self._by_word), (parts, self._by_part)):
+            for literal in literals.split():
+                table[literal] = table.get(literal, 0) | bit
+        return bit
+
+    def scan(self, text: str) -> int:
+        folded = fold(text)
+        mask = 0
+        by_word = self._by_word
+        for word in by_word.keys() & _WORD.findall(folded):
+            mask |= by_word[word]
+        for part, bits in self._by_part.items():
+            if part in folded:
+                mask |= bits
+        return mask
+
+
+# --- markers ----------------------------------------------------------------------------------
+
+_PREFILTER: Final = LiteralPrefilter()
+_INJECTION: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in INJECTION_MARKERS)
+_TRANSIENT: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in TRANSIENT_MARKERS)
+
+
 def _prepare(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).replace("’", "'").replace("‘", "'")
     lines = (" ".join(line.split()) for line in text.casefold().splitlines())
     return "\n".join(line for line in lines if line)
 
 
-def _first(markers: tuple[tuple[str, re.Pattern[str]], ...], text: str) -> str | None:
+# Both markers read the same prepared text, and the formation service asks again for each cited
+# message: a few recent texts cover that without holding on to a whole session.
+@functools.lru_cache(maxsize=32)
+def _prepared(text: str) -> tuple[str, int]:
     prepared = _prepare(text)
-    for code, pattern in markers:
-        if pattern.search(prepared):
+    return prepared, _PREFILTER.scan(prepared)
+
+
+def _first(markers: tuple[tuple[str, re.Pattern[str], int], ...], text: str) -> str | None:
+    # only a str is cached; anything else fails in _prepare exactly as it always did
+    prepared, mask = _prepared(text) if isinstance(text, str) else (_prepare(text), -1)
+    for code, pattern, bit in markers:
+        if mask & bit and pattern.search(prepared):
             return code
     return None
 
@@ -124,7 +237,7 @@ def injection_marker(text: str) -> str | None:
     talk, role overrides ("you are now"), memory directives about the assistant ("remember that
     the assistant must always ...") and spoofed role prefixes ("system:" at a line start).
     """
-    return _first(INJECTION_MARKERS, text)
+    return _first(_INJECTION, text)
 
 
 def transient_marker(text: str) -> str | None:
@@ -133,4 +246,4 @@ def transient_marker(text: str) -> str | None:
     Covers time windows ("this week", "today"), the present moment ("right now"), task scope
     ("for this task"), provisional arrangements ("for now", "temporarily") and travel.
     """
-    return _first(TRANSIENT_MARKERS, text)
+    return _first(_TRANSIENT, text)
