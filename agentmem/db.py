@@ -3,7 +3,8 @@
 Connection setup follows apsw's best practice (WAL, foreign keys, no double-quoted strings,
 query-planner statistics) plus our own choices: a busy timeout measured in seconds so several
 local processes can write to one file, ``BEGIN IMMEDIATE`` outermost write transactions
-(:func:`transaction`) so a writer takes the write lock before it reads (no upgrade deadlocks), and a checked ``synchronous`` level.
+(:func:`transaction`) so a writer takes the write lock before it reads (no upgrade
+deadlocks), and a checked ``synchronous`` level.
 
 The schema is ``schema.sql`` (the whole current version) behind a ``PRAGMA user_version``
 ladder: an empty file gets the current schema, an older agentmem database gets the migration

@@ -49,8 +49,11 @@ LANGS = ["Spanish", "Japanese", "German", "Swahili", "Korean"]
 
 def _text(rng: random.Random) -> str:
     return rng.choice(SENTENCES).format(
-        city=rng.choice(CITIES), name=rng.choice(NAMES), food=rng.choice(FOODS),
-        job=rng.choice(JOBS), lang=rng.choice(LANGS),
+        city=rng.choice(CITIES),
+        name=rng.choice(NAMES),
+        food=rng.choice(FOODS),
+        job=rng.choice(JOBS),
+        lang=rng.choice(LANGS),
     )
 
 
@@ -58,8 +61,9 @@ def _session(store: agentmem.Store, session: str, messages: int, rng: random.Ran
     events = [{"type": "run.started", "session_id": session, "run_id": f"r-{session}"}]
     for i in range(messages):
         kind = "user.message.created" if i % 2 == 0 else "assistant.message.created"
-        events.append({"type": kind, "session_id": session, "run_id": f"r-{session}",
-                       "text": _text(rng)})
+        events.append(
+            {"type": kind, "session_id": session, "run_id": f"r-{session}", "text": _text(rng)}
+        )
     store.append_many(events)
 
 
@@ -89,18 +93,24 @@ def bench_consolidation(tmp: Path, messages: int) -> tuple[float, float]:
 
 def bench_search(tmp: Path, beliefs: int) -> tuple[float, float]:
     rng = random.Random(11)
-    words = [f"{a}{b}" for a in ("ka", "lo", "mi", "ne", "po", "ru", "sa", "te", "vu", "zo")
-             for b in ("ba", "de", "fi", "go", "hu", "ji", "ko", "la", "mo", "nu")]
+    words = [
+        f"{a}{b}"
+        for a in ("ka", "lo", "mi", "ne", "po", "ru", "sa", "te", "vu", "zo")
+        for b in ("ba", "de", "fi", "go", "hu", "ji", "ko", "la", "mo", "nu")
+    ]
     with agentmem.open(str(tmp / "search.db"), principal="alice") as store:
         with store.conn:
             for i in range(beliefs):
                 kind = rng.choice(["pet", "preference", "home_location"])
                 if kind == "pet":
-                    claim = normalize_claim("pet", {"species": "dog",
-                                                    "name": rng.choice(words).title()})
+                    claim = normalize_claim(
+                        "pet", {"species": "dog", "name": rng.choice(words).title()}
+                    )
                 elif kind == "preference":
-                    claim = normalize_claim("preference", {
-                        "polarity": "likes", "object": f"{rng.choice(words)} {rng.choice(words)}"})
+                    claim = normalize_claim(
+                        "preference",
+                        {"polarity": "likes", "object": f"{rng.choice(words)} {rng.choice(words)}"},
+                    )
                 else:
                     claim = normalize_claim("home_location", {"place": rng.choice(words).title()})
                 seed_belief(store, "alice" if i % 2 else "bob", claim)
@@ -116,11 +126,15 @@ def bench_search(tmp: Path, beliefs: int) -> tuple[float, float]:
             conn = store.conn
             start = time.perf_counter()
             for q in queries:
-                list(conn.execute(
-                    "SELECT b.belief_id, b.statement FROM beliefs_fts JOIN beliefs AS b "
-                    "ON b.rowid = beliefs_fts.rowid WHERE beliefs_fts MATCH ? "
-                    "AND b.status = 'active' AND b.principal = ? ORDER BY bm25(beliefs_fts) "
-                    "LIMIT 20", (f'"{q}"', "alice")))
+                list(
+                    conn.execute(
+                        "SELECT b.belief_id, b.statement FROM beliefs_fts JOIN beliefs AS b "
+                        "ON b.rowid = beliefs_fts.rowid WHERE beliefs_fts MATCH ? "
+                        "AND b.status = 'active' AND b.principal = ? ORDER BY bm25(beliefs_fts) "
+                        "LIMIT 20",
+                        (f'"{q}"', "alice"),
+                    )
+                )
             return time.perf_counter() - start
 
         return len(queries) / best(ours, 3), len(queries) / best(raw, 3)
@@ -138,10 +152,10 @@ def bench_provider_overhead(tmp: Path, messages: int) -> tuple[float, float]:
         empty = ['{"claims": []}']
         times_p = []
         for s in ("p0", "p1"):
-            provider = ScriptedProvider([{"text": empty[0],
-                                          "usage": {"input_tokens": 1, "output_tokens": 1}}])
-            assist = ProviderAssistedCandidateExtractor.for_evaluation(provider,
-                                                                       load_catalog(None))
+            provider = ScriptedProvider(
+                [{"text": empty[0], "usage": {"input_tokens": 1, "output_tokens": 1}}]
+            )
+            assist = ProviderAssistedCandidateExtractor.for_evaluation(provider, load_catalog(None))
             start = time.perf_counter()
             FormationService(store, assist=assist).consolidate(s)
             times_p.append(time.perf_counter() - start)
@@ -162,16 +176,35 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         ours, base = bench_consolidation(tmp, messages)
-        rows.append((f"consolidate a {messages:,}-message session (lower is better)",
-                     f"{ours * 1000:.0f} ms", f"{base * 1000:.1f} ms read", ours / base,
-                     "<= 3x"))
+        rows.append(
+            (
+                f"consolidate a {messages:,}-message session (lower is better)",
+                f"{ours * 1000:.0f} ms",
+                f"{base * 1000:.1f} ms read",
+                ours / base,
+                "<= 3x",
+            )
+        )
         ours, base = bench_search(tmp, beliefs)
-        rows.append((f"beliefs search over {beliefs:,} beliefs", f"{ours:,.0f} q/s",
-                     f"{base:,.0f} q/s", ours / base, ">= 0.8x"))
+        rows.append(
+            (
+                f"beliefs search over {beliefs:,} beliefs",
+                f"{ours:,.0f} q/s",
+                f"{base:,.0f} q/s",
+                ours / base,
+                ">= 0.8x",
+            )
+        )
         ours, base = bench_provider_overhead(tmp, messages)
-        rows.append((f"provider path local overhead, {messages:,} messages (lower is better)",
-                     f"{ours * 1000:.0f} ms", f"{base * 1000:.0f} ms deterministic",
-                     ours / base, "report"))
+        rows.append(
+            (
+                f"provider path local overhead, {messages:,} messages (lower is better)",
+                f"{ours * 1000:.0f} ms",
+                f"{base * 1000:.0f} ms deterministic",
+                ours / base,
+                "report",
+            )
+        )
     print("| benchmark | agentmem | baseline | ratio | target |")
     print("|---|---|---|---|---|")
     for name, a, b, ratio, target in rows:

@@ -193,8 +193,13 @@ def find_evidence(
     ``invalid_evidence``, ``tuple_mismatch``, ``corpus_mismatch``, ``not_live``.
     """
     best_reason, best_field = "no_evidence", None
-    rank = {"no_evidence": 0, "tuple_mismatch": 1, "invalid_evidence": 2,
-            "corpus_mismatch": 3, "not_live": 4}
+    rank = {
+        "no_evidence": 0,
+        "tuple_mismatch": 1,
+        "invalid_evidence": 2,
+        "corpus_mismatch": 3,
+        "not_live": 4,
+    }
     for _origin, location in locations:
         for path in _files(location):
             try:

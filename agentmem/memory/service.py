@@ -543,9 +543,13 @@ def _beliefs(store: Store, rows: Sequence[Sequence]) -> list[Belief]:
             evidence[belief_id].append((seq, quote))
     return [
         Belief(
-            row[0], row[1], row[2], row[3],
+            row[0],
+            row[1],
+            row[2],
+            row[3],
             _stored_values(row[2], row[4]) if row[4] is not None else None,
-            *row[5:], evidence=tuple(evidence[row[0]]),
+            *row[5:],
+            evidence=tuple(evidence[row[0]]),
         )
         for row in rows
     ]
