@@ -11,13 +11,16 @@ principal, and it drops whole sentences or messages rather than guess when they 
 hypothetical, questions, about third parties, reported or fictional, past, transient, hedged,
 injected or credential-bearing. Every candidate cites the exact clause it came from. The same
 episode always yields the same candidates in the same order.
+
+Formation runs this on every user message of a session, so it must be cheap: each pattern that
+would otherwise be searched on every message carries trigger words, and one prefilter scan per
+message (:class:`~agentmem.memory.markers.LiteralPrefilter`) skips the patterns, the rules and
+whole messages that cannot match. The candidates are exactly those of searching everything.
 """
 
 from __future__ import annotations
 
 import abc
-import functools
-import operator
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -263,11 +266,15 @@ def _rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 
 
-# Nearly all of the extractor's time went into searching each message, sentence and clause with
-# patterns that cannot match it. Every pattern searched with below is registered with one
-# prefilter, scanned once per message; the scan's ``mask`` rules most of them out before the
-# regex engine runs. Scanning the whole message is sound for its sentences and clauses because
-# they are always cut next to a non-word character, so each of their words is one of its words.
+# Nearly all of the extractor's time went into searching messages, sentences and clauses with
+# patterns that cannot match them. The patterns searched on every message carry trigger words
+# (see LiteralPrefilter.add): every text a pattern matches contains one of its triggers, so one
+# prefilter scan per message (its ``mask``) rules most patterns out before the regex engine
+# runs. A scan of the whole message holds for its sentences and clauses too, because they are
+# always cut next to a non-word character: their words are words of the message.
+#
+# Triggers must be kept in step with their pattern. A trigger that some match lacks silently
+# turns the pattern off for such text: when in doubt, list more words or use ``parts``.
 _PREFILTER: Final = LiteralPrefilter()
 
 
@@ -292,7 +299,7 @@ class _Gated:
         return self.pattern.finditer(text, *span) if mask & self.bit else iter(())
 
     def search_alone(self, text: str) -> re.Match[str] | None:
-        """Search a text no prefilter scan was made for (a word occurs where it occurs whole)."""
+        """Search a text without a prefilter scan, looking for the triggers anywhere in it."""
         folded = fold(text)
         for trigger in self.triggers:
             if trigger in folded:
@@ -306,7 +313,9 @@ def _grx(pattern: str, words: str = "", parts: str = "") -> _Gated:
 
 # --- guards -----------------------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"[.!?]+(?=[\s\"'”’)\]]|$)|\n+|;")
+# r"[.!?]+(?=[\s\"'”’)\]]|$)|\n+|;" written to open with one character class, which lets the
+# regex engine skip to the candidate characters instead of trying each offset: same matches.
+_SENTENCE_END = re.compile(r"[.!?\n;](?:(?<=[.!?])[.!?]*(?=[\s\"'”’)\]]|$)|(?<=\n)\n*|(?<=;))")
 _ABBREVIATIONS: Final = frozenset(
     _words("st dr mr mrs ms jr sr inc co ltd corp prof vs e.g i.e approx no mt ft")
 )
@@ -326,10 +335,12 @@ _QUESTION_TAG = _rx(
     rf"^(?:right|correct|no|yes|yeah|ok|okay|huh|eh|isn{_A}?t\s+it|don{_A}?t\s+i|am\s+i"
     rf"|aren{_A}?t\s+i|do\s+i|did\s+i|true)\W*$"
 )
-_INTERROGATIVE_START = _rx(
+_INTERROGATIVE_START = _grx(
     r"^\W*(?:(?:so|and|but|ok|okay|well|hmm|also|then)\W+)*"
     r"(?:should|would|could|can|do|does|did|is|are|am|was|were|will|shall|what|where|when|why"
-    r"|how|who|which|whom|whose|have|has|must|might|may|isn't|aren't|don't|doesn't)\b"
+    r"|how|who|which|whom|whose|have|has|must|might|may|isn't|aren't|don't|doesn't)\b",
+    words="should would could can do does did is are am was were will shall what where when why"
+    " how who which whom whose have has must might may isn aren don doesn",
 )
 _HYPOTHETICAL = _grx(
     rf"\b(?:if|unless|whether|suppose|supposing|imagine|imagining|pretend|pretending"
@@ -1085,15 +1096,16 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
 
 
-def _bits(*patterns: _Gated) -> int:
+def _bits(*patterns: _Gated | int) -> int:
+    """The union of the prefilter bits of ``patterns`` (or of bits)."""
     bits = 0
     for pattern in patterns:
-        bits |= pattern.bit
+        bits |= pattern if isinstance(pattern, int) else pattern.bit
     return bits
 
 
-# The rules in the order their hits are listed, each with the bits of the patterns it starts
-# from: a rule none of whose patterns can match a message finds nothing in it.
+# The rules after _rule_names, in the order their hits are listed, each with the bits of the
+# patterns it starts from: a rule none of whose patterns can match a message finds nothing in it.
 _NAMES_BITS: Final = _bits(_NAME_IS, _I_AM_NAME, _CALL_ME, _GO_BY)
 _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
@@ -1107,10 +1119,9 @@ _RULES: Final = (
     (_rule_language, _bits(*(p for _, p in _LANGUAGE))),
     (_rule_working_state, _bits(*(p for _, p in _WORKING_STATE))),
 )
-# A message none of whose rules can match yields nothing, whatever else is true of it.
-_YIELDING_BITS: Final = functools.reduce(
-    operator.or_, (bits for _, bits in _RULES), _NAMES_BITS | _PRONOUN_NAME.bit
-)
+# A message none of whose rules can match, and that names no earlier relative or pet ("her
+# name is Mia"), yields nothing whatever else is true of it.
+_YIELDING_BITS: Final = _bits(_NAMES_BITS, _PRONOUN_NAME, *(bits for _, bits in _RULES))
 
 
 # --- driver -----------------------------------------------------------------------------------
@@ -1180,7 +1191,7 @@ def _reported(sentence: str, mask: int) -> bool:
 
 def _sentence_blocked(sentence: str, mask: int) -> bool:
     return bool(
-        _INTERROGATIVE_START.match(sentence)
+        _INTERROGATIVE_START.match(sentence, mask)
         or _HYPOTHETICAL.search(sentence, mask)
         or _MODAL_LOWER.search(sentence, mask)
         or _HEDGE.search(sentence, mask)
@@ -1198,7 +1209,7 @@ def _clause_blocked(clause: str, verb: tuple[int, int] | None, mask: int) -> boo
     return any(not (lo <= m.start() and m.end() <= hi) for m in _NEGATION.finditer(clause, mask))
 
 
-_MARKERS_BIT: Final = _PREFILTER.add(*MARKER_TRIGGERS)  # valid for ASCII text only
+_MARKERS_BIT: Final = _PREFILTER.add(*MARKER_TRIGGERS)  # says something of ASCII text only
 
 
 def _message_blocked(text: str, mask: int) -> bool:
@@ -1259,6 +1270,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             if _FRAME_ON.search(event.text, mask):
                 frame = True
+            # a message that cannot yield anything need not be checked for reasons to block it
             if mask & _YIELDING_BITS and not _message_blocked(event.text, mask):
                 self._message(event, owned, hits, antecedents, mask)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
@@ -1356,18 +1368,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """Merge duplicates, drop claims another candidate implies, order by latest evidence."""
         merged: dict[Any, tuple[Claim, dict[tuple[int, int, int], None]]] = {}
         # a session states the same few facts over and over: normalize each wording once
-        normalized: dict[tuple[str, tuple[tuple[str, str | None], ...]], Claim | None] = {}
+        normalized: dict[tuple[str, tuple[tuple[str, str | None], ...]], tuple[Claim, Any]] = {}
         for hit in hits:
             wording = (hit.kind, tuple(hit.values.items()))
             if wording not in normalized:
                 try:
-                    normalized[wording] = normalize_claim(hit.kind, hit.values)
+                    claim = normalize_claim(hit.kind, hit.values)
                 except InvalidInput:
-                    normalized[wording] = None
-            claim = normalized[wording]
-            if claim is None:
-                continue
-            merged.setdefault(claim.key(), (claim, {}))[1].update(dict.fromkeys(hit.evidence))
+                    continue  # not cached: an invalid wording is rare
+                normalized[wording] = (claim, claim.key())
+            claim, key = normalized[wording]
+            merged.setdefault(key, (claim, {}))[1].update(dict.fromkeys(hit.evidence))
         # a claim can only be implied by one that shares its kind and its required values
         groups: dict[Any, list[Claim]] = {}
         for claim, _ in merged.values():

@@ -35,6 +35,7 @@ def _compile(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, re.Pattern[
 _AI = r"(?:you|the assistant|the ai|the model|the bot|assistants?|ai|chatgpt|claude|gpt|llm)"
 
 #: (reason code, pattern over casefolded, whitespace-collapsed text), checked in this order.
+#: Each marker also has trigger words in ``_TRIGGERS`` below.
 INJECTION_MARKERS: Final = _compile(
     (
         (
@@ -80,6 +81,7 @@ INJECTION_MARKERS: Final = _compile(
 )
 
 #: (reason code, pattern over casefolded, whitespace-collapsed text), checked in this order.
+#: Each marker also has trigger words in ``_TRIGGERS`` below.
 TRANSIENT_MARKERS: Final = _compile(
     (
         (
@@ -111,7 +113,8 @@ TRANSIENT_MARKERS: Final = _compile(
 )
 
 
-#: Trigger words of each marker (see :meth:`LiteralPrefilter.add`); edit them with the pattern.
+#: Trigger (words, parts) of each marker, see :meth:`LiteralPrefilter.add`: every text the
+#: marker's pattern matches contains one of them. Edit them together with the pattern.
 _TRIGGERS: Final = {
     "injection:ignore_instructions": ("ignore disregard forget override bypass skip", ""),
     "injection:disregard": ("disregard", ""),
@@ -141,7 +144,10 @@ _TRIGGERS: Final = {
 #: The trigger words and parts of all markers together (see :meth:`LiteralPrefilter.add`). For
 #: ASCII text, preparing it (NFKC, casefolding, collapsing whitespace) changes no word, so a
 #: caller that scans the raw text can rule out every marker when none of these occurs in it.
-MARKER_TRIGGERS: Final = tuple(" ".join(t[i] for t in _TRIGGERS.values()) for i in (0, 1))
+MARKER_TRIGGERS: Final = (
+    " ".join(words for words, _ in _TRIGGERS.values()),
+    " ".join(parts for _, parts in _TRIGGERS.values() if parts),
+)
 
 
 # --- literal prefilter ------------------------------------------------------------------------
@@ -151,6 +157,10 @@ MARKER_TRIGGERS: Final = tuple(" ".join(t[i] for t in _TRIGGERS.values()) for i 
 # folds to that literal, and folding keeps a text's length and its word characters.
 _FOLD_ODD: Final = str.maketrans({"İ": "i", "ı": "i", "ſ": "s"})
 _WORD: Final = re.compile(r"\w+")
+# Every ASCII character \w does not match, mapped to a space (bytes.split() splits at spaces).
+_ASCII_NON_WORD_TO_SPACE: Final = bytes(
+    c if chr(c).isalnum() or c == 95 else 32 for c in range(256)
+)
 
 
 def fold(text: str) -> str:
@@ -172,9 +182,12 @@ class LiteralPrefilter:
         self._count = 0
         self._by_word: dict[str, int] = {}
         self._by_part: dict[str, int] = {}
+        self._by_ascii_word: dict[bytes, int] = {}
+        self._by_char_class: list[tuple[re.Pattern[str], int]] = []
+        self._by_long_part: list[tuple[str, int]] = []
 
     def add(self, words: str = "", parts: str = "") -> int:
-        """Register triggers, each a space-separated list of lowercase ASCII literals.
+        r"""Register triggers: space-separated lowercase literals, ASCII or without case.
 
         ``words`` must occur as whole words: use them for literals the pattern puts between two
         word boundaries (``\b``, whitespace, punctuation, a lookaround that excludes a word
@@ -186,15 +199,32 @@ class LiteralPrefilter:
         for literals, table in ((words, self._by_word), (parts, self._by_part)):
             for literal in literals.split():
                 table[literal] = table.get(literal, 0) | bit
+        self._by_ascii_word = {w.encode(): b for w, b in self._by_word.items() if w.isascii()}
+        # single characters looked for by the same patterns go into one character class
+        chars: dict[int, str] = {}
+        for part, bits in self._by_part.items():
+            if len(part) == 1:
+                chars[bits] = chars.get(bits, "") + part
+        self._by_char_class = [(re.compile(f"[{re.escape(c)}]"), b) for b, c in chars.items()]
+        self._by_long_part = [(p, b) for p, b in self._by_part.items() if len(p) > 1]
         return bit
 
     def scan(self, text: str) -> int:
         folded = fold(text)
         mask = 0
-        by_word = self._by_word
-        for word in by_word.keys() & _WORD.findall(folded):
-            mask |= by_word[word]
-        for part, bits in self._by_part.items():
+        if folded.isascii():  # the common case: bytes.translate splits words faster than \w+
+            by_ascii_word = self._by_ascii_word
+            words = folded.encode().translate(_ASCII_NON_WORD_TO_SPACE).split()
+            for ascii_word in by_ascii_word.keys() & words:
+                mask |= by_ascii_word[ascii_word]
+        else:
+            by_word = self._by_word
+            for word in by_word.keys() & _WORD.findall(folded):
+                mask |= by_word[word]
+        for chars, bits in self._by_char_class:
+            if chars.search(folded):
+                mask |= bits
+        for part, bits in self._by_long_part:
             if part in folded:
                 mask |= bits
         return mask

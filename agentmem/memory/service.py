@@ -102,15 +102,18 @@ class ConsolidationReport(msgspec.Struct, frozen=True):
 
 def build_episode(store: Store, session_id: str, principal: str) -> Episode:
     """The session's conversation as an extractor sees it (user, assistant and tool text)."""
-    events: list[EpisodeEvent] = []
-    for ev in store.events(
-        session_id=session_id,
-        types=("user.message.created", "assistant.message.created", "tool.result.created"),
-    ):
-        text = getattr(ev, "text", None)
-        if text is None:
-            text = getattr(ev, "content", "")
-        events.append(EpisodeEvent(seq=ev.seq, type=_type(ev), principal=ev.principal, text=text))
+    # Straight from the rows (SQLite's JSON functions) rather than through event structs:
+    # consolidation reads whole sessions, and only these four fields matter here.
+    events = [
+        EpisodeEvent(seq=seq, type=type_, principal=principal, text=text or "")
+        for seq, type_, principal, text in store.conn.execute(
+            "SELECT seq, type, principal, coalesce(json_extract(payload, '$.text'), "
+            "json_extract(payload, '$.content')) FROM events WHERE session_id = ? AND type IN "
+            "('user.message.created', 'assistant.message.created', 'tool.result.created') "
+            "ORDER BY seq",
+            (session_id,),
+        )
+    ]
     existing = tuple(
         Claim(kind=b.kind, values=b.values)
         for b in beliefs(store, principal=principal)
@@ -119,10 +122,6 @@ def build_episode(store: Store, session_id: str, principal: str) -> Episode:
     return Episode(
         principal=principal, session_id=session_id, events=tuple(events), existing_beliefs=existing
     )
-
-
-def _type(ev: object) -> str:
-    return type(ev).__struct_config__.tag  # type: ignore[attr-defined]
 
 
 def _claim_key(claim: Claim) -> str:
@@ -264,6 +263,12 @@ class FormationService:
         outcomes: Counter[str] = Counter()
         by_seq = {e.seq: e for e in episode.events}
         touched: list[str] = []
+        self._has_tombstones = bool(
+            store.conn.execute(
+                "SELECT 1 FROM beliefs WHERE principal = ? AND status = 'forgotten' LIMIT 1",
+                (episode.principal,),
+            ).fetchall()
+        )
         with store.transaction():
             accepted: dict[str, tuple[MemoryCandidate, set[str]]] = {}
             for candidate, arm in proposals:
@@ -377,6 +382,8 @@ class FormationService:
         return None
 
     def _tombstoned(self, candidate: MemoryCandidate) -> bool:
+        if not getattr(self, "_has_tombstones", True):
+            return False
         seqs = [e.seq for e in candidate.evidence]
         return bool(
             self.store.conn.execute(
@@ -474,18 +481,15 @@ class FormationService:
         return ("superseded" if old else "formed"), belief_id
 
     def _add_evidence(self, belief_id: str, candidate: MemoryCandidate, session_id: str) -> int:
-        added = 0
-        for evidence in candidate.evidence:
-            added += (
-                self.store.conn.execute(
-                    "INSERT INTO belief_evidence (belief_id, seq, session_id, quote) "
-                    "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1",
-                    (belief_id, evidence.seq, session_id, evidence.quote),
-                )
-                .fetchall()
-                .__len__()
-            )
-        return added
+        """Attach the candidate's evidence; returns how many citations were new."""
+        conn = self.store.conn
+        before = conn.total_changes()
+        conn.executemany(
+            "INSERT INTO belief_evidence (belief_id, seq, session_id, quote) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [(belief_id, e.seq, session_id, e.quote) for e in candidate.evidence],
+        )
+        return conn.total_changes() - before
 
     def _deindex(self, belief_id: str) -> None:
         rowid = self.store.conn.execute(

@@ -1,6 +1,6 @@
 """HTTP API benchmark: single-event appends over loopback HTTP against ``Store.append``.
 
-Run from a checkout: ``python benchmarks/http.py [--events N] [--rounds R]``. The question it
+Run from a checkout: ``python benchmarks/http_api.py [--events N] [--rounds R]``. The question it
 answers is what the HTTP adapter costs an agent that records every turn through it, so both
 sides append the same events one at a time, durably, to a fresh database with the same
 ``synchronous`` level:
@@ -22,7 +22,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-# This file is named http.py: its own directory must not shadow the standard library's http.
+# Scripts in this directory must never shadow the standard library (e.g. its http package).
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path.insert(0, str(REPO))
 

@@ -1,0 +1,84 @@
+"""The extractor's and markers' trigger words stay sound: a pattern that matches a text is
+never skipped by the prefilter for that text.
+
+The prefilter (trigger words kept by hand next to each pattern) is what makes the
+deterministic extractor fast; a pattern edited without updating its triggers would silently
+stop running on some texts. This test runs every gated pattern on every corpus text, every
+sentence and clause of them, and generated variations, and checks the prefilter agrees.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import agentmem.memory.extractor as X
+import agentmem.memory.markers as M
+from agentmem.evaluation.corpus import load_corpus
+
+CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "memory-formation"
+
+
+def _gates() -> list[tuple[str, object, int, re.Pattern[str]]]:
+    gates = []
+    for name, value in vars(X).items():
+        if isinstance(value, X._Gated):
+            gates.append((name, X._PREFILTER, value.bit, value.pattern))
+        elif isinstance(value, list | tuple):
+            for i, item in enumerate(value):
+                gated = item[1] if isinstance(item, tuple) and len(item) == 2 else item
+                if isinstance(gated, X._Gated):
+                    gates.append((f"{name}[{i}]", X._PREFILTER, gated.bit, gated.pattern))
+    for code, pattern, bit in (*M._INJECTION, *M._TRANSIENT):
+        gates.append((code, M._PREFILTER, bit, pattern))
+    return gates
+
+
+GATES = _gates()
+
+
+def _texts() -> list[str]:
+    texts = []
+    for case in load_corpus(CORPUS):
+        for event in case.events:
+            text = event.get("text") or event.get("content") or ""
+            if text:
+                texts.append(text)
+                texts.extend(s for s in re.split(r"(?<=[.!?;,])\s+", text) if s)
+    return texts
+
+
+TEXTS = _texts()
+
+
+def _check(text: str) -> list[str]:
+    unsound = []
+    scans = {}
+    for name, prefilter, bit, pattern in GATES:
+        if pattern.search(text):
+            mask = scans.setdefault(id(prefilter), prefilter.scan(text))
+            if not mask & bit:
+                unsound.append(name)
+    return unsound
+
+
+def test_there_are_gated_patterns() -> None:
+    assert len(GATES) > 50
+
+
+def test_corpus_texts_never_skip_a_matching_pattern() -> None:
+    failures = {text[:60]: _check(text) for text in TEXTS}
+    assert {k: v for k, v in failures.items() if v} == {}
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(TEXTS), min_size=1, max_size=3),
+    st.sampled_from(["", " ", "\n", ". ", "; "]),
+    st.sampled_from([str, str.upper, str.lower, str.title]),
+)
+def test_combined_and_recased_texts_never_skip_a_matching_pattern(parts, glue, case) -> None:
+    assert _check(case(glue.join(parts))) == []
