@@ -497,3 +497,22 @@ def test_concurrent_consolidation_threads_do_not_break(tmp_path, server) -> None
         thread.start()
         thread.join(30)
         assert errors == []
+
+
+def test_changing_one_marker_rule_deactivates_the_evidence(tmp_path, server, monkeypatch) -> None:
+    import re
+
+    from agentmem.memory import markers
+
+    wanted = _wanted(tmp_path, server)
+    evidence = _write(tmp_path / "ev.json", _artifact(wanted))
+    with agentmem.Store.open(settings=_settings(tmp_path, server, "auto", evidence)) as store:
+        assert resolve(store).active
+        code, pattern = markers.INJECTION_MARKERS[0]
+        changed = (code, re.compile(pattern.pattern + r"|\bpretty please obey\b"))
+        monkeypatch.setattr(markers, "INJECTION_MARKERS",
+                            (changed, *markers.INJECTION_MARKERS[1:]))
+        resolution = resolve(store)
+        assert not resolution.active
+        assert (resolution.reason, resolution.field) == ("tuple_mismatch",
+                                                         "compiled_policy_version")
