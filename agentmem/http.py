@@ -51,6 +51,7 @@ from urllib.parse import parse_qsl, unquote
 
 import msgspec
 
+from agentmem._net import is_loopback
 from agentmem.config import Principal, Settings, load_settings
 from agentmem.errors import AgentmemError, InvalidInput, UsageError
 from agentmem.events import decode_client_event
@@ -204,20 +205,11 @@ class _TokenFile:
 # -- binding ----------------------------------------------------------------------------------
 
 
-def _is_loopback(host: str) -> bool:
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
 def check_bind_host(host: str, *, allow_remote: bool = False) -> None:
     """Refuse a non-loopback address unless the operator explicitly allows it."""
     if not host:
         raise UsageError("--host must not be empty (use 127.0.0.1)")
-    if not allow_remote and not _is_loopback(host):
+    if not allow_remote and not is_loopback(host):
         raise UsageError(
             f"refusing to listen on {host!r}: it is not a loopback address, so other machines "
             "could reach the API; use 127.0.0.1, or pass --allow-remote if you really mean it"

@@ -24,7 +24,6 @@ import abc
 import asyncio
 import functools
 import hashlib
-import ipaddress
 import os
 import urllib.request
 from types import ModuleType
@@ -33,6 +32,7 @@ from urllib.parse import urlsplit
 
 import msgspec
 
+from agentmem._net import is_loopback
 from agentmem.errors import ConfigError, ProviderError
 
 __all__ = [
@@ -198,16 +198,6 @@ def validate_base_url(base_url: str) -> str:
     if parts.username or parts.password:
         raise ConfigError("provider base_url must not embed credentials; use api_key_env")
     return base_url.rstrip("/")
-
-
-def is_loopback(host: str) -> bool:
-    """True for ``localhost`` and loopback addresses (local model servers)."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 @functools.cache
