@@ -11,6 +11,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from agentmem.artifacts import ArtifactInfo
+    from agentmem.consent import ConsentStatus
     from agentmem.errors import (
         AgentmemError,
         ArtifactUnavailable,
@@ -43,7 +45,9 @@ if TYPE_CHECKING:
         ToolResultCreated,
         UserMessageCreated,
     )
+    from agentmem.memory.service import Belief, ConsolidationReport
     from agentmem.store import AppendResult, ImportResult, RunInfo, SessionInfo, Store, open
+    from agentmem.trajectory import ExportResult
 
 # Public names resolve lazily (PEP 562) so `import agentmem.cli` stays cheap: the CLI's
 # start-up cost is cyclopts plus whatever one command needs, never the whole library.
@@ -90,6 +94,10 @@ _LAZY = {
         ["AppendResult", "ImportResult", "RunInfo", "SessionInfo", "Store", "open"],
         "agentmem.store",
     ),
+    **dict.fromkeys(["Belief", "ConsolidationReport"], "agentmem.memory.service"),
+    "ArtifactInfo": "agentmem.artifacts",
+    "ConsentStatus": "agentmem.consent",
+    "ExportResult": "agentmem.trajectory",
 }
 
 
@@ -111,15 +119,20 @@ __version__ = "0.1.0"
 __all__ = [
     "AgentmemError",
     "AppendResult",
+    "ArtifactInfo",
     "ArtifactUnavailable",
     "AssistantMessageCreated",
+    "Belief",
     "ConfigError",
     "Conflict",
     "ConsentRequired",
+    "ConsentStatus",
+    "ConsolidationReport",
     "EvaluationFailed",
     "Event",
     "EventRejected",
     "EvidenceMismatch",
+    "ExportResult",
     "ImportResult",
     "InvalidInput",
     "NotADatabase",

@@ -313,6 +313,7 @@ def _explain(exc: msgspec.ValidationError | msgspec.DecodeError, raw_type: objec
 
 
 def _unknown_type_message(raw_type: object) -> str:
+    stored_decoder()  # imports every module that registers process event types
     if raw_type in EVENT_TYPES:
         return (
             f"type {raw_type!r} is written by agentmem itself and cannot be appended "

@@ -298,3 +298,16 @@ def test_demo_shows_memory_and_a_redacted_export(run_cli, tmp_path: Path) -> Non
     assert "the pasted key appears in the export: False" in text
     assert "sweeper: deleted 1 artifact(s)" in text
     assert "Berlin" not in text.split("== memory")[1].split("== export")[0]
+
+
+def test_conversation_listing_round_trips_after_memory_formation(run_cli, tmp_path) -> None:
+    a, b = tmp_path / "a.db", tmp_path / "b.db"
+    sample = Path(__file__).resolve().parent.parent / "corpus" / "sample" / "sample.jsonl"
+    run_cli("event", "import", str(sample), "--db", str(a))
+    run_cli("session", "close", "s-family", "--db", str(a))
+    everything = run_cli("event", "list", "--db", str(a), "--json").stdout
+    refused = run_cli("event", "import", "-", "--db", str(b), input=everything)
+    assert refused.returncode == 4 and "written by agentmem itself" in refused.stderr
+    conversation = run_cli("event", "list", "--db", str(a), "--json", "--conversation").stdout
+    copied = run_cli("event", "import", "-", "--db", str(b), "--json", input=conversation)
+    assert json.loads(copied.stdout)["imported"] == 34  # 33 sample events + session.closed

@@ -510,9 +510,10 @@ def test_changing_one_marker_rule_deactivates_the_evidence(tmp_path, server, mon
         assert resolve(store).active
         code, pattern = markers.INJECTION_MARKERS[0]
         changed = (code, re.compile(pattern.pattern + r"|\bpretty please obey\b"))
-        monkeypatch.setattr(markers, "INJECTION_MARKERS",
-                            (changed, *markers.INJECTION_MARKERS[1:]))
+        monkeypatch.setattr(markers, "INJECTION_MARKERS", (changed, *markers.INJECTION_MARKERS[1:]))
         resolution = resolve(store)
         assert not resolution.active
-        assert (resolution.reason, resolution.field) == ("tuple_mismatch",
-                                                         "compiled_policy_version")
+        assert (resolution.reason, resolution.field) == (
+            "tuple_mismatch",
+            "compiled_policy_version",
+        )

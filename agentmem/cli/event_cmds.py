@@ -128,12 +128,28 @@ def list_(
     run: Annotated[str | None, Parameter(help="Only this run.")] = None,
     after: Annotated[int | None, Parameter(help="Only events with seq greater than this.")] = None,
     limit: Annotated[int | None, Parameter(help="At most this many events.")] = None,
+    conversation: Annotated[
+        bool,
+        Parameter(
+            negative="",
+            help="Only conversation events (no consent or memory audits): output that "
+            "'agentmem event import' accepts as it is.",
+        ),
+    ] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """List events in seq order; ``--json`` prints one JSON object per line."""
+    from agentmem.events import CLIENT_EVENT_TYPES
+
     with open_store(db) as store:
-        filters = {"session_id": session, "run_id": run, "after": after, "limit": limit}
+        filters = {
+            "session_id": session,
+            "run_id": run,
+            "after": after,
+            "limit": limit,
+            "types": CLIENT_EVENT_TYPES if conversation else None,
+        }
         if json:
             out = sys.stdout.buffer
             for line in store.events_json(**filters):
