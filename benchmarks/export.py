@@ -41,7 +41,7 @@ def _run(store: agentmem.Store, run_id: str, messages: int, rng: random.Random) 
     for i in range(messages):
         text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(8, 40)))
         if i % 500 == 0:  # a pasted credential now and then, as in real runs
-            text += " token: " + fakes.generate("github_token", rng)
+            text += " pasted: " + fakes.generate("github_token", rng)
         kind = ("user.message.created", "assistant.message.created", "tool.result.created")[i % 3]
         if kind == "tool.result.created":
             events.append({"type": kind, **base, "tool_call_id": f"c{i}", "content": text})

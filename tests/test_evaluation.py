@@ -185,7 +185,7 @@ def test_a_fabricating_or_weak_server_exits_9_and_writes_nothing(
     assert out.returncode == 9, out.stderr[-2000:]
     assert "no artifact written" in out.stderr
     assert not (tmp_path / "ev.json").exists()
-    assert "FAILING CASE" in out.stdout
+    assert "(failing)" in out.stdout
 
 
 def test_network_provider_needs_live(run_cli, tmp_path) -> None:

@@ -190,18 +190,22 @@ def _print_summary(result) -> None:
         ["claim kind", "deterministic", "provider-assisted"],
         [(k, d.by_kind.get(k, 0), p.by_kind.get(k, 0)) for k in kinds],
     )
-    failing = [c for c in result.cases if c["failing"]]
+    # On a failed evaluation every case is a diagnostic (failing ones first); on a pass, only
+    # the failing ones (there can be some while the aggregate criteria still hold).
+    failing = result.cases if not result.passed else [c for c in result.cases if c["failing"]]
     if failing:
         print()
         print_table(
-            ["failing case", "labels", "provider supported", "fabricated", "rejected"],
+            ["case", "labels", "provider supported", "fabricated", "rejected", "provider calls"],
             [
                 (
-                    c["case"],
+                    c["case"] + (" (failing)" if c["failing"] else ""),
                     "protected" if c["protected"] else c["labels"],
                     c["provider"]["supported"],
                     c["provider"]["fabricated"],
                     ", ".join(f"{k} {v}" for k, v in c["provider"]["rejected"].items()) or "-",
+                    ", ".join(f"{k} {v}" for k, v in c["provider"]["provider_outcomes"].items())
+                    or "-",
                 )
                 for c in failing
             ],

@@ -69,6 +69,7 @@ class CaseResult(msgspec.Struct, frozen=True):
     provider_audits: int = 0
     origins: dict[str, int] = msgspec.field(default_factory=dict)
     supported_by_kind: dict[str, int] = msgspec.field(default_factory=dict)
+    provider_outcomes: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 def load_corpus(directory: Path) -> list[Case]:
@@ -140,9 +141,14 @@ def run_case(
         written = [
             b for b in store.beliefs(principal=case.principal) if b.belief_id in report.belief_ids
         ]
-        audits = store.conn.execute(
-            "SELECT count(*) FROM events WHERE type = 'memory.provider.called'"
-        ).get
+        outcomes: dict[str, int] = {}
+        for outcome, error_class in store.conn.execute(
+            "SELECT json_extract(payload, '$.outcome'), json_extract(payload, '$.error_class') "
+            "FROM events WHERE type = 'memory.provider.called'"
+        ):
+            key = outcome if error_class is None else f"{outcome}:{error_class}"
+            outcomes[key] = outcomes.get(key, 0) + 1
+        audits = sum(outcomes.values())
     expected = {_claim(label).key() for label in case.labels}
     got = [Claim(kind=b.kind, values=b.values) for b in written if b.values is not None]
     supported = sum(1 for c in got if c.key() in expected)
@@ -169,4 +175,5 @@ def run_case(
         provider_audits=audits,
         origins=origins,
         supported_by_kind=by_kind,
+        provider_outcomes=outcomes,
     )
