@@ -155,6 +155,7 @@ class FormationService:
         self.store = store
         self.extractor = extractor or DeterministicExtractor()
         self.assist = assist
+        self._has_tombstones = True  # refreshed per formation; True is the safe default
         self.resolution = resolution
         self.formation_policy = formation_policy or (
             assist.formation_policy if assist is not None else self.extractor.formation_policy
@@ -382,7 +383,7 @@ class FormationService:
         return None
 
     def _tombstoned(self, candidate: MemoryCandidate) -> bool:
-        if not getattr(self, "_has_tombstones", True):
+        if not self._has_tombstones:
             return False
         seqs = [e.seq for e in candidate.evidence]
         return bool(
