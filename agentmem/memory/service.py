@@ -156,6 +156,7 @@ class FormationService:
         self.extractor = extractor or DeterministicExtractor()
         self.assist = assist
         self._has_tombstones = True  # refreshed per formation; True is the safe default
+        self._markers: dict[int, str | None] = {}  # per formation: seq -> first marker
         self.resolution = resolution
         self.formation_policy = formation_policy or (
             assist.formation_policy if assist is not None else self.extractor.formation_policy
@@ -264,6 +265,7 @@ class FormationService:
         outcomes: Counter[str] = Counter()
         by_seq = {e.seq: e for e in episode.events}
         touched: list[str] = []
+        self._markers = {}
         self._has_tombstones = bool(
             store.conn.execute(
                 "SELECT 1 FROM beliefs WHERE principal = ? AND status = 'forgotten' LIMIT 1",
@@ -374,13 +376,20 @@ class FormationService:
         if CLAIM_KINDS[candidate.claim.kind].base_salience < MIN_SALIENCE:
             return "low_salience"
         for evidence in candidate.evidence:
-            text = by_seq[evidence.seq].text
-            for marker in (_secret_marker(text), injection_marker(text), transient_marker(text)):
-                if marker is not None:
-                    return marker
+            marker = self._marker(evidence.seq, by_seq[evidence.seq].text)
+            if marker is not None:
+                return marker
         if self._tombstoned(candidate):
             return "forgotten"
         return None
+
+    def _marker(self, seq: int, text: str) -> str | None:
+        """The first rejection marker of a whole cited message, computed once per message."""
+        if seq not in self._markers:
+            self._markers[seq] = (
+                _secret_marker(text) or injection_marker(text) or transient_marker(text)
+            )
+        return self._markers[seq]
 
     def _tombstoned(self, candidate: MemoryCandidate) -> bool:
         if not self._has_tombstones:
