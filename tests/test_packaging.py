@@ -28,6 +28,8 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path, cli_env: d
     assert "agentmem/_data/schema.sql" in names
     assert "agentmem/_data/corpus/sample/sample.jsonl" in names
     assert any(n.startswith("agentmem/_data/release-evidence/") for n in names)
+    assert "agentmem/openapi.json" in names and "agentmem/providers/pricing.json" in names
+    assert any(n.startswith("agentmem/_data/corpus/memory-formation/") for n in names)
 
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
