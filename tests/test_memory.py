@@ -225,3 +225,31 @@ def test_cli_close_consolidate_and_beliefs(run_cli, db_path: Path) -> None:
     assert missing.returncode == 3
     idle = run_cli("consolidate", "--idle", "soon", "--db", str(db_path))
     assert idle.returncode == 2 and "duration" in idle.stderr
+
+
+def test_concurrent_consolidations_of_one_session_write_once(db_path: Path) -> None:
+    import threading
+
+    with agentmem.open(str(db_path), principal="alice") as store:
+        _session(store, ["I live in Lisbon and I have a dog named Rex."])
+        store.append({"type": "session.closed", "session_id": "s1"})
+    errors: list[str] = []
+
+    def worker() -> None:
+        try:
+            with agentmem.open(str(db_path), principal="alice") as s:
+                s.consolidate_idle(0)
+        except agentmem.AgentmemError as exc:
+            errors.append(type(exc).__name__)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    with agentmem.open(str(db_path)) as store:
+        assert store.conn.execute("SELECT count(*) FROM consolidations").get == 1
+        assert len(store.beliefs()) == 2
+        audits = [e for e in store.events() if type(e).__name__ == "MemoryConsolidated"]
+        assert len(audits) == 1

@@ -273,6 +273,26 @@ class FormationService:
             ).fetchall()
         )
         with store.transaction():
+            if attempt == 1:
+                # Checked again under the write lock: another process may have consolidated
+                # the same range while this one was extracting. Then this run writes nothing.
+                done = store.conn.execute(
+                    "SELECT counts FROM consolidations WHERE session_id = ? AND through_seq = ? "
+                    "AND formation_policy = ?",
+                    (episode.session_id, through_seq, self.formation_policy),
+                ).fetchall()
+                if done:
+                    counts = msgspec.json.decode(done[0][0])
+                    return ConsolidationReport(
+                        episode.session_id,
+                        episode.principal,
+                        through_seq,
+                        self.formation_policy,
+                        self.extractor.version,
+                        True,
+                        counts.get("outcomes", {}),
+                        counts.get("rejected", {}),
+                    )
             accepted: dict[str, tuple[MemoryCandidate, set[str]]] = {}
             for candidate, arm in proposals:
                 reason = self._gate(candidate, episode, by_seq)
