@@ -494,9 +494,18 @@ class Store:
         """Close a session (idempotent) and consolidate it into beliefs."""
         info = self.session(session_id)
         if info.status != "closed":
-            self.append(
-                {"type": "session.closed", "session_id": session_id, "principal": info.principal}
-            )
+            try:
+                self.append(
+                    {
+                        "type": "session.closed",
+                        "session_id": session_id,
+                        "principal": info.principal,
+                    }
+                )
+            except EventRejected:
+                # Another writer closed it between our read and our append: same outcome.
+                if self.session(session_id).status != "closed":
+                    raise
         return self.formation_service().consolidate(session_id, trigger="close")
 
     def consolidate_idle(self, idle_seconds: float | None = None) -> list[ConsolidationReport]:
