@@ -45,6 +45,8 @@ def print_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
         widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
     line = "  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True))
     print(line.rstrip())
+    if not rows:
+        print("(none)")
     for row in rows:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
