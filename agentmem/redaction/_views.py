@@ -173,14 +173,20 @@ def unicode_view(text: str, parent: View | None = None, shadow: bytes | None = N
     if shadow is None:
         shadow = text.encode("ascii", "replace")
     pieces: list[tuple[int, int, str]] = []
-    i = shadow.find(b"?")
+    find = shadow.find
+    cached = _norm_cache.get
+    i = find(b"?")
     while i >= 0:
         ch = text[i]
         if ch != "?":
-            rep = _normalized(ch)
+            rep = cached(ch, _MISS)
+            if rep is _MISS:
+                rep = _normalized(ch)
             if rep is not None:
-                pieces.append((i, i + 1, rep))
-        i = shadow.find(b"?", i + 1)
+                pieces.append((i, i + 1, rep))  # type: ignore[arg-type]
+        i = find(b"?", i + 1)
+    if not pieces:
+        return None
     return _build(text, pieces, parent)
 
 
@@ -189,10 +195,17 @@ _PCT_RX = re.compile(r"%[0-9A-Fa-f]{2}(?:%[0-9A-Fa-f]{2})*")
 
 def percent_view(text: str, parent: View | None = None) -> View | None:
     """The text with percent-encoded runs decoded (UTF-8), or ``None`` when it has none."""
-    if "%" not in text:
+    # a match starts at a ``%``: walk them with ``str.find`` to the first one that starts a
+    # match, and let ``finditer`` continue from there (nothing before it can match)
+    i = text.find("%")
+    while i >= 0:
+        if _PCT_RX.match(text, i) is not None:
+            break
+        i = text.find("%", i + 1)
+    else:
         return None
     pieces: list[tuple[int, int, str]] = []
-    for m in _PCT_RX.finditer(text):
+    for m in _PCT_RX.finditer(text, i):
         run = m.group()
         raw = bytes.fromhex(run.replace("%", ""))
         if raw.isascii():

@@ -167,7 +167,7 @@ _RUN_MIN: Final = 15
 _RUN_NEEDLE: Final = b"a" * _RUN_MIN
 #: How far before a run its prefix or context (``Bearer ``, ``123456789:``, ``SG.``) may start.
 _RUN_BACK: Final = 16
-_HEXISH_RX = re.compile(r"[0-9a-f-]+")
+_HEXISH_BYTES: Final = b"0123456789abcdef-"
 _CRED_CHARS: Final = frozenset(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~+/=-"
 )
@@ -275,7 +275,7 @@ class RuleRegistry:
         for r in TOKEN_RULES:
             if r.gate is not None:
                 gates.setdefault(r.gate[:2], []).append(r)
-        self._gates = [(char, literal, rules) for (char, literal), rules in gates.items()]
+        self._gates = [_gate_plan(char, lit, rules) for (char, lit), rules in gates.items()]
         self._scheme_rules = {r.name: r for r in TOKEN_RULES if r.scheme}
         self._num_rules = self._pii & {"payment_card", "us_ssn", "phone_number"}
         self.version = self._version()
@@ -308,35 +308,59 @@ class RuleRegistry:
             find = mapped.find
             i = find(_RUN_NEEDLE)
             if i >= 0:
-                hexish = _HEXISH_RX.fullmatch
+                num_rules = self._num_rules
                 while i >= 0:
                     j = find(b" ", i + _RUN_MIN)
                     if j < 0:
                         j = n
-                    if hexish(text, i, j) is None:
+                    # run characters are ASCII token characters, so the shadow slice is the text
+                    # itself: stripping the hex alphabet leaves nothing exactly when the run is
+                    # all ``[0-9a-f-]`` (a uuid or digest), and ``isdigit`` means ``[0-9]+``
+                    run = shadow[i:j]
+                    if run.strip(_HEXISH_BYTES):
                         runs.append((i, j))
                         self._run_hits(text, i, j, hits)
-                    elif self._num_rules and text[i].isdigit() and text[i:j].isdigit():
+                    elif num_rules and run.isdigit():
                         hit = self._num_hit(text, i)
                         if hit is not None:
                             hits.append(hit)
                     i = find(_RUN_NEEDLE, j)
-        for char, literal, rules in self._gates:
-            if char in text and literal in text:
+        # Every occurrence of a gate literal holds its probe character (which occurs in the
+        # literal once) at a fixed offset, so walking the probe (``memchr`` speed) and checking
+        # the literal there visits exactly the literal's occurrences, in order, without the
+        # slow whole-literal search (common letters defeat its skip table).
+        for need, probe, off, literal, rules in self._gates:
+            if probe is None:
+                if need not in text:
+                    continue
                 g = text.find(literal)
                 while g >= 0:
-                    for rule in rules:
-                        hit = self._token_hit(text, g, rule, rule.gate[2])  # type: ignore[index]
-                        if hit is not None:
-                            hits.append(hit)
+                    self._gate_hits(text, g, rules, hits)
                     g = text.find(literal, g + 1)
+                continue
+            q = text.find(probe)
+            while q >= 0:
+                g = q - off
+                if g >= 0 and text.startswith(literal, g):
+                    self._gate_hits(text, g, rules, hits)
+                q = text.find(probe, q + 1)
         if n < 6:
             return hits, runs
         folded = shadow.translate(_FOLD_TABLE)
-        if "=" in text or ":" in text:
-            last = n - 1
-            for m in _KV_REVERSED.finditer(folded[::-1]):
-                hit = _kv_hit(text, last - m.start())
+        # ``=`` in the folded shape is exactly ``=`` or ``:`` in the text. A key-name match
+        # starts at a separator and reads at most ``_KV_BACK`` characters before it, so only
+        # the span from ``_KV_BACK`` before the first separator to the last one is reversed.
+        lo = folded.find(b"=")
+        if lo >= 0:
+            hi = folded.rfind(b"=")
+            base = lo - _KV_BACK if lo > _KV_BACK else 0
+            if hi - base < 4096:
+                window: bytes | bytearray = folded[base : hi + 1][::-1]
+            else:  # in-place reversal is the faster loop on long spans
+                window = bytearray(memoryview(folded)[base : hi + 1])
+                window.reverse()
+            for m in _KV_REVERSED.finditer(window):
+                hit = _kv_hit(text, hi - m.start())
                 if hit is not None:
                     hits.append(hit)
         if pii:
@@ -345,9 +369,17 @@ class RuleRegistry:
                     hit = _email_hit(text, m.start())
                     if hit is not None:
                         hits.append(hit)
-            if self._num_rules and _NUM_NEEDLE in folded:
-                self._num_hits(text, folded, hits)
+            if self._num_rules:
+                q = folded.find(_NUM_NEEDLE)
+                if q >= 0:
+                    self._num_hits(text, folded, hits, q)
         return hits, runs
+
+    def _gate_hits(self, text: str, g: int, rules: list[TokenRule], hits: list[Hit]) -> None:
+        for rule in rules:
+            hit = self._token_hit(text, g, rule, rule.gate[2])  # type: ignore[index]
+            if hit is not None:
+                hits.append(hit)
 
     def _run_hits(self, text: str, i: int, j: int, hits: list[Hit]) -> None:
         """Token anchors around one run, and a scheme word (``Bearer``) right before it."""
@@ -367,12 +399,14 @@ class RuleRegistry:
             if hit is not None:
                 hits.append(hit)
 
-    def _num_hits(self, text: str, folded: bytes, hits: list[Hit]) -> None:
-        """PII numbers in the regions around each occurrence of the number needle."""
+    def _num_hits(self, text: str, folded: bytes, hits: list[Hit], q: int) -> None:
+        """PII numbers in the regions around each occurrence of the number needle, the first
+        of which is at ``q``."""
         done = 0
-        q = folded.find(_NUM_NEEDLE)
+        span = _NUM_SPAN_RX.match
+        find = folded.find
         while q >= 0:
-            b = _NUM_SPAN_RX.match(folded, q).end()  # type: ignore[union-attr]
+            b = span(folded, q).end()  # type: ignore[union-attr]
             g = q
             while g > 0 and folded[g - 1] == _ZERO:
                 g -= 1
@@ -386,7 +420,7 @@ class RuleRegistry:
                     if hit is not None:
                         hits.append(hit)
             done = b
-            q = folded.find(_NUM_NEEDLE, b)
+            q = find(_NUM_NEEDLE, b)
 
     def _token_hit(self, text: str, p: int, rule: TokenRule, backs: tuple[int, ...]) -> Hit | None:
         full = self._token_full[rule.name]
@@ -679,6 +713,26 @@ def _token_master() -> tuple[re.Pattern[str], list[Any]]:
     return re.compile("|".join(branches)), kinds
 
 
+#: Gate probe characters, rarest first: one that occurs once in a gate literal is walked with
+#: ``str.find`` (``memchr`` speed) instead of searching for the whole literal.
+_PROBES: Final = "~@KGQB"
+
+
+def _gate_plan(
+    char: str, literal: str, rules: list[TokenRule]
+) -> tuple[str, str | None, int, str, list[TokenRule]]:
+    """(gate character, probe, probe offset in the literal, literal, rules).
+
+    The probe is the first character of ``_PROBES`` the literal holds exactly once, used only
+    when the literal also holds the gate character (so any literal occurrence implies it);
+    otherwise it is ``None`` and the literal is searched whole once the gate character shows.
+    """
+    probe = next((c for c in _PROBES if literal.count(c) == 1), None)
+    if probe is None or char not in literal:
+        return char, None, 0, literal, rules
+    return char, probe, literal.index(probe), literal, rules
+
+
 def _trie(words: list[str]) -> str:
     """A regex alternation factored by first character, so ``re`` rejects a branch on one
     character compare instead of trying every word."""
@@ -905,6 +959,8 @@ def _pair_value_key(obj: dict[Any, Any]) -> tuple[str, str] | None:
 
 
 _KV_REVERSED: Final = re.compile(_kv_reversed_pattern())
+#: How far before its separator a key-name match can reach: two blanks and the longest word.
+_KV_BACK: Final = 2 + max(len(w) for w in KEY_ENDINGS) + 1
 _EMAIL_AT: Final = re.compile(r"@(?<=[A-Za-z0-9._%+-]@)(?=[A-Za-z0-9])")
 _NUM_BEFORE: Final = frozenset(
     "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.+/\\-"
