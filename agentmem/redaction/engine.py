@@ -348,17 +348,20 @@ class RuleRegistry:
             return hits, runs
         folded = shadow.translate(_FOLD_TABLE)
         # ``=`` in the folded shape is exactly ``=`` or ``:`` in the text. A key-name match
-        # starts at a separator and reads at most ``_KV_BACK`` characters before it, so only
-        # the span from ``_KV_BACK`` before the first separator to the last one is reversed.
-        lo = folded.find(b"=")
-        if lo >= 0:
-            hi = folded.rfind(b"=")
-            base = lo - _KV_BACK if lo > _KV_BACK else 0
-            if hi - base < 4096:
-                window: bytes | bytearray = folded[base : hi + 1][::-1]
-            else:  # in-place reversal is the faster loop on long spans
-                window = bytearray(memoryview(folded)[base : hi + 1])
+        # starts at a separator and reads at most ``_KV_BACK`` characters before it, so on a
+        # long text only the span from ``_KV_BACK`` before the first separator to the last one
+        # is reversed (in place: the faster loop); a short one is reversed whole.
+        window: bytes | bytearray | None = None
+        if n < _KV_SHORT:
+            if "=" in text or ":" in text:
+                window, hi = folded[::-1], n - 1
+        else:
+            lo = folded.find(b"=")
+            if lo >= 0:
+                hi = folded.rfind(b"=")
+                window = bytearray(memoryview(folded)[max(0, lo - _KV_BACK) : hi + 1])
                 window.reverse()
+        if window is not None:
             for m in _KV_REVERSED.finditer(window):
                 hit = _kv_hit(text, hi - m.start())
                 if hit is not None:
@@ -483,6 +486,16 @@ class RuleRegistry:
         hits, runs = self._hits_in(text, pii, shadow)
         if not views:
             return hits
+        if "\\" not in text and text.isascii():
+            # the common case, the general path below without its views: no JSON escape and
+            # no Unicode view, so only percent encoding and base64 runs of the text remain
+            if not decode:
+                return hits
+            if "%" in text:
+                self._percent_hits(text, None, pii, hits)
+            if runs:
+                self._base64_hits(text, runs, None, pii, hits)
+            return hits
         b64: list[tuple[str, list[tuple[int, int]], View | None]] = [(text, runs, None)]
         last: View | None = None
         last_text = text
@@ -499,22 +512,36 @@ class RuleRegistry:
         if not decode:
             return hits
         if "%" in last_text:
-            pv = percent_view(last_text, last)
-            if pv is not None:
-                for a, z in pv.windows(_VIEW_REACH):
-                    sub = self._scan_views(pv.text[a:z], pii=pii, decode=False)
-                    hits.extend((*pv.to_orig(s + a, e + a), rule) for s, e, rule in sub)
+            self._percent_hits(last_text, last, pii, hits)
         for source, source_runs, view in b64:
-            if not source_runs:
-                continue
-            for start, end, decoded in _base64_runs(source, source_runs):
-                inner = self._scan_views(decoded, pii=pii, decode=False)
-                if inner:
-                    rule = max(inner, key=lambda h: self._meta[h[2]][1])[2]
-                    if view is not None:
-                        start, end = view.to_orig(start, end)
-                    hits.append((start, end, rule))
+            if source_runs:
+                self._base64_hits(source, source_runs, view, pii, hits)
         return hits
+
+    def _percent_hits(self, text: str, parent: View | None, pii: bool, hits: list[Hit]) -> None:
+        """Hits in the percent-decoded view of ``text`` (itself ``parent``'s text, if any)."""
+        pv = percent_view(text, parent)
+        if pv is not None:
+            for a, z in pv.windows(_VIEW_REACH):
+                sub = self._scan_views(pv.text[a:z], pii=pii, decode=False)
+                hits.extend((*pv.to_orig(s + a, e + a), rule) for s, e, rule in sub)
+
+    def _base64_hits(
+        self,
+        source: str,
+        runs: list[tuple[int, int]],
+        view: View | None,
+        pii: bool,
+        hits: list[Hit],
+    ) -> None:
+        """One hit per base64 blob around ``runs`` whose decoded text holds a hit."""
+        for start, end, decoded in _base64_runs(source, runs):
+            inner = self._scan_views(decoded, pii=pii, decode=False)
+            if inner:
+                rule = max(inner, key=lambda h: self._meta[h[2]][1])[2]
+                if view is not None:
+                    start, end = view.to_orig(start, end)
+                hits.append((start, end, rule))
 
     def _scan_windows(self, view: View, pii: bool, hits: list[Hit]) -> list[tuple[int, int]]:
         """Scan a view near its changes; add mapped hits, return its runs (view coordinates)."""
@@ -961,6 +988,8 @@ def _pair_value_key(obj: dict[Any, Any]) -> tuple[str, str] | None:
 _KV_REVERSED: Final = re.compile(_kv_reversed_pattern())
 #: How far before its separator a key-name match can reach: two blanks and the longest word.
 _KV_BACK: Final = 2 + max(len(w) for w in KEY_ENDINGS) + 1
+#: Below this length the whole folded text is reversed for the key-name scan.
+_KV_SHORT: Final = 4096
 _EMAIL_AT: Final = re.compile(r"@(?<=[A-Za-z0-9._%+-]@)(?=[A-Za-z0-9])")
 _NUM_BEFORE: Final = frozenset(
     "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.+/\\-"
