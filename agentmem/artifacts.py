@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from agentmem.db import where
 from agentmem.errors import ArtifactUnavailable, NotFound
 from agentmem.events import format_time, now_text
 
@@ -137,17 +138,9 @@ def list_artifacts(
     store: Store, *, principal: str | None = None, include_expired: bool = False
 ) -> list[ArtifactInfo]:
     """Artifacts of ``principal`` (all principals when ``None``), newest first."""
-    sql, params = f"SELECT {_COLUMNS} FROM artifacts", []
-    clauses = []
-    if principal is not None:
-        clauses.append("principal = ?")
-        params.append(principal)
-    if not include_expired:
-        clauses.append("expires_at > ?")
-        params.append(now_text())
-    if clauses:
-        sql += " WHERE " + " AND ".join(clauses)
-    sql += " ORDER BY created_at DESC, artifact_id"
+    live = [] if include_expired else [("expires_at > ?", [now_text()])]
+    condition, params = where({"principal": principal}, *live)
+    sql = f"SELECT {_COLUMNS} FROM artifacts{condition} ORDER BY created_at DESC, artifact_id"
     return [ArtifactInfo(*row) for row in store.conn.execute(sql, params)]
 
 

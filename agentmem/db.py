@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import apsw
@@ -33,6 +33,7 @@ __all__ = [
     "projection_snapshot",
     "rebuild_projections",
     "transaction",
+    "where",
 ]
 
 APPLICATION_ID = 0x41474D4D  # "AGMM"
@@ -206,6 +207,26 @@ def transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
 
 def _now_text(conn: apsw.Connection) -> str:
     return conn.execute("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')").get
+
+
+def where(
+    equals: dict[str, object], *extra: tuple[str, Sequence[object]]
+) -> tuple[str, list[object]]:
+    """A `` WHERE ...`` clause and its parameters for the listing queries.
+
+    ``equals`` maps column names (from code, never from input) to values; a ``None`` value
+    means "no filter". ``extra`` adds raw clauses with their own parameters.
+    """
+    clauses: list[str] = []
+    params: list[object] = []
+    for column, value in equals.items():
+        if value is not None:
+            clauses.append(f"{column} = ?")
+            params.append(value)
+    for clause, values in extra:
+        clauses.append(clause)
+        params.extend(values)
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
 def projection_snapshot(conn: apsw.Connection) -> dict[str, list[tuple]]:

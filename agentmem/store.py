@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import apsw
@@ -329,24 +329,14 @@ class Store:
         limit: int | None = None,
         types: Iterable[str] | None = None,
     ) -> Iterator[tuple[str]]:
-        clauses, params = [], []
-        if session_id is not None:
-            clauses.append("session_id = ?")
-            params.append(session_id)
-        if run_id is not None:
-            clauses.append("run_id = ?")
-            params.append(run_id)
+        extra: list[tuple[str, Sequence[object]]] = []
         if after is not None:
-            clauses.append("seq > ?")
-            params.append(after)
+            extra.append(("seq > ?", [after]))
         if types is not None:
             wanted = list(types)
-            clauses.append(f"type IN ({', '.join('?' * len(wanted))})")
-            params.extend(wanted)
-        sql = f"SELECT {ENVELOPE_SQL}, payload FROM events"
-        if clauses:
-            sql += " WHERE " + " AND ".join(clauses)
-        sql += " ORDER BY seq"
+            extra.append((f"type IN ({', '.join('?' * len(wanted))})", wanted))
+        condition, params = db.where({"session_id": session_id, "run_id": run_id}, *extra)
+        sql = f"SELECT {ENVELOPE_SQL}, payload FROM events{condition} ORDER BY seq"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
@@ -378,17 +368,8 @@ class Store:
         self, *, principal: str | None = None, status: str | None = None
     ) -> list[SessionInfo]:
         """Sessions, most recently active first."""
-        sql, params = "SELECT * FROM sessions", []
-        clauses = []
-        if principal is not None:
-            clauses.append("principal = ?")
-            params.append(principal)
-        if status is not None:
-            clauses.append("status = ?")
-            params.append(status)
-        if clauses:
-            sql += " WHERE " + " AND ".join(clauses)
-        sql += " ORDER BY last_activity_at DESC, session_id"
+        condition, params = db.where({"principal": principal, "status": status})
+        sql = f"SELECT * FROM sessions{condition} ORDER BY last_activity_at DESC, session_id"
         return [SessionInfo(*row) for row in self.conn.execute(sql, params)]
 
     def run(self, run_id: str) -> RunInfo:
@@ -407,17 +388,8 @@ class Store:
 
     def runs(self, *, session_id: str | None = None, principal: str | None = None) -> list[RunInfo]:
         """Runs in start order."""
-        sql, params = "SELECT * FROM runs", []
-        clauses = []
-        if session_id is not None:
-            clauses.append("session_id = ?")
-            params.append(session_id)
-        if principal is not None:
-            clauses.append("principal = ?")
-            params.append(principal)
-        if clauses:
-            sql += " WHERE " + " AND ".join(clauses)
-        sql += " ORDER BY started_seq"
+        condition, params = db.where({"session_id": session_id, "principal": principal})
+        sql = f"SELECT * FROM runs{condition} ORDER BY started_seq"
         return [RunInfo(*row) for row in self.conn.execute(sql, params)]
 
     def status(self) -> StatusInfo:

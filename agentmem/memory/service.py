@@ -593,16 +593,11 @@ def beliefs(
     store: Store, *, principal: str | None = None, include_inactive: bool = False
 ) -> list[Belief]:
     """Active beliefs of ``principal`` (every principal when ``None``), newest first."""
-    sql, params = f"SELECT {_BELIEF_COLUMNS} FROM beliefs", []
-    clauses = []
-    if principal is not None:
-        clauses.append("principal = ?")
-        params.append(principal)
-    if not include_inactive:
-        clauses.append("status = 'active'")
-    if clauses:
-        sql += " WHERE " + " AND ".join(clauses)
-    sql += " ORDER BY created_at DESC, belief_id"
+    from agentmem.db import where
+
+    active: list[tuple[str, list[object]]] = [] if include_inactive else [("status = 'active'", [])]
+    condition, params = where({"principal": principal}, *active)
+    sql = f"SELECT {_BELIEF_COLUMNS} FROM beliefs{condition} ORDER BY created_at DESC, belief_id"
     return _beliefs(store, list(store.conn.execute(sql, params)))
 
 
