@@ -14,6 +14,7 @@ import hashlib
 import secrets
 import time
 import types
+import typing
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Union
 
@@ -196,14 +197,13 @@ EVENT_TYPES: list[str] = [*CLIENT_EVENT_TYPES, *(_tag(c) for c in PROCESS_EVENT_
 _ENVELOPE = ("type", "session_id", "run_id", "principal", "event_id", "created_at", "seq")
 
 #: SQL that renders a stored row in the interchange format (envelope first, then the type's
-#: own fields), in SQLite's C code rather than Python: reading is on the hot path.
+#: own fields), in SQLite's C code rather than Python: reading is on the hot path. Plain string
+#: concatenation with ``json_quote`` measured 20% faster than ``json_object`` plus splicing.
 ROW_JSON_SQL = (
-    "CASE payload WHEN '{}' THEN env ELSE substr(env, 1, length(env) - 1) || ',' || "
-    "substr(payload, 2) END"
-)
-ENVELOPE_SQL = (
-    "json_object('seq', seq, 'event_id', event_id, 'type', type, 'session_id', session_id, "
-    "'run_id', run_id, 'principal', principal, 'created_at', created_at) AS env"
+    "'{\"seq\":' || seq || ',\"event_id\":' || json_quote(event_id) || ',\"type\":' || "
+    "json_quote(type) || ',\"session_id\":' || json_quote(session_id) || ',\"run_id\":' || "
+    "json_quote(run_id) || ',\"principal\":' || json_quote(principal) || ',\"created_at\":' || "
+    "json_quote(created_at) || CASE payload WHEN '{}' THEN '}' ELSE ',' || substr(payload, 2) END"
 )
 
 _client_decoder = msgspec.json.Decoder(Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
@@ -233,12 +233,54 @@ def register_process_event(cls: type[Event]) -> type[Event]:
     return cls
 
 
+def _relaxed(cls: type, swap: dict[type, type]) -> type:
+    """A subclass of ``cls`` for reading stored history: unknown fields tolerated, and every
+    field re-declared with its plain type (no length or pattern constraints).
+
+    History was validated when it was appended; re-checking every id pattern on every read
+    cost four times the decoding itself. Being a subclass keeps ``isinstance`` checks working.
+    Nested struct types are swapped for their relaxed versions (``swap``).
+    """
+    hints = typing.get_type_hints(cls)  # include_extras=False strips Annotated constraints
+    fields = {f.name: f for f in msgspec.structs.fields(cls)}
+
+    def plain(tp: Any) -> Any:
+        if tp in swap:
+            return swap[tp]
+        args = typing.get_args(tp)
+        origin = typing.get_origin(tp)
+        if not args or origin is Literal:
+            return tp
+        if origin is tuple:
+            return tuple[tuple(plain(a) for a in args)]  # type: ignore[misc]
+        if origin in (Union, types.UnionType):
+            return Union[tuple(plain(a) for a in args)]  # noqa: UP007
+        return tp
+
+    def body(namespace: dict[str, Any]) -> None:
+        namespace["__module__"] = cls.__module__
+        namespace["__qualname__"] = cls.__qualname__
+        namespace["__annotations__"] = {name: plain(hints[name]) for name in fields}
+        for name, info in fields.items():
+            if info.default is not msgspec.NODEFAULT:
+                namespace[name] = info.default
+            elif info.default_factory is not msgspec.NODEFAULT:
+                namespace[name] = msgspec.field(default_factory=info.default_factory)
+
+    options = {"forbid_unknown_fields": False, "kw_only": True}
+    return types.new_class(cls.__name__, (cls,), options, exec_body=body)
+
+
+_NESTED: dict[type, type] = {}
+
+
 def _lenient(cls: type[Event]) -> type[Event]:
     tag = _tag(cls)
     if tag not in _stored_classes:
-        _stored_classes[tag] = types.new_class(
-            cls.__name__, (cls,), {"forbid_unknown_fields": False}
-        )
+        if not _NESTED:
+            _NESTED[ToolDef] = _relaxed(ToolDef, {})
+            _NESTED[ToolCall] = _relaxed(ToolCall, {})
+        _stored_classes[tag] = _relaxed(cls, _NESTED)
     return _stored_classes[tag]
 
 

@@ -28,7 +28,6 @@ from agentmem.errors import (
     StoreError,
 )
 from agentmem.events import (
-    ENVELOPE_SQL,
     ROW_JSON_SQL,
     Event,
     RunStarted,
@@ -336,11 +335,11 @@ class Store:
             wanted = list(types)
             extra.append((f"type IN ({', '.join('?' * len(wanted))})", wanted))
         condition, params = db.where({"session_id": session_id, "run_id": run_id}, *extra)
-        sql = f"SELECT {ENVELOPE_SQL}, payload FROM events{condition} ORDER BY seq"
+        sql = f"SELECT {ROW_JSON_SQL} FROM events{condition} ORDER BY seq"
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
-        return self.conn.execute(f"SELECT {ROW_JSON_SQL} FROM ({sql})", params)
+        return self.conn.execute(sql, params)
 
     def events(self, **filters: Any) -> Iterator[Event]:
         """Stored events in seq order, as structs (filters: session_id, run_id, after, limit)."""
