@@ -322,6 +322,7 @@ class Store:
     def _event_rows(
         self,
         *,
+        principal: str | None = None,
         session_id: str | None = None,
         run_id: str | None = None,
         after: int | None = None,
@@ -334,7 +335,9 @@ class Store:
         if types is not None:
             wanted = list(types)
             extra.append((f"type IN ({', '.join('?' * len(wanted))})", wanted))
-        condition, params = db.where({"session_id": session_id, "run_id": run_id}, *extra)
+        condition, params = db.where(
+            {"principal": principal, "session_id": session_id, "run_id": run_id}, *extra
+        )
         sql = f"SELECT {ROW_JSON_SQL} FROM events{condition} ORDER BY seq"
         if limit is not None:
             sql += " LIMIT ?"
@@ -342,7 +345,10 @@ class Store:
         return self.conn.execute(sql, params)
 
     def events(self, **filters: Any) -> Iterator[Event]:
-        """Stored events in seq order, as structs (filters: session_id, run_id, after, limit)."""
+        """Stored events in seq order, as structs.
+
+        Filters: principal, session_id, run_id, after, limit, types (``None``: no filter).
+        """
         decode = stored_decoder().decode
         for (text,) in self._event_rows(**filters):
             yield decode(text)
