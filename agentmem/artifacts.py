@@ -121,10 +121,7 @@ def read(
     row = info(store, artifact_id)
     principal = principal or store.principal
     if not operator and row.principal != principal:
-        raise ArtifactUnavailable(
-            f"artifact {artifact_id!r} belongs to another principal; "
-            "pass the owning --principal (or --operator for an administrator's read)"
-        )
+        raise ArtifactUnavailable(f"artifact {artifact_id!r} belongs to another principal")
     if row.expired():
         raise ArtifactUnavailable(
             f"artifact {artifact_id!r} expired at {row.expires_at} "

@@ -112,9 +112,7 @@ def export_run(store: Store, run_id: str, *, principal: str | None = None) -> Ex
     with store.transaction():
         run = store.run(run_id)
         if run.principal != principal:
-            raise Refused(
-                f"run {run_id!r} belongs to another principal; pass --principal to act for them"
-            )
+            raise Refused(f"run {run_id!r} belongs to another principal")
         _check_consent(store, run)
         live = store.conn.execute(
             "SELECT artifact_id FROM artifacts WHERE run_id = ? AND doc_schema = ? "
