@@ -6,6 +6,15 @@ local processes can write to one file, ``BEGIN IMMEDIATE`` outermost write trans
 (:func:`transaction`) so a writer takes the write lock before it reads (no upgrade
 deadlocks), and a checked ``synchronous`` level.
 
+A read-only connection (``connect(..., readonly=True)``) changes nothing and never asks for the
+write lock: no schema set-up, no journal-mode change, no ``PRAGMA optimize`` (which analyzes,
+that is writes). It works on read-only files and media, and refuses a missing or empty file
+instead of creating a database. Query-planner statistics are refreshed by :func:`close` on a
+connection that wrote, and only if the lock is free at that moment.
+
+:func:`translate` maps the SQLite failures a user can meet (busy, disk full, corruption,
+read-only) onto the error tree; everything else stays a bug.
+
 The schema is ``schema.sql`` (the whole current version) behind a ``PRAGMA user_version``
 ladder: an empty file gets the current schema, an older agentmem database gets the migration
 steps in order, a newer one is refused, and a file that is anything else is refused before a
@@ -16,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import secrets
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -23,16 +33,29 @@ from pathlib import Path
 import apsw
 
 from agentmem._resources import data_path
-from agentmem.errors import NotADatabase, SchemaTooNew, StoreError, UsageError
+from agentmem.errors import (
+    AgentmemError,
+    DatabaseBusy,
+    DatabaseCorrupt,
+    DiskFull,
+    InvalidInput,
+    NotADatabase,
+    SchemaTooNew,
+    StoreError,
+    UsageError,
+)
 
 __all__ = [
     "APPLICATION_ID",
     "SCHEMA_VERSION",
     "DatabaseUnavailable",
+    "close",
     "connect",
+    "projection_drift",
     "projection_snapshot",
     "rebuild_projections",
     "transaction",
+    "translate",
     "where",
 ]
 
@@ -68,13 +91,17 @@ def connect(
     synchronous: str = "FULL",
     busy_timeout_ms: int = 10_000,
     create: bool = True,
+    readonly: bool = False,
 ) -> apsw.Connection:
     """Open ``path`` as an agentmem database, creating it when ``create`` is true.
 
     Identity is checked before any pragma that writes (WAL mode rewrites the header), so a
-    foreign SQLite file, or a file that is not SQLite at all, is refused unmodified.
+    foreign SQLite file, or a file that is not SQLite at all, is refused unmodified. With
+    ``readonly`` the file must already be an agentmem database; nothing is ever written.
     """
     path = os.fspath(path)
+    if readonly:
+        return _connect_readonly(path, busy_timeout_ms)
     memory = _is_memory(path)
     if not memory:
         target = Path(path)
@@ -83,7 +110,7 @@ def connect(
         if not target.exists():
             if not create:
                 raise DatabaseUnavailable(
-                    f"no agentmem database at {path}; run 'agentmem init' or pass --db"
+                    f"no agentmem database at {path}; 'agentmem init' creates one"
                 )
             parent = target.parent
             try:
@@ -92,6 +119,10 @@ def connect(
                 raise DatabaseUnavailable(
                     f"cannot create directory {parent}: {exc.strerror}"
                 ) from exc
+        elif not os.access(target, os.W_OK):
+            raise DatabaseUnavailable(
+                f"{path} is read-only; nothing was written (reading it works without write access)"
+            )
         if not os.access(target.parent, os.W_OK):
             raise DatabaseUnavailable(
                 f"cannot write in {target.parent}: the directory is read-only "
@@ -109,13 +140,9 @@ def connect(
             # Only possible before the first table exists: lets the sweeper hand freed pages
             # back to the filesystem with incremental_vacuum.
             conn.pragma("auto_vacuum", "INCREMENTAL")
-        conn.config(apsw.SQLITE_DBCONFIG_DQS_DML, 0)
-        conn.config(apsw.SQLITE_DBCONFIG_DQS_DDL, 0)
+        _configure(conn)
         if not memory:
             _check_pragma(conn, "journal_mode", "wal", "wal")
-        _check_pragma(conn, "foreign_keys", "ON", 1)
-        # Triggers make every insert open a statement journal; keep it off the disk.
-        _check_pragma(conn, "temp_store", "MEMORY", 2)
         # Deleted content (swept artifacts, forgotten beliefs) is overwritten, not left in
         # free pages.
         _check_pragma(conn, "secure_delete", "ON", 1)
@@ -126,20 +153,151 @@ def connect(
         if level != synchronous.upper():
             raise StoreError(f"PRAGMA synchronous={synchronous} did not take effect")
         _ensure_schema(conn)
-        conn.pragma("optimize", 0x10002)
-    except apsw.NotADBError as exc:
+    except BaseException as exc:
         conn.close()
-        raise NotADatabase(f"{path} is not an SQLite database; it was not modified") from exc
-    except apsw.BusyError as exc:
-        conn.close()
-        raise StoreError(f"{path} stayed locked by another process past the busy timeout") from exc
-    except apsw.Error as exc:
-        conn.close()
-        raise StoreError(f"cannot set up {path}: {exc}") from exc
-    except BaseException:
-        conn.close()
-        raise
+        mapped = _setup_error(exc, path)
+        if mapped is exc:
+            raise
+        raise mapped from exc
     return conn
+
+
+def _configure(conn: apsw.Connection) -> None:
+    """The settings every connection shares, reading or writing."""
+    conn.config(apsw.SQLITE_DBCONFIG_DQS_DML, 0)
+    conn.config(apsw.SQLITE_DBCONFIG_DQS_DDL, 0)
+    _check_pragma(conn, "foreign_keys", "ON", 1)
+    # Triggers make every insert open a statement journal; keep it off the disk.
+    _check_pragma(conn, "temp_store", "MEMORY", 2)
+
+
+def _setup_error(exc: BaseException, path: str) -> BaseException:
+    if isinstance(exc, apsw.NotADBError):
+        return NotADatabase(f"{path} is not an SQLite database; it was not modified")
+    if isinstance(exc, apsw.Error):
+        mapped = translate(exc, path)
+        return mapped if mapped is not None else StoreError(f"cannot set up {path}: {exc}")
+    return exc
+
+
+def _connect_readonly(path: str, busy_timeout_ms: int) -> apsw.Connection:
+    """A connection that can only read: on a writable file, a read-write handle with
+    ``query_only`` (so SQLite still removes its -wal and -shm files when the last connection
+    closes); otherwise a read-only handle, and on read-only media without a -wal file an
+    ``immutable`` one (no -shm can be made there, and no writer can exist)."""
+    if _is_memory(path):
+        raise DatabaseUnavailable("an in-memory database starts empty: there is nothing to read")
+    target = Path(path)
+    if target.is_dir():
+        raise DatabaseUnavailable(f"{path} is a directory; pass a database file path")
+    if not target.exists():
+        raise DatabaseUnavailable(f"no agentmem database at {path}; 'agentmem init' creates one")
+    writable = os.access(target, os.W_OK) and os.access(target.parent, os.W_OK)
+    flags = apsw.SQLITE_OPEN_READWRITE if writable else apsw.SQLITE_OPEN_READONLY
+    attempts = [(path, flags)]
+    wal = Path(f"{path}-wal")
+    if not writable and not os.access(target.parent, os.W_OK) and not wal.exists():
+        uri = target.resolve().as_uri() + "?mode=ro&immutable=1"
+        attempts.append((uri, apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI))
+    for index, (name, open_flags) in enumerate(attempts):
+        try:
+            conn = apsw.Connection(name, flags=open_flags)
+        except apsw.Error as exc:
+            raise DatabaseUnavailable(f"cannot open {path}: {exc}") from exc
+        try:
+            conn.set_busy_timeout(busy_timeout_ms)
+            _check_identity(conn, path)
+            version = conn.pragma("user_version")
+            if version == 0:
+                raise DatabaseUnavailable(
+                    f"{path} is empty: no agentmem database was created in it"
+                )
+            if version < SCHEMA_VERSION:
+                raise DatabaseUnavailable(
+                    f"{path} has schema version {version}; open it once for writing to upgrade "
+                    f"it to {SCHEMA_VERSION}"
+                )
+            _configure(conn)
+            if writable:
+                _check_pragma(conn, "query_only", "ON", 1)
+        except apsw.CantOpenError as exc:
+            conn.close()
+            if index + 1 < len(attempts):
+                continue
+            raise DatabaseUnavailable(
+                f"cannot read {path}: SQLite cannot open its -wal/-shm files ({exc})"
+            ) from exc
+        except BaseException as exc:
+            conn.close()
+            mapped = _setup_error(exc, path)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+        return conn
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def close(conn: apsw.Connection) -> None:
+    """Close ``conn``; a connection that wrote first refreshes the planner's statistics.
+
+    ``PRAGMA optimize`` may run ``ANALYZE``, which writes, so it runs only here and only when
+    the write lock is free at once (busy timeout 0): closing never waits for another writer,
+    and readers never run it.
+    """
+    try:
+        wrote = conn.total_changes() > 0 and not conn.readonly("main")
+    except apsw.ConnectionClosedError:
+        return
+    if not wrote:
+        conn.close()
+        return
+    try:
+        if not conn.in_transaction and not conn.pragma("query_only"):
+            conn.set_busy_timeout(0)
+            conn.pragma("optimize")
+    except apsw.Error:
+        pass  # statistics are an optimisation; a busy, full or damaged file keeps its old ones
+    finally:
+        conn.close()
+
+
+def translate(exc: apsw.Error, path: str) -> AgentmemError | None:
+    """The agentmem error for an SQLite failure a user can meet, or ``None`` for a bug.
+
+    Messages say what happened to the file and that nothing was written (every write runs in a
+    transaction, and SQLite rolls it back on these errors); what to type is the caller's part.
+    """
+    if isinstance(exc, (apsw.BusyError, apsw.LockedError)):
+        return DatabaseBusy(
+            f"{path} stayed locked by another connection past the busy timeout; "
+            "nothing was changed, try again"
+        )
+    if isinstance(exc, apsw.FullError):
+        return DiskFull(
+            f"no space left to write {path} (the disk or a file-size limit is full); "
+            "the change was rolled back and nothing was written"
+        )
+    if isinstance(exc, (apsw.CorruptError, apsw.NotADBError)):
+        return DatabaseCorrupt(
+            f"{path} is damaged (SQLite: {exc}); the operation was rolled back and nothing "
+            "more is written to it"
+        )
+    if isinstance(exc, apsw.ReadOnlyError):
+        return DatabaseUnavailable(
+            f"{path} is open read-only (or the file cannot be written); nothing was written"
+        )
+    if isinstance(exc, apsw.CantOpenError):
+        return DatabaseUnavailable(f"cannot open {path} or its -wal/-shm files: {exc}")
+    if isinstance(exc, apsw.IOError):
+        return StoreError(f"I/O error on {path} (SQLite: {exc}); the operation was rolled back")
+    if isinstance(exc, apsw.TooBigError):
+        return InvalidInput(f"a value is too large for the database ({exc}); nothing was written")
+    if isinstance(exc, apsw.ThreadingViolationError):
+        return UsageError(
+            "one database connection was used by two threads at once; use the Store's own "
+            "methods (they take its lock) or open one Store per thread"
+        )
+    return None
 
 
 def _check_identity(conn: apsw.Connection, path: str) -> None:
@@ -229,31 +387,93 @@ def where(
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
-def projection_snapshot(conn: apsw.Connection) -> dict[str, list[tuple]]:
-    """Every projection table's rows, ordered, for equality checks."""
+def projection_snapshot(conn: apsw.Connection, schema: str = "main") -> dict[str, list[tuple]]:
+    """Every projection table's rows in ``schema``, ordered, for equality checks."""
     out: dict[str, list[tuple]] = {}
     for table in PROJECTION_TABLES:
-        out[table] = list(conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2"))
+        out[table] = list(conn.execute(f"SELECT * FROM {schema}.{table} ORDER BY 1, 2"))
     return out
 
 
 def rebuild_projections(conn: apsw.Connection) -> None:
-    """Recompute every projection from the log, inside the caller's transaction.
+    """Recompute every projection from the log, inside the caller's write transaction."""
+    with _replayed(conn):
+        for table in PROJECTION_TABLES:
+            conn.execute(f"DELETE FROM main.{table}")
+            conn.execute(f"INSERT INTO main.{table} SELECT * FROM temp.{table}")
+
+
+def projection_drift(conn: apsw.Connection) -> list[tuple[str, int]]:
+    """Each projection table whose rows differ from a replay of the log, with how many rows
+    differ (present on one side only, or changed); empty when they all match.
+
+    The replay happens in TEMP tables inside a savepoint that is rolled back, so this works on
+    a read-only connection and never takes the write lock; main and replay are read in one
+    snapshot.
+    """
+    query_only = conn.pragma("query_only")
+    if query_only:
+        conn.pragma("query_only", False)  # TEMP tables only; the main file stays untouched
+    conn.execute("SAVEPOINT agentmem_drift")
+    try:
+        with _replayed(conn):
+            stored = projection_snapshot(conn, "main")
+            replayed = projection_snapshot(conn, "temp")
+        drift = []
+        for table in PROJECTION_TABLES:
+            ours, theirs = set(stored[table]), set(replayed[table])
+            differing = max(len(ours - theirs), len(theirs - ours))
+            if differing or stored[table] != replayed[table]:
+                drift.append((table, differing))
+        return drift
+    finally:
+        conn.execute("ROLLBACK TO agentmem_drift")
+        conn.execute("RELEASE agentmem_drift")
+        if query_only:
+            conn.pragma("query_only", True)
+
+
+@contextlib.contextmanager
+def _replayed(conn: apsw.Connection) -> Iterator[None]:
+    """TEMP projection tables holding a replay of the whole log, for the ``with`` block.
 
     The log is replayed through the *same* trigger bodies that maintain the projections
     incrementally: each ``events_proj_*`` trigger is re-created as a TEMP trigger on a TEMP
-    copy of the events table, and the log is copied into it in seq order. Sharing the SQL is
-    what makes "rebuilt equals incremental" true by construction rather than by parallel code.
+    copy of the events table. A TEMP table shadows the main table of the same name for the
+    unqualified names in those bodies, so the replay fills TEMP copies of the projections
+    (created from their own DDL, keys and checks included), and any other table a trigger
+    writes (``artifacts``, expired by a consent withdrawal) is an empty TEMP stand-in: the
+    replay never changes the main file. Sharing the SQL is what makes "rebuilt equals
+    incremental" true by construction rather than by parallel code.
     """
     triggers = list(
         conn.execute(
-            "SELECT name, sql FROM sqlite_schema WHERE type = 'trigger' "
+            "SELECT name, sql FROM main.sqlite_schema WHERE type = 'trigger' "
             "AND name GLOB 'events_proj_*' ORDER BY name"
         )
     )
-    conn.execute("DROP TABLE IF EXISTS temp.replay_events")
-    conn.execute("CREATE TEMP TABLE replay_events AS SELECT * FROM main.events WHERE 0")
+    tables = list(
+        conn.execute(
+            "SELECT name, sql FROM main.sqlite_schema WHERE type = 'table' "
+            "AND name NOT GLOB 'sqlite_*' AND name <> 'events' AND sql NOT LIKE 'CREATE VIRTUAL%'"
+        )
+    )
+    bodies = " ".join(sql for _, sql in triggers)
+    created: list[str] = []
     try:
+        conn.execute("CREATE TEMP TABLE replay_events AS SELECT * FROM main.events WHERE 0")
+        created.append("replay_events")
+        for name, sql in tables:
+            if name in PROJECTION_TABLES:
+                prefix = f"CREATE TABLE {name}"
+                if not sql.startswith(prefix):
+                    raise StoreError(f"projection table {name} has an unexpected shape")
+                conn.execute("CREATE TEMP TABLE" + sql[len("CREATE TABLE") :])
+            elif re.search(rf"\b{re.escape(name)}\b", bodies):
+                conn.execute(f"CREATE TEMP TABLE {name} AS SELECT * FROM main.{name} WHERE 0")
+            else:
+                continue
+            created.append(name)
         for name, sql in triggers:
             marker = "AFTER INSERT ON events"
             if marker not in sql:
@@ -263,10 +483,10 @@ def rebuild_projections(conn: apsw.Connection) -> None:
             )
             temp_sql = temp_sql.replace(marker, "AFTER INSERT ON temp.replay_events", 1)
             conn.execute(temp_sql)
-        for table in PROJECTION_TABLES:
-            conn.execute(f"DELETE FROM main.{table}")
         conn.execute("INSERT INTO temp.replay_events SELECT * FROM main.events ORDER BY seq")
+        yield
     finally:
         for name, _ in triggers:
             conn.execute(f"DROP TRIGGER IF EXISTS temp.replay_{name}")
-        conn.execute("DROP TABLE IF EXISTS temp.replay_events")
+        for name in created:
+            conn.execute(f"DROP TABLE IF EXISTS temp.{name}")

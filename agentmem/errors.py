@@ -23,8 +23,14 @@ Anything else that escapes is a bug and is reported as an internal error (exit 1
     ├── EvaluationFailed                  9    —    evaluation did not pass the activation schema
     ├── ProviderError                     —    —    a provider call failed; never reaches a user,
     │                                               formation falls back to deterministic
-    └── StoreError                        1   500   the database itself failed (disk, I/O)
-        └── NotADatabase                  4   422   the file is not an agentmem database
+    └── StoreError                        1   500   the database itself failed (I/O error)
+        ├── NotADatabase                  4   422   the file is not an agentmem database
+        ├── DatabaseBusy                 10   503   another connection kept the file locked
+        ├── DiskFull                     11   507   no space left; nothing was written
+        └── DatabaseCorrupt              12   500   SQLite found the file damaged; writes stop
+
+Exit codes 10-12 are the database's state, not the request: retry later (10), free space
+(11), or check and restore the file (12).
 
 Lower-level errors (``apsw.*Error``, ``msgspec.ValidationError``) are mapped at the boundary with
 ``raise ... from exc`` so the cause stays on the chain for ``AGENTMEM_DEBUG=1``.
@@ -38,6 +44,9 @@ __all__ = [
     "ConfigError",
     "Conflict",
     "ConsentRequired",
+    "DatabaseBusy",
+    "DatabaseCorrupt",
+    "DiskFull",
     "EvaluationFailed",
     "EventRejected",
     "EvidenceMismatch",
@@ -207,3 +216,32 @@ class NotADatabase(StoreError):
     exit_code = 4
     http_status = 422
     code = "not_a_database"
+
+
+class DatabaseBusy(StoreError):
+    """Another connection held the lock this operation needed past the busy timeout.
+
+    Nothing was changed; the same call can simply be repeated. Readers never wait for writers
+    (WAL), so only writes, and opening a database that is being created, can meet this.
+    """
+
+    exit_code = 10
+    http_status = 503
+    code = "database_busy"
+
+
+class DiskFull(StoreError):
+    """The file system (or a file-size limit) has no room for the write; it was rolled back."""
+
+    exit_code = 11
+    http_status = 507
+    code = "disk_full"
+
+
+class DatabaseCorrupt(StoreError):
+    """SQLite found the file damaged. The operation was rolled back and the ``Store`` that
+    met the damage refuses every later write, so nothing more is built on a broken file."""
+
+    exit_code = 12
+    http_status = 500
+    code = "database_corrupt"

@@ -9,8 +9,12 @@ anywhere in a batch leaves the file exactly as it was.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
+import inspect
+import itertools
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +26,7 @@ from agentmem.config import Settings, load_settings
 from agentmem.errors import (
     AgentmemError,
     Conflict,
+    DatabaseCorrupt,
     EventRejected,
     InvalidInput,
     NotFound,
@@ -135,12 +140,26 @@ _GUARD_MESSAGES = {
 
 
 class Store:
-    """An open agentmem database. Use as a context manager, or call :meth:`close`."""
+    """An open agentmem database. Use as a context manager, or call :meth:`close`.
 
-    def __init__(self, conn: apsw.Connection, settings: Settings, path: str) -> None:
+    A Store may be shared between threads: every public method holds the Store's lock while it
+    uses the connection (an iterator holds it while it fetches each batch of rows), and a
+    :meth:`transaction` block holds it until the block ends, so one thread's transaction never
+    absorbs another thread's writes. Calls are serialised, not parallel; for parallel work open
+    one Store per thread (as the HTTP server does). SQLite failures a user can meet become
+    errors of the tree (:class:`DatabaseBusy`, :class:`DiskFull`, :class:`DatabaseCorrupt`,
+    ...); after a :class:`DatabaseCorrupt` the Store refuses every further write.
+    """
+
+    def __init__(
+        self, conn: apsw.Connection, settings: Settings, path: str, *, readonly: bool = False
+    ) -> None:
         self.conn = conn
         self.settings = settings
         self.path = path
+        self.readonly = readonly
+        self._lock = threading.RLock()
+        self._damaged = False
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -152,8 +171,14 @@ class Store:
         settings: Settings | None = None,
         create: bool = True,
         principal: str | None = None,
+        readonly: bool = False,
     ) -> Store:
-        """Open (and by default create) the database at ``path`` or the configured default."""
+        """Open (and by default create) the database at ``path`` or the configured default.
+
+        ``readonly`` opens an existing database for reading only: nothing is created, converted
+        or written, it never waits for a writer's lock, and it works on read-only files and
+        media (a backup, say). A missing or empty file is refused.
+        """
         if settings is None:
             settings = load_settings(db=path, principal=principal)
         elif path is not None or principal is not None:
@@ -167,13 +192,14 @@ class Store:
             target,
             synchronous=settings.storage.synchronous,
             busy_timeout_ms=settings.storage.busy_timeout_ms,
-            create=create,
+            create=create and not readonly,
+            readonly=readonly,
         )
-        return cls(conn, settings, target)
+        return cls(conn, settings, target, readonly=readonly)
 
     def close(self) -> None:
-        """Close the connection (idempotent)."""
-        self.conn.close()
+        """Close the connection (idempotent); a Store that wrote refreshes planner statistics."""
+        db.close(self.conn)
 
     def __enter__(self) -> Store:
         return self
@@ -181,13 +207,32 @@ class Store:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    def transaction(self) -> contextlib.AbstractContextManager[apsw.Connection]:
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[apsw.Connection]:
         """A write transaction (``BEGIN IMMEDIATE``; a savepoint when nested).
 
         Everything inside lands together or not at all; use it to group several library calls
-        into one atomic change.
+        into one atomic change. The block holds the Store's lock (see the class docstring).
         """
-        return db.transaction(self.conn)
+        with self._lock:
+            if self._damaged:
+                raise DatabaseCorrupt(
+                    f"{self.path} was found damaged earlier; this Store writes nothing more to it"
+                )
+            try:
+                with db.transaction(self.conn) as conn:
+                    yield conn
+            except apsw.Error as exc:
+                mapped = self._translate(exc)
+                if mapped is None:
+                    raise
+                raise mapped from exc
+
+    def _translate(self, exc: apsw.Error) -> AgentmemError | None:
+        mapped = db.translate(exc, self.path)
+        if isinstance(mapped, DatabaseCorrupt):
+            self._damaged = True
+        return mapped
 
     @property
     def principal(self) -> str:
@@ -551,8 +596,9 @@ class Store:
     def check(self) -> list[str]:
         """Integrity check plus projection consistency; returns the problems found (empty: ok).
 
-        Consistency is checked by rebuilding the projections inside a savepoint that is then
-        rolled back, and comparing: the file is never changed by a check.
+        Consistency is checked by replaying the log into TEMP tables inside a savepoint that
+        is then rolled back, and comparing: the file is never changed by a check, and a check
+        works on a read-only Store without waiting for writers.
         """
         problems = [
             f"integrity: {row[0]}"
@@ -563,26 +609,65 @@ class Store:
             f"foreign key: {row[0]} row {row[1]} -> {row[2]}"
             for row in self.conn.execute("PRAGMA foreign_key_check")
         ]
-        before = db.projection_snapshot(self.conn)
-
-        class _Rollback(Exception):
-            pass
-
-        rebuilt: dict[str, list[tuple]] = {}
+        if any(problem.startswith("integrity:") for problem in problems):
+            return problems  # a damaged file cannot be replayed reliably
         try:
-            with self.transaction():
-                db.rebuild_projections(self.conn)
-                rebuilt = db.projection_snapshot(self.conn)
-                raise _Rollback
-        except _Rollback:
-            pass
-        for table, rows in before.items():
-            if rows != rebuilt[table]:
-                problems.append(
-                    f"projection {table}: {len(rows)} rows differ from a rebuild from the log "
-                    "(run 'agentmem db rebuild-projections')"
-                )
+            drift = db.projection_drift(self.conn)
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            return [*problems, f"integrity: {exc}"]
+        problems += [
+            f"projection {table}: {count} rows differ from a rebuild from the log "
+            "(run 'agentmem db rebuild-projections')"
+            for table, count in drift
+        ]
         return problems
+
+
+_BATCH = 256  # rows an iterator fetches per hold of the Store's lock
+
+
+def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` under the Store's lock, with SQLite failures mapped onto the error tree."""
+    if inspect.isgeneratorfunction(method):
+
+        @functools.wraps(method)
+        def generator(self: Store, *args: Any, **kwargs: Any) -> Iterator[Any]:
+            rows = method(self, *args, **kwargs)
+            while True:
+                with self._lock:
+                    try:
+                        batch = list(itertools.islice(rows, _BATCH))
+                    except apsw.Error as exc:
+                        mapped = self._translate(exc)
+                        if mapped is None:
+                            raise
+                        raise mapped from exc
+                if not batch:
+                    return
+                yield from batch
+
+        return generator
+
+    @functools.wraps(method)
+    def call(self: Store, *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            try:
+                return method(self, *args, **kwargs)
+            except apsw.Error as exc:
+                mapped = self._translate(exc)
+                if mapped is None:
+                    raise
+                raise mapped from exc
+
+    return call
+
+
+# The Store is the library's boundary: every public method is guarded here, in one place,
+# rather than by a decorator on each (a method added later cannot forget it).
+for _name, _member in list(vars(Store).items()):
+    if inspect.isfunction(_member) and not _name.startswith("_") and _name != "transaction":
+        setattr(Store, _name, _guarded(_member))
+del _name, _member
 
 
 def _hash_tools(event: RunStarted) -> RunStarted:
@@ -611,6 +696,16 @@ def _guard_error(exc: apsw.ConstraintError, prepared: tuple) -> AgentmemError:
     )
 
 
-def open(path: str | None = None, *, principal: str | None = None, create: bool = True) -> Store:
-    """Open the agentmem database at ``path`` (default: settings, then platformdirs)."""
-    return Store.open(path, principal=principal, create=create)
+def open(
+    path: str | None = None,
+    *,
+    principal: str | None = None,
+    create: bool = True,
+    readonly: bool = False,
+) -> Store:
+    """Open the agentmem database at ``path`` (default: settings, then platformdirs).
+
+    ``readonly`` reads an existing database without ever writing, creating or waiting for a
+    writer (see :meth:`Store.open`).
+    """
+    return Store.open(path, principal=principal, create=create, readonly=readonly)

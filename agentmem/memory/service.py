@@ -640,7 +640,17 @@ def search(
 
 
 def forget(store: Store, belief_id: str, *, principal: str | None = None) -> Belief:
-    """Erase a belief's content everywhere; keep only a content-free tombstone and an event."""
+    """Erase a belief's content everywhere; keep only a content-free tombstone and an event.
+
+    Everywhere means every byte of the file and its ``-wal``: the row and its evidence quotes,
+    the FTS index (``secure-delete``), and the query planner's ``sqlite_stat4`` samples, which
+    copy index keys (``beliefs_by_claim`` keys hold the claim's values, FTS index keys hold its
+    words); ``secure_delete`` zeroes what is deleted. After the commit a TRUNCATE checkpoint
+    moves the changed pages into the file and empties the ``-wal``, where earlier page images
+    still held the text. Called inside the caller's own transaction, the checkpoint is left to
+    the caller's commit. Forgetting again is harmless and retries the checkpoint.
+    """
+    from agentmem.errors import DatabaseBusy
     from agentmem.memory.events import BeliefForgotten
 
     with store.transaction():
@@ -655,6 +665,15 @@ def forget(store: Store, belief_id: str, *, principal: str | None = None) -> Bel
             store.conn.execute(
                 "UPDATE belief_evidence SET quote = NULL WHERE belief_id = ?", (belief_id,)
             )
+            if store.conn.execute(
+                "SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat4'"
+            ).fetchall():
+                # The planner keeps no samples of these tables until it next analyzes them,
+                # and then only samples what is still there.
+                store.conn.execute(
+                    "DELETE FROM sqlite_stat4 WHERE tbl IN ('beliefs', 'belief_evidence') "
+                    "OR tbl GLOB 'beliefs_fts_*'"
+                )
             store._append_process(
                 BeliefForgotten(
                     principal=target.principal,
@@ -662,7 +681,16 @@ def forget(store: Store, belief_id: str, *, principal: str | None = None) -> Bel
                     event_id=f"memory.belief.forgotten:{belief_id}",
                 )
             )
-        return belief(store, belief_id)
+        forgotten = belief(store, belief_id)
+    if not store.conn.in_transaction:
+        busy, _, _ = store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()[0]
+        if busy:
+            raise DatabaseBusy(
+                f"belief {belief_id!r} is forgotten, but another connection kept reading "
+                f"{store.path}, so earlier copies of its pages remain in the -wal file until "
+                "the next checkpoint; forget it again to finish"
+            )
+    return forgotten
 
 
 def idle_sessions(store: Store, older_than: str) -> list[tuple[str, str]]:
