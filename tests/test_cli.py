@@ -67,7 +67,7 @@ def test_append_defaults_principal_from_flag(run_cli, db_path: Path) -> None:
     ev = {"type": "run.started", "session_id": "s", "run_id": "r"}
     out = run_cli("event", "append", json.dumps(ev), "--db", str(db_path), "--principal", "zoe")
     assert out.returncode == 0, out.stderr
-    show = run_cli("run", "show", "r", "--db", str(db_path), "--json")
+    show = run_cli("run", "show", "r", "--db", str(db_path), "--principal", "zoe", "--json")
     assert json.loads(show.stdout)["principal"] == "zoe"
 
 
@@ -167,38 +167,40 @@ def test_list_json_round_trips_through_import(run_cli, tmp_path: Path) -> None:
     a, b = tmp_path / "a.db", tmp_path / "b.db"
     sample = Path(__file__).resolve().parent.parent / "corpus" / "sample" / "sample.jsonl"
     assert run_cli("event", "import", str(sample), "--db", str(a)).returncode == 0
-    listed = run_cli("event", "list", "--db", str(a), "--json")
+    listed = run_cli("event", "list", "--db", str(a), "--json", "--all-principals")
     lines = listed.stdout.splitlines()
     assert len(lines) == 33 and all(json.loads(line)["seq"] for line in lines)
     copied = run_cli("event", "import", "-", "--db", str(b), "--json", input=listed.stdout)
     assert json.loads(copied.stdout) == {"imported": 33, "duplicates": 0}
-    relisted = run_cli("event", "list", "--db", str(b), "--json")
+    relisted = run_cli("event", "list", "--db", str(b), "--json", "--all-principals")
     assert relisted.stdout == listed.stdout  # same ids, seqs, timestamps, payloads
 
 
 def test_list_filters(run_cli, db_path: Path) -> None:
     sample = Path(__file__).resolve().parent.parent / "corpus" / "sample" / "sample.jsonl"
     run_cli("event", "import", str(sample), "--db", str(db_path))
-    out = run_cli("event", "list", "--db", str(db_path), "--run", "r-code-1", "--json")
+    alice = ("--db", str(db_path), "--principal", "alice")
+    out = run_cli("event", "list", *alice, "--run", "r-code-1", "--json")
     assert {json.loads(x)["run_id"] for x in out.stdout.splitlines()} == {"r-code-1"}
-    after = run_cli("event", "list", "--db", str(db_path), "--after", "20", "--json")
+    after = run_cli(
+        "event", "list", "--db", str(db_path), "--all-principals", "--after", "20", "--json"
+    )
     assert [json.loads(x)["seq"] for x in after.stdout.splitlines()] == list(range(21, 34))
 
 
 def test_session_and_run_commands(run_cli, db_path: Path) -> None:
     sample = Path(__file__).resolve().parent.parent / "corpus" / "sample" / "sample.jsonl"
     run_cli("event", "import", str(sample), "--db", str(db_path))
-    sessions = json.loads(run_cli("session", "list", "--db", str(db_path), "--json").stdout)
+    db, alice = ("--db", str(db_path)), ("--principal", "alice")
+    sessions = json.loads(run_cli("session", "list", *db, "--all-principals", "--json").stdout)
     assert {s["session_id"] for s in sessions} == {"s-family", "s-code", "s-garden", "s-traps"}
-    shown = json.loads(
-        run_cli("session", "show", "s-family", "--db", str(db_path), "--json").stdout
-    )
+    shown = json.loads(run_cli("session", "show", "s-family", *db, *alice, "--json").stdout)
     assert {r["run_id"] for r in shown["runs"]} == {"r-family-1", "r-family-1a"}
-    run = json.loads(run_cli("run", "show", "r-code-1", "--db", str(db_path), "--json").stdout)
+    run = json.loads(run_cli("run", "show", "r-code-1", *db, *alice, "--json").stdout)
     assert (run["outcome"], run["failure_class"]) == ("failed", "tool_timeout")
-    missing = run_cli("run", "show", "nope", "--db", str(db_path))
+    missing = run_cli("run", "show", "nope", *db)
     assert missing.returncode == 3 and "no run" in missing.stderr
-    human = run_cli("run", "list", "--db", str(db_path))
+    human = run_cli("run", "list", *db, *alice)
     assert "r-family-1a" in human.stdout
 
 
@@ -304,10 +306,11 @@ def test_conversation_listing_round_trips_after_memory_formation(run_cli, tmp_pa
     a, b = tmp_path / "a.db", tmp_path / "b.db"
     sample = Path(__file__).resolve().parent.parent / "corpus" / "sample" / "sample.jsonl"
     run_cli("event", "import", str(sample), "--db", str(a))
-    run_cli("session", "close", "s-family", "--db", str(a))
-    everything = run_cli("event", "list", "--db", str(a), "--json").stdout
+    run_cli("session", "close", "s-family", "--db", str(a), "--principal", "alice")
+    everyone = ("--db", str(a), "--json", "--all-principals")
+    everything = run_cli("event", "list", *everyone).stdout
     refused = run_cli("event", "import", "-", "--db", str(b), input=everything)
     assert refused.returncode == 4 and "written by agentmem itself" in refused.stderr
-    conversation = run_cli("event", "list", "--db", str(a), "--json", "--conversation").stdout
+    conversation = run_cli("event", "list", *everyone, "--conversation").stdout
     copied = run_cli("event", "import", "-", "--db", str(b), "--json", input=conversation)
     assert json.loads(copied.stdout)["imported"] == 34  # 33 sample events + session.closed

@@ -166,9 +166,8 @@ def test_correct_server_yields_an_artifact_that_activates_exactly(run_cli, tmp_p
             env=env,
             input="".join(json.dumps(e) + "\n" for e in case.events),
         )
-        closed = json.loads(
-            run_cli("session", "close", "s1", "--db", str(db), "--json", env=env).stdout
-        )
+        owner = ("--db", str(db), "--principal", case.principal)
+        closed = json.loads(run_cli("session", "close", "s1", *owner, "--json", env=env).stdout)
         assert closed["formation_policy"] == "formation@8"
         other = run_cli(
             "status", "--db", str(db), "--json", env={**env, "AGENTMEM_PROVIDER_MODEL": "oracle-2"}

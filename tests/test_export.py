@@ -139,7 +139,9 @@ def test_consent_lifecycle_from_the_cli(run_cli, db_path: Path) -> None:
     assert run_cli("consent", "grant", "alice", *db).returncode == 0
     revived = run_cli("run", "export", "late", *db, "--principal", "alice")
     assert revived.returncode == 6  # a re-grant does not revive earlier runs
-    listing = json.loads(run_cli("artifacts", "list", *db, "--json", "--expired").stdout)
+    listing = json.loads(
+        run_cli("artifacts", "list", *db, "--all-principals", "--json", "--expired").stdout
+    )
     assert listing == []
 
 

@@ -206,20 +206,21 @@ def test_cli_close_consolidate_and_beliefs(run_cli, db_path: Path) -> None:
         str(db_path),
         input="".join(json.dumps(e) + "\n" for e in events),
     )
-    closed = run_cli("session", "close", "s1", "--db", str(db_path), "--json")
+    alice = ("--db", str(db_path), "--principal", "alice")
+    closed = run_cli("session", "close", "s1", *alice, "--json")
     assert closed.returncode == 0, closed.stderr
     assert json.loads(closed.stdout)["counts"] == {"formed": 2}
-    listed = json.loads(run_cli("beliefs", "list", "--db", str(db_path), "--json").stdout)
+    listed = json.loads(run_cli("beliefs", "list", *alice, "--json").stdout)
     assert {b["statement"] for b in listed} == {
         "User's name is Ada",
         "User is allergic to peanut",
     } or len(listed) == 2
     bid = listed[0]["belief_id"]
-    shown = run_cli("beliefs", "show", bid, "--db", str(db_path))
+    shown = run_cli("beliefs", "show", bid, *alice)
     assert "evidence" in shown.stdout and "seq" in shown.stdout
-    found = run_cli("beliefs", "search", "peanuts", "--db", str(db_path), "--json")
+    found = run_cli("beliefs", "search", "peanuts", *alice, "--json")
     assert len(json.loads(found.stdout)) == 1
-    forgot = run_cli("beliefs", "forget", bid, "--db", str(db_path), "--principal", "alice")
+    forgot = run_cli("beliefs", "forget", bid, *alice)
     assert forgot.returncode == 0
     missing = run_cli("beliefs", "show", "bel-nope", "--db", str(db_path))
     assert missing.returncode == 3

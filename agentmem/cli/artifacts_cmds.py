@@ -9,25 +9,31 @@ import msgspec
 from cyclopts import Parameter
 
 from agentmem.cli._common import (
+    AllPrincipalsOpt,
     DbOpt,
     JsonOpt,
     PrincipalOpt,
+    check_scope,
     open_store,
     print_json,
     print_table,
 )
+from agentmem.errors import ArtifactUnavailable
 
 
 def list_(
     *,
     principal: PrincipalOpt = None,
+    all_principals: AllPrincipalsOpt = False,
     expired: Annotated[bool, Parameter(negative="", help="Include expired artifacts.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """List artifacts, newest first (all principals unless --principal is given)."""
-    with open_store(db) as store:
-        rows = store.artifacts(principal=principal, include_expired=expired)
+    """List one principal's artifacts, newest first (``--all-principals``: everyone's)."""
+    check_scope(principal, all_principals)
+    with open_store(db, principal) as store:
+        who = None if all_principals else store.principal
+        rows = store.artifacts(principal=who, include_expired=expired)
     if json:
         print_json([msgspec.to_builtins(r) for r in rows])
         return
@@ -52,8 +58,17 @@ def get(
     db: DbOpt = None,
 ) -> None:
     """Print an artifact's content (owner only, never once expired)."""
+    from agentmem.artifacts import info
+
     with open_store(db, principal) as store:
-        _, data = store.read_artifact(artifact_id, principal=principal, operator=operator)
+        try:
+            _, data = store.read_artifact(artifact_id, principal=store.principal, operator=operator)
+        except ArtifactUnavailable as exc:
+            if info(store, artifact_id).principal != store.principal:
+                exc.message += (
+                    "; pass the owning --principal, or --operator for an administrator's read"
+                )
+            raise
     if format == "sharegpt":
         from agentmem.trajectory import to_sharegpt
 

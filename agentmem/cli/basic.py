@@ -8,8 +8,11 @@ from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_fields, print
 
 
 def init(*, db: DbOpt = None, json: JsonOpt = False) -> None:
-    """Create the database file with the current schema (safe to repeat)."""
-    with open_store(db, create=True) as store:
+    """Create the database file with the current schema (safe to repeat).
+
+    The only command that also creates a missing directory for ``--db``.
+    """
+    with open_store(db, create=True, create_parents=True) as store:
         info = store.status()
     if json:
         print_json({"db_path": info.db_path, "schema_version": info.schema_version})

@@ -9,8 +9,8 @@ from pathlib import Path
 import msgspec
 
 from agentmem._resources import data_path
-from agentmem.cli._common import DbOpt, print_table
-from agentmem.errors import AgentmemError
+from agentmem.cli._common import DbOpt, command, open_store, print_table
+from agentmem.errors import AgentmemError, UsageError
 from agentmem.events import decode_client_event
 from agentmem.store import Store
 
@@ -24,17 +24,26 @@ def demo(*, db: DbOpt = None) -> None:
     """Walk through the store, memory formation and a consent-gated, redacted export.
 
     Without ``--db`` the database lives in a new temporary directory, so the demo never
-    touches your real store.
+    touches your real store; ``--db`` must name a new or empty database, because the sample
+    conversations could never be removed from an append-only log.
     """
     if db is None:
         db = Path(tempfile.mkdtemp(prefix="agentmem-demo-")) / "agentmem.db"
+    elif db.exists() and db.is_file() and db.stat().st_size > 0:
+        with open_store(db) as existing:
+            held = existing.status().events
+        if held:
+            raise UsageError(
+                f"{db} already holds {held} events; the demo would add sample conversations "
+                "that can never be removed: pass a new file, or omit --db"
+            )
     sample = data_path("corpus") / "sample" / "sample.jsonl"
     events = [
         decode_client_event(line)
         for line in sample.read_text(encoding="utf-8").splitlines()
         if line.strip()
     ]
-    with Store.open(str(db), create=True, principal="alice") as store:
+    with open_store(db, "alice", create=True) as store:
         result = store.append_many(events)
         print(f"database: {store.path}")
         print(
@@ -45,7 +54,7 @@ def demo(*, db: DbOpt = None) -> None:
         _memory_tour(store)
         _export_tour(store)
     print()
-    print(f"Explore it yourself: agentmem event list --db {db}")
+    print(f"Explore it yourself: {command('event', 'list', '--all-principals', '--db', str(db))}")
 
 
 def _log_tour(store: Store, events: list) -> None:

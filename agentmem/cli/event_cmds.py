@@ -10,7 +10,17 @@ from typing import Annotated, BinaryIO
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import DbOpt, JsonOpt, PrincipalOpt, Progress, open_store, print_json
+from agentmem.cli._common import (
+    AllPrincipalsOpt,
+    DbOpt,
+    JsonOpt,
+    PrincipalOpt,
+    Progress,
+    check_scope,
+    open_store,
+    print_json,
+    whole_number,
+)
 from agentmem.errors import InvalidInput, UsageError
 from agentmem.events import MAX_EVENT_BYTES, Event, decode_client_event
 
@@ -126,8 +136,8 @@ def list_(
     *,
     session: Annotated[str | None, Parameter(help="Only this session.")] = None,
     run: Annotated[str | None, Parameter(help="Only this run.")] = None,
-    after: Annotated[int | None, Parameter(help="Only events with seq greater than this.")] = None,
-    limit: Annotated[int | None, Parameter(help="At most this many events.")] = None,
+    after: Annotated[int | None, whole_number("Only events with seq greater than this.")] = None,
+    limit: Annotated[int | None, whole_number("At most this many events.", minimum=1)] = None,
     conversation: Annotated[
         bool,
         Parameter(
@@ -136,14 +146,18 @@ def list_(
             "'agentmem event import' accepts as it is.",
         ),
     ] = False,
+    principal: PrincipalOpt = None,
+    all_principals: AllPrincipalsOpt = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """List events in seq order; ``--json`` prints one JSON object per line."""
+    """List one principal's events in seq order; ``--json`` prints one JSON object per line."""
     from agentmem.events import CLIENT_EVENT_TYPES
 
-    with open_store(db) as store:
+    check_scope(principal, all_principals)
+    with open_store(db, principal) as store:
         filters = {
+            "principal": None if all_principals else store.principal,
             "session_id": session,
             "run_id": run,
             "after": after,

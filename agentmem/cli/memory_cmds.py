@@ -3,24 +3,34 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 from cyclopts import Parameter
 
 from agentmem.cli._common import (
+    OWNER_HINT,
+    AllPrincipalsOpt,
     DbOpt,
     JsonOpt,
     PrincipalOpt,
+    check_scope,
     open_store,
     print_fields,
     print_json,
     print_table,
+    whole_number,
 )
-from agentmem.errors import UsageError
+from agentmem.errors import NotFound, UsageError
 from agentmem.memory.service import Belief, ConsolidationReport
 
+if TYPE_CHECKING:
+    from agentmem.store import Store
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+# Older than any session can be; a longer idle time is a typo (and overflows date arithmetic).
+MAX_IDLE_DAYS = 36_500
 
 
 def parse_duration(text: str) -> float:
@@ -28,7 +38,10 @@ def parse_duration(text: str) -> float:
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*", text)
     if not match:
         raise UsageError(f"invalid duration {text!r}: use a number with s, m, h or d (e.g. 30m)")
-    return float(match.group(1)) * _UNITS[match.group(2) or "s"]
+    seconds = float(match.group(1)) * _UNITS[match.group(2) or "s"]
+    if seconds > MAX_IDLE_DAYS * 86400:
+        raise UsageError(f"duration {text!r} is too long: at most {MAX_IDLE_DAYS}d (100 years)")
+    return seconds
 
 
 def _report_lines(report: ConsolidationReport) -> str:
@@ -40,9 +53,14 @@ def _report_lines(report: ConsolidationReport) -> str:
     return line + (f"; rejected: {rejected}" if rejected else "")
 
 
-def close(session_id: str, /, *, db: DbOpt = None, json: JsonOpt = False) -> None:
-    """Close a session and consolidate what its user said into beliefs."""
-    with open_store(db) as store:
+def close(
+    session_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
+) -> None:
+    """Close one of the principal's sessions and consolidate what its user said into beliefs."""
+    from agentmem.cli.session_cmds import owned_session
+
+    with open_store(db, principal) as store:
+        owned_session(store, session_id)
         report = store.close_session(session_id)
     if json:
         print_json(msgspec.to_builtins(report))
@@ -62,9 +80,13 @@ def consolidate(
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Consolidate idle and closed sessions that have unconsolidated events."""
+    """Consolidate idle and closed sessions that have unconsolidated events.
+
+    Maintenance for the whole file: every session is consolidated for its own principal.
+    """
+    seconds = parse_duration(idle) if idle is not None else None
     with open_store(db) as store:
-        reports = store.consolidate_idle(parse_duration(idle) if idle is not None else None)
+        reports = store.consolidate_idle(seconds)
     if json:
         print_json([msgspec.to_builtins(r) for r in reports])
         return
@@ -72,6 +94,19 @@ def consolidate(
         print(_report_lines(report))
     if not reports:
         print("nothing to consolidate")
+
+
+def _owned(store: Store, belief_id: str, action: Callable[..., Belief]) -> Belief:
+    """``action(belief_id, principal=...)`` for the command's principal, with a CLI hint."""
+    try:
+        return action(belief_id, principal=store.principal)
+    except NotFound as exc:
+        try:
+            store.belief(belief_id)
+        except NotFound:
+            raise exc from None
+        exc.message += OWNER_HINT
+        raise
 
 
 def _rows(beliefs: list[Belief]) -> list[tuple]:
@@ -90,13 +125,16 @@ def _rows(beliefs: list[Belief]) -> list[tuple]:
 def list_(
     *,
     principal: PrincipalOpt = None,
+    all_principals: AllPrincipalsOpt = False,
     all: Annotated[bool, Parameter(negative="", help="Include superseded and forgotten.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """List beliefs (every principal unless --principal is given)."""
-    with open_store(db) as store:
-        beliefs = store.beliefs(principal=principal, include_inactive=all)
+    """List one principal's beliefs (``--all-principals``: everyone's)."""
+    check_scope(principal, all_principals)
+    with open_store(db, principal) as store:
+        who = None if all_principals else store.principal
+        beliefs = store.beliefs(principal=who, include_inactive=all)
     if json:
         print_json([msgspec.to_builtins(b) for b in beliefs])
         return
@@ -108,13 +146,16 @@ def search(
     /,
     *,
     principal: PrincipalOpt = None,
-    limit: int = 20,
+    all_principals: AllPrincipalsOpt = False,
+    limit: Annotated[int, whole_number("At most this many beliefs.", minimum=1)] = 20,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """Full-text search over active beliefs (FTS5, BM25 ranking)."""
-    with open_store(db) as store:
-        found = store.search_beliefs(query, principal=principal, limit=limit)
+    """Full-text search over one principal's active beliefs (FTS5, BM25 ranking)."""
+    check_scope(principal, all_principals)
+    with open_store(db, principal) as store:
+        who = None if all_principals else store.principal
+        found = store.search_beliefs(query, principal=who, limit=limit)
     if json:
         print_json([msgspec.to_builtins(b) for b in found])
         return
@@ -124,9 +165,9 @@ def search(
 def show(
     belief_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
 ) -> None:
-    """Show one belief with its evidence quotes and seqs."""
-    with open_store(db) as store:
-        b = store.belief(belief_id, principal=principal)
+    """Show one of the principal's beliefs with its evidence quotes and seqs."""
+    with open_store(db, principal) as store:
+        b = _owned(store, belief_id, store.belief)
     if json:
         print_json(msgspec.to_builtins(b))
         return
@@ -153,9 +194,9 @@ def show(
 def forget(
     belief_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
 ) -> None:
-    """Erase a belief's statement, values and quotes (table and search index)."""
-    with open_store(db) as store:
-        b = store.forget_belief(belief_id, principal=principal)
+    """Erase one of the principal's beliefs: statement, values and quotes (table and index)."""
+    with open_store(db, principal) as store:
+        b = _owned(store, belief_id, store.forget_belief)
     if json:
         print_json({"belief_id": b.belief_id, "status": b.status})
     else:

@@ -2,32 +2,52 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 from cyclopts import Parameter
 
 from agentmem.cli._common import (
+    OWNER_HINT,
+    AllPrincipalsOpt,
     DbOpt,
     JsonOpt,
     PrincipalOpt,
+    check_scope,
+    command,
+    db_args,
     open_store,
     print_fields,
     print_json,
     print_table,
 )
+from agentmem.errors import NotFound, Refused
+
+if TYPE_CHECKING:
+    from agentmem.store import RunInfo, Store
+
+
+def owned_run(store: Store, run_id: str) -> RunInfo:
+    """The run, if it belongs to the principal the command acts for."""
+    info = store.run(run_id)
+    if info.principal != store.principal:
+        raise NotFound(f"no run {run_id!r} for principal {store.principal!r}" + OWNER_HINT)
+    return info
 
 
 def list_(
     *,
     session: Annotated[str | None, Parameter(help="Only runs of this session.")] = None,
     principal: PrincipalOpt = None,
+    all_principals: AllPrincipalsOpt = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """List runs in start order."""
-    with open_store(db) as store:
-        runs = store.runs(session_id=session, principal=principal)
+    """List one principal's runs in start order (``--all-principals``: everyone's)."""
+    check_scope(principal, all_principals)
+    with open_store(db, principal) as store:
+        who = None if all_principals else store.principal
+        runs = store.runs(session_id=session, principal=who)
     if json:
         print_json([msgspec.to_builtins(r) for r in runs])
         return
@@ -48,10 +68,12 @@ def list_(
     )
 
 
-def show(run_id: str, /, *, db: DbOpt = None, json: JsonOpt = False) -> None:
+def show(
+    run_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
+) -> None:
     """Show one run: status, outcome, failure class, tools and consent stamp."""
-    with open_store(db) as store:
-        info = store.run(run_id)
+    with open_store(db, principal) as store:
+        info = owned_run(store, run_id)
     if json:
         data = msgspec.to_builtins(info)
         data["tools"] = [{"name": n, "schema_sha256": h} for n, h in info.tools]
@@ -92,14 +114,26 @@ def export(
     Idempotent: exporting the same run again returns the same live artifact.
     """
     with open_store(db, principal) as store:
-        result = store.export_run(run_id, principal=principal)
+        try:
+            result = store.export_run(run_id, principal=store.principal)
+        except Refused as exc:
+            if store.run(run_id).principal != store.principal:
+                exc.message += "; pass --principal to act for its owner"
+            raise
+        read = command(
+            "artifacts",
+            "get",
+            result.artifact_id,
+            "--principal",
+            store.principal,
+            *db_args(store),
+        )
     if json:
         print_json({"artifact_id": result.artifact_id, "created": result.created})
     elif result.created:
         print(
             f"exported run {run_id} as {result.artifact_id} "
-            f"({result.replacements} redactions); read it with 'agentmem artifacts get "
-            f"{result.artifact_id}'"
+            f"({result.replacements} redactions); read it with: {read}"
         )
     else:
-        print(f"run {run_id} is already exported as {result.artifact_id}")
+        print(f"run {run_id} is already exported as {result.artifact_id}; read it with: {read}")

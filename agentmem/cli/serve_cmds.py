@@ -10,7 +10,7 @@ from typing import Annotated
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import DbOpt, PrincipalOpt
+from agentmem.cli._common import DbOpt, PrincipalOpt, resolve_settings, whole_number
 
 
 def serve(
@@ -18,7 +18,7 @@ def serve(
     host: Annotated[
         str, Parameter(help="Address to listen on; non-loopback needs --allow-remote.")
     ] = "127.0.0.1",
-    port: Annotated[int, Parameter(help="TCP port (0: any free port).")] = 8765,
+    port: Annotated[int, whole_number("TCP port (0: any free port).", maximum=65535)] = 8765,
     allow_remote: Annotated[
         bool,
         Parameter(
@@ -47,7 +47,6 @@ def serve(
     overrides the directory); it is created on first start and never printed unless
     ``--print-token`` is given.
     """
-    from agentmem.config import load_settings
     from agentmem.http import AgentmemServer, default_token_path, read_token
 
     if rotate_token:
@@ -63,7 +62,7 @@ def serve(
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
-    settings = load_settings(db=str(db) if db is not None else None, principal=principal)
+    settings = resolve_settings(db, principal, create=True)
     server = AgentmemServer(settings=settings, host=host, port=port, allow_remote=allow_remote)
     server.start()
     stop = threading.Event()

@@ -2,32 +2,50 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import msgspec
 from cyclopts import Parameter
 
 from agentmem.cli._common import (
+    OWNER_HINT,
+    AllPrincipalsOpt,
     DbOpt,
     JsonOpt,
     PrincipalOpt,
+    check_scope,
     open_store,
     print_fields,
     print_json,
     print_table,
 )
+from agentmem.errors import NotFound
+
+if TYPE_CHECKING:
+    from agentmem.store import SessionInfo, Store
+
+
+def owned_session(store: Store, session_id: str) -> SessionInfo:
+    """The session, if it belongs to the principal the command acts for."""
+    info = store.session(session_id)
+    if info.principal != store.principal:
+        raise NotFound(f"no session {session_id!r} for principal {store.principal!r}" + OWNER_HINT)
+    return info
 
 
 def list_(
     *,
     principal: PrincipalOpt = None,
-    status: Annotated[str | None, Parameter(help="open or closed.")] = None,
+    all_principals: AllPrincipalsOpt = False,
+    status: Annotated[Literal["open", "closed"] | None, Parameter(help="open or closed.")] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
-    """List sessions (all principals unless ``--principal`` is given)."""
-    with open_store(db) as store:
-        sessions = store.sessions(principal=principal, status=status)
+    """List one principal's sessions (``--all-principals``: everyone's)."""
+    check_scope(principal, all_principals)
+    with open_store(db, principal) as store:
+        who = None if all_principals else store.principal
+        sessions = store.sessions(principal=who, status=status)
     if json:
         print_json([msgspec.to_builtins(s) for s in sessions])
         return
@@ -44,12 +62,13 @@ def show(
     session_id: str,
     /,
     *,
+    principal: PrincipalOpt = None,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
     """Show one session's counters and its runs."""
-    with open_store(db) as store:
-        info = store.session(session_id)
+    with open_store(db, principal) as store:
+        info = owned_session(store, session_id)
         runs = store.runs(session_id=session_id)
     if json:
         print_json({**msgspec.to_builtins(info), "runs": [msgspec.to_builtins(r) for r in runs]})
