@@ -11,7 +11,11 @@ from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_fields, print
 from agentmem.consent import ConsentStatus
 
 PrincipalArg = Annotated[
-    str | None, Parameter(help="Principal whose consent changes. Default: settings ('local').")
+    str | None,
+    Parameter(
+        help="Principal whose consent changes. Default: settings (AGENTMEM_PRINCIPAL, config "
+        "file, 'local')."
+    ),
 ]
 
 

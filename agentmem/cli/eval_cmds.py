@@ -7,7 +7,7 @@ from typing import Annotated
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import JsonOpt, print_json, print_table
+from agentmem.cli._common import JsonOpt, PrincipalOpt, print_json, print_table
 
 
 def redaction(
@@ -219,7 +219,7 @@ def promote(
     /,
     *,
     to: Annotated[Path, Parameter(help="Directory for the case file.")],
-    principal: Annotated[str | None, Parameter(help="Owner of the artifact.")] = None,
+    principal: PrincipalOpt = None,
     operator: Annotated[bool, Parameter(negative="", help="Read as an operator.")] = False,
     db: Annotated[Path | None, Parameter(name="--db", help="Database file.")] = None,
     json: JsonOpt = False,
