@@ -181,10 +181,15 @@ def _setup_error(exc: BaseException, path: str) -> BaseException:
 
 
 def _connect_readonly(path: str, busy_timeout_ms: int) -> apsw.Connection:
-    """A connection that can only read: on a writable file, a read-write handle with
-    ``query_only`` (so SQLite still removes its -wal and -shm files when the last connection
-    closes); otherwise a read-only handle, and on read-only media without a -wal file an
-    ``immutable`` one (no -shm can be made there, and no writer can exist)."""
+    """A connection that can only read, and leaves no file behind.
+
+    On a file we may write, a read-write handle with ``query_only``: SQLite then removes its
+    -wal and -shm files when the last connection closes, as for any writer. On a file we may
+    not write (a backup, read-only media) without a -wal file, an ``immutable`` handle: SQLite
+    could not create -wal and -shm files there, or would leave them behind, and with no -wal
+    the file itself is the whole database. With a -wal file present (a writer is at work, or
+    crashed), a plain read-only handle that reads through the existing -wal and -shm.
+    """
     if _is_memory(path):
         raise DatabaseUnavailable("an in-memory database starts empty: there is nothing to read")
     target = Path(path)
@@ -193,48 +198,43 @@ def _connect_readonly(path: str, busy_timeout_ms: int) -> apsw.Connection:
     if not target.exists():
         raise DatabaseUnavailable(f"no agentmem database at {path}; 'agentmem init' creates one")
     writable = os.access(target, os.W_OK) and os.access(target.parent, os.W_OK)
-    flags = apsw.SQLITE_OPEN_READWRITE if writable else apsw.SQLITE_OPEN_READONLY
-    attempts = [(path, flags)]
-    wal = Path(f"{path}-wal")
-    if not writable and not os.access(target.parent, os.W_OK) and not wal.exists():
-        uri = target.resolve().as_uri() + "?mode=ro&immutable=1"
-        attempts.append((uri, apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI))
-    for index, (name, open_flags) in enumerate(attempts):
-        try:
-            conn = apsw.Connection(name, flags=open_flags)
-        except apsw.Error as exc:
-            raise DatabaseUnavailable(f"cannot open {path}: {exc}") from exc
-        try:
-            conn.set_busy_timeout(busy_timeout_ms)
-            _check_identity(conn, path)
-            version = conn.pragma("user_version")
-            if version == 0:
-                raise DatabaseUnavailable(
-                    f"{path} is empty: no agentmem database was created in it"
-                )
-            if version < SCHEMA_VERSION:
-                raise DatabaseUnavailable(
-                    f"{path} has schema version {version}; open it once for writing to upgrade "
-                    f"it to {SCHEMA_VERSION}"
-                )
-            _configure(conn)
-            if writable:
-                _check_pragma(conn, "query_only", "ON", 1)
-        except apsw.CantOpenError as exc:
-            conn.close()
-            if index + 1 < len(attempts):
-                continue
+    if writable:
+        name, flags = path, apsw.SQLITE_OPEN_READWRITE
+    elif not Path(f"{path}-wal").exists():
+        name = target.resolve().as_uri() + "?mode=ro&immutable=1"
+        flags = apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI
+    else:
+        name, flags = path, apsw.SQLITE_OPEN_READONLY
+    try:
+        conn = apsw.Connection(name, flags=flags)
+    except apsw.Error as exc:
+        raise DatabaseUnavailable(f"cannot open {path}: {exc}") from exc
+    try:
+        conn.set_busy_timeout(busy_timeout_ms)
+        _check_identity(conn, path)
+        version = conn.pragma("user_version")
+        if version == 0:
+            raise DatabaseUnavailable(f"{path} is empty: no agentmem database was created in it")
+        if version < SCHEMA_VERSION:
             raise DatabaseUnavailable(
-                f"cannot read {path}: SQLite cannot open its -wal/-shm files ({exc})"
-            ) from exc
-        except BaseException as exc:
-            conn.close()
-            mapped = _setup_error(exc, path)
-            if mapped is exc:
-                raise
-            raise mapped from exc
-        return conn
-    raise AssertionError("unreachable")  # pragma: no cover
+                f"{path} has schema version {version}; it must be opened for writing once to be "
+                f"upgraded to {SCHEMA_VERSION} (copy it somewhere writable first if need be)"
+            )
+        _configure(conn)
+        if writable:
+            _check_pragma(conn, "query_only", "ON", 1)
+    except apsw.CantOpenError as exc:
+        conn.close()
+        raise DatabaseUnavailable(
+            f"cannot read {path}: SQLite cannot open its -wal or -shm file ({exc})"
+        ) from exc
+    except BaseException as exc:
+        conn.close()
+        mapped = _setup_error(exc, path)
+        if mapped is exc:
+            raise
+        raise mapped from exc
+    return conn
 
 
 def close(conn: apsw.Connection) -> None:

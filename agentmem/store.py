@@ -600,21 +600,21 @@ class Store:
         is then rolled back, and comparing: the file is never changed by a check, and a check
         works on a read-only Store without waiting for writers.
         """
-        problems = [
-            f"integrity: {row[0]}"
-            for row in self.conn.execute("PRAGMA integrity_check")
-            if row[0] != "ok"
-        ]
+        try:
+            problems = [
+                f"integrity: {row[0]}"
+                for row in self.conn.execute("PRAGMA integrity_check")
+                if row[0] != "ok"
+            ]
+        except (apsw.CorruptError, apsw.NotADBError) as exc:
+            return [f"integrity: {exc} (SQLite could not finish its integrity check)"]
+        if problems:
+            return problems  # everything below reads data SQLite says is damaged
         problems += [
             f"foreign key: {row[0]} row {row[1]} -> {row[2]}"
             for row in self.conn.execute("PRAGMA foreign_key_check")
         ]
-        if any(problem.startswith("integrity:") for problem in problems):
-            return problems  # a damaged file cannot be replayed reliably
-        try:
-            drift = db.projection_drift(self.conn)
-        except (apsw.CorruptError, apsw.NotADBError) as exc:
-            return [*problems, f"integrity: {exc}"]
+        drift = db.projection_drift(self.conn)
         problems += [
             f"projection {table}: {count} rows differ from a rebuild from the log "
             "(run 'agentmem db rebuild-projections')"

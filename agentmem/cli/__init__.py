@@ -161,6 +161,16 @@ _group(
 )
 
 
+# What to type next, for the errors that are about the database file rather than the request.
+_HINTS = {
+    "database_busy": "another process is writing to it; try again "
+    "(AGENTMEM_BUSY_TIMEOUT_MS sets how long to wait)",
+    "disk_full": "free some space ('agentmem artifacts sweep' returns expired exports' pages "
+    "once there is room to start)",
+    "database_corrupt": "see what is damaged with 'agentmem db check' and restore a backup",
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console-script entry point: run the app, map errors to exit codes, never a traceback.
 
@@ -182,7 +192,8 @@ def main(argv: list[str] | None = None) -> int:
     except AgentmemError as exc:
         if debug:
             raise
-        print(f"agentmem: {exc.message}", file=sys.stderr)
+        hint = _HINTS.get(exc.code)
+        print(f"agentmem: {exc.message}" + (f"; {hint}" if hint else ""), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("agentmem: interrupted", file=sys.stderr)

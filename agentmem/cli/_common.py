@@ -122,6 +122,17 @@ def open_store(
     return Store.open(settings=settings, create=create)
 
 
+def read_store(db: Path | None, principal: str | None = None) -> Store:
+    """Open the store read-only, for a command that only reads.
+
+    Nothing is created, converted or written, the command never waits for a writer's lock, and
+    it works on a read-only file or medium (a backup, say).
+    """
+    from agentmem.store import Store
+
+    return Store.open(settings=resolve_settings(db, principal), readonly=True)
+
+
 def db_args(settings_or_store: Any) -> list[str]:
     """``--db PATH`` when the database is not the default one, so a printed command works."""
     settings = getattr(settings_or_store, "settings", settings_or_store)

@@ -17,6 +17,7 @@ from agentmem.cli._common import (
     open_store,
     print_json,
     print_table,
+    read_store,
 )
 from agentmem.errors import ArtifactUnavailable
 
@@ -31,7 +32,7 @@ def list_(
 ) -> None:
     """List one principal's artifacts, newest first (``--all-principals``: everyone's)."""
     check_scope(principal, all_principals)
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         who = None if all_principals else store.principal
         rows = store.artifacts(principal=who, include_expired=expired)
     if json:
@@ -60,7 +61,7 @@ def get(
     """Print an artifact's content (owner only, never once expired)."""
     from agentmem.artifacts import info
 
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         try:
             _, data = store.read_artifact(artifact_id, principal=store.principal, operator=operator)
         except ArtifactUnavailable as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_fields, print_json
+from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_fields, print_json, read_store
 
 
 def init(*, db: DbOpt = None, json: JsonOpt = False) -> None:
@@ -28,7 +28,7 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
     from agentmem.errors import EvidenceMismatch
     from agentmem.memory.composition import describe
 
-    with open_store(db) as store:
+    with read_store(db) as store:
         info = store.status()
         try:
             formation = describe(store)

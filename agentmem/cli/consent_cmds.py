@@ -7,7 +7,7 @@ from typing import Annotated
 import msgspec
 from cyclopts import Parameter
 
-from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_fields, print_json
+from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_fields, print_json, read_store
 from agentmem.consent import ConsentStatus
 
 PrincipalArg = Annotated[
@@ -53,5 +53,5 @@ def withdraw(principal: PrincipalArg = None, /, *, db: DbOpt = None, json: JsonO
 
 def status(principal: PrincipalArg = None, /, *, db: DbOpt = None, json: JsonOpt = False) -> None:
     """Show a principal's consent for trajectory export."""
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         _render(store.consent_status(principal), json, "")

@@ -228,10 +228,10 @@ def promote(
 
     Reads only the redacted artifact (never the event log); refuses expired or withdrawn ones.
     """
-    from agentmem.cli._common import open_store
+    from agentmem.cli._common import read_store
     from agentmem.evaluation.promote import promote as do_promote
 
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         path = do_promote(store, artifact_id, to, principal=principal, operator=operator)
     if json:
         print_json({"case_path": str(path)})

@@ -19,6 +19,7 @@ from agentmem.cli._common import (
     check_scope,
     open_store,
     print_json,
+    read_store,
     whole_number,
 )
 from agentmem.errors import InvalidInput, UsageError
@@ -155,7 +156,7 @@ def list_(
     from agentmem.events import CLIENT_EVENT_TYPES
 
     check_scope(principal, all_principals)
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         filters = {
             "principal": None if all_principals else store.principal,
             "session_id": session,

@@ -20,6 +20,7 @@ from agentmem.cli._common import (
     print_fields,
     print_json,
     print_table,
+    read_store,
     whole_number,
 )
 from agentmem.errors import NotFound, UsageError
@@ -132,7 +133,7 @@ def list_(
 ) -> None:
     """List one principal's beliefs (``--all-principals``: everyone's)."""
     check_scope(principal, all_principals)
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         who = None if all_principals else store.principal
         beliefs = store.beliefs(principal=who, include_inactive=all)
     if json:
@@ -153,7 +154,7 @@ def search(
 ) -> None:
     """Full-text search over one principal's active beliefs (FTS5, BM25 ranking)."""
     check_scope(principal, all_principals)
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         who = None if all_principals else store.principal
         found = store.search_beliefs(query, principal=who, limit=limit)
     if json:
@@ -166,7 +167,7 @@ def show(
     belief_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
 ) -> None:
     """Show one of the principal's beliefs with its evidence quotes and seqs."""
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         b = _owned(store, belief_id, store.belief)
     if json:
         print_json(msgspec.to_builtins(b))

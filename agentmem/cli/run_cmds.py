@@ -20,6 +20,7 @@ from agentmem.cli._common import (
     print_fields,
     print_json,
     print_table,
+    read_store,
 )
 from agentmem.errors import NotFound, Refused
 
@@ -45,7 +46,7 @@ def list_(
 ) -> None:
     """List one principal's runs in start order (``--all-principals``: everyone's)."""
     check_scope(principal, all_principals)
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         who = None if all_principals else store.principal
         runs = store.runs(session_id=session, principal=who)
     if json:
@@ -72,7 +73,7 @@ def show(
     run_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
 ) -> None:
     """Show one run: status, outcome, failure class, tools and consent stamp."""
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         info = owned_run(store, run_id)
     if json:
         data = msgspec.to_builtins(info)

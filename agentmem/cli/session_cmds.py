@@ -14,10 +14,10 @@ from agentmem.cli._common import (
     JsonOpt,
     PrincipalOpt,
     check_scope,
-    open_store,
     print_fields,
     print_json,
     print_table,
+    read_store,
 )
 from agentmem.errors import NotFound
 
@@ -43,7 +43,7 @@ def list_(
 ) -> None:
     """List one principal's sessions (``--all-principals``: everyone's)."""
     check_scope(principal, all_principals)
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         who = None if all_principals else store.principal
         sessions = store.sessions(principal=who, status=status)
     if json:
@@ -67,7 +67,7 @@ def show(
     json: JsonOpt = False,
 ) -> None:
     """Show one session's counters and its runs."""
-    with open_store(db, principal) as store:
+    with read_store(db, principal) as store:
         info = owned_session(store, session_id)
         runs = store.runs(session_id=session_id)
     if json:
