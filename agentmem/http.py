@@ -53,7 +53,7 @@ import msgspec
 
 from agentmem._net import is_loopback
 from agentmem.config import Principal, Settings, load_settings
-from agentmem.errors import AgentmemError, InvalidInput, UsageError
+from agentmem.errors import AgentmemError, InvalidInput, PolicyRefused, UsageError
 from agentmem.events import decode_client_event
 from agentmem.store import Store
 
@@ -574,6 +574,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 f"{method} is not allowed on {template}; allowed: {allow}",
                 (f"Allow: {allow}",),
             )
+        refusal = self.app.refusal
+        if refusal is not None:  # decided at start-up; no database is opened for it
+            if route.handler is _openapi:
+                return Reply(200, openapi_bytes())
+            raise _Reply(503, refusal.code, refusal.message)
         query = self._query(query_text, route)
         principal = self.app.settings.principal
         if route.auth:
@@ -833,6 +838,8 @@ class AgentmemServer:
         self._threads: list[threading.Thread] = []
         self._httpd: _PooledServer | None = None
         self._allowed_hosts: frozenset[str] = frozenset()
+        #: Why the server refuses every request (decided at start-up), or ``None``.
+        self.refusal: PolicyRefused | None = None
 
     # -- lifecycle ----------------------------------------------------------------------------
 
@@ -843,13 +850,28 @@ class AgentmemServer:
         return f"http://{name}:{self.port}"
 
     def start(self) -> AgentmemServer:
-        """Create the token if needed, check the database, bind and start serving."""
+        """Create the token if needed, check the database, bind and start serving.
+
+        The formation policy is resolved first. When it refuses (``required`` without matching
+        evidence; closing a session would consolidate), the server still binds, so clients
+        learn why, but writes nothing, not even the token or the database, and answers every
+        route except the OpenAPI document with 503 and the reason decided here.
+        """
         if self._httpd is not None:
             return self
-        self.created_token = ensure_token(self.token_file)
-        read_token(self.token_file)  # refuses a token file others can read, before binding
-        with Store.open(settings=self.settings):
-            pass  # creates the file or refuses it (not agentmem, schema too new) up front
+        from agentmem.memory.composition import resolve_settings
+
+        self.refusal = None
+        try:
+            resolve_settings(self.settings)
+        except PolicyRefused as exc:
+            self.refusal = exc
+            log.error("refusing every request: %s", exc.message)
+        if self.refusal is None:
+            self.created_token = ensure_token(self.token_file)
+            read_token(self.token_file)  # refuses a token file others can read, before binding
+            with Store.open(settings=self.settings):
+                pass  # creates the file or refuses it (not agentmem, schema too new) up front
         family, address = self._address()
         try:
             httpd = _PooledServer(self, address, family)

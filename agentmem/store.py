@@ -513,8 +513,13 @@ class Store:
         return formation_service(self)
 
     def close_session(self, session_id: str) -> ConsolidationReport:
-        """Close a session (idempotent) and consolidate it into beliefs."""
+        """Close a session (idempotent) and consolidate it into beliefs.
+
+        The formation policy is resolved first: when it refuses (``required`` without
+        matching evidence), the session stays open and nothing is written.
+        """
         info = self.session(session_id)
+        service = self.formation_service()
         if info.status != "closed":
             try:
                 self.append(
@@ -528,10 +533,15 @@ class Store:
                 # Another writer closed it between our read and our append: same outcome.
                 if self.session(session_id).status != "closed":
                     raise
-        return self.formation_service().consolidate(session_id, trigger="close")
+        return service.consolidate(session_id, trigger="close")
 
     def consolidate_idle(self, idle_seconds: float | None = None) -> list[ConsolidationReport]:
-        """Consolidate closed and idle sessions that have unconsolidated events."""
+        """Consolidate closed and idle sessions that have unconsolidated events.
+
+        One session's failure does not stop the others: its report carries ``error`` and
+        ``error_code``, and the next session is consolidated. A refused formation policy
+        (``required`` without evidence) raises before anything is written.
+        """
         from datetime import UTC, datetime, timedelta
 
         from agentmem.events import format_time
@@ -541,10 +551,12 @@ class Store:
             idle_seconds = self.settings.memory.idle_minutes * 60.0
         cutoff = format_time(datetime.now(UTC) - timedelta(seconds=idle_seconds))
         service = self.formation_service()
-        reports = [
-            service.consolidate(session_id, trigger="close" if status == "closed" else "idle")
-            for session_id, status in idle_sessions(self, cutoff)
-        ]
+        reports: list[ConsolidationReport] = []
+        for session_id, status in idle_sessions(self, cutoff):
+            trigger = "close" if status == "closed" else "idle"
+            report = _isolated(self, session_id, service.consolidate, trigger=trigger)
+            if report is not None:
+                reports.append(report)
         if service.assist is not None:
             retry_ids = [
                 row[0]
@@ -553,7 +565,7 @@ class Store:
                 )
             ]
             for session_id in retry_ids:
-                report = service.retry_provider(session_id)
+                report = _isolated(self, session_id, service.retry_provider)
                 if report is not None:
                     reports.append(report)
         return reports
@@ -621,6 +633,44 @@ class Store:
             for table, count in drift
         ]
         return problems
+
+
+def _isolated(
+    store: Store,
+    session_id: str,
+    consolidate: Callable[..., ConsolidationReport | None],
+    **options: Any,
+) -> ConsolidationReport | None:
+    """Run one session's consolidation; a failure becomes that session's report, not a stop.
+
+    Each consolidation is its own transaction, so a failed one has written nothing, and every
+    other session is still consolidated. Interrupts are not failures: they propagate.
+    """
+    from agentmem.memory.service import ConsolidationReport
+
+    try:
+        return consolidate(session_id, **options)
+    except Exception as exc:
+        if isinstance(exc, AgentmemError):
+            code, message = exc.code, exc.message
+        else:
+            # The class only: a bug's message may quote data that must not reach a terminal.
+            code, message = "internal", f"internal error ({type(exc).__name__})"
+        principal = ""
+        with contextlib.suppress(AgentmemError):
+            principal = store.session(session_id).principal
+        return ConsolidationReport(
+            session_id,
+            principal,
+            0,
+            "",
+            "",
+            False,
+            {},
+            {},
+            error=" ".join(message.split()),
+            error_code=code,
+        )
 
 
 _BATCH = 256  # rows an iterator fetches per hold of the Store's lock

@@ -225,6 +225,21 @@ def test_clear_session_is_recorded_and_leaves_the_session_open(store: agentmem.S
     assert types_of(store, "s").count("agents.session.cleared") == 1
 
 
+def test_popped_and_cleared_items_are_never_evidence(store: agentmem.Store) -> None:
+    session = AgentmemSession("s", store=store)
+    run(session.add_items([user("I live in Lisbon."), said("Noted.")]))
+    run(session.clear_session())
+    run(session.add_items([user("I have a dog named Rex."), user("I am allergic to peanuts.")]))
+    assert run(session.pop_item()) == user("I am allergic to peanuts.")
+    run(session.add_items([user("My name is Ada.")]))
+
+    run(session.close_session())
+    statements = {b.statement for b in store.beliefs()}
+    assert statements == {"User has a dog named Rex", "User's name is Ada"}
+    # The log still holds every word; only the evidence left them out.
+    assert store.session("s").user_message_count == 4
+
+
 def test_several_sessions_in_one_file(db_path: Path, store: agentmem.Store) -> None:
     first = AgentmemSession("a", store=store)
     second = AgentmemSession("b", store=store)

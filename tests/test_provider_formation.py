@@ -449,9 +449,13 @@ def test_status_reports_activation_and_consolidation_writes_formation_8(
     with agentmem.open(str(db), principal="alice") as store:
         (seq,) = _episode(store, [ER_TEXT])
     server.script(answer(batch(claim("occupation", "Being an ER doctor", seq, role="ER doctor"))))
-    closed = run_cli("session", "close", "s1", "--db", str(db), "--json", env=env)
+    closed = run_cli(
+        "session", "close", "s1", "--db", str(db), "--principal", "alice", "--json", env=env
+    )
     assert json.loads(closed.stdout)["formation_policy"] == "formation@8", closed.stderr
-    beliefs = json.loads(run_cli("beliefs", "list", "--db", str(db), "--json").stdout)
+    beliefs = json.loads(
+        run_cli("beliefs", "list", "--db", str(db), "--all-principals", "--json").stdout
+    )
     assert {b["formation_policy"] for b in beliefs} == {"formation@8"}
     other = run_cli(
         "status", "--db", str(db), "--json", env={**env, "AGENTMEM_PROVIDER_MODEL": "other-model"}
@@ -517,3 +521,140 @@ def test_changing_one_marker_rule_deactivates_the_evidence(tmp_path, server, mon
             "tuple_mismatch",
             "compiled_policy_version",
         )
+
+
+# -- audits across re-consolidation, failures, and request/response hashes ----------------------
+
+
+def _sha(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def _request_hash_of_a_successful_call(tmp_path: Path, server) -> str:
+    with _store(tmp_path / "reference.db") as store:
+        _episode(store, [ER_TEXT])
+        server.script(answer(batch()))
+        FormationService(store, assist=_assist(server)).consolidate("s1")
+        (audit,) = _audits(store)
+        return audit["request_sha256"]
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "failure"), FAILURES, ids=[f"{i}-{f}" for i, (_, f) in enumerate(FAILURES)]
+)
+def test_failed_calls_are_audited_with_their_hashes(
+    tmp_path: Path, server, behaviour, failure: str
+) -> None:
+    expected = _request_hash_of_a_successful_call(tmp_path, server)
+    with _store(tmp_path / "a.db") as store:
+        (seq,) = _episode(store, [ER_TEXT])
+        server.script(behaviour(seq))
+        assist = _assist(server, budget=Budget(deadline_s=1.0))
+        FormationService(store, assist=assist).consolidate("s1")
+        (audit,) = _audits(store)
+        assert audit["error_class"] == failure
+        # The same request hashes the same whatever became of the call.
+        assert audit["request_sha256"] == expected
+        _, sent = server.requests
+        if failure == "timeout":
+            assert audit["response_sha256"] is None  # no answer ever arrived
+        else:
+            assert audit["response_sha256"] == _sha(sent.response_body), failure
+
+
+def test_calls_stopped_before_sending_still_hash_the_built_request(tmp_path, server) -> None:
+    with _store(tmp_path / "a.db") as store:
+        _episode(store, [ER_TEXT])
+        assist = _assist(server, model="mystery-model", profile="openai")
+        FormationService(store, assist=assist).consolidate("s1")
+        (audit,) = _audits(store)
+        assert audit["error_class"] == "unpriced_model" and server.requests == []
+        assert len(audit["request_sha256"]) == 64 and audit["response_sha256"] is None
+
+
+def test_reconsolidation_with_a_provider_never_conflicts(tmp_path, server, run_cli) -> None:
+    wanted = _wanted(tmp_path, server)
+    evidence = _write(tmp_path / "ev.json", _artifact(wanted))
+    env = {
+        "AGENTMEM_PROVIDER": "ollama",
+        "AGENTMEM_PROVIDER_MODEL": "local-model",
+        "AGENTMEM_PROVIDER_BASE_URL": server.base_url,
+        "AGENTMEM_EVIDENCE_PATH": str(evidence),
+        "AGENTMEM_PRINCIPAL": "alice",
+    }
+    db = tmp_path / "cli.db"
+    with agentmem.open(str(db), principal="alice") as store:
+        (seq,) = _episode(store, [ER_TEXT])
+    doctor = batch(claim("occupation", "Being an ER doctor", seq, role="ER doctor"))
+    server.script(answer(doctor), answer(doctor), answer(doctor))
+
+    idle = run_cli("consolidate", "--idle", "0s", "--db", str(db), env=env)
+    assert idle.returncode == 0, idle.stderr
+    with agentmem.open(str(db), principal="alice") as store:
+        store.append(
+            {
+                "type": "assistant.message.created",
+                "session_id": "s1",
+                "run_id": "r-s1",
+                "text": "Thanks for telling me.",
+            }
+        )
+    more = run_cli("consolidate", "--idle", "0s", "--db", str(db), env=env)
+    assert more.returncode == 0, more.stderr
+    closed = run_cli("session", "close", "s1", "--db", str(db), "--json", env=env)
+    assert closed.returncode == 0, closed.stderr
+    assert json.loads(closed.stdout)["formation_policy"] == "formation@8"
+    again = run_cli("consolidate", "--idle", "0s", "--db", str(db), env=env)
+    assert again.returncode == 0, again.stderr
+
+    with agentmem.open(str(db)) as store:
+        audits = _audits(store)
+        assert len(audits) == 3 and len({a["event_id"] for a in audits}) == 3
+        through = [
+            row[0]
+            for row in store.conn.execute("SELECT through_seq FROM consolidations ORDER BY 1")
+        ]
+        assert len(through) == 3 and through[-1] == store.session("s1").last_seq
+        assert {b.kind for b in store.beliefs()} == {"home_location", "occupation"}
+
+
+def test_an_audit_that_cannot_be_written_keeps_deterministic_formation(
+    tmp_path, server, monkeypatch
+) -> None:
+    from agentmem.memory.provider import ProviderCalled
+
+    with _store(tmp_path / "a.db") as store:
+        (seq,) = _episode(store, [ER_TEXT])
+        server.script(
+            answer(batch(claim("occupation", "Being an ER doctor", seq, role="ER doctor")))
+        )
+        original = store._append_process
+
+        def failing(event):
+            if isinstance(event, ProviderCalled):
+                raise agentmem.Conflict("event_id ... is already stored with different content")
+            return original(event)
+
+        monkeypatch.setattr(store, "_append_process", failing)
+        report = FormationService(store, assist=_assist(server)).consolidate("s1")
+        # The unaudited provider result is dropped; the deterministic one forms as always.
+        assert [b.statement for b in store.beliefs()] == ["User lives in Lisbon"]
+        assert report.counts == {"formed": 1}
+
+
+def test_a_provider_adapter_bug_keeps_deterministic_formation(tmp_path, server) -> None:
+    class Broken(OpenAICompatibleProvider):
+        async def complete(self, request, *, timeout_s):
+            raise RuntimeError("adapter bug")
+
+    with _store(tmp_path / "a.db") as store:
+        _episode(store, [ER_TEXT])
+        provider = Broken(server.base_url, "local-model", "ollama")
+        assist = ProviderAssistedCandidateExtractor.for_evaluation(provider, load_catalog(None))
+        report = FormationService(store, assist=assist).consolidate("s1")
+        assert report.counts == {"formed": 1}
+        (audit,) = _audits(store)
+        assert (audit["outcome"], audit["error_class"]) == ("fallback", "unexpected")
+        assert len(audit["request_sha256"]) == 64

@@ -7,7 +7,7 @@ naming the extra. Stdout carries the protocol, so the command itself prints noth
 
 from __future__ import annotations
 
-from agentmem.cli._common import DbOpt, PrincipalOpt, open_store
+from agentmem.cli._common import DbOpt, PrincipalOpt, open_store, resolve_settings
 from agentmem.errors import UsageError
 
 
@@ -17,6 +17,10 @@ def mcp(*, db: DbOpt = None, principal: PrincipalOpt = None) -> None:
     A desktop MCP client launches this command and talks JSON-RPC on its stdin/stdout; the
     database is created if it does not exist. Every tool acts for one principal.
     """
+    from agentmem.memory.composition import resolve_settings as resolve_formation
+
+    # close_session consolidates: required without evidence exits 8 before anything is written.
+    resolve_formation(resolve_settings(db, principal, create=True))
     try:
         from agentmem.integrations.mcp_server import serve_stdio
     except ModuleNotFoundError as exc:

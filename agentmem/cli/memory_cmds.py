@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
 
@@ -80,21 +81,45 @@ def consolidate(
     ] = None,
     db: DbOpt = None,
     json: JsonOpt = False,
-) -> None:
+) -> int:
     """Consolidate idle and closed sessions that have unconsolidated events.
 
-    Maintenance for the whole file: every session is consolidated for its own principal.
+    Maintenance for the whole file: every session is consolidated for its own principal. A
+    session that fails is reported on stderr and the others are still consolidated; the exit
+    code is then that of the first failure.
     """
     seconds = parse_duration(idle) if idle is not None else None
     with open_store(db) as store:
         reports = store.consolidate_idle(seconds)
+    failed = [r for r in reports if r.error is not None]
     if json:
         print_json([msgspec.to_builtins(r) for r in reports])
-        return
-    for report in reports:
-        print(_report_lines(report))
-    if not reports:
-        print("nothing to consolidate")
+    else:
+        for report in reports:
+            if report.error is None:
+                print(_report_lines(report))
+        if not reports:
+            print("nothing to consolidate")
+    # Every other session was consolidated; the failures are reported once, at the end.
+    for report in failed:
+        print(
+            f"agentmem: session {report.session_id!r} was not consolidated: {report.error}",
+            file=sys.stderr,
+        )
+    return _exit_code(failed[0].error_code) if failed else 0
+
+
+def _exit_code(code: str | None) -> int:
+    """The documented exit code of the error class whose ``code`` this is (1 if none)."""
+    from agentmem.errors import AgentmemError
+
+    pending: list[type[AgentmemError]] = [AgentmemError]
+    while pending:
+        cls = pending.pop()
+        if cls.code == code:
+            return cls.exit_code
+        pending += cls.__subclasses__()
+    return 1
 
 
 def _owned(store: Store, belief_id: str, action: Callable[..., Belief]) -> Belief:

@@ -63,6 +63,9 @@ def serve(
         level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
     settings = resolve_settings(db, principal, create=True)
+    from agentmem.memory.composition import resolve_settings as resolve_formation
+
+    resolve_formation(settings)  # required without evidence: exit 8 before anything is written
     server = AgentmemServer(settings=settings, host=host, port=port, allow_remote=allow_remote)
     server.start()
     stop = threading.Event()

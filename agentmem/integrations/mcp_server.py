@@ -99,7 +99,14 @@ def _belief_json(belief: Any) -> dict[str, Any]:
 
 
 def create_server(store: Store, *, principal: str | None = None) -> MCPServer:
-    """An MCP server over ``store`` acting for ``principal`` (default: the store's)."""
+    """An MCP server over ``store`` acting for ``principal`` (default: the store's).
+
+    ``close_session`` consolidates, so the formation policy is resolved here, before any tool
+    can write: ``required`` without matching evidence raises :class:`EvidenceMismatch`.
+    """
+    from agentmem.memory.composition import resolve_settings
+
+    resolve_settings(store.settings)
     owner = principal if principal is not None else store.principal
     server: MCPServer = MCPServer(
         "agentmem", instructions=_INSTRUCTIONS, version=__version__, log_level="WARNING"

@@ -22,8 +22,8 @@ How SDK items land in the log, in one ``append_many`` transaction per ``add_item
   (``reasoning_content``, ``thinking``, ...) is refused rather than stored.
 
 ``pop_item`` and ``clear_session`` never delete anything: they append ``agents.item.popped`` and
-``agents.session.cleared``, which ``get_items`` honours. The conversation events stay, so memory
-still forms from a user message that was later popped: the log records what was said.
+``agents.session.cleared``, which ``get_items`` honours. The conversation events stay in the log,
+but consolidation leaves them out: what the user took back is never evidence for memory.
 
 Runs: the Session protocol has no run boundaries, so each :class:`AgentmemSession` object starts
 one agentmem run lazily with the first item it stores and keeps it until :meth:`complete_run`
@@ -45,6 +45,7 @@ import msgspec
 
 from agentmem.errors import EventRejected, InvalidInput, NotFound, Refused
 from agentmem.events import REASONING_FIELDS, Event, Id, new_event_id, register_process_event
+from agentmem.memory.events import audit_event_id
 from agentmem.store import Store
 
 if TYPE_CHECKING:
@@ -134,9 +135,19 @@ class AgentmemSession:
             raise InvalidInput(
                 f"session_id must be 1 to 128 printable characters, got {session_id!r}"
             ) from exc
+        from agentmem.config import load_settings
+        from agentmem.memory.composition import resolve_settings
+
+        # close_session consolidates: a refused formation policy (required without matching
+        # evidence) stops the session here, before anything is written or even created.
+        if store is not None:
+            settings = store.settings
+        else:
+            settings = load_settings(db=_path(db), principal=principal)
+        resolve_settings(settings)
         self.session_id = session_id
         self._owns_store = store is None
-        self.store = store if store is not None else Store.open(_path(db), principal=principal)
+        self.store = store if store is not None else Store.open(settings=settings)
         self.principal = principal if principal is not None else self.store.principal
         self.session_settings = session_settings
         self._run_id: str | None = None
@@ -180,13 +191,11 @@ class AgentmemSession:
             if not live:
                 return None
             seq, payload = live[-1]
-            self.store.append_event(
-                AgentsItemPopped(
-                    session_id=self.session_id,
-                    principal=self.principal,
-                    event_id=f"{_POPPED}:{seq}",
-                    item_seq=seq,
-                )
+            popped = AgentsItemPopped(
+                session_id=self.session_id, principal=self.principal, item_seq=seq
+            )
+            self.store._append_process(
+                msgspec.structs.replace(popped, event_id=audit_event_id(popped))
             )
         return cast("TResponseInputItem", _payload_decoder.decode(payload).item)
 
@@ -198,13 +207,11 @@ class AgentmemSession:
             if not live:
                 return
             through = live[-1][0]
-            self.store.append_event(
-                AgentsSessionCleared(
-                    session_id=self.session_id,
-                    principal=self.principal,
-                    event_id=f"{_CLEARED}:{through}",
-                    through_seq=through,
-                )
+            cleared = AgentsSessionCleared(
+                session_id=self.session_id, principal=self.principal, through_seq=through
+            )
+            self.store._append_process(
+                msgspec.structs.replace(cleared, event_id=audit_event_id(cleared))
             )
 
     # -- agentmem's additions ------------------------------------------------------------------

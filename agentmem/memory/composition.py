@@ -21,15 +21,23 @@ from typing import TYPE_CHECKING
 import msgspec
 
 from agentmem.errors import EvidenceMismatch
-from agentmem.events import Event, canonical_json, register_process_event
+from agentmem.events import Event, register_process_event
 from agentmem.memory.evidence import ModelTuple, Resolution, compiled_policy_version, find_evidence
 
 if TYPE_CHECKING:
+    from agentmem.config import Settings
     from agentmem.memory.service import FormationService
     from agentmem.providers.pricing import PricingCatalog
     from agentmem.store import Store
 
-__all__ = ["PolicyResolved", "describe", "formation_service", "resolve", "runtime_tuple"]
+__all__ = [
+    "PolicyResolved",
+    "describe",
+    "formation_service",
+    "resolve",
+    "resolve_settings",
+    "runtime_tuple",
+]
 
 #: The deterministic policy (agentmem.memory.extractor.FORMATION_POLICY), repeated here so that
 #: ``agentmem status`` need not import (and compile) the extractor; a test keeps them equal.
@@ -46,21 +54,23 @@ class PolicyResolved(Event, frozen=True, kw_only=True, tag="memory.formation.pol
     evidence_id: str | None = None
     provider: str | None = None
     model: str | None = None
+    #: The exact runtime tuple decided about (``None`` when no provider is configured).
+    model_tuple: ModelTuple | None = None
 
 
 register_process_event(PolicyResolved)
 
 
-def _catalog(store: Store):
+def _catalog(settings: Settings):
     from agentmem.providers.pricing import load_catalog
 
-    path = store.settings.memory.pricing_path
+    path = settings.memory.pricing_path
     return load_catalog(Path(path) if path else None)
 
 
 def runtime_tuple(store: Store, provider: str, model: str) -> ModelTuple:
     """The exact tuple this code and configuration would run with."""
-    return tuple_for(_catalog(store), provider, model)
+    return tuple_for(_catalog(store.settings), provider, model)
 
 
 def tuple_for(catalog: PricingCatalog, provider: str, model: str) -> ModelTuple:
@@ -92,19 +102,29 @@ def bundled_corpus_hash() -> str:
     return corpus_hash(load_corpus(data_path("corpus") / "memory-formation"))
 
 
-def _locations(store: Store) -> list[tuple[str, Path]]:
+def _locations(settings: Settings) -> list[tuple[str, Path]]:
     from agentmem._resources import data_path
 
     out = []
-    if store.settings.memory.evidence_path:
-        out.append(("operator", Path(store.settings.memory.evidence_path)))
+    if settings.memory.evidence_path:
+        out.append(("operator", Path(settings.memory.evidence_path)))
     out.append(("release", data_path("release-evidence")))
     return out
 
 
 def resolve(store: Store) -> Resolution:
     """Decide the formation policy for ``store`` (no side effects, no provider calls)."""
-    memory = store.settings.memory
+    return resolve_settings(store.settings)
+
+
+def resolve_settings(settings: Settings) -> Resolution:
+    """Decide the formation policy ``settings`` select, without opening any database.
+
+    Every entry point that can consolidate calls this before it writes anything, so
+    ``required`` without matching evidence refuses at start-up (:class:`EvidenceMismatch`)
+    rather than after a session was closed or a server began to take writes.
+    """
+    memory = settings.memory
     mode = memory.rollout_mode()
     if mode == "off":
         return Resolution(mode, False, DETERMINISTIC_POLICY, "mode_off")
@@ -113,9 +133,9 @@ def resolve(store: Store) -> Resolution:
         return _refuse_or_fallback(
             Resolution(mode, False, DETERMINISTIC_POLICY, "no_provider_configured")
         )
-    wanted = runtime_tuple(store, configured.provider, configured.model)
+    wanted = tuple_for(_catalog(settings), configured.provider, configured.model)
     artifact, path, reason, field = find_evidence(
-        _locations(store), wanted, corpus_hash=bundled_corpus_hash()
+        _locations(settings), wanted, corpus_hash=bundled_corpus_hash()
     )
     if artifact is None:
         return _refuse_or_fallback(
@@ -141,7 +161,7 @@ def _refuse_or_fallback(resolution: Resolution) -> Resolution:
 
 def record(store: Store, resolution: Resolution) -> None:
     """Append the decision to the log once (idempotent per distinct decision)."""
-    import hashlib
+    from agentmem.memory.events import audit_event_id
 
     provider = store.settings.memory.provider
     event = PolicyResolved(
@@ -153,24 +173,9 @@ def record(store: Store, resolution: Resolution) -> None:
         evidence_id=resolution.evidence_id,
         provider=provider.provider,
         model=provider.model,
+        model_tuple=resolution.tuple,
     )
-    digest = hashlib.sha256(
-        canonical_json(
-            [
-                resolution.mode,
-                resolution.formation_policy,
-                resolution.reason,
-                resolution.field,
-                resolution.evidence_id,
-                provider.provider,
-                provider.model,
-                resolution.tuple,
-            ]
-        )
-    ).hexdigest()[:32]
-    store._append_process(
-        msgspec.structs.replace(event, event_id=f"memory.formation.policy_resolved:{digest}")
-    )
+    store._append_process(msgspec.structs.replace(event, event_id=audit_event_id(event)))
 
 
 def formation_service(store: Store) -> FormationService:
@@ -192,7 +197,7 @@ def formation_service(store: Store) -> FormationService:
         spec = msgspec.to_builtins(store.settings.memory.provider)
         provider = make_provider({k: v for k, v in spec.items() if v is not None})
         assist = ProviderAssistedCandidateExtractor(
-            provider, _catalog(store), evidence_id=resolution.evidence_id or ""
+            provider, _catalog(store.settings), evidence_id=resolution.evidence_id or ""
         )
     service = FormationService(
         store, DeterministicExtractor(), assist=assist, resolution=resolution

@@ -19,15 +19,22 @@ ones and runs all of them through the same gates. This module owns what the ADR 
   must occur exactly in the cited message. Local code renders each claim into a candidate.
 - **The audit.** Every attempted extraction appends exactly one content-free
   ``memory.provider.called`` event: ids, versions, budget, seqs, usage, cost, outcome, error
-  class and SHA-256 of the request and response bodies, never their text.
+  class and SHA-256 of the request and response bodies, never their text. The request hash is
+  always there, whatever the outcome: of the request as built (its canonical JSON, with the
+  output cap still 0 when the budget stopped the call before setting it); the response hash
+  (of the body exactly as received) whenever a body came back. The
+  event id is derived from the whole audit, so a later consolidation of the same session
+  (a longer range, new beliefs in the prompt) writes its own audit instead of conflicting.
 
-Any failure is non-fatal: the caller keeps the deterministic result. Cancellation is audited
+Any failure is non-fatal: the caller keeps the deterministic result, even when an adapter
+fails in a way no failure class foresaw (audited as ``unexpected``). Cancellation is audited
 as ``cancelled`` and re-raised.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import math
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
@@ -172,6 +179,8 @@ class ProviderCalled(Event, frozen=True, kw_only=True, tag="memory.provider.call
     attempt: int
     request_sha256: str | None
     response_sha256: str | None
+    #: The last seq of the consolidation the call served (``None``: outside a consolidation).
+    through_seq: int | None = None
 
 
 register_process_event(ProviderCalled)
@@ -300,11 +309,13 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
         *,
         attempt: int,
         on_audit: Callable[[ProviderCalled], None],
+        through_seq: int | None = None,
     ) -> ProviderOutcome:
         """One bounded call, validated; failures become an outcome, never an exception.
 
         ``on_audit`` receives the one audit event of this attempt before anything else
-        happens, including before a cancellation is re-raised.
+        happens, including before a cancellation is re-raised. ``through_seq`` names the
+        consolidation the call serves, so a later consolidation's call is audited apart.
         """
         schema = response_schema()
         system, user, seqs, estimate = build_request_parts(
@@ -317,10 +328,13 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
             "cost": None,
             "request_sha": None,
             "response_sha": None,
+            "through": through_seq,
         }
         try:
             candidates = await self._call(episode, system, user, schema, estimate, state)
         except ProviderError as exc:
+            # An adapter that received a body attaches its hash to the error.
+            state["response_sha"] = getattr(exc, "body_sha256", None) or state["response_sha"]
             retryable = bool(getattr(exc, "retryable", False)) or exc.failure_class in (
                 "transport",
                 "timeout",
@@ -340,6 +354,12 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
             audit = self._audit(episode, state, "fallback", "configuration", False, attempt)
             on_audit(audit)
             return ProviderOutcome([], audit, "configuration", False, list(seqs), str(exc))
+        except Exception as exc:
+            # A fault no failure class foresaw (an adapter bug): a provider must never be able
+            # to stop deterministic formation, whatever it raises.
+            audit = self._audit(episode, state, "fallback", "unexpected", False, attempt)
+            on_audit(audit)
+            return ProviderOutcome([], audit, "unexpected", False, list(seqs), type(exc).__name__)
         audit = self._audit(episode, state, "accepted", None, False, attempt)
         on_audit(audit)
         return ProviderOutcome(candidates, audit, None, False, list(seqs))
@@ -356,6 +376,22 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
         from agentmem.providers.base import ProviderRequest
 
         budget = self.budget
+
+        def built(max_output: int) -> ProviderRequest:
+            request = ProviderRequest(
+                model=self.provider.model,
+                system=system,
+                user=user,
+                schema=schema,
+                schema_name="memory_claims",
+                max_output_tokens=max_output,
+            )
+            # Hashed as built, before any check can stop it: one definition for every outcome
+            # (a deadline can cut a call before the adapter reports what it sent).
+            state["request_sha"] = hashlib.sha256(canonical_json(request)).hexdigest()
+            return request
+
+        built(0)
         if not state["seqs"]:
             raise ProviderError("over_budget", "no user message fits the input budget")
         if estimate > budget.max_input_tokens:
@@ -371,14 +407,7 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
         if max_output < 64:
             raise ProviderError("over_budget", "the cost ceiling leaves no room for output")
         state["max_output"] = max_output
-        request = ProviderRequest(
-            model=self.provider.model,
-            system=system,
-            user=user,
-            schema=schema,
-            schema_name="memory_claims",
-            max_output_tokens=max_output,
-        )
+        request = built(max_output)
         try:
             async with asyncio.timeout(budget.deadline_s):
                 response: ProviderResponse = await self.provider.complete(
@@ -386,7 +415,6 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
                 )
         except TimeoutError as exc:
             raise ProviderError("timeout", "the call passed its hard deadline") from exc
-        state["request_sha"] = response.request_sha256
         state["response_sha"] = response.body_sha256
         if response.usage is not None:
             state["usage"] = {
@@ -454,15 +482,11 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
         attempt: int,
     ) -> ProviderCalled:
         from agentmem import __version__
+        from agentmem.memory.events import audit_event_id
 
-        return ProviderCalled(
+        audit = ProviderCalled(
             principal=episode.principal,
             session_id=episode.session_id,
-            event_id=(
-                f"memory.provider.called:{episode.session_id}:"
-                f"{max(state['seqs'], default=0)}:{attempt}"
-                + (":evaluation" if self.evaluation_mode else "")
-            ),
             agent_version=__version__,
             extractor_version=EXTRACTOR_VERSION,
             formation_policy=FORMATION_POLICY,
@@ -485,7 +509,9 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
             attempt=attempt,
             request_sha256=state["request_sha"],
             response_sha256=state["response_sha"],
+            through_seq=state["through"],
         )
+        return msgspec.structs.replace(audit, event_id=audit_event_id(audit))
 
 
 def run_sync(coro: Coroutine[Any, Any, T]) -> T:

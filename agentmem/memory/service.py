@@ -40,6 +40,7 @@ from agentmem.memory.extractor import (
 from agentmem.memory.markers import injection_marker, transient_marker
 
 if TYPE_CHECKING:
+    from agentmem.events import Event
     from agentmem.memory.evidence import Resolution
     from agentmem.memory.provider import ProviderAssistedCandidateExtractor
     from agentmem.store import Store
@@ -87,7 +88,12 @@ class Belief(msgspec.Struct, frozen=True):
 
 
 class ConsolidationReport(msgspec.Struct, frozen=True):
-    """What one consolidation did: outcome and rejection counts, and the beliefs it touched."""
+    """What one consolidation did: outcome and rejection counts, and the beliefs it touched.
+
+    A consolidation of many sessions goes on past one that fails; that session's report then
+    carries ``error`` (one line) and ``error_code`` (the error's stable ``code``) and wrote
+    nothing.
+    """
 
     session_id: str
     principal: str
@@ -98,21 +104,41 @@ class ConsolidationReport(msgspec.Struct, frozen=True):
     counts: dict[str, int]
     rejected: dict[str, int]
     belief_ids: tuple[str, ...] = ()
+    error: str | None = None
+    error_code: str | None = None
+
+
+# Conversation events whose Agents SDK item was later popped or cleared (agents.item.popped,
+# agents.session.cleared): the user took them back, so they are never evidence.
+_WITHDRAWN_SQL = (
+    "SELECT json_extract(a.payload, '$.event_ref') FROM events AS a "
+    "WHERE a.session_id = ?1 AND a.type = 'agents.item.added' "
+    "AND json_extract(a.payload, '$.event_ref') IS NOT NULL AND EXISTS ("
+    "SELECT 1 FROM events AS w WHERE w.session_id = ?1 AND w.principal = a.principal AND ("
+    "(w.type = 'agents.item.popped' AND json_extract(w.payload, '$.item_seq') = a.seq) OR "
+    "(w.type = 'agents.session.cleared' AND json_extract(w.payload, '$.through_seq') >= a.seq)))"
+)
 
 
 def build_episode(store: Store, session_id: str, principal: str) -> Episode:
-    """The session's conversation as an extractor sees it (user, assistant and tool text)."""
+    """The session's conversation as an extractor sees it (user, assistant and tool text).
+
+    Events whose Agents SDK item was popped or cleared are left out: what the user took back
+    is never evidence.
+    """
+    withdrawn = {ref for (ref,) in store.conn.execute(_WITHDRAWN_SQL, (session_id,))}
     # Straight from the rows (SQLite's JSON functions) rather than through event structs:
     # consolidation reads whole sessions, and only these four fields matter here.
     events = [
         EpisodeEvent(seq=seq, type=type_, principal=principal, text=text or "")
-        for seq, type_, principal, text in store.conn.execute(
-            "SELECT seq, type, principal, coalesce(json_extract(payload, '$.text'), "
+        for seq, event_id, type_, principal, text in store.conn.execute(
+            "SELECT seq, event_id, type, principal, coalesce(json_extract(payload, '$.text'), "
             "json_extract(payload, '$.content')) FROM events WHERE session_id = ? AND type IN "
             "('user.message.created', 'assistant.message.created', 'tool.result.created') "
             "ORDER BY seq",
             (session_id,),
         )
+        if event_id not in withdrawn
     ]
     existing = tuple(
         Claim(kind=b.kind, values=b.values)
@@ -197,13 +223,31 @@ class FormationService:
     def _assisted(
         self, episode: Episode, through: int, *, attempt: int
     ) -> list[tuple[MemoryCandidate, Arm]]:
-        """One provider attempt; its audit is appended whatever happens (even on cancel)."""
+        """One provider attempt; its audit is appended whatever happens (even on cancel).
+
+        Nothing on this path may stop deterministic formation (ADR-0057 decision 5): when the
+        audit cannot be written, the provider's candidates are dropped (an unaudited call never
+        contributes) and the deterministic ones go on alone.
+        """
+        import apsw
+
+        from agentmem.errors import AgentmemError
         from agentmem.memory.provider import run_sync
 
         assert self.assist is not None
+        unaudited: list[Exception] = []
+
+        def audit(event: Event) -> None:
+            try:
+                self.store._append_process(event)
+            except (AgentmemError, apsw.Error) as exc:
+                unaudited.append(exc)
+
         outcome = run_sync(
-            self.assist.attempt(episode, attempt=attempt, on_audit=self.store._append_process)
+            self.assist.attempt(episode, attempt=attempt, on_audit=audit, through_seq=through)
         )
+        if unaudited:
+            return []
         with self.store.transaction():
             self.store.conn.execute(
                 "INSERT INTO provider_retries (session_id, through_seq, attempts, retryable, "
@@ -347,21 +391,19 @@ class FormationService:
                     now_text(),
                 ),
             )
-            from agentmem.memory.events import MemoryConsolidated
+            from agentmem.memory.events import MemoryConsolidated, audit_event_id
 
-            store._append_process(
-                MemoryConsolidated(
-                    principal=episode.principal,
-                    session_id=episode.session_id,
-                    event_id=f"memory.consolidated:{episode.session_id}:{through_seq}:"
-                    f"{self.formation_policy}" + (f":attempt{attempt}" if attempt > 1 else ""),
-                    through_seq=through_seq,
-                    formation_policy=self.formation_policy,
-                    extractor=label,
-                    outcomes=dict(outcomes),
-                    rejected=dict(rejected),
-                )
+            audit = MemoryConsolidated(
+                principal=episode.principal,
+                session_id=episode.session_id,
+                through_seq=through_seq,
+                formation_policy=self.formation_policy,
+                extractor=label,
+                outcomes=dict(outcomes),
+                rejected=dict(rejected),
+                attempt=attempt,
             )
+            store._append_process(msgspec.structs.replace(audit, event_id=audit_event_id(audit)))
         return ConsolidationReport(
             episode.session_id,
             episode.principal,
