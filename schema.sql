@@ -37,6 +37,40 @@ CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
 BEGIN
     SELECT RAISE(ABORT, 'agentmem:append_only');
 END;
+-- Every insert is checked before it happens. INSERT OR REPLACE on an existing seq or event_id
+-- would delete that row without firing the delete trigger, so both must be new. The type must
+-- be one of the closed set exactly (client types, then agentmem's process types; the list in
+-- agentmem.events, compared by a test): the guards below compare types case-sensitively, so
+-- 'User.Message.Created' would otherwise pass all of them and land in the log unread. The
+-- types are a CASE rather than NOT IN (...): a trigger rebuilds an IN list's lookup table on
+-- every insert, which cost a fifth of a bulk import's time.
+CREATE TRIGGER events_append_only_insert BEFORE INSERT ON events
+BEGIN
+    SELECT CASE
+        WHEN EXISTS (SELECT 1 FROM events WHERE seq = NEW.seq)
+          OR EXISTS (SELECT 1 FROM events WHERE event_id = NEW.event_id)
+            THEN RAISE(ABORT, 'agentmem:append_only')
+        WHEN CASE NEW.type
+                 WHEN 'session.closed' THEN 0
+                 WHEN 'run.started' THEN 0
+                 WHEN 'run.completed' THEN 0
+                 WHEN 'user.message.created' THEN 0
+                 WHEN 'assistant.message.created' THEN 0
+                 WHEN 'tool.result.created' THEN 0
+                 WHEN 'system.prompt.set' THEN 0
+                 WHEN 'consent.granted' THEN 0
+                 WHEN 'consent.withdrawn' THEN 0
+                 WHEN 'memory.consolidated' THEN 0
+                 WHEN 'memory.belief.forgotten' THEN 0
+                 WHEN 'memory.provider.called' THEN 0
+                 WHEN 'memory.formation.policy_resolved' THEN 0
+                 WHEN 'agents.item.added' THEN 0
+                 WHEN 'agents.item.popped' THEN 0
+                 WHEN 'agents.session.cleared' THEN 0
+                 ELSE 1 END
+            THEN RAISE(ABORT, 'agentmem:unknown_type')
+    END;
+END;
 
 -- Projections. Each can be rebuilt from the log: db.rebuild_projections replays the log through
 -- these same trigger bodies (the triggers named events_proj_*), so incremental and rebuilt state
@@ -118,6 +152,10 @@ CREATE INDEX artifacts_by_run ON artifacts (run_id, doc_schema, expires_at);
 CREATE INDEX artifacts_by_principal ON artifacts (principal, origin);
 CREATE INDEX artifacts_by_expiry ON artifacts (expires_at);
 CREATE INDEX artifacts_by_blob ON artifacts (blob_key);
+-- ADR-0032 decision 9: one export per run and document schema. An expired export keeps its
+-- place until the sweeper deletes it (exporting that run again sweeps first).
+CREATE UNIQUE INDEX artifacts_one_export ON artifacts (run_id, doc_schema)
+WHERE origin = 'trajectory_export';
 
 -- Guards: the log's rules, enforced for every client. They run as the first statements of the
 -- projection triggers below (a RAISE(ABORT) in an AFTER trigger undoes the insert too): one

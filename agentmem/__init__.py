@@ -49,7 +49,15 @@ if TYPE_CHECKING:
         UserMessageCreated,
     )
     from agentmem.memory.service import Belief, ConsolidationReport
-    from agentmem.store import AppendResult, ImportResult, RunInfo, SessionInfo, Store, open
+    from agentmem.store import (
+        AppendResult,
+        ImportResult,
+        RunInfo,
+        RunTool,
+        SessionInfo,
+        Store,
+        open,
+    )
     from agentmem.trajectory import ExportResult
 
 # Public names resolve lazily (PEP 562) so `import agentmem.cli` stays cheap: the CLI's
@@ -97,7 +105,7 @@ _LAZY = {
         "agentmem.events",
     ),
     **dict.fromkeys(
-        ["AppendResult", "ImportResult", "RunInfo", "SessionInfo", "Store", "open"],
+        ["AppendResult", "ImportResult", "RunInfo", "RunTool", "SessionInfo", "Store", "open"],
         "agentmem.store",
     ),
     **dict.fromkeys(["Belief", "ConsolidationReport"], "agentmem.memory.service"),
@@ -153,6 +161,7 @@ __all__ = [
     "RunCompleted",
     "RunInfo",
     "RunStarted",
+    "RunTool",
     "SchemaTooNew",
     "SessionClosed",
     "SessionInfo",

@@ -15,13 +15,12 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from agentmem._ids import ID_PATTERN
 from agentmem.errors import ConfigError
 
 __all__ = ["Settings", "default_config_path", "default_db_path", "load_settings"]
 
-Principal = Annotated[
-    str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$")
-]
+Principal = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=ID_PATTERN)]
 
 
 class StorageSettings(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

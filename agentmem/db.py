@@ -54,17 +54,68 @@ __all__ = [
     "projection_drift",
     "projection_snapshot",
     "rebuild_projections",
+    "schema_differences",
     "transaction",
     "translate",
     "where",
 ]
 
 APPLICATION_ID = 0x41474D4D  # "AGMM"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
-# Migration steps: MIGRATIONS[n] upgrades a database at user_version n to n + 1. The first
-# released schema is version 1, so the ladder is empty until a schema change ships.
-MIGRATIONS: dict[int, str] = {}
+# Migration steps: MIGRATIONS[n] upgrades a database at user_version n to n + 1, inside the
+# write transaction that then sets user_version. Each step is the literal SQL of its version
+# (a later schema.sql must not change what an old step does); a test upgrades a version-1 file
+# and checks that its schema then equals schema.sql, as ``agentmem db check`` does.
+MIGRATIONS: dict[int, str] = {
+    # 1 -> 2: every insert into the log is checked first (no REPLACE of an existing seq or
+    # event_id, exact types), and one export per run and document schema. Duplicate exports
+    # written before the index existed are reduced to the one export_run returned (the
+    # oldest live one; if none is live, the newest expired one stays for the sweeper).
+    1: """
+CREATE TRIGGER events_append_only_insert BEFORE INSERT ON events
+BEGIN
+    SELECT CASE
+        WHEN EXISTS (SELECT 1 FROM events WHERE seq = NEW.seq)
+          OR EXISTS (SELECT 1 FROM events WHERE event_id = NEW.event_id)
+            THEN RAISE(ABORT, 'agentmem:append_only')
+        WHEN CASE NEW.type
+                 WHEN 'session.closed' THEN 0
+                 WHEN 'run.started' THEN 0
+                 WHEN 'run.completed' THEN 0
+                 WHEN 'user.message.created' THEN 0
+                 WHEN 'assistant.message.created' THEN 0
+                 WHEN 'tool.result.created' THEN 0
+                 WHEN 'system.prompt.set' THEN 0
+                 WHEN 'consent.granted' THEN 0
+                 WHEN 'consent.withdrawn' THEN 0
+                 WHEN 'memory.consolidated' THEN 0
+                 WHEN 'memory.belief.forgotten' THEN 0
+                 WHEN 'memory.provider.called' THEN 0
+                 WHEN 'memory.formation.policy_resolved' THEN 0
+                 WHEN 'agents.item.added' THEN 0
+                 WHEN 'agents.item.popped' THEN 0
+                 WHEN 'agents.session.cleared' THEN 0
+                 ELSE 1 END
+            THEN RAISE(ABORT, 'agentmem:unknown_type')
+    END;
+END;
+DELETE FROM artifacts WHERE artifact_id IN (
+    SELECT artifact_id FROM (
+        SELECT artifact_id, row_number() OVER (
+            PARTITION BY run_id, doc_schema
+            ORDER BY expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now') DESC,
+                     CASE WHEN expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                          THEN created_at END,
+                     created_at DESC, artifact_id
+        ) AS rank
+        FROM artifacts WHERE origin = 'trajectory_export'
+    ) WHERE rank > 1
+);
+CREATE UNIQUE INDEX artifacts_one_export ON artifacts (run_id, doc_schema)
+WHERE origin = 'trajectory_export';
+""",
+}
 
 PROJECTION_TABLES = ("sessions", "runs", "run_tools", "consent")
 
@@ -490,3 +541,36 @@ def _replayed(conn: apsw.Connection) -> Iterator[None]:
             conn.execute(f"DROP TRIGGER IF EXISTS temp.replay_{name}")
         for name in created:
             conn.execute(f"DROP TABLE IF EXISTS temp.{name}")
+
+
+def schema_differences(conn: apsw.Connection) -> list[str]:
+    """How the file's tables, indexes, triggers and views differ from ``schema.sql``.
+
+    SQLite lets any client drop a trigger, and nothing else would notice that a guard or a
+    projection had stopped running; comparing every object's stored SQL with a fresh build of
+    ``schema.sql`` does. Empty when they are equal; never writes.
+    """
+    reference = apsw.Connection(":memory:")
+    try:
+        reference.execute(data_path("schema.sql").read_text(encoding="utf-8"))
+        expected = _schema_objects(reference)
+    finally:
+        reference.close()
+    found = _schema_objects(conn)
+    differences = []
+    for kind, name in sorted(expected.keys() | found.keys()):
+        if (kind, name) not in found:
+            differences.append(f"{kind} {name} is missing")
+        elif (kind, name) not in expected:
+            differences.append(f"{kind} {name} is not part of the agentmem schema")
+        elif found[kind, name] != expected[kind, name]:
+            differences.append(f"{kind} {name} differs from its definition in schema.sql")
+    return differences
+
+
+def _schema_objects(conn: apsw.Connection) -> dict[tuple[str, str], str | None]:
+    # SQLite's own objects (sqlite_stat1, autoindexes) come and go with ANALYZE and are not ours.
+    rows = conn.execute(
+        "SELECT type, name, sql FROM main.sqlite_schema WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!'"
+    )
+    return {(kind, name): sql for kind, name, sql in rows}

@@ -1,7 +1,8 @@
 """The closed set of event types, and the one codec between them and the log's rows.
 
 Events are frozen msgspec structs in a tagged union (``tag_field="type"``). Input from users is
-decoded strictly (unknown fields rejected, ids bounded, raw reasoning refused); stored history is
+decoded strictly (unknown fields rejected, ids bounded, raw reasoning refused) on one path,
+:func:`validate_client_event`, whether it arrives as JSON, a dict or a struct; stored history is
 decoded leniently by subclasses that only relax ``forbid_unknown_fields``, so a log written by a
 newer minor version stays readable. The interchange format is flat: the envelope fields, then
 the type's own fields; rows keep the envelope in columns and the rest as JSON text in
@@ -15,11 +16,13 @@ import secrets
 import time
 import types
 import typing
+import weakref
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
+from agentmem._ids import ID_PATTERN
 from agentmem.errors import InvalidInput
 
 __all__ = [
@@ -43,16 +46,26 @@ __all__ = [
     "decode_client_object",
     "format_time",
     "now_text",
+    "validate_client_event",
 ]
 
 #: Largest accepted serialized event (one JSONL line). Larger input is refused before it is
 #: parsed, so a runaway line cannot exhaust memory.
 MAX_EVENT_BYTES = 4 * 1024 * 1024
 
-Id = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[^\x00-\x1f\x7f]+$")]
-Label = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")]
+# ``$(?!\n)``: Python's ``$`` also matches before a final newline, which would let "x\n" in.
+_LABEL_PATTERN = r"^[A-Za-z0-9_.:-]+$(?!\n)"
+_SHA256_PATTERN = r"^[0-9a-f]{64}$(?!\n)"
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=ID_PATTERN)]
+Label = Annotated[str, msgspec.Meta(min_length=1, max_length=128, pattern=_LABEL_PATTERN)]
 Text = Annotated[str, msgspec.Meta(max_length=MAX_EVENT_BYTES)]
-Sha256 = Annotated[str, msgspec.Meta(pattern=r"^[0-9a-f]{64}$")]
+Sha256 = Annotated[str, msgspec.Meta(pattern=_SHA256_PATTERN)]
+# What a pattern means, for error messages (a regex is no explanation).
+_PATTERN_WORDS = {
+    ID_PATTERN: "must be printable (no control, bidi, zero-width or line-break characters)",
+    _LABEL_PATTERN: "may hold only letters, digits and _ . : -",
+    _SHA256_PATTERN: "must be 64 lowercase hex digits",
+}
 Timestamp = Annotated[datetime, msgspec.Meta(tz=True)]
 
 # Field names that carry raw model reasoning. ADR-0006: it is never stored, so an event that
@@ -89,6 +102,7 @@ class Event(
     tag_field="type",
     forbid_unknown_fields=True,
     omit_defaults=True,
+    weakref=True,
 ):
     """Envelope shared by every event.
 
@@ -299,8 +313,8 @@ def stored_decoder() -> msgspec.json.Decoder:
 
 def format_time(moment: datetime) -> str:
     """UTC, millisecond text: the one timestamp format in the database (text order = time)."""
-    moment = moment.astimezone(UTC)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    # isoformat pads the year to four digits (strftime's %Y does not on every platform).
+    return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
 _second_cache: list = [-1, ""]
@@ -351,6 +365,11 @@ def _explain(exc: msgspec.ValidationError | msgspec.DecodeError, raw_type: objec
         return "missing required field `type` (one of: " + ", ".join(CLIENT_EVENT_TYPES) + ")"
     if text.startswith("Expected `object`") and "at `$" not in text.replace("at `$`", ""):
         return "an event must be a JSON object, " + text[0].lower() + text[1:]
+    if text.startswith("Expected `str` matching regex"):
+        where = text.rpartition(" - at ")[2] if " - at " in text else "`$`"
+        for pattern, words in _PATTERN_WORDS.items():
+            if repr(pattern) in text:
+                return f"{where} {words}"
     return text
 
 
@@ -364,6 +383,40 @@ def _unknown_type_message(raw_type: object) -> str:
     return f"unknown event type {raw_type!r}; known types: " + ", ".join(CLIENT_EVENT_TYPES)
 
 
+# Structs that came out of the client decoder, by identity. Events are frozen, so one that
+# passed validation stays valid; anything built another way (a constructor, ``replace``) is
+# not in here and is validated when it is appended.
+_validated: weakref.WeakValueDictionary[int, Event] = weakref.WeakValueDictionary()
+
+
+def validate_client_event(event: Event | dict[str, Any] | bytes | str) -> Event:
+    """The one validation path for client events, whatever form they arrive in.
+
+    JSON text is decoded strictly; a dict or a struct is encoded to JSON and decoded the same
+    way, so every client (CLI, HTTP, MCP, the Python API) meets the same rules: the closed set
+    of client types (process types are refused), field constraints, the size limit, a
+    ``created_at`` that exists in UTC. Raises :class:`InvalidInput` with one line.
+    """
+    if isinstance(event, Event):
+        if _validated.get(id(event)) is event:
+            return event
+        data = _encode_input(event)
+    elif isinstance(event, dict):
+        data = _encode_input(event)
+    elif isinstance(event, (bytes, str)):
+        data = event
+    else:
+        raise InvalidInput(f"an event must be a JSON object, got {type(event).__name__}")
+    return decode_client_event(data)
+
+
+def _encode_input(value: Event | dict[str, Any]) -> bytes:
+    try:
+        return _encoder.encode(value)
+    except (TypeError, ValueError, msgspec.EncodeError) as exc:  # e.g. a set, a lone surrogate
+        raise InvalidInput(f"event is not representable as JSON: {exc}") from exc
+
+
 def decode_client_event(data: bytes | str) -> Event:
     """Decode one client event from JSON text, strictly, with a one-line error.
 
@@ -371,28 +424,37 @@ def decode_client_event(data: bytes | str) -> Event:
     text may hold a secret).
     """
     if isinstance(data, str):
-        data = data.encode("utf-8")
+        try:
+            data = data.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidInput(f"event is not valid UTF-8 text: {exc.reason}") from exc
     if len(data) > MAX_EVENT_BYTES:
         raise InvalidInput(
             f"event is {len(data):,} bytes; the limit is {MAX_EVENT_BYTES:,} bytes per event"
         )
     try:
-        return _client_decoder.decode(data)
+        event = _client_decoder.decode(data)
     except msgspec.ValidationError as exc:
         raw_type = _peek_type(data)
         raise InvalidInput(_explain(exc, raw_type)) from exc
     except msgspec.DecodeError as exc:
         raise InvalidInput(f"malformed JSON: {exc}") from exc
+    if event.created_at is not None:
+        try:
+            event.created_at.astimezone(UTC)
+        except (OverflowError, ValueError) as exc:
+            raise InvalidInput(
+                "`$.created_at` is out of range: in UTC it must fall in the years 1 to 9999"
+            ) from exc
+    _validated[id(event)] = event
+    return event
 
 
 def decode_client_object(obj: Any) -> Event:
     """Validate an already-parsed JSON value (HTTP batches, Python dicts) as a client event."""
     if not isinstance(obj, dict):
         raise InvalidInput(f"an event must be a JSON object, got {type(obj).__name__}")
-    try:
-        return msgspec.convert(obj, Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
-    except msgspec.ValidationError as exc:
-        raise InvalidInput(_explain(exc, obj.get("type"))) from exc
+    return validate_client_event(obj)
 
 
 def _peek_type(data: bytes) -> object:

@@ -33,11 +33,12 @@ from agentmem.errors import (
     StoreError,
 )
 from agentmem.events import (
+    CLIENT_EVENT_TYPES,
+    EVENT_TYPES,
     ROW_JSON_SQL,
     Event,
     RunStarted,
     canonical_json,
-    decode_client_object,
     event_type,
     format_time,
     new_event_id,
@@ -45,6 +46,7 @@ from agentmem.events import (
     payload_of,
     schema_sha256,
     stored_decoder,
+    validate_client_event,
 )
 
 if TYPE_CHECKING:
@@ -53,13 +55,25 @@ if TYPE_CHECKING:
     from agentmem.memory.service import Belief, ConsolidationReport, FormationService
     from agentmem.trajectory import ExportResult
 
-__all__ = ["AppendResult", "ImportResult", "RunInfo", "SessionInfo", "StatusInfo", "Store", "open"]
+__all__ = [
+    "AppendResult",
+    "ImportResult",
+    "RunInfo",
+    "RunTool",
+    "SessionInfo",
+    "StatusInfo",
+    "Store",
+    "open",
+]
 
 _INSERT = (
     "INSERT INTO events (event_id, type, session_id, run_id, principal, payload, content_hash,"
     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING RETURNING seq"
 )
 _GUARD = re.compile(r"agentmem:([a-z_]+)")
+
+#: A client event before validation: a dict, or JSON text (``Event`` structs are accepted too).
+ClientInput = dict[str, Any] | bytes | str
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -96,8 +110,15 @@ class SessionInfo(msgspec.Struct, frozen=True):
     last_activity_at: str
 
 
+class RunTool(msgspec.Struct, frozen=True):
+    """A tool a run declared, with the SHA-256 of its canonical JSON schema."""
+
+    name: str
+    schema_sha256: str
+
+
 class RunInfo(msgspec.Struct, frozen=True):
-    """The ``runs`` projection row, with the tools the run was offered."""
+    """The ``runs`` projection row, with the tools the run declared."""
 
     run_id: str
     session_id: str
@@ -112,7 +133,11 @@ class RunInfo(msgspec.Struct, frozen=True):
     started_at: str
     completed_at: str | None
     consent_seq: int | None
-    tools: tuple[tuple[str, str], ...] = ()
+    tools: tuple[RunTool, ...] = ()
+
+
+#: The ``runs`` columns, named in RunInfo's field order (everything but ``tools``).
+_RUN_COLUMNS = ", ".join(RunInfo.__struct_fields__[:-1])
 
 
 class StatusInfo(msgspec.Struct, frozen=True):
@@ -136,6 +161,7 @@ _GUARD_MESSAGES = {
     "run_other_session": "run {run_id!r} belongs to another session than {session_id!r}",
     "run_completed": "run {run_id!r} has completed; nothing more can be appended to it",
     "append_only": "the event log is append-only",
+    "unknown_type": "the database does not know this event type (schema older than the code?)",
 }
 
 
@@ -241,17 +267,19 @@ class Store:
 
     # -- appending -------------------------------------------------------------------------
 
-    def _prepare(self, event: Event | dict[str, Any], now: str | None = None) -> tuple:
+    def _prepare(
+        self, event: Event | ClientInput, now: str | None = None, *, process: bool = False
+    ) -> tuple:
         """Validate and normalise one event into its row (on the hot path: kept lean).
 
-        The content hash covers the envelope (type, session, run, principal, event_id) and the
-        canonical payload, but not ``created_at``: re-sending an event is the same event even
-        if the client's clock, or ours, says otherwise.
+        Client input of every form goes through :func:`validate_client_event`; only agentmem's
+        own process events, appended with ``process=True``, skip it. See :func:`content_hash`
+        for what the hash covers.
         """
-        if isinstance(event, dict):
-            event = decode_client_object(event)
-        elif not isinstance(event, Event):
-            raise InvalidInput(f"expected an event, got {type(event).__name__}")
+        if not (
+            process and isinstance(event, Event) and event_type(event) not in CLIENT_EVENT_TYPES
+        ):
+            event = validate_client_event(event)
         principal = event.principal if event.principal is not None else self.principal
         if isinstance(event, RunStarted) and event.tools:
             event = _hash_tools(event)
@@ -265,10 +293,6 @@ class Store:
             created_at = now or now_text()
         kind = event_type(event)
         payload = canonical_json(payload_of(event))
-        digest = hashlib.sha256(
-            canonical_json((kind, event.session_id, event.run_id, principal, event_id))
-        )
-        digest.update(payload)
         return (
             event_id,
             kind,
@@ -276,7 +300,7 @@ class Store:
             event.run_id,
             principal,
             payload.decode("utf-8"),
-            digest.hexdigest(),
+            content_hash(kind, event.session_id, event.run_id, principal, event_id, payload),
             created_at,
             given,
         )
@@ -312,11 +336,16 @@ class Store:
             )
         return AppendResult(found[0], prepared[0], True)
 
-    def append(self, event: Event | dict[str, Any]) -> int:
-        """Append one event durably and return its seq (the original seq on replay)."""
+    def append(self, event: Event | ClientInput) -> int:
+        """Append one event durably and return its seq (the original seq on replay).
+
+        ``event`` is a client event as a struct, a dict or JSON text; every form is validated
+        the same way, and agentmem's own process types (``consent.*``, ``memory.*``) are
+        refused with :class:`InvalidInput`.
+        """
         return self.append_event(event).seq
 
-    def append_event(self, event: Event | dict[str, Any]) -> AppendResult:
+    def append_event(self, event: Event | ClientInput) -> AppendResult:
         """Like :meth:`append`, but also says whether the event was an idempotent replay."""
         prepared = self._prepare(event)
         with self.transaction():
@@ -324,7 +353,7 @@ class Store:
 
     def append_many(
         self,
-        events: Iterable[Event | dict[str, Any]],
+        events: Iterable[Event | ClientInput],
         *,
         progress: Callable[[int], None] | None = None,
         where: Callable[[int], str] | None = None,
@@ -334,6 +363,16 @@ class Store:
         Errors are re-raised prefixed with where the offending event came from (``where(i)``
         for the 1-based position, default ``event i``), so an import can point at the line.
         """
+        return self._append_batch(events, progress=progress, where=where, process=False)
+
+    def _append_batch(
+        self,
+        events: Iterable[Event | ClientInput],
+        *,
+        progress: Callable[[int], None] | None = None,
+        where: Callable[[int], str] | None = None,
+        process: bool,
+    ) -> ImportResult:
         imported = duplicates = 0
         first = last = None
         now = now_text()  # one transaction, one arrival time for events without their own
@@ -341,7 +380,7 @@ class Store:
             cursor = self.conn.cursor()
             for index, event in enumerate(events, start=1):
                 try:
-                    result = self._insert(cursor, self._prepare(event, now))
+                    result = self._insert(cursor, self._prepare(event, now, process=process))
                 except AgentmemError as exc:
                     label = where(index) if where is not None else f"event {index}"
                     exc.message = f"{label}: {exc.message}"
@@ -360,7 +399,13 @@ class Store:
     def _append_process(self, event: Event) -> AppendResult:
         """Append a process event written by agentmem itself (consent, audits)."""
         with self.transaction():
-            return self._insert(self.conn.cursor(), self._prepare(event))
+            return self._insert(self.conn.cursor(), self._prepare(event, process=True))
+
+    def _append_process_many(
+        self, events: Iterable[Event | ClientInput], *, where: Callable[[int], str] | None = None
+    ) -> ImportResult:
+        """A batch that mixes client events (validated) with agentmem's own process events."""
+        return self._append_batch(events, where=where, process=True)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -424,23 +469,28 @@ class Store:
 
     def run(self, run_id: str) -> RunInfo:
         """One run's projection row with its tools; :class:`NotFound` if never started."""
-        rows = self.conn.execute("SELECT * FROM runs WHERE run_id = ?", (run_id,)).fetchall()
-        if not rows:
+        found = self._runs(*db.where({"run_id": run_id}))
+        if not found:
             raise NotFound(f"no run {run_id!r}")
-        row = rows[0]
-        tools = tuple(
-            self.conn.execute(
-                "SELECT name, schema_sha256 FROM run_tools WHERE run_id = ? ORDER BY name",
-                (run_id,),
-            )
-        )
-        return RunInfo(*row, tools=tools)
+        return found[0]
 
     def runs(self, *, session_id: str | None = None, principal: str | None = None) -> list[RunInfo]:
-        """Runs in start order."""
-        condition, params = db.where({"session_id": session_id, "principal": principal})
-        sql = f"SELECT * FROM runs{condition} ORDER BY started_seq"
-        return [RunInfo(*row) for row in self.conn.execute(sql, params)]
+        """Runs in start order, each with the tools it declared."""
+        return self._runs(*db.where({"session_id": session_id, "principal": principal}))
+
+    def _runs(self, condition: str, params: list[object]) -> list[RunInfo]:
+        # fetchall, never a half-read cursor (see session()); tools in one query for all runs.
+        rows = self.conn.execute(
+            f"SELECT {_RUN_COLUMNS} FROM runs{condition} ORDER BY started_seq", params
+        ).fetchall()
+        tools: dict[str, list[RunTool]] = {}
+        for run_id, name, digest in self.conn.execute(
+            "SELECT run_id, name, schema_sha256 FROM run_tools "
+            f"WHERE run_id IN (SELECT run_id FROM runs{condition}) ORDER BY run_id, name",
+            params,
+        ).fetchall():
+            tools.setdefault(run_id, []).append(RunTool(name, digest))
+        return [RunInfo(*row, tools=tuple(tools.get(row[0], ()))) for row in rows]
 
     def status(self) -> StatusInfo:
         """Counts and settings for ``agentmem status``."""
@@ -606,7 +656,12 @@ class Store:
             db.rebuild_projections(self.conn)
 
     def check(self) -> list[str]:
-        """Integrity check plus projection consistency; returns the problems found (empty: ok).
+        """Integrity check, schema and log verification, projection consistency; returns the
+        problems found (empty: ok).
+
+        The schema objects must equal ``schema.sql`` (a dropped trigger is reported), and
+        every event's ``content_hash`` is recomputed, so a row rewritten by a raw SQL client
+        is reported even when the projections still agree with it.
 
         Consistency is checked by replaying the log into TEMP tables inside a savepoint that
         is then rolled back, and comparing: the file is never changed by a check, and a check
@@ -626,6 +681,8 @@ class Store:
             f"foreign key: {row[0]} row {row[1]} -> {row[2]}"
             for row in self.conn.execute("PRAGMA foreign_key_check")
         ]
+        problems += [f"schema: {d}" for d in db.schema_differences(self.conn)]
+        problems += _log_problems(self.conn)
         drift = db.projection_drift(self.conn)
         problems += [
             f"projection {table}: {count} rows differ from a rebuild from the log "
@@ -671,6 +728,59 @@ def _isolated(
             error=" ".join(message.split()),
             error_code=code,
         )
+
+
+def _log_problems(conn: apsw.Connection) -> list[str]:
+    """Events changed outside agentmem: a ``content_hash`` that no longer matches the stored
+    event, or a type outside the closed set (the log cannot be read back past either)."""
+    stored_decoder()  # registers every process type
+    known = set(EVENT_TYPES)
+    altered: list[int] = []
+    unknown: list[int] = []
+    rows = conn.execute(
+        "SELECT seq, event_id, type, session_id, run_id, principal, payload, content_hash "
+        "FROM events ORDER BY seq"
+    )
+    for seq, event_id, kind, session_id, run_id, principal, payload, digest in rows:
+        if kind not in known:
+            unknown.append(seq)
+        if content_hash(kind, session_id, run_id, principal, event_id, payload.encode()) != digest:
+            altered.append(seq)
+
+    def seqs(found: list[int]) -> str:
+        shown = ", ".join(map(str, found[:10]))
+        return shown + (f" and {len(found) - 10} more" if len(found) > 10 else "")
+
+    problems = []
+    if altered:
+        problems.append(
+            f"log: the content_hash of {len(altered)} event(s) does not match the stored event "
+            f"(seq {seqs(altered)}): the log was changed outside agentmem"
+        )
+    if unknown:
+        problems.append(
+            f"log: {len(unknown)} event(s) have a type outside the closed set (seq "
+            f"{seqs(unknown)}): they were written outside agentmem"
+        )
+    return problems
+
+
+def content_hash(
+    kind: str,
+    session_id: str | None,
+    run_id: str | None,
+    principal: str,
+    event_id: str,
+    payload: bytes,
+) -> str:
+    """SHA-256 of an event's envelope and canonical payload, as stored in ``content_hash``.
+
+    ``created_at`` and ``seq`` are left out: re-sending an event is the same event even if the
+    client's clock, or ours, says otherwise.
+    """
+    digest = hashlib.sha256(canonical_json((kind, session_id, run_id, principal, event_id)))
+    digest.update(payload)
+    return digest.hexdigest()
 
 
 _BATCH = 256  # rows an iterator fetches per hold of the Store's lock

@@ -24,7 +24,7 @@ import msgspec
 from agentmem import artifacts
 from agentmem.consent import PURPOSE
 from agentmem.consent import status as consent_status
-from agentmem.errors import ConsentRequired, Refused
+from agentmem.errors import ConsentRequired, Refused, StoreError
 from agentmem.events import (
     AssistantMessageCreated,
     ToolResultCreated,
@@ -54,6 +54,7 @@ class ExportResult(msgspec.Struct, frozen=True):
 def build_document(store: Store, run: RunInfo) -> dict[str, Any]:
     """Stage 1: the messages document of one run, with everything excluded by construction."""
     messages: list[dict[str, Any]] = []
+    called: set[str] = set()
     for event in store.events(
         run_id=run.run_id,
         types=("user.message.created", "assistant.message.created", "tool.result.created"),
@@ -63,6 +64,7 @@ def build_document(store: Store, run: RunInfo) -> dict[str, Any]:
         elif isinstance(event, AssistantMessageCreated):
             message: dict[str, Any] = {"role": "assistant", "content": event.text or None}
             if event.tool_calls:
+                called.update(call.name for call in event.tool_calls)
                 message["tool_calls"] = [
                     {
                         "id": call.id,
@@ -82,9 +84,20 @@ def build_document(store: Store, run: RunInfo) -> dict[str, Any]:
         "date": run.started_at[:10],
         "outcome": run.outcome,
         "failure_class": run.failure_class,
-        "tools": [{"name": name, "schema_sha256": digest} for name, digest in run.tools],
+        "tools": _touched_tools(run, called),
         "messages": messages,
     }
+
+
+def _touched_tools(run: RunInfo, called: set[str]) -> list[dict[str, Any]]:
+    """Every tool the run touched (ADR-0032 decision 2): the tools it declared, with their
+    schema hashes, and any tool it called without declaring it, with a null hash."""
+    declared = {tool.name: tool.schema_sha256 for tool in run.tools}
+    undeclared = dict.fromkeys(called - declared.keys())
+    return [
+        {"name": name, "schema_sha256": digest}
+        for name, digest in sorted({**declared, **undeclared}.items())
+    ]
 
 
 def _check_consent(store: Store, run: RunInfo) -> None:
@@ -106,21 +119,35 @@ def _check_consent(store: Store, run: RunInfo) -> None:
 
 def export_run(store: Store, run_id: str, *, principal: str | None = None) -> ExportResult:
     """Export one run, idempotently per run and document schema (ADR-0032 decision 9)."""
+    principal = principal or store.principal
+    result = _export(store, run_id, principal)
+    if result is None:
+        # The run's earlier export has expired but still holds its place under the unique
+        # index artifacts_one_export: the ordinary sweeper deletes it, then export again.
+        artifacts.sweep(store)
+        result = _export(store, run_id, principal)
+    if result is None:  # pragma: no cover - the sweep above deleted every expired export
+        raise StoreError(f"the expired export of run {run_id!r} could not be swept")
+    return result
+
+
+def _export(store: Store, run_id: str, principal: str) -> ExportResult | None:
+    """The live export (made now if there is none); None if an expired one is in the way."""
     from agentmem.redaction import default_registry
 
-    principal = principal or store.principal
     with store.transaction():
         run = store.run(run_id)
         if run.principal != principal:
             raise Refused(f"run {run_id!r} belongs to another principal")
         _check_consent(store, run)
-        live = store.conn.execute(
-            "SELECT artifact_id FROM artifacts WHERE run_id = ? AND doc_schema = ? "
-            "AND origin = ? AND expires_at > ? ORDER BY created_at LIMIT 1",
-            (run_id, DOC_SCHEMA, ORIGIN, now_text()),
+        existing = store.conn.execute(
+            "SELECT artifact_id, expires_at > ? FROM artifacts WHERE run_id = ? "
+            "AND doc_schema = ? AND origin = ?",
+            (now_text(), run_id, DOC_SCHEMA, ORIGIN),
         ).fetchall()
-        if live:
-            return ExportResult(live[0][0], created=False)
+        if existing:
+            artifact_id, live = existing[0]
+            return ExportResult(artifact_id, created=False) if live else None
         registry = default_registry()
         document = build_document(store, run)
         redacted, count = registry.redact_json(document)

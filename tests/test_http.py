@@ -350,6 +350,21 @@ def test_append_one_event_then_replay_is_200(client: Client, db_path: Path) -> N
     assert event_count(db_path) == 1
 
 
+@pytest.mark.parametrize("moment", ["9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+00:01"])
+def test_out_of_range_created_at_is_422_not_500(client: Client, db_path: Path, moment: str) -> None:
+    event = {**user_msg("hello", run=None), "created_at": moment}
+    for body in (event, [event]):
+        refused = client.request("POST", "/v1/events", body)
+        assert refused.status == 422 and "created_at" in refused.json()["error"]["message"]
+    assert event_count(db_path) == 0
+
+
+def test_session_runs_carry_their_tools(client: Client) -> None:
+    conversation(client)
+    runs = client.request("GET", "/v1/sessions/s1").json()["runs"]
+    assert [tool["name"] for tool in runs[0]["tools"]] == ["search"]
+
+
 def test_batch_is_one_transaction(client: Client, db_path: Path) -> None:
     good = [user_msg(f"m{i}", run=None, event_id=f"b-{i}") for i in range(3)]
     bad = [*good, {"type": "user.message.created", "session_id": "s1"}]

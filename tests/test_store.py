@@ -109,7 +109,7 @@ def test_projections_follow_appends(store: agentmem.Store) -> None:
     assert (session.status, session.event_count, session.run_count) == ("open", 4, 2)
     run = store.run("r1")
     assert (run.status, run.outcome, run.failure_class) == ("completed", "failed", "tool_error")
-    assert run.tools[0][0] == "search" and len(run.tools[0][1]) == 64
+    assert run.tools[0].name == "search" and len(run.tools[0].schema_sha256) == 64
     assert store.run("r2").parent_run_id == "r1"
 
 

@@ -69,7 +69,7 @@ def _log_tour(store: Store, events: list) -> None:
     _section("runs (outcome, failure class, parent run, tools offered)")
     rows = []
     for r in store.runs():
-        tools = ", ".join(name for name, _ in store.run(r.run_id).tools) or "-"
+        tools = ", ".join(tool.name for tool in r.tools) or "-"
         rows.append((r.run_id, r.parent_run_id, r.outcome, r.failure_class, tools))
     print_table(["run", "parent", "outcome", "failure class", "tools"], rows)
 

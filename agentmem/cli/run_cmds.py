@@ -76,9 +76,7 @@ def show(
     with read_store(db, principal) as store:
         info = owned_run(store, run_id)
     if json:
-        data = msgspec.to_builtins(info)
-        data["tools"] = [{"name": n, "schema_sha256": h} for n, h in info.tools]
-        print_json(data)
+        print_json(msgspec.to_builtins(info))
         return
     print_fields(
         [
@@ -98,8 +96,8 @@ def show(
             ),
         ]
     )
-    for name, digest in info.tools:
-        print(f"tool  {name}  sha256:{digest}")
+    for tool in info.tools:
+        print(f"tool  {tool.name}  sha256:{tool.schema_sha256}")
 
 
 def export(

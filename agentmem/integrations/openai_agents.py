@@ -180,7 +180,7 @@ class AgentmemSession:
             labels.insert(0, "run.started")
         with self.store.transaction():
             self._check_writable()
-            self.store.append_many(events, where=lambda index: labels[index - 1])
+            self.store._append_process_many(events, where=lambda index: labels[index - 1])
         self._run_id = run_id
 
     async def pop_item(self) -> TResponseInputItem | None:

@@ -477,6 +477,7 @@ class _Hit:
     # cite the matched phrase ("my sister Ola") rather than the whole clause: a possessive
     # mention, whose clause may be about something else ("... is visiting for a few days")
     phrase: bool = False
+    stated_end: int = 0  # where in the message the words that state it end
 
 
 _NAME_TOKEN = re.compile(_NAME)
@@ -808,6 +809,12 @@ _HOME = [
     ),
     _grx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b", "home"),
 ]
+# "I'm in York" is a visit as often as a home, except in a message that corrects where the
+# user lives ("sorry, I mixed that up: Leeds is where my brother lives, I'm in York").
+_CORRECTED_HOME = _grx(
+    rf"{_I_AM}\s+(?:actually\s+|really\s+)?in\s+(?P<place>{_ANY_PLACE})(?=\s*(?:$|[,.;!]))",
+    "am m im",
+)
 _HOME_POSSESSIVE = _grx(
     rf"\bmy\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
     rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood)\s+(?:here\s+)?in\s+"
@@ -845,6 +852,12 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
         for m in pattern.finditer(c, mask):
             if (place := _place(m, c)) is not None:
                 yield _Hit("home_location", {"place": place}, m.span())
+
+
+def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _CORRECTED_HOME.finditer(c, mask):
+        if (place := _place(m, c)) is not None:
+            yield _Hit("home_location", {"place": place}, m.span())
 
 
 def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
@@ -888,6 +901,12 @@ _OCCUPATION = [
     _grx(
         rf"^\W*(?P<role>{_ROLE})\s+(?:here\b|(?:at|for)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]|here\b)))",
         " ".join(_OCCUPATIONS),
+    ),
+    # "my title changed to analytics engineer", "my job title is now staff engineer"
+    _grx(
+        rf"\bmy\s+(?:job\s+)?title\s+(?:changed\s+to|is\s+now|is)\s+(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE}){_ROLE_END}",
+        "title",
     ),
     # "As a nurse, I ...", "I make 2900 a month as a PM"
     _grx(
@@ -1288,10 +1307,12 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
                 yield _Hit("language", {"language": lang, "level": stated}, m.span())
 
 
+# A value in backticks is exactly what is between them ("renamed it to `deploy` in march").
 _WS_VALUE = (
-    r"(?P<val>[^\s,;]+(?:\s+[^\s,;]+){0,5}?)"
+    r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
     r"(?=\s*$|\s*[,;]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
-    r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b)"
+    r"|btw|lol|pls|please|tbh|fyi|anyway"
+    r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b))"
 )
 _WORKING_STATE = [
     (
@@ -1300,6 +1321,15 @@ _WORKING_STATE = [
             rf"\b(?P<det>our|my|the|this|(?:the|this|our)\s+(?:project|repo|repository|codebase"
             rf"|app|service){_A}s)\s+(?P<subj>(?:[\w\-.]+\s+){{0,3}}?{_WS_HEADS})\s+"
             rf"(?:is\s+set\s+to|is\s+called|is\s+named|is)\s+{_WS_VALUE}",
+            "is",
+        ),
+    ),
+    (
+        None,
+        _grx(
+            rf"^\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay)\W+)*"
+            rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an)\s)[\w\-.]+\s+){{0,2}}?"
+            rf"{_WS_HEADS})\s+(?:is\s+set\s+to|is\s+called|is\s+named|is)\s+{_WS_VALUE}",
             "is",
         ),
     ),
@@ -1316,6 +1346,72 @@ _WORKING_STATE = [
 
 
 _VERB_FORM = re.compile(r"(?:ing|ed)$")
+_RENAMED = _grx(
+    rf"\b(?:we|i)\s+(?:just\s+|recently\s+)?(?:renamed|changed|switched|moved|bumped|upgraded)\s+"
+    rf"(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+to\s+{_WS_VALUE}",
+    "renamed changed switched moved bumped upgraded",
+)
+
+# Versions of the runtimes, frameworks and tools a coding session works against: "we're on
+# Django 4.2", "keep it compatible with python 3.9", "CI runs on Node 20".
+_TECHS: Final = _words(
+    "python node node.js nodejs django java gradle jest .net dotnet laravel rails ruby php go"
+    " golang rust typescript kotlin swift scala elixir flask fastapi next.js nextjs express"
+    " symfony maven kubernetes k8s terraform react vue angular spring-boot ubuntu debian"
+    " numpy pandas pytorch tensorflow webpack vite eslint ts-jest angularjs svelte deno bun"
+)
+_TECH_ALIASES: Final = {"node.js": "node", "nodejs": "node", ".net": "dotnet", "golang": "go"}
+_TECH_VERSION = (
+    r"(?P<tech>"
+    + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+    + r"|spring\s+boot)\s*v?(?P<ver>\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
+)
+_TECH_CONTEXT = _grx(
+    rf"(?:\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
+    rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+)?"
+    rf"(?:on|using|running|at|to|with)|\b(?:compatible\s+with|supports?"
+    rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
+    rf"|we\s+use|we{_A}?re\s+using))\s+(?:{_TECH_VERSION})",
+    "on using running at to with compatible target targets targeting support supports pinned"
+    " locked run runs built stay use",
+)
+_CI_RUNS = _rx(r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b")
+_TECH_MORE = _rx(rf"\s*(?:,|\+|&|\bwith\b|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
+_PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
+_PACKAGE_MANAGER = _grx(
+    rf"(?:\b(?:we|i)\s+(?:use|are\s+using|{_A}re\s+using|switched\s+to|moved\s+to)|^\W*use)\s+"
+    rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
+    "use using switched moved",
+)
+_LINE_LENGTH = _grx(
+    r"\b(?:max(?:imum)?\s+)?line[- ]length\s+(?:is\s+|of\s+|=\s*|:\s*|to\s+|at\s+)?"
+    r"(?P<val>\d{2,3})\b",
+    "length",
+)
+
+
+def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _TECH_CONTEXT.finditer(c, mask):
+        pairs = [m]
+        pos = m.end()
+        while (more := _TECH_MORE.match(c, pos)) is not None:
+            pairs.append(more)
+            pos = more.end()
+        for pair in pairs:
+            tech = " ".join(pair.group("tech").casefold().split())
+            tech = _TECH_ALIASES.get(tech, tech)
+            ci = _CI_RUNS.search(c, 0, m.start("tech")) is not None
+            subject = f"ci {tech} version" if ci else f"{tech} version"
+            yield _Hit("working_state", {"subject": subject, "value": pair.group("ver")}, m.span())
+    for m in _PACKAGE_MANAGER.finditer(c, mask):
+        value = m.group("pm") + (m.group("ver") or "")
+        yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
+    for m in _RENAMED.finditer(c, mask):
+        value = m.group("val")
+        if value.casefold().split()[0] not in _STATE_WORDS:
+            yield _Hit("working_state", {"subject": m.group("subj"), "value": value}, m.span())
+    for m in _LINE_LENGTH.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "line length", "value": m.group("val")}, m.span())
 
 
 def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
@@ -1358,6 +1454,7 @@ _RULES: Final = (
     (_rule_allergy, _bits(*_ALLERGY)),
     (_rule_language, _bits(*(p for _, p in _LANGUAGE))),
     (_rule_working_state, _bits(*(p for _, p in _WORKING_STATE))),
+    (_rule_tech, _bits(_TECH_CONTEXT, _PACKAGE_MANAGER, _LINE_LENGTH, _RENAMED)),
 )
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
@@ -1462,16 +1559,30 @@ _CONDITIONAL = _grx(
 _TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
 
 
-def _clause_reason(clause: str, mask: int) -> str | None:
-    """The marker that keeps every fact of ``clause`` from being stated as a present fact."""
-    if _CREDENTIAL.search(clause, mask) or _HIGH_ENTROPY.search(clause):
-        return "secret"
-    if _HYPOTHETICAL.search(clause, mask) or _MODAL_LOWER.search(clause, mask):
-        return "hypothetical"
+def _clause_reason(clause: str, mask: int) -> tuple[str, int] | None:
+    """The marker that keeps the facts of ``clause`` from being stated as present facts, and
+    where it starts."""
+    if (m := _CREDENTIAL.search(clause, mask) or _HIGH_ENTROPY.search(clause)) is not None:
+        return "secret", 0
+    if (m := _HYPOTHETICAL.search(clause, mask) or _MODAL_LOWER.search(clause, mask)) is not None:
+        return "hypothetical", m.start()
     for m in _HEDGE.finditer(clause, mask):
         if not _TRAILING_HEDGE.match(clause, m.start()):
-            return "hedge"
+            return "hedge", m.start()
     return None
+
+
+# Where a marker later in a clause stops governing: a comma or dash before it ends the part
+# that states the fact ("use uv for new deps, not pip, if you need any").
+_PART_END = re.compile(r",|\s[-–—]+\s")
+
+
+def _stated_part(clause: str, marker: int) -> int:
+    """Length of the part of ``clause`` before the comma that precedes ``marker`` (0: none)."""
+    last = 0
+    for m in _PART_END.finditer(clause, 0, marker):
+        last = m.start()
+    return last
 
 
 # A state the clause says is over, wherever the words stand ("vegan, not anymore").
@@ -1511,8 +1622,19 @@ def _secret_rule(text: str) -> str | None:
     return default_registry().first_secret(text)
 
 
+# The user asks that the message not be remembered: nothing in it is.
+_DO_NOT_REMEMBER = _grx(
+    rf"\b(?:don{_A}?t|do\s+not|never)\s+(?:remember|save|store|memori[sz]e|keep\s+track\s+of"
+    rf"|write\s+down)\b|\b(?:off\s+the\s+record|forget\s+(?:i\s+said|this|that))\b",
+    "remember save store memorize memorise keep write record forget",
+)
+
+
 def _message_reason(text: str, mask: int) -> str | None:
-    """A marker that governs a whole message: injected, fictional, a role-play, a joke."""
+    """A marker that governs a whole message: injected, fictional, a role-play, a joke, or the
+    user's own request not to remember it."""
+    if _DO_NOT_REMEMBER.search(text, mask):
+        return "do_not_remember"
     # the markers' own preparation of an ASCII text changes none of its words: without a
     # trigger word in the message there is no marker to look for
     if (mask & _MARKERS_BIT or not text.isascii()) and injection_marker(text):
@@ -1572,16 +1694,29 @@ class DeterministicExtractor(MemoryCandidateExtractor):
 
     def __init__(self) -> None:
         self._notes: list[ClauseNote] | None = None
+        self._taken_back: list[tuple[_Hit, int]] = []
+        # the retractions of the last extraction, for the formation service (see retracted())
+        self._last: tuple[Episode, list[tuple[Claim, int]]] | None = None
 
     def explain(self, episode: Episode) -> list[ClauseNote]:
         """Per clause of each owned user message: what was found, or what stopped it."""
-        notes: list[ClauseNote] = []
-        self._notes = notes
-        try:
-            self.extract(episode)
-        finally:
-            self._notes = None
-        return notes
+        run = DeterministicExtractor()
+        run._notes = []
+        run.extract(episode)
+        return run._notes
+
+    def retracted(self, episode: Episode) -> list[tuple[Claim, int]]:
+        """Claims the session took back, each with the seq of the message that did.
+
+        The formation service withdraws a belief an earlier consolidation formed from such a
+        claim ("I love jazz." ... "oh wait, no, I meant blues").
+        """
+        last = self._last
+        if last is not None and last[0] is episode:
+            return last[1]
+        run = DeterministicExtractor()
+        run.extract(episode)
+        return run._last[1] if run._last is not None else []
 
     def _note(self, seq: int, start: int, end: int, reason: str | None, hits=()) -> None:
         if self._notes is not None:
@@ -1605,7 +1740,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             text = event.text
             mask = _PREFILTER.scan(text)
             if _RETRACTION.search(text, mask) and previous_seq is not None:
-                self._retract(text, previous_seq, hits, antecedents)
+                self._retract(text, previous_seq, hits, antecedents, at_seq=event.seq)
             previous_seq = event.seq
             if frame:
                 frame = not _FRAME_OFF.search(text, mask)
@@ -1623,6 +1758,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             self._message(event, owned, hits, antecedents, mask)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
+        taken_back = []
+        for hit, seq in self._taken_back:
+            try:
+                taken_back.append((normalize_claim(hit.kind, hit.values), seq))
+            except InvalidInput:
+                continue
+        self._taken_back = []
+        self._last = (episode, taken_back)
         return self._candidates(hits, texts)
 
     def _retract(
@@ -1632,6 +1775,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         hits: list[_Hit],
         antecedents: list[_Antecedent],
         since: int = 0,
+        at_seq: int = 0,
     ) -> None:
         """A message that takes back what was said just before ("no wait", "I mixed that up").
 
@@ -1645,9 +1789,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         ]
         gone = {id(h) for h in (named or previous)}
         for h in hits:
-            if id(h) in gone and self._notes is not None:
-                s = next(e for e in h.evidence if e[0] == seq)
-                self._note(seq, s[1], s[2], "retracted", (h,))
+            if id(h) in gone:
+                self._taken_back.append((h, at_seq))
+                if self._notes is not None:
+                    s = next(e for e in h.evidence if e[0] == seq)
+                    self._note(seq, s[1], s[2], "retracted", (h,))
         hits[:] = [h for h in hits if id(h) not in gone or any(e[0] != seq for e in h.evidence)]
         alive = {id(h) for h in hits}
         antecedents[:] = [a for a in antecedents if id(a.hit) in alive]
@@ -1683,18 +1829,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     _CLAUSE_SEP.finditer(text, mask, p_start, p_end), text, p_start, p_end
                 ):
                     clause = text[c_start:c_end]
-                    reason = governed
+                    reason, at = governed, 0
                     if reason is None:
-                        if _CONDITIONAL.search(clause, mask):
-                            reason = governed = "hypothetical"
+                        if m := _CONDITIONAL.search(clause, mask):
+                            reason, at = "hypothetical", m.start()
+                            governed = reason
                         elif _reported(clause, mask):
                             reason = governed = "reported"
-                        else:
-                            reason = _clause_reason(clause, mask)
-                    if reason is not None:
+                        elif found_reason := _clause_reason(clause, mask):
+                            reason, at = found_reason
+                    # a marker after a comma leaves the part before it standing
+                    stated = _stated_part(clause, at) if reason not in (None, "secret") else 0
+                    if reason is not None and not stated:
                         self._note(seq, c_start, c_end, reason)
                         first_clause = False
                         continue
+                    if stated:
+                        self._note(seq, c_start + stated, c_end, reason)
+                        c_end = c_start + stated
+                        clause = text[c_start:c_end]
                     asking = asking_part or bool(_INTERROGATIVE_START.match(clause, mask))
                     found = self._clause(
                         event, text, c_start, c_end, first_clause or greeting, mask, asking
@@ -1724,7 +1877,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             return
         denied = []
         for hit in hits[before:]:
-            at = hit.evidence[-1][2] if hit.evidence else 0
+            at = hit.stated_end
             values = [v.casefold() for k, v in hit.values.items() if v and k != "polarity"]
             if (
                 any(
@@ -1742,6 +1895,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ):
                 denied.append(hit)
         for hit in denied:
+            self._taken_back.append((hit, seq))
             self._note(seq, hit.evidence[-1][1], hit.evidence[-1][2], "retracted", (hit,))
         if denied:
             gone = {id(h) for h in denied}
@@ -1775,6 +1929,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for rule, bits in _RULES:
                 if mask & bits:
                     found.extend(rule(clause, mask))
+            if mask & _RETRACTION.bit and _RETRACTION.search(text, mask):
+                found.extend(_rule_corrected_home(clause, mask))
         if not found:
             self._note(event.seq, start, end, "question" if asking else None)
             return []
@@ -1806,6 +1962,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, start, end, transient, (hit,))
                 continue
             hit.evidence.append((event.seq, q_start, q_end))
+            hit.stated_end = start + hi if hit.verb is not None else q_end
             kept.append(hit)
         if kept:
             self._note(event.seq, start, end, None, kept)

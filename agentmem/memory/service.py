@@ -9,7 +9,9 @@ first gate that refuses it names the reason it is counted under:
    with either already set was shaped by its extractor and is refused;
 3. **salience**: the service's own score (the kind's base salience), not the extractor's;
 4. **rejection**: secret, prompt-injection and transient markers, rechecked on the *complete*
-   cited source text (normalization of a quote cannot erase a hazard), and the tombstones of
+   cited source text (normalization of a quote cannot erase a hazard): a secret or an injection
+   rejects every claim citing its message, a transient marker the claims of the clause it
+   governs ("I'm in Ghent this weekend", not the nurse of the next sentence), and the tombstones of
    forgotten beliefs (the same evidence never forms a forgotten belief again);
 5. **conflict**: an equal belief merges the new evidence; a single-valued kind, a preference
    with flipped polarity, or a more specific claim supersedes the old belief, keeping provenance.
@@ -37,7 +39,7 @@ from agentmem.memory.extractor import (
     EpisodeEvent,
     MemoryCandidateExtractor,
 )
-from agentmem.memory.markers import injection_marker, transient_marker
+from agentmem.memory.markers import injection_marker, transient_marker_for
 
 if TYPE_CHECKING:
     from agentmem.events import Event
@@ -55,7 +57,7 @@ __all__ = [
 
 MAX_CANDIDATES = 12
 EXTRACTOR_LABELS = {
-    "shared": "deterministic-extractor/7+provider-assisted-extractor/8",
+    "shared": "deterministic-extractor/8+provider-assisted-extractor/8",
     "provider_added": "provider-assisted-extractor/8",
 }
 MIN_SALIENCE = 0.2
@@ -200,25 +202,29 @@ class FormationService:
             "AND formation_policy = ?",
             (session_id, through, self.formation_policy),
         ).fetchall()
+        attempt = 1
         if done:
             counts = msgspec.json.decode(done[0][0])
-            return ConsolidationReport(
-                session_id,
-                info.principal,
-                through,
-                self.formation_policy,
-                self.extractor.version,
-                True,
-                counts.get("outcomes", {}),
-                counts.get("rejected", {}),
-            )
+            if not counts.get("deferred"):
+                return ConsolidationReport(
+                    session_id,
+                    info.principal,
+                    through,
+                    self.formation_policy,
+                    self.extractor.version,
+                    True,
+                    counts.get("outcomes", {}),
+                    counts.get("rejected", {}),
+                )
+            # claims deferred by the twelve-candidate cap: this consolidation takes the next
+            attempt = int(counts.get("pass", 1)) + 1
         episode = build_episode(store, session_id, info.principal)
         proposals: list[tuple[MemoryCandidate, Arm]] = [
             (c, "deterministic") for c in self.extractor.extract(episode)
         ]
-        if self.assist is not None:
+        if self.assist is not None and attempt == 1:
             proposals += self._assisted(episode, through, attempt=1)
-        return self.form(episode, proposals, through_seq=through, trigger=trigger)
+        return self.form(episode, proposals, through_seq=through, trigger=trigger, attempt=attempt)
 
     def _assisted(
         self, episode: Episode, through: int, *, attempt: int
@@ -349,13 +355,30 @@ class FormationService:
                     accepted[key] = (_merge(merged, candidate), arms | {arm})
                 else:
                     accepted[key] = (candidate, {arm})
-            ranked = sorted(
-                accepted.values(),
-                key=lambda item: (-_salience(item[0]), item[0].evidence[0].seq),
+            # A re-statement of an active belief only merges evidence: it takes no slot of the
+            # twelve, so a long session of known facts cannot crowd out a new one. New and
+            # changed claims rank by salience, then by recency; those over the cap are deferred
+            # to the next consolidation of the session (counted, never silently lost).
+            known = {
+                key
+                for (key,) in store.conn.execute(
+                    "SELECT claim_key FROM beliefs WHERE principal = ? AND status = 'active'",
+                    (episode.principal,),
+                )
+            }
+            confirmations = [item for key, item in accepted.items() if key in known]
+            fresh = sorted(
+                (item for key, item in accepted.items() if key not in known),
+                key=lambda item: (-_salience(item[0]), -item[0].evidence[-1].seq),
             )
-            if len(ranked) > MAX_CANDIDATES:
-                rejected["over_limit"] += len(ranked) - MAX_CANDIDATES
-            for candidate, arms in ranked[:MAX_CANDIDATES]:
+            deferred = max(0, len(fresh) - MAX_CANDIDATES)
+            if deferred:
+                rejected["over_limit"] += deferred
+            # written in the order the user said them, so a later statement supersedes
+            chosen = sorted(
+                confirmations + fresh[:MAX_CANDIDATES], key=lambda item: item[0].evidence[0].seq
+            )
+            for candidate, arms in chosen:
                 origin = (
                     "shared"
                     if len(arms) == 2
@@ -366,10 +389,15 @@ class FormationService:
                 outcome, belief_id = self._write(candidate, episode, origin)
                 outcomes[outcome] += 1
                 touched.append(belief_id)
+            withdrawn = self._withdraw(episode, touched)
+            if withdrawn:
+                outcomes["withdrawn"] += withdrawn
             counts = {
                 "outcomes": dict(outcomes),
                 "rejected": dict(rejected),
                 "proposed": len(proposals),
+                "deferred": deferred,
+                "pass": attempt,
             }
             label = extractor_label or (
                 self.extractor.version
@@ -416,6 +444,33 @@ class FormationService:
             tuple(touched),
         )
 
+    def _withdraw(self, episode: Episode, touched: list[str]) -> int:
+        """Supersede active beliefs the session itself took back ("I love jazz." ... "oh wait,
+        no, I meant blues"), when every piece of their evidence is from this session and the
+        retraction came after it. Only an extractor that reports retractions triggers this."""
+        retracted = getattr(self.extractor, "retracted", None)
+        if retracted is None:
+            return 0
+        count = 0
+        conn = self.store.conn
+        for claim, at_seq in retracted(episode):
+            rows = conn.execute(
+                "SELECT b.belief_id, max(e.seq), min(e.session_id = ?) FROM beliefs AS b "
+                "JOIN belief_evidence AS e USING (belief_id) WHERE b.principal = ? "
+                "AND b.claim_key = ? AND b.status = 'active' GROUP BY b.belief_id",
+                (episode.session_id, episode.principal, _claim_key(claim)),
+            ).fetchall()
+            for belief_id, last_seq, only_here in rows:
+                if belief_id in touched or not only_here or last_seq >= at_seq:
+                    continue
+                conn.execute(
+                    "UPDATE beliefs SET status = 'superseded', updated_at = ? WHERE belief_id = ?",
+                    (now_text(), belief_id),
+                )
+                self._deindex(belief_id)
+                count += 1
+        return count
+
     # -- gates -------------------------------------------------------------------------------
 
     def _gate(
@@ -438,7 +493,10 @@ class FormationService:
         if CLAIM_KINDS[candidate.claim.kind].base_salience < MIN_SALIENCE:
             return "low_salience"
         for evidence in candidate.evidence:
-            marker = self._marker(evidence.seq, by_seq[evidence.seq].text)
+            text = by_seq[evidence.seq].text
+            marker = self._marker(evidence.seq, text) or transient_marker_for(
+                text, evidence.quote, candidate.claim.kind
+            )
             if marker is not None:
                 return marker
         if self._tombstoned(candidate):
@@ -446,11 +504,9 @@ class FormationService:
         return None
 
     def _marker(self, seq: int, text: str) -> str | None:
-        """The first rejection marker of a whole cited message, computed once per message."""
+        """The secret or injection marker of a whole cited message, computed once per message."""
         if seq not in self._markers:
-            self._markers[seq] = (
-                _secret_marker(text) or injection_marker(text) or transient_marker(text)
-            )
+            self._markers[seq] = _secret_marker(text) or injection_marker(text)
         return self._markers[seq]
 
     def _tombstoned(self, candidate: MemoryCandidate) -> bool:
