@@ -52,7 +52,12 @@ from agentmem.events import (
 if TYPE_CHECKING:
     from agentmem.artifacts import ArtifactInfo, SweepResult
     from agentmem.consent import ConsentStatus
-    from agentmem.memory.service import Belief, ConsolidationReport, FormationService
+    from agentmem.memory.service import (
+        Belief,
+        ConsolidationReport,
+        ExplainedClause,
+        FormationService,
+    )
     from agentmem.trajectory import ExportResult
 
 __all__ = [
@@ -584,6 +589,13 @@ class Store:
                 if self.session(session_id).status != "closed":
                     raise
         return service.consolidate(session_id, trigger="close")
+
+    def explain_session(self, session_id: str) -> list[ExplainedClause]:
+        """Why each clause of the session's user messages was (not) remembered; writes nothing.
+
+        Secrets are redacted in the clauses, and a message that holds one is withheld whole.
+        """
+        return self.formation_service().explain(session_id)
 
     def consolidate_idle(self, idle_seconds: float | None = None) -> list[ConsolidationReport]:
         """Consolidate closed and idle sessions that have unconsolidated events.

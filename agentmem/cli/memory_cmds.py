@@ -25,7 +25,7 @@ from agentmem.cli._common import (
     whole_number,
 )
 from agentmem.errors import NotFound, UsageError
-from agentmem.memory.service import Belief, ConsolidationReport
+from agentmem.memory.service import Belief, ConsolidationReport, ExplainedClause
 
 if TYPE_CHECKING:
     from agentmem.store import Store
@@ -56,7 +56,20 @@ def _report_lines(report: ConsolidationReport) -> str:
 
 
 def close(
-    session_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
+    session_id: str,
+    /,
+    *,
+    explain: Annotated[
+        bool,
+        Parameter(
+            negative="",
+            help="Also list each clause of the user's messages: what it states, and the "
+            "marker or gate that stopped what was not remembered (secrets redacted).",
+        ),
+    ] = False,
+    principal: PrincipalOpt = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
 ) -> None:
     """Close one of the principal's sessions and consolidate what its user said into beliefs."""
     from agentmem.cli.session_cmds import owned_session
@@ -64,10 +77,27 @@ def close(
     with open_store(db, principal) as store:
         owned_session(store, session_id)
         report = store.close_session(session_id)
+        clauses = store.explain_session(session_id) if explain else []
     if json:
-        print_json(msgspec.to_builtins(report))
-    else:
-        print(_report_lines(report))
+        out = msgspec.to_builtins(report)
+        if explain:
+            out["explanation"] = msgspec.to_builtins(clauses)
+        print_json(out)
+        return
+    print(_report_lines(report))
+    if explain:
+        print()
+        print_table(
+            ["seq", "clause", "outcome"],
+            [(c.seq, c.clause, _explained(c)) for c in clauses],
+        )
+
+
+def _explained(clause: ExplainedClause) -> str:
+    said = "; ".join(clause.statements)
+    if clause.reason is None:
+        return f"remembered: {said}" if said else "nothing to remember"
+    return f"not remembered ({clause.reason})" + (f": {said}" if said else "")
 
 
 def consolidate(

@@ -30,8 +30,15 @@ from typing import TYPE_CHECKING, Literal
 
 import msgspec
 
+from agentmem.errors import InvalidInput
 from agentmem.events import canonical_json, now_text
-from agentmem.memory.claims import CLAIM_KINDS, Claim, MemoryCandidate, render_statement
+from agentmem.memory.claims import (
+    CLAIM_KINDS,
+    Claim,
+    MemoryCandidate,
+    normalize_claim,
+    render_statement,
+)
 from agentmem.memory.extractor import (
     USER_MESSAGE,
     DeterministicExtractor,
@@ -87,6 +94,20 @@ class Belief(msgspec.Struct, frozen=True):
     created_at: str
     updated_at: str
     evidence: tuple[tuple[int, str | None], ...] = ()
+
+
+class ExplainedClause(msgspec.Struct, frozen=True, kw_only=True):
+    """One clause of a user message and what consolidation made of it, so a user can see why
+    something was (not) remembered. ``reason`` names the marker or gate that stopped the
+    statements (``question``, ``negation``, ``transient:time_window``, ``forgotten``, ...);
+    ``None`` with statements means they formed, without statements that it stated nothing the
+    extractor knows. ``clause`` has every secret redacted; a message holding a secret is
+    withheld whole."""
+
+    seq: int
+    clause: str
+    reason: str | None = None
+    statements: tuple[str, ...] = ()
 
 
 class ConsolidationReport(msgspec.Struct, frozen=True):
@@ -444,6 +465,50 @@ class FormationService:
             tuple(touched),
         )
 
+    def explain(self, session_id: str) -> list[ExplainedClause]:
+        """Per clause of each of the session's user messages: what it states, and what stopped
+        it (a marker found by the extractor, or a gate of this service). Writes nothing."""
+        from agentmem.redaction import default_registry
+
+        info = self.store.session(session_id)
+        episode = build_episode(self.store, session_id, info.principal)
+        explainer = getattr(self.extractor, "explain", None)
+        if explainer is None:
+            explainer = DeterministicExtractor().explain
+        notes = explainer(episode)
+        by_seq = {e.seq: e for e in episode.events}
+        self._markers = {}
+        self._has_tombstones = True
+        gates: dict[str, str | None] = {}
+        for candidate in self.extractor.extract(episode):
+            gates[_claim_key(candidate.claim)] = self._gate(candidate, episode, by_seq)
+        registry = default_registry()
+        out: list[ExplainedClause] = []
+        for note in notes:
+            text = by_seq[note.seq].text
+            if _secret_marker(text):
+                clause = "[withheld: the message holds a secret]"
+            else:
+                clause = registry.redact_text(text[note.start : note.end])[0]
+            if not note.claims:
+                out.append(ExplainedClause(seq=note.seq, clause=clause, reason=note.reason))
+                continue
+            for kind, values in note.claims:
+                try:
+                    claim = normalize_claim(kind, dict(values))
+                except InvalidInput:
+                    continue
+                reason = note.reason or gates.get(_claim_key(claim))
+                out.append(
+                    ExplainedClause(
+                        seq=note.seq,
+                        clause=clause,
+                        reason=reason,
+                        statements=(render_statement(claim),),
+                    )
+                )
+        return out
+
     def _withdraw(self, episode: Episode, touched: list[str]) -> int:
         """Supersede active beliefs the session itself took back ("I love jazz." ... "oh wait,
         no, I meant blues"), when every piece of their evidence is from this session and the
@@ -792,14 +857,17 @@ def forget(store: Store, belief_id: str, *, principal: str | None = None) -> Bel
 
 
 def idle_sessions(store: Store, older_than: str) -> list[tuple[str, str]]:
-    """Sessions with unconsolidated events whose last activity is before ``older_than``."""
+    """Sessions with unconsolidated events, or claims the twelve-candidate cap deferred, whose
+    last activity is before ``older_than``."""
     return list(
         store.conn.execute(
             "SELECT s.session_id, s.status FROM sessions AS s "
             "WHERE (s.status = 'closed' OR s.last_activity_at <= ?) "
             "AND s.user_message_count > 0 "
             "AND NOT EXISTS (SELECT 1 FROM consolidations AS c WHERE c.session_id = s.session_id "
-            "AND c.through_seq >= s.last_seq) ORDER BY s.last_activity_at",
+            "AND c.through_seq >= s.last_seq "
+            "AND coalesce(json_extract(c.counts, '$.deferred'), 0) = 0) "
+            "ORDER BY s.last_activity_at",
             (older_than,),
         )
     )

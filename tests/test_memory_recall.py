@@ -1,0 +1,179 @@
+"""Memory as a long, real session lives it: markers scoped to their clause, re-statements that
+take no slot of the twelve, claims over the cap kept for the next consolidation, and a value the
+user takes back never left active. Real SQLite files, the public API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from _events import run_started, user_msg
+
+import agentmem
+from agentmem.memory.claims import normalize_claim
+from agentmem.memory.service import MAX_CANDIDATES, seed_belief
+
+
+def _statements(store: agentmem.Store, principal: str = "alice") -> set[str]:
+    return {b.statement or "" for b in store.beliefs(principal=principal)}
+
+
+def _session(store: agentmem.Store, *texts: str, session: str = "s1") -> None:
+    store.append(run_started(f"r-{session}", session=session))
+    for text in texts:
+        store.append(user_msg(text, session=session, run=f"r-{session}"))
+
+
+def test_a_time_word_governs_its_clause_not_the_message(tmp_path: Path) -> None:
+    with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
+        _session(
+            store,
+            "can you find a gym near my flat in Ghent for tomorrow morning? "
+            "I'm a night-shift nurse so early is hard",
+        )
+        _session(store, "I'm in Antwerp this weekend, any tips?", session="s2")
+        store.close_session("s1")
+        store.close_session("s2")
+        statements = _statements(store)
+    assert any("Ghent" in s for s in statements), statements
+    assert any("nurse" in s for s in statements), statements
+    assert not any("Antwerp" in s for s in statements), statements
+
+
+def test_casual_typing_and_non_native_phrasing_are_remembered(tmp_path: Path) -> None:
+    with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
+        _session(
+            store,
+            "im sofia, living in porto now",
+            "i'd love a quick dinner idea for tonight, im vegetarian btw",
+            "I am working in Siemens since 2019 like electrical engineer",
+        )
+        store.close_session("s1")
+        kinds = {b.kind: b.values for b in store.beliefs(principal="alice")}
+    assert kinds["name"] == {"name": "sofia"}
+    assert kinds["home_location"] == {"place": "porto"}
+    assert kinds["diet"] == {"diet": "vegetarian"}
+    assert kinds["employer"] == {"org": "siemens"}
+    assert kinds["occupation"] == {"role": "electrical engineer"}
+
+
+def test_restated_facts_take_no_slot_of_the_twelve(tmp_path: Path) -> None:
+    known = [
+        f"I'm allergic to {x}."
+        for x in (
+            "peanuts",
+            "shellfish",
+            "penicillin",
+            "latex",
+            "sesame",
+            "kiwi",
+            "mustard",
+            "celery",
+            "lupin",
+            "soy",
+            "walnuts",
+            "pecans",
+            "cashews",
+            "almonds",
+        )
+    ]
+    with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
+        for text in known:
+            allergen = text.removeprefix("I'm allergic to ").removesuffix(".")
+            seed_belief(store, "alice", normalize_claim("allergy", {"allergen": allergen}))
+        assert len(known) > MAX_CANDIDATES
+        _session(store, *known, "oh and I have a parrot called Rio")
+        report = store.close_session("s1")
+        statements = _statements(store)
+    assert any("parrot" in s for s in statements), statements
+    assert report.rejected.get("over_limit", 0) == 0
+
+
+def test_claims_over_the_cap_are_deferred_then_formed(tmp_path: Path) -> None:
+    allergens = [
+        "peanuts",
+        "shellfish",
+        "penicillin",
+        "latex",
+        "sesame",
+        "kiwi",
+        "mustard",
+        "celery",
+        "lupin",
+        "soy",
+        "walnuts",
+        "pecans",
+        "cashews",
+        "almonds",
+        "eggs",
+    ]
+    with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
+        _session(store, *(f"I'm allergic to {a}." for a in allergens))
+        first = store.close_session("s1")
+        assert first.rejected["over_limit"] == len(allergens) - MAX_CANDIDATES
+        assert len(store.beliefs(principal="alice")) == MAX_CANDIDATES
+        # the next consolidation of the session (idle, here) forms what the cap deferred
+        later = store.consolidate_idle(0)
+        assert [r.session_id for r in later] == ["s1"]
+        assert len(store.beliefs(principal="alice")) == len(allergens)
+        # and then the session is done: nothing more to consolidate
+        assert store.consolidate_idle(0) == []
+
+
+def test_a_value_taken_back_later_in_the_session_is_not_left_active(tmp_path: Path) -> None:
+    with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
+        _session(store, "I love jazz.")
+        store.consolidate_idle(0)
+        assert any("jazz" in s for s in _statements(store))
+        store.append(user_msg("Oh wait, no, I meant blues. I love blues.", run="r-s1"))
+        store.close_session("s1")
+        statements = _statements(store)
+    assert any("blues" in s for s in statements), statements
+    assert not any("jazz" in s for s in statements), statements
+
+
+def test_a_correction_supersedes_the_earlier_value(tmp_path: Path) -> None:
+    with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
+        _session(store, "I live in Leeds, can you find me a bouldering gym nearby?")
+        store.consolidate_idle(0)
+        store.append(
+            user_msg(
+                "sorry, I mixed that up: Leeds is where my brother lives, I'm in York",
+                run="r-s1",
+            )
+        )
+        store.close_session("s1")
+        homes = [b.values for b in store.beliefs(principal="alice") if b.kind == "home_location"]
+    assert homes == [{"place": "york"}]
+
+
+def test_session_close_explain_says_why_and_never_prints_a_secret(run_cli, tmp_path: Path) -> None:
+    import json
+    import secrets
+    import string
+
+    db = str(tmp_path / "m.db")
+    assert run_cli("init", "--db", db).returncode == 0
+    token = "ghp_" + "".join(
+        secrets.choice(string.ascii_letters + string.digits) for _ in range(36)
+    )
+    events = [
+        run_started("r1", principal="local"),
+        user_msg("I'm in Antwerp this weekend. I'm a nurse.", principal="local"),
+        user_msg("If I moved to Berlin I would learn German.", principal="local"),
+        user_msg(f"here is my token {token} - I live in Ghent", principal="local"),
+    ]
+    feed = "".join(json.dumps(e) + "\n" for e in events)
+    assert run_cli("event", "import", "-", "--db", db, input=feed).returncode == 0
+    done = run_cli("session", "close", "s1", "--explain", "--json", "--db", db)
+    assert done.returncode == 0, done.stderr
+    explained = json.loads(done.stdout)["explanation"]
+    by_clause = {c["clause"]: c for c in explained}
+    assert by_clause["I'm a nurse"]["reason"] is None
+    assert by_clause["If I moved to Berlin I would learn German"]["reason"] == "hypothetical"
+    withheld = [c for c in explained if c["seq"] == 4]
+    assert withheld and all(c["clause"].startswith("[withheld") for c in withheld)
+    human = run_cli("session", "close", "s1", "--explain", "--db", db)
+    assert human.returncode == 0
+    assert "hypothetical" in human.stdout
+    for output in (done.stdout, done.stderr, human.stdout, human.stderr):
+        assert token not in output, "a secret reached the output"
