@@ -3,116 +3,36 @@
 An append-only conversation log with projections, long-term memory formed only from what the
 user said, and consent-gated, redacted exports of agent runs. ``agentmem.open()`` is the front
 door; everything else hangs off the returned :class:`Store`.
+
+The public names are listed once, as the imports in ``__init__.pyi`` (the pattern of
+scientific Python's ``lazy_loader.attach_stub``): type checkers read them there, and this module
+resolves each one on first use (PEP 562), so ``import agentmem.cli`` stays cheap: the CLI's
+start-up cost is cyclopts plus whatever one command needs, never the whole library.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any
 
-if TYPE_CHECKING:
-    from agentmem.artifacts import ArtifactInfo
-    from agentmem.consent import ConsentStatus
-    from agentmem.errors import (
-        AgentmemError,
-        ArtifactUnavailable,
-        ConfigError,
-        Conflict,
-        ConsentRequired,
-        DatabaseBusy,
-        DatabaseCorrupt,
-        DiskFull,
-        EvaluationFailed,
-        EventRejected,
-        EvidenceMismatch,
-        InvalidInput,
-        NotADatabase,
-        NotFound,
-        PolicyRefused,
-        ProviderError,
-        RedactionFailed,
-        Refused,
-        SchemaTooNew,
-        StoreError,
-        UsageError,
-    )
-    from agentmem.events import (
-        AssistantMessageCreated,
-        Event,
-        RunCompleted,
-        RunStarted,
-        SessionClosed,
-        SystemPromptSet,
-        ToolCall,
-        ToolDef,
-        ToolResultCreated,
-        UserMessageCreated,
-    )
-    from agentmem.memory.service import Belief, ConsolidationReport
-    from agentmem.store import (
-        AppendResult,
-        ImportResult,
-        RunInfo,
-        RunTool,
-        SessionInfo,
-        Store,
-        open,
-    )
-    from agentmem.trajectory import ExportResult
+__version__ = "0.1.0"
 
-# Public names resolve lazily (PEP 562) so `import agentmem.cli` stays cheap: the CLI's
-# start-up cost is cyclopts plus whatever one command needs, never the whole library.
-_LAZY = {
-    **dict.fromkeys(
-        [
-            "AgentmemError",
-            "ArtifactUnavailable",
-            "ConfigError",
-            "Conflict",
-            "ConsentRequired",
-            "DatabaseBusy",
-            "DatabaseCorrupt",
-            "DiskFull",
-            "EvaluationFailed",
-            "EventRejected",
-            "EvidenceMismatch",
-            "InvalidInput",
-            "NotADatabase",
-            "NotFound",
-            "PolicyRefused",
-            "ProviderError",
-            "RedactionFailed",
-            "Refused",
-            "SchemaTooNew",
-            "StoreError",
-            "UsageError",
-        ],
-        "agentmem.errors",
-    ),
-    **dict.fromkeys(
-        [
-            "AssistantMessageCreated",
-            "Event",
-            "RunCompleted",
-            "RunStarted",
-            "SessionClosed",
-            "SystemPromptSet",
-            "ToolCall",
-            "ToolDef",
-            "ToolResultCreated",
-            "UserMessageCreated",
-        ],
-        "agentmem.events",
-    ),
-    **dict.fromkeys(
-        ["AppendResult", "ImportResult", "RunInfo", "RunTool", "SessionInfo", "Store", "open"],
-        "agentmem.store",
-    ),
-    **dict.fromkeys(["Belief", "ConsolidationReport"], "agentmem.memory.service"),
-    "ArtifactInfo": "agentmem.artifacts",
-    "ConsentStatus": "agentmem.consent",
-    "ExportResult": "agentmem.trajectory",
-}
+
+def _public_names() -> dict[str, str]:
+    """Map each public name to its module, read from the ``from ... import`` lines of the stub."""
+    stub = ast.parse(Path(__file__).with_suffix(".pyi").read_text(encoding="utf-8"))
+    return {
+        alias.asname or alias.name: node.module
+        for node in stub.body
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    }
+
+
+_LAZY = _public_names()
+__all__ = sorted([*_LAZY, "__version__"])
 
 
 def __getattr__(name: str) -> Any:
@@ -125,54 +45,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
-
-
-__version__ = "0.1.0"
-
-__all__ = [
-    "AgentmemError",
-    "AppendResult",
-    "ArtifactInfo",
-    "ArtifactUnavailable",
-    "AssistantMessageCreated",
-    "Belief",
-    "ConfigError",
-    "Conflict",
-    "ConsentRequired",
-    "ConsentStatus",
-    "ConsolidationReport",
-    "DatabaseBusy",
-    "DatabaseCorrupt",
-    "DiskFull",
-    "EvaluationFailed",
-    "Event",
-    "EventRejected",
-    "EvidenceMismatch",
-    "ExportResult",
-    "ImportResult",
-    "InvalidInput",
-    "NotADatabase",
-    "NotFound",
-    "PolicyRefused",
-    "ProviderError",
-    "RedactionFailed",
-    "Refused",
-    "RunCompleted",
-    "RunInfo",
-    "RunStarted",
-    "RunTool",
-    "SchemaTooNew",
-    "SessionClosed",
-    "SessionInfo",
-    "Store",
-    "StoreError",
-    "SystemPromptSet",
-    "ToolCall",
-    "ToolDef",
-    "ToolResultCreated",
-    "UsageError",
-    "UserMessageCreated",
-    "__version__",
-    "open",
-]
+    return __all__
