@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 from agentmem._ids import ID_PATTERN
+from agentmem.canonical import canonical_json
 from agentmem.errors import InvalidInput
 
 __all__ = [
@@ -317,7 +318,8 @@ def format_time(moment: datetime) -> str:
     return moment.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="milliseconds") + "Z"
 
 
-_second_cache: list = [-1, ""]
+# (second, its text), replaced as one tuple so a thread never reads one second's text as another's.
+_second_cache: tuple[int, str] = (-1, "")
 
 
 def now_text() -> str:
@@ -326,22 +328,19 @@ def now_text() -> str:
     On the append path, so it avoids ``datetime``: the second part is formatted once per
     second and only the milliseconds change.
     """
+    global _second_cache
     now = time.time()
     second = int(now)
-    if second != _second_cache[0]:
-        _second_cache[0] = second
-        _second_cache[1] = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
-    return f"{_second_cache[1]}.{int((now - second) * 1000):03d}Z"
+    cached_second, text = _second_cache
+    if second != cached_second:
+        text = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
+        _second_cache = (second, text)
+    return f"{text}.{int((now - second) * 1000):03d}Z"
 
 
 def new_event_id() -> str:
     """A fresh random event id for events that arrive without one."""
     return "ev-" + secrets.token_hex(12)
-
-
-def canonical_json(value: Any) -> bytes:
-    """Deterministic JSON (sorted keys, no whitespace): what every hash in agentmem is taken of."""
-    return _encoder.encode(value)
 
 
 def schema_sha256(schema: dict[str, Any]) -> str:

@@ -52,6 +52,7 @@ from agentmem.providers import (
     make_provider,
 )
 from agentmem.providers.base import provider_error, require_httpx
+from agentmem.providers.pricing import Price, PricingCatalog
 
 # Generated per run (never a committed literal); distinctive enough to grep for in outputs.
 SECRET = "-".join(("sk", "test", secrets.token_hex(12)))
@@ -701,3 +702,29 @@ def test_package_imports_without_httpx() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("pricing@")
+
+
+def test_provider_hashes_did_not_change_with_the_one_canonical_json() -> None:
+    # Pinned before canonical JSON became one function (keys sorted, struct fields too): catalog
+    # hashes are bound into evidence, and request/response hashes into stored provider audits.
+    catalog = PricingCatalog(
+        "v1",
+        [Price(provider="openai", model="gpt-4o-mini", input_per_mtok=0.15, output_per_mtok=0.6)],
+    )
+    assert catalog.sha256() == "08030b08861c17b8ffc87c00236899d833e178f83f14da0f1780edaf6dffda3e"
+    request = ProviderRequest(
+        model="m",
+        system="s",
+        user="say x",
+        schema={"type": "object", "b": 1, "a": [{"z": 1, "y": 2}]},
+        schema_name="n",
+        max_output_tokens=5,
+    )
+    item = {"match": "x", "text": "t", "usage": {"input_tokens": 3, "output_tokens": 4}}
+    response = asyncio.run(ScriptedProvider([item]).complete(request, timeout_s=5))
+    assert response.request_sha256 == (
+        "e05e67c91f57a63cb73f7d380224b6b2c64d1eade59e0e5a460c77529cf1e9f0"
+    )
+    assert response.body_sha256 == (
+        "8312ecb13b45acfa29a574a8035fe33d5cddd3cda4e4d57af3ee4d8eeff57fff"
+    )

@@ -31,6 +31,7 @@ from typing import Any, Final, Literal
 
 import msgspec
 
+from agentmem.canonical import canonical_json
 from agentmem.errors import ConfigError
 from agentmem.providers.base import (
     Provider,
@@ -38,7 +39,6 @@ from agentmem.providers.base import (
     ProviderResponse,
     Usage,
     api_key_from_env,
-    canonical_json,
     decode_body,
     malformed,
     post_json,

@@ -42,7 +42,6 @@ __all__ = [
     "ProviderRequest",
     "ProviderResponse",
     "Usage",
-    "canonical_json",
     "provider_error",
     "require_httpx",
     "sha256_hex",
@@ -140,11 +139,6 @@ class Provider(abc.ABC):
 def sha256_hex(data: bytes) -> str:
     """SHA-256 hex digest of ``data``."""
     return hashlib.sha256(data).hexdigest()
-
-
-def canonical_json(value: Any) -> bytes:
-    """Compact JSON with object keys sorted: the same value always encodes to the same bytes."""
-    return msgspec.json.encode(value, order="sorted")
 
 
 def provider_error(

@@ -37,6 +37,7 @@ from typing import Any, Final, Literal
 
 import msgspec
 
+from agentmem.canonical import canonical_json
 from agentmem.errors import ConfigError
 from agentmem.providers.base import (
     Provider,
@@ -44,7 +45,6 @@ from agentmem.providers.base import (
     ProviderResponse,
     Usage,
     api_key_from_env,
-    canonical_json,
     decode_body,
     malformed,
     post_json,

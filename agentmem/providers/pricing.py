@@ -30,8 +30,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from agentmem.canonical import canonical_json
 from agentmem.errors import ConfigError
-from agentmem.providers.base import canonical_json, sha256_hex
+from agentmem.providers.base import sha256_hex
 
 __all__ = ["WILDCARD", "Price", "PricingCatalog", "load_catalog"]
 
@@ -102,7 +103,9 @@ class PricingCatalog:
 
     def canonical_bytes(self) -> bytes:
         """The canonical encoding the hash is taken over: version plus sorted entries."""
-        return canonical_json({"version": self.version, "prices": self.entries()})
+        return canonical_json(
+            {"version": self.version, "prices": msgspec.to_builtins(self.entries())}
+        )
 
     def sha256(self) -> str:
         """SHA-256 hex digest of :meth:`canonical_bytes`."""

@@ -50,6 +50,7 @@ from typing import Annotated, Any
 
 import msgspec
 
+from agentmem.canonical import canonical_json
 from agentmem.errors import ConfigError
 from agentmem.providers.base import (
     FAILURE_CLASSES,
@@ -57,7 +58,6 @@ from agentmem.providers.base import (
     ProviderRequest,
     ProviderResponse,
     Usage,
-    canonical_json,
     provider_error,
     sha256_hex,
 )
@@ -156,11 +156,11 @@ class ScriptedProvider(Provider):
 
     async def complete(self, request: ProviderRequest, *, timeout_s: float) -> ProviderResponse:
         """Answer with the next matching item; see :class:`~agentmem.providers.base.Provider`."""
-        request_sha = sha256_hex(canonical_json(request))
+        request_sha = sha256_hex(canonical_json(msgspec.to_builtins(request)))
         index = self._pick(request.user)
         self._used[index] = True  # claimed before any await: concurrent calls never share one
         item = self._items[index]
-        body_sha = sha256_hex(canonical_json(item))
+        body_sha = sha256_hex(canonical_json(msgspec.to_builtins(item)))
         try:
             async with asyncio.timeout(timeout_s):
                 await asyncio.sleep(item.delay_s)
