@@ -9,7 +9,7 @@ Run by a maintainer, not at install or run time (the wheel ships the generated f
 people, their ASCII spellings, and the ASCII exonyms of cities of at least 100,000 such as
 "Ghent" or "Seville"), countries and US states, less the one-word names that are also English
 words in both the GCIDE and the web2 dictionaries ("nice", "reading", "hope": "I live in
-hope"). It lets the
+hope"), unless the city has 400,000 people or more ("boston"). It lets the
 deterministic extractor accept a place the user typed in lower case ("living in porto now") and
 spell it properly; a capitalised place needs no lexicon.
 
@@ -76,7 +76,8 @@ def build() -> None:
         places.add(state["name"])
     # a word in both dictionaries (GCIDE lower-cases its proper nouns, web2 keeps them capitalised)
     dictionary = get_english_words_set(["gcide"], lower=True, alpha=True) & words
-    places = {p for p in places if " " in p or p.casefold() not in dictionary}
+    big = {c["name"] for c in cache.get_cities().values() if c["population"] >= 400_000}
+    places = {p for p in places if " " in p or p in big or p.casefold() not in dictionary}
     OUT.mkdir(parents=True, exist_ok=True)
     lines = "\n".join(sorted(places)) + "\n"
     (OUT / "places.txt.gz").write_bytes(gzip.compress(lines.encode(), mtime=0))

@@ -370,11 +370,16 @@ TRAPS: dict[str, list[Msg]] = {
 }
 
 
+# A relative named in passing is presupposed even where what is said of them is not a fact
+# about the user: the trap is the reported home, not the mother.
+PRESUPPOSED = {"My mom thinks I live in Rome.": {("relationship", ("mother", None))}}
+
+
 @pytest.mark.parametrize(
     ("trap", "text"), [(t, m) for t, ms in TRAPS.items() for m in ms], ids=lambda v: str(v)[:40]
 )
 def test_trap_forms_nothing(trap: str, text: str) -> None:
-    assert extract(text) == [], trap
+    assert keys(text) == PRESUPPOSED.get(text, set()), trap
 
 
 def test_assistant_and_tool_text_forms_nothing() -> None:

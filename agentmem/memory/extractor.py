@@ -161,6 +161,7 @@ _PET_SURFACE = (
 _PET_MOD = (
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female"
     rf"|black|white|orange|grey|gray|brown|ginger|tabby|lazy|grumpy|two|three|four|five"
+    rf"|golden|cocker|german|jack|border|french|english|miniature|mini|toy|standard|springer"
     rf"|\d{{1,2}}|{_AGE})"
 )
 _CHILD_RELATIONS: Final = frozenset(
@@ -241,7 +242,9 @@ _OCCUPATIONS: Final = _words(
     " veterinarian vet waiter waitress welder writer administrator sysadmin officer worker"
     " eng dev devs swe sde sre pm qa gp student intern freelancer contractor founder cofounder"
     " co-founder ceo cto cfo director lead carer caregiver cook courier postdoc tester devops"
-    " hygienist radiographer dispatcher driver tech"
+    " hygienist radiographer dispatcher driver tech controller coordinator specialist assistant"
+    " advisor adviser associate representative supervisor executive planner strategist buyer"
+    " underwriter actuary"
 )
 _ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
 # Modifiers that make "I'm a <role>" something other than a current occupation.
@@ -336,7 +339,7 @@ _SUBJECT_START = (
     r"|(?:today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment)\b"
 )
 _CLAUSE_SEP = _grx(
-    rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*|\s*\)\s*"
+    rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
     rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?(?:{_SUBJECT_START}))"
@@ -658,7 +661,7 @@ _PARENT = _grx(
     rf"|busy|full[- ]time|young|tired)\s+)?(?P<p>mom|mum|mother|dad|father|parent|grandmother"
     rf"|grandfather|grandparent|grandma|grandpa|granny|stepmom|stepdad|stepmother|stepfather)"
     rf"(?:\s+(?:of|to)\s+(?:{_QTY}|twins)(?:\s+(?:kids|children|boys|girls))?)?"
-    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself)\b)",
+    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself|with|btw|lol)\b)",
     "am m im",  # I'm, I am, im
 )
 _MARRIED = _grx(
@@ -801,6 +804,11 @@ _HOME = [
         "lived living",
     ),
     _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_ANY_PLACE})", "home"),
+    _grx(
+        rf"\b(?:i|we)(?:{_A}?ve|\s+have)\s+been\s+renting\s+(?:this|a|my|our|the)\s+"
+        rf"(?:flat|apartment|house|place|room|studio)\s+in\s+(?P<place>{_ANY_PLACE})",
+        "renting",
+    ),
     # non-native present for a lasting state: "we are currently staying in Lyon since 4 years"
     _grx(
         rf"\b(?:i|we)\s+(?:am\s+|are\s+|{_A}m\s+|{_A}re\s+)?(?:currently\s+)?(?:staying|living)"
@@ -815,11 +823,18 @@ _CORRECTED_HOME = _grx(
     rf"{_I_AM}\s+(?:actually\s+|really\s+)?in\s+(?P<place>{_ANY_PLACE})(?=\s*(?:$|[,.;!]))",
     "am m im",
 )
+# "restaurants in Birmingham where I live", "from hamburg (where we live)": said in passing
+_WHERE_I_LIVE = _grx(
+    rf"\b(?:in|from|to|around|near)\s+(?P<place>{_ANY_PLACE})\s*[,(]?\s*(?:which\s+is\s+)?"
+    rf"where\s+(?:i|we)\s+(?:(?:currently|now|actually)\s+)?live\b",
+    "where",
+)
 _HOME_POSSESSIVE = _grx(
     rf"\bmy\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
-    rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood)\s+(?:here\s+)?in\s+"
+    rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood|rent|landlord)"
+    rf"\s+(?:here\s+)?in\s+"
     rf"(?P<place>{_ANY_PLACE})",
-    "flat apartment apt house home place condo studio neighborhood neighbourhood",
+    "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord",
 )
 
 
@@ -861,9 +876,10 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
 
 
 def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
-    for m in _HOME_POSSESSIVE.finditer(c, mask):
-        if (place := _place(m, c)) is not None:
-            yield _Hit("home_location", {"place": place}, m.span(), phrase=True)
+    for pattern in (_HOME_POSSESSIVE, _WHERE_I_LIVE):
+        for m in pattern.finditer(c, mask):
+            if (place := _place(m, c)) is not None:
+                yield _Hit("home_location", {"place": place}, m.span(), phrase=True)
 
 
 _ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}"
@@ -1020,10 +1036,11 @@ _PREFERENCE = [
     (
         "likes",
         _grx(
-            rf"(?P<verb>{_I_AM}\s+(?:a\s+)?(?:really\s+)?(?:huge|big|great|massive|longtime"
-            rf"|long-time)\s+fan\s+of|{_I_AM}\s+(?:really\s+|very\s+|super\s+)?into)"
-            rf"\s+(?P<obj>[^;:]+)",
-            "fan into",
+            rf"(?P<verb>(?:{_I_AM}\s+|^\W*(?:also\s+|and\s+)?)(?:a\s+)?(?:really\s+)?(?:huge|big"
+            rf"|great|massive|longtime|long-time)\s+fan\s+of|{_I_AM}\s+(?:really\s+|very\s+"
+            rf"|super\s+)?into|{_I_AM}\s+(?:(?:totally|so|kinda|completely|now)\s+)?(?:obsessed\s+with"
+            rf"|addicted\s+to|passionate\s+about|crazy\s+about))\s+(?P<obj>[^;:]+)",
+            "fan into obsessed addicted passionate crazy",
         ),
     ),
     (
@@ -1447,7 +1464,7 @@ _RULES: Final = (
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_parent_married, _bits(_PARENT, _MARRIED)),
     (_rule_home, _bits(*_HOME)),
-    (_rule_home_possessive, _HOME_POSSESSIVE.bit),
+    (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)),
     (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
     (_rule_diet, _bits(*_DIET)),
@@ -1534,6 +1551,8 @@ _QUOTED_START = re.compile(
     r"|>|begin\s+forwarded)",
     re.IGNORECASE | re.MULTILINE,
 )
+# Words inside quotation marks are someone's text, even "my cat" in them.
+_QUOTE_MARK = re.compile(r"[\"“”«»]")
 # "we're not married" contradicts a spouse named in the same message
 _NOT_MARRIED = _rx(rf"\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+not\s+(?:actually\s+)?married\b")
 _SPOUSES: Final = frozenset({"husband", "wife", "spouse"})
@@ -1585,6 +1604,12 @@ def _stated_part(clause: str, marker: int) -> int:
     return last
 
 
+# Past-tense words that end a relation or a pet's life, not just narrate ("my daughter was
+# sick" keeps the daughter; "my dog died" does not keep the dog).
+_ENDING = _rx(
+    r"used\s+to|formerly|previously|no\s+longer|former|ex|ex-|passed\s+away|died|deceased|late"
+    r"|(?:my|our|the)\s+late"
+)
 # A state the clause says is over, wherever the words stand ("vegan, not anymore").
 _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
 
@@ -1830,19 +1855,43 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 ):
                     clause = text[c_start:c_end]
                     reason, at = governed, 0
+                    inherited = governed is not None
                     if reason is None:
                         if m := _CONDITIONAL.search(clause, mask):
                             reason, at = "hypothetical", m.start()
                             governed = reason
                         elif _reported(clause, mask):
                             reason = governed = "reported"
+                            verb = _REPORTED.pattern.search(clause)
+                            at = verb.start() if verb else 0
                         elif found_reason := _clause_reason(clause, mask):
                             reason, at = found_reason
                     # a marker after a comma leaves the part before it standing
-                    stated = _stated_part(clause, at) if reason not in (None, "secret") else 0
+                    stated = (
+                        _stated_part(clause, at)
+                        if reason not in (None, "secret", "reported")
+                        else 0
+                    )
                     if reason is not None and not stated:
                         self._note(seq, c_start, c_end, reason)
                         first_clause = False
+                        # "my mum says I'm too thin", "if my sister comes": the relative is
+                        # presupposed even where what is said of them is not stated; never
+                        # inside a report or a quotation ('she wrote "my cat ..."')
+                        reported = reason == "reported"
+                        if (
+                            reason != "secret"
+                            and not (reported and inherited)
+                            and not _QUOTE_MARK.search(clause)
+                        ):
+                            found = self._clause(
+                                event, text, c_start, c_end, False, mask, True, quiet=True
+                            )
+                            hits.extend(
+                                h
+                                for h in found
+                                if h.phrase and (not reported or (h.verb and h.verb[1] <= at))
+                            )
                         continue
                     if stated:
                         self._note(seq, c_start + stated, c_end, reason)
@@ -1910,6 +1959,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         may_greet: bool,
         mask: int,
         asking: bool = False,
+        quiet: bool = False,
     ) -> list[_Hit]:
         tail = _CONTRAST_TAIL.search(text, start, end)
         quote_end = tail.start() if tail else end
@@ -1919,7 +1969,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # only what the question mentions in passing, cited as the phrase itself
             if mask & _POSSESSIVE.bit:
                 found.extend(_rule_possessive(clause, mask))
-            if mask & _HOME_POSSESSIVE.bit:
+            if mask & _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE):
                 found.extend(_rule_home_possessive(clause, mask))
             if mask & _CALL_ME.bit:
                 found.extend(h for h in _rule_names(clause, mask, False))
@@ -1932,7 +1982,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if mask & _RETRACTION.bit and _RETRACTION.search(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
         if not found:
-            self._note(event.seq, start, end, "question" if asking else None)
+            if not quiet:
+                self._note(event.seq, start, end, "question" if asking else None)
             return []
         kept = []
         pasts = [m.span() for m in _PAST.finditer(clause, mask)]
@@ -1942,7 +1993,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             lo, hi = hit.verb if hit.verb is not None else (0, len(clause))
             # "not anymore" ends a state, but "I don't like coffee anymore" states a dislike
             ended_here = ended and not any(lo <= a and b <= hi for a, b in negations)
-            if ended_here or any(_governs(span, lo, hi, hit.phrase, past=True) for span in pasts):
+            if ended_here or any(
+                _governs(span, lo, hi, hit.phrase, past=True)
+                and (not hit.phrase or _ENDING.fullmatch(clause, *span) is not None)
+                for span in pasts
+            ):
                 self._note(event.seq, start, end, "past", (hit,))
                 continue
             if any(_governs(span, lo, hi, hit.phrase) for span in negations):

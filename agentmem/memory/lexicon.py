@@ -40,7 +40,7 @@ def _stems(word: str) -> Iterator[str]:
     """``word`` and the stems it may be an inflection of: the dictionary lists base forms."""
     yield word
     for suffix, replacements in _SUFFIXES:
-        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+        if word.endswith(suffix) and len(word) > len(suffix) + 1:
             base = word[: -len(suffix)]
             for extra in replacements:
                 yield base + extra
