@@ -10,6 +10,7 @@ and its source instead of surfacing later as a strange SQLite error.
 from __future__ import annotations
 
 import os
+import typing
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -139,22 +140,31 @@ def _set(tree: dict[str, Any], path: tuple[str, ...], value: Any) -> None:
     tree[path[-1]] = value
 
 
-_INT_SETTINGS = frozenset({"busy_timeout_ms", "retention_days", "idle_minutes"})
-_BOOL_SETTINGS = frozenset({"provider_enabled"})
+def _choices(cls: type[msgspec.Struct], prefix: str = "$") -> dict[str, tuple[str, ...]]:
+    """Each word-valued setting's ``$.path`` and its words, read from the ``Literal`` types."""
+    found: dict[str, tuple[str, ...]] = {}
+    for name, hint in typing.get_type_hints(cls).items():
+        path = f"{prefix}.{name}"
+        if typing.get_origin(hint) is Literal:
+            found[path] = typing.get_args(hint)
+        elif isinstance(hint, type) and issubclass(hint, msgspec.Struct):
+            found.update(_choices(hint, path))
+    return found
 
 
-def _coerce_env(raw: str, path: tuple[str, ...]) -> Any:
-    """Environment values are strings; convert those whose setting is an int or a bool."""
-    text = raw.strip()
-    if path[-1] in _INT_SETTINGS and text.lstrip("-").isdigit():
-        return int(text)
-    if path[-1] in _BOOL_SETTINGS:
-        lowered = text.lower()
-        if lowered in ("1", "true", "yes", "on"):
-            return True
-        if lowered in ("0", "false", "no", "off"):
-            return False
-    return raw
+_CHOICES = _choices(Settings)
+
+
+def _spell_words(tree: dict[str, Any]) -> None:
+    """Spell each word-valued setting as its type does, so ``normal`` means ``NORMAL``."""
+    for path, words in _CHOICES.items():
+        *parents, leaf = path.split(".")[1:]
+        node: Any = tree
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, dict) and isinstance(node.get(leaf), str):
+            spelled = {word.casefold(): word for word in words}
+            node[leaf] = spelled.get(node[leaf].casefold(), node[leaf])
 
 
 def load_settings(**explicit: Any) -> Settings:
@@ -175,23 +185,18 @@ def load_settings(**explicit: Any) -> Settings:
     for name, setting_path in _ENV:
         raw = os.environ.get(name)
         if raw is not None and raw != "":
-            _set(tree, setting_path, _coerce_env(raw, setting_path))
+            _set(tree, setting_path, raw)
             source = f"{source} and environment"
     for key, value in explicit.items():
         if value is not None:
             _set(tree, tuple(key.split("__")), value)
+    _spell_words(tree)
     try:
-        return msgspec.convert(tree, Settings)
+        # strict=False: environment values are strings, and "30" or "true" must still convert.
+        return msgspec.convert(tree, Settings, strict=False)
     except msgspec.ValidationError as exc:
         message = str(exc)
-        for path, allowed in _ENUMS.items():
-            if message.endswith(f"`{path}`"):
-                message += f" (allowed: {', '.join(allowed)})"
+        for setting, words in _CHOICES.items():
+            if message.endswith(f"`{setting}`"):
+                message += f" (allowed: {', '.join(words)})"
         raise ConfigError(f"invalid setting ({source}): {message}") from exc
-
-
-_ENUMS = {
-    "$.memory.provider_assistance": ("auto", "off", "required"),
-    "$.storage.synchronous": ("NORMAL", "FULL", "EXTRA"),
-    "$.environment": ("development", "production"),
-}
