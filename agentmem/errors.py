@@ -194,14 +194,38 @@ class ProviderError(AgentmemError):
     """A provider call failed; ``failure_class`` is the audited reason.
 
     Formation catches this and falls back to the deterministic result, so it never reaches a
-    user as an exit code.
+    user as an exit code. ``status`` is the HTTP status when one was received; the two hashes
+    identify the request and, when a body arrived, the response, for the audit. ``message``
+    must already be content-free.
     """
 
     code = "provider_error"
 
-    def __init__(self, failure_class: str, message: str) -> None:
+    def __init__(
+        self,
+        failure_class: str,
+        message: str,
+        *,
+        status: int | None = None,
+        request_sha256: str | None = None,
+        body_sha256: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.failure_class = failure_class
+        self.status = status
+        self.request_sha256 = request_sha256
+        self.body_sha256 = body_sha256
+
+    @property
+    def retryable(self) -> bool:
+        """Whether trying again could help: a transport failure, a timeout, a 429 or a 5xx.
+
+        The formation budget allows no retries within a call; a later consolidation retries
+        (ADR-0068).
+        """
+        if self.failure_class == "http_status":
+            return self.status is not None and (self.status == 429 or self.status >= 500)
+        return self.failure_class in ("transport", "timeout")
 
 
 class StoreError(AgentmemError):

@@ -334,14 +334,8 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
             candidates = await self._call(episode, system, user, schema, estimate, state)
         except ProviderError as exc:
             # An adapter that received a body attaches its hash to the error.
-            state["response_sha"] = getattr(exc, "body_sha256", None) or state["response_sha"]
-            retryable = bool(getattr(exc, "retryable", False)) or exc.failure_class in (
-                "transport",
-                "timeout",
-            )
-            if exc.failure_class == "http_status":
-                status = getattr(exc, "status", 0) or 0
-                retryable = status == 429 or status >= 500
+            state["response_sha"] = exc.body_sha256 or state["response_sha"]
+            retryable = exc.retryable
             audit = self._audit(episode, state, "fallback", exc.failure_class, retryable, attempt)
             on_audit(audit)
             return ProviderOutcome([], audit, exc.failure_class, retryable, list(seqs))

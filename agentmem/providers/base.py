@@ -149,25 +149,16 @@ def provider_error(
     request_sha256: str | None = None,
     body_sha256: str | None = None,
 ) -> ProviderError:
-    """Build a :class:`ProviderError` with the attributes formation audits read.
-
-    ``status`` is the HTTP status when one was received; ``retryable`` is ``True`` for
-    ``transport`` and ``timeout``, and for ``http_status`` when the status is 429 or 5xx. The
-    formation budget allows no retries; the flag only tells a later lifecycle (ADR-0068) whether
-    trying again could help. ``message`` must already be content-free.
-    """
+    """An adapter's :class:`ProviderError`, its ``failure_class`` checked against the known ones."""
     if failure_class not in FAILURE_CLASSES:
         raise ValueError(f"unknown provider failure class {failure_class!r}")
-    exc = ProviderError(failure_class, message)
-    exc.status = status  # type: ignore[attr-defined]
-    if failure_class == "http_status":
-        retryable = status is not None and (status == 429 or status >= 500)
-    else:
-        retryable = failure_class in ("transport", "timeout")
-    exc.retryable = retryable  # type: ignore[attr-defined]
-    exc.request_sha256 = request_sha256  # type: ignore[attr-defined]
-    exc.body_sha256 = body_sha256  # type: ignore[attr-defined]
-    return exc
+    return ProviderError(
+        failure_class,
+        message,
+        status=status,
+        request_sha256=request_sha256,
+        body_sha256=body_sha256,
+    )
 
 
 def require_httpx() -> ModuleType:
