@@ -552,8 +552,20 @@ def _allergen(raw: str) -> str:
     return _singular_phrase(_drop_leading(_phrase(raw, max_words=4), _ARTICLES))
 
 
+# Abbreviated job titles people type, spelled out, so "backend dev" and "backend developer" are
+# one fact. Titles whose expansion is ambiguous (PM: product or project manager) stay as typed.
+_ROLE_WORDS: Final = {
+    "dev": "developer",
+    "devs": "developer",
+    "eng": "engineer",
+    "swe": "software engineer",
+    "sde": "software engineer",
+}
+
+
 def _role(raw: str) -> str:
-    return _drop_leading(_phrase(raw, max_words=6), _ARTICLES)
+    words = _drop_leading(_phrase(raw, max_words=6), _ARTICLES).split()
+    return " ".join(_ROLE_WORDS.get(w, w) for w in words)
 
 
 def _object(raw: str) -> str:

@@ -443,9 +443,9 @@ _RETRACTION = _grx(
     r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
     r"|correction|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
     r"|typo|no\s+wait|i\s+mixed\s+(?:that|it|them|those)\s+up|(?:sorry|oops),?\s+i\s+mean"
-    r"|autocorrect|actually\s+no)\b",
+    r"|autocorrect|actually\s+no|scrap\s+(?:the|that))\b",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
-    " mistake typo mixed mean autocorrect no",
+    " mistake typo mixed mean autocorrect no scrap",
 )
 _NEGATION = _grx(
     rf"\b(?:not|never|no|none|neither|nor|without|nobody|nothing|nowhere|cannot|hardly|barely"
@@ -716,7 +716,8 @@ _I_AM_NAME = _Gated(
 _CALL_ME = _Gated(
     re.compile(
         rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|pls|can|may|just|but|and|so|simply|kindly|instead"
-        rf"|all|rather|prefer\s+you|you\s+can|u\s+can)\s+)(?i:call)\s+me\s+"
+        rf"|all|rather|prefer\s+you|you\s+can|u\s+can|actually|thought|then|now)\s+)"
+        rf"(?i:call)\s+me\s+"
         rf"(?P<name>{_NAME}|{_LOWER_NAME})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|pls|instead|from\s+now\s+on|going\s+forward|for\s+short"
         rf"|and|rather|btw))"
@@ -891,8 +892,9 @@ _ROLE_END = (
 )
 _OCCUPATION = [
     _grx(
-        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+)?(?:working\s+as\s+)?"
-        rf"(?:a|an|the\s+(?:only|sole|lead|main|senior|head))\s+(?P<role>{_ROLE}){_ROLE_END}",
+        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+)?(?:working\s+as\s+)?"
+        rf"(?:a\s+|an\s+|the\s+(?:only|sole|lead|main|senior|head)\s+|(?<=just\s)|(?<=now\s))"
+        rf"(?P<role>{_ROLE}){_ROLE_END}",
         " ".join(_OCCUPATIONS),
     ),
     _grx(
@@ -931,7 +933,7 @@ _OCCUPATION = [
         " ".join(_OCCUPATIONS),
     ),
 ]
-_ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with)\s+(?:a\s+|an\s+)?(?P<org>{_ORG})")
+_ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})")
 _PLACE_AFTER_ROLE = _rx(
     r"\s+in\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
     r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now)\b)"
@@ -989,8 +991,10 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if "org" in m.re.groupindex and m.group("org"):
                 if (value := _org(m.group("org"), c[m.end("org") :])) is not None:
                     yield _Hit("employer", {"org": value}, m.span())
-            elif (org := _ORG_AFTER_ROLE.match(c, m.end())) and (
-                value := _org(org.group("org"), c[org.end() :])
+            elif (
+                (org := _ORG_AFTER_ROLE.match(c, m.end()))
+                and not (org.group("article") and org.group("org")[:1].islower())
+                and (value := _org(org.group("org"), c[org.end() :]))
             ):
                 yield _Hit("employer", {"org": value}, m.span())
             # "I'm a teacher in Leeds": a city after the role is where the user lives
@@ -1064,6 +1068,7 @@ _OBJECT_CUT = _rx(
 _OBJECT_BLOCK_FIRST: Final = frozenset(
     _words(
         "the a an to it it's its this that these those you your yours them him her his their our"
+        " more most less"
         " my me us what which who how when where why being going getting doing having making"
         " taking listening talking trying using looking working living seeing hearing some any no"
         " not every each all both everything anything nothing something someone anyone everyone"
@@ -1144,7 +1149,15 @@ _PREF_HEAD = _grx(
 )
 
 
+_QUALIFIED = _rx(
+    r"\s*[\w'\-]+ing\s+(?:at|in|on|during|after|before|with|without|when|alone|late|early)\b"
+)
+_SHOUTED_VERB = re.compile(r"\b(?:LOVE|LOOOVE|ADORE|ENJOY|LIKE)\b")
+
+
 def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
+    if _SHOUTED_VERB.search(c):  # a shouted "I just LOVE ..." is sarcasm more often than not
+        return
     for m in _PREF_HEAD.finditer(c, mask):
         # "i love 80s synthpop and hate country music": the second verb shares the subject
         for more in _AND_PREF.finditer(c, m.end()):
@@ -1156,6 +1169,10 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
         for m in pattern.finditer(c, mask):
             obj = m.group("obj")
             if polarity == "prefers" and _TO_BE_CALLED.match(obj):
+                continue
+            # "I hate driving at night" is not a dislike of driving: a dislike whose object was
+            # cut short by a qualifier is left out rather than widened
+            if polarity == "dislikes" and _QUALIFIED.match(obj):
                 continue
             for item in _object_items(obj, 5, _OBJECT_BLOCK_FIRST):
                 verb = (m.start(), m.start("obj"))
@@ -1181,7 +1198,8 @@ _VOCABULARY = _rx(
 _DIET = [
     _grx(
         rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been)\s+"
-        rf"(?:also\s+|now\s+|strictly\s+|fully\s+)?(?:a\s+|an\s+)?(?:strict\s+)?"
+        rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+)?"
+        rf"(?:a\s+|an\s+)?(?:strict\s+)?"
         rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
         rf"|dairy[- ]free|keto|veggie){_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto",
@@ -1363,6 +1381,12 @@ _WORKING_STATE = [
 
 
 _VERB_FORM = re.compile(r"(?:ing|ed)$")
+_FOR_REPO = _rx(r"\bfor\s+$")
+_SETTING_FOR_REPO = _grx(
+    rf"\b(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+(?:for|in|of)\s+(?:this|the|our)\s+"
+    rf"(?:repo|repository|project|codebase|app|service)\s+is\s+{_WS_VALUE}",
+    "is",
+)
 _RENAMED = _grx(
     rf"\b(?:we|i)\s+(?:just\s+|recently\s+)?(?:renamed|changed|switched|moved|bumped|upgraded)\s+"
     rf"(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+to\s+{_WS_VALUE}",
@@ -1423,6 +1447,11 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _PACKAGE_MANAGER.finditer(c, mask):
         value = m.group("pm") + (m.group("ver") or "")
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
+    for m in _SETTING_FOR_REPO.finditer(c, mask):
+        value = _setting(m.group("val"))
+        subject = m.group("subj")
+        if subject.casefold().split()[0] not in {"the", "our", "my", "this", "a", "an"}:
+            yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _RENAMED.finditer(c, mask):
         value = m.group("val")
         if value.casefold().split()[0] not in _STATE_WORDS:
@@ -1431,12 +1460,37 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "line length", "value": m.group("val")}, m.span())
 
 
+# Words that follow a setting's value without being part of it ("8088 locally", "3.11
+# everywhere else", "postgres 15 running in docker compose").
+_VALUE_STOP: Final = frozenset(
+    _words(
+        "locally everywhere else running in on for with everything now here there too also anyway"
+        " btw lol pls please tbh for at by from via which that since as across throughout"
+    )
+)
+
+
+def _setting(value: str) -> str:
+    """The value of a setting without the words that merely follow it."""
+    if value.startswith("`"):
+        return value
+    words = value.split()
+    kept = words[:1]
+    for word in words[1:]:
+        if word.casefold() in _VALUE_STOP:
+            break
+        kept.append(word)
+    return " ".join(kept)
+
+
 def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
     if _THIRD_PARTY.search(c):
         return
     for subject, pattern in _WORKING_STATE:
         for m in pattern.finditer(c, mask):
-            value = m.group("val")
+            if _FOR_REPO.search(c, 0, m.start()):  # "line length for this repo is 100"
+                continue
+            value = _setting(m.group("val"))
             words = value.casefold().split()
             if words[0] in _STATE_WORDS or _VERB_FORM.search(words[0]):
                 continue
@@ -1471,7 +1525,7 @@ _RULES: Final = (
     (_rule_allergy, _bits(*_ALLERGY)),
     (_rule_language, _bits(*(p for _, p in _LANGUAGE))),
     (_rule_working_state, _bits(*(p for _, p in _WORKING_STATE))),
-    (_rule_tech, _bits(_TECH_CONTEXT, _PACKAGE_MANAGER, _LINE_LENGTH, _RENAMED)),
+    (_rule_tech, _bits(_TECH_CONTEXT, _PACKAGE_MANAGER, _LINE_LENGTH, _RENAMED, _SETTING_FOR_REPO)),
 )
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
@@ -1560,10 +1614,14 @@ _SPOUSES: Final = frozenset({"husband", "wife", "spouse"})
 _NOT_VALUE = re.compile(r"\bnot\s+(?:the\s+|a\s+|an\s+)?([\w'’\- ]{1,40})")
 
 
+_SECOND_THOUGHT = _rx(r"\bon\s+second\s+thoughts?\b")
+
+
 def _reported(sentence: str, mask: int) -> bool:
-    if mask & _SELF_REPORT.bit:  # "as I said" is the user's own report: drop it first
-        return bool(_REPORTED.pattern.search(_SELF_REPORT.pattern.sub(" ", sentence)))
-    return bool(_REPORTED.search(sentence, mask))
+    # "as I said" is the user's own report, "on second thought" no report at all: drop them
+    if mask & _SELF_REPORT.bit:
+        sentence = _SELF_REPORT.pattern.sub(" ", sentence)
+    return bool(_REPORTED.pattern.search(_SECOND_THOUGHT.sub(" ", sentence)))
 
 
 # A conditional or a report governs its own clause and every later clause of the sentence (the
@@ -1573,6 +1631,10 @@ _CONDITIONAL = _grx(
     rf"\b(?:if|unless|suppose|supposing|imagine|imagining|let{_A}?s\s+say|in\s+case"
     rf"|hypothetical(?:ly)?|what\s+if)\b",
     "if unless suppose supposing imagine imagining say case hypothetical hypothetically",
+)
+_LEADING_CONDITIONAL = _rx(
+    r"^\W*(?:(?:and|but|so|ok|okay|well|also|oh|hmm)\W+)*(?:if|unless|suppose|supposing|imagine"
+    r"|let'?s\s+say|in\s+case|what\s+if|hypothetically)\b"
 )
 # "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
 _TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
@@ -1593,7 +1655,7 @@ def _clause_reason(clause: str, mask: int) -> tuple[str, int] | None:
 
 # Where a marker later in a clause stops governing: a comma or dash before it ends the part
 # that states the fact ("use uv for new deps, not pip, if you need any").
-_PART_END = re.compile(r",|\s[-–—]+\s")
+_PART_END = re.compile(r",|\s[-–—]+\s|\s(?=(?:so|but|because|since|though|although)\s)", re.I)
 
 
 def _stated_part(clause: str, marker: int) -> int:
@@ -1859,7 +1921,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     if reason is None:
                         if m := _CONDITIONAL.search(clause, mask):
                             reason, at = "hypothetical", m.start()
-                            governed = reason
+                            if _LEADING_CONDITIONAL.match(clause):
+                                governed = reason
                         elif _reported(clause, mask):
                             reason = governed = "reported"
                             verb = _REPORTED.pattern.search(clause)
