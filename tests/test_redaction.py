@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +20,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentmem.errors import ConfigError, RedactionFailed
-from agentmem.redaction import (
-    FileFinding,
-    Finding,
-    PolicyProfile,
-    RuleRegistry,
-    default_registry,
-    evaluate,
-    fakes,
-    scan_files,
-)
-from agentmem.redaction.evaluation import POSITIONS, _leaked, materialize
+from agentmem.redaction import Finding, PolicyProfile, RuleRegistry, default_registry, fakes
+from agentmem.redaction.evaluation import POSITIONS, _leaked, evaluate, materialize
+from agentmem.redaction.files import FileFinding, scan_files
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "corpus" / "redaction"
@@ -449,3 +443,13 @@ def test_evaluate_counts_misses_of_a_registry_that_redacts_nothing() -> None:
     assert report.missed_total == report.positives
     assert not report.passed
     assert all(len(case.split("/")) == 4 for case in report.missed_cases)
+
+
+def test_runtime_import_loads_no_test_tooling() -> None:
+    code = (
+        "import sys, agentmem.redaction; "
+        "print(sorted(m for m in sys.modules if m.startswith('agentmem.redaction.')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    for tooling in ("fakes", "evaluation", "files"):
+        assert f"agentmem.redaction.{tooling}'" not in out.stdout

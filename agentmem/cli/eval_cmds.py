@@ -22,7 +22,7 @@ def redaction(
     Exits 7 if any planted secret is missed.
     """
     from agentmem._resources import data_path
-    from agentmem.redaction import evaluate
+    from agentmem.redaction.evaluation import evaluate
 
     report = evaluate(corpus or data_path("corpus") / "redaction")
     data = report.to_dict()

@@ -20,7 +20,7 @@ def scan(
 
     Exits 7 when anything is found.
     """
-    from agentmem.redaction import scan_files
+    from agentmem.redaction.files import scan_files
 
     if not paths:
         raise UsageError("name at least one file or directory to scan")
