@@ -198,17 +198,6 @@ class ProviderOutcome:
     detail: str | None = None
 
 
-@dataclass(frozen=True)
-class RequestParts:
-    """The pre-flight decisions: what is sent, and the output cap derived from the budget."""
-
-    system: str
-    user: str
-    seqs: tuple[int, ...]
-    input_estimate: int
-    max_output_tokens: int
-
-
 def _message_line(seq: int, text: str) -> str:
     return f"[seq {seq}] {text}\n"
 
