@@ -13,8 +13,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 
@@ -26,11 +27,6 @@ if TYPE_CHECKING:
     from agentmem.store import Store
 
 __all__ = ["ArtifactInfo", "SweepResult", "list_artifacts", "put", "read", "sweep"]
-
-_COLUMNS = (
-    "artifact_id, origin, run_id, principal, media_type, doc_schema, size, created_at, "
-    "expires_at, blob_key"
-)
 
 
 class ArtifactInfo(msgspec.Struct, frozen=True):
@@ -50,6 +46,16 @@ class ArtifactInfo(msgspec.Struct, frozen=True):
     def expired(self, now: str | None = None) -> bool:
         """True once ``expires_at`` has passed: the artifact is then unreadable."""
         return self.expires_at <= (now or now_text())
+
+
+# The columns are the struct's fields, so INSERT order and row binding cannot drift from it.
+_FIELDS = tuple(field.name for field in msgspec.structs.fields(ArtifactInfo))
+_COLUMNS = ", ".join(_FIELDS)
+
+
+def _bind(row: Sequence[object]) -> ArtifactInfo:
+    """An artifacts row as its struct, bound by column name (msgspec checks each type)."""
+    return msgspec.convert(dict(zip(_FIELDS, row, strict=True)), ArtifactInfo)
 
 
 class SweepResult(msgspec.Struct, frozen=True):
@@ -111,7 +117,7 @@ def info(store: Store, artifact_id: str) -> ArtifactInfo:
     ).fetchall()
     if not rows:
         raise NotFound(f"no artifact {artifact_id!r}")
-    return ArtifactInfo(*rows[0])
+    return _bind(rows[0])
 
 
 def read(
@@ -138,7 +144,7 @@ def list_artifacts(
     live = [] if include_expired else [("expires_at > ?", [now_text()])]
     condition, params = where({"principal": principal}, *live)
     sql = f"SELECT {_COLUMNS} FROM artifacts{condition} ORDER BY created_at DESC, artifact_id"
-    return [ArtifactInfo(*row) for row in store.conn.execute(sql, params)]
+    return [_bind(row) for row in store.conn.execute(sql, params)]
 
 
 def sweep(store: Store) -> SweepResult:
@@ -161,4 +167,5 @@ def sweep(store: Store) -> SweepResult:
     if artifacts or blobs:
         list(store.conn.execute("PRAGMA incremental_vacuum"))
         list(store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)"))
-    return SweepResult(len(artifacts), len(blobs), sum(size for (size,) in blobs))
+    freed = sum(cast("int", size) for (size,) in blobs)  # blobs.size: INTEGER NOT NULL
+    return SweepResult(len(artifacts), len(blobs), freed)

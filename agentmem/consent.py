@@ -7,7 +7,7 @@ client writes the file. This module only decides whether a change is needed and 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, cast
 
 import msgspec
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PURPOSE", "ConsentStatus", "grant", "status", "withdraw"]
 
-PURPOSE = "trajectory_export"
+PURPOSE: Final = "trajectory_export"
 
 
 class ConsentStatus(msgspec.Struct, frozen=True):
@@ -43,7 +43,10 @@ def status(store: Store, principal: str | None = None, purpose: str = PURPOSE) -
     ).fetchall()
     if not rows:
         return ConsentStatus(principal, purpose, "never", None, None, None)
-    state, granted, withdrawn, changed_at = rows[0]
+    # consent is a STRICT table: these are its column types.
+    state, granted, withdrawn, changed_at = cast(
+        "tuple[str, int | None, int | None, str | None]", rows[0]
+    )
     return ConsentStatus(principal, purpose, state, granted, withdrawn, changed_at)
 
 

@@ -460,8 +460,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
     def setup(self) -> None:
         self.app = self.server.app
-        self.timeout = self.app.timeout
         super().setup()
+        self.connection.settimeout(self.app.timeout)
         self.deadline: float | None = None
         self.busy = False
         self.expect_continue = False

@@ -17,7 +17,7 @@ principal's current consent: a withdrawal blocks every export, stamped or not.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
 
@@ -146,7 +146,7 @@ def _export(store: Store, run_id: str, principal: str) -> ExportResult | None:
             (now_text(), run_id, DOC_SCHEMA, ORIGIN),
         ).fetchall()
         if existing:
-            artifact_id, live = existing[0]
+            artifact_id, live = cast("tuple[str, int]", existing[0])
             return ExportResult(artifact_id, created=False) if live else None
         registry = default_registry()
         document = build_document(store, run)

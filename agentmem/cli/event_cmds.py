@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, BinaryIO
 
@@ -107,6 +107,7 @@ def import_(
         total = os.fstat(stream.fileno()).st_size
     lines: list[int] = []
     progress = Progress("importing", None)
+    tick: Callable[[int], None]
     if total:
         # Progress by bytes read, which is known for files without counting lines first.
         progress.total = total

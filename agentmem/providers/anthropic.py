@@ -178,8 +178,9 @@ class AnthropicProvider(Provider):
                 )
             text = canonical_json(calls[0]["input"]).decode()
         else:
-            texts = [block.get("text") for block in blocks if block.get("type") == "text"]
-            if not texts or not all(isinstance(part, str) for part in texts):
+            found = [block.get("text") for block in blocks if block.get("type") == "text"]
+            texts = [part for part in found if isinstance(part, str)]
+            if not texts or len(texts) != len(found):
                 raise malformed(name, "response has no text content", status, request_sha256, raw)
             text = "".join(texts)
         usage = data.get("usage")

@@ -204,7 +204,8 @@ def _environment_proxy(url: str) -> str | None:
     if is_loopback(host):
         return None
     proxies = urllib.request.getproxies_environment()
-    if urllib.request.proxy_bypass_environment(host, proxies):
+    # typeshed omits this stdlib function (undocumented, present since Python 3.4).
+    if urllib.request.proxy_bypass_environment(host, proxies):  # type: ignore[attr-defined]
         return None
     proxy = proxies.get(parts.scheme) or proxies.get("all")
     if proxy and urlsplit(proxy).scheme in ("http", "https"):
