@@ -140,7 +140,7 @@ _REL_SURFACE = (
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|spouse|partner"
     r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy"
-    r"|father|kiddos?|wifey|missus"
+    r"|father|kiddos?|wifey|missus|twins"
     r"|step(?:mom|mum|dad|mother|father)|grand(?:ma|pa|mother|father|parents?)|granny|siblings?"
     r"|sisters?|brothers?|nieces?|nephews?|aunts?|uncles?|cousins?)"
 )
@@ -263,7 +263,8 @@ _WS_HEADS = (
     r"|version|target|license|licence|endpoint|namespace|port|host|hostname|domain|stack|orm"
     r"|pipeline|ci|line\s+length|indentation|style\s+guide|convention|entry\s+point"
     r"|config\s+file|schema|monorepo|workspace|milestone|due\s+date|release\s+date|base\s+image"
-    r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node)"
+    r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node|msrv"
+    r"|command|timezone|time\s+zone|test\s+runner|bundler|image)"
 )
 _STATE_WORDS: Final = frozenset(
     _words(
@@ -334,7 +335,8 @@ _ABBREVIATIONS: Final = frozenset(
     _words("st dr mr mrs ms jr sr inc co ltd corp prof vs e.g i.e approx no mt ft")
 )
 _SUBJECT_START = (
-    rf"(?:i|i{_A}?m|i{_A}?ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve)\b"
+    rf"(?:i|i{_A}?m|i{_A}?ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve|he|she|they|you"
+    rf"|he{_A}s|she{_A}s|they{_A}re|you{_A}re)\b"
     r"|(?:this|next|last)\s+(?:week|weekend|month|year|morning|evening|time)\b"
     r"|(?:today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment)\b"
 )
@@ -443,9 +445,9 @@ _RETRACTION = _grx(
     r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
     r"|correction|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
     r"|typo|no\s+wait|i\s+mixed\s+(?:that|it|them|those)\s+up|(?:sorry|oops),?\s+i\s+mean"
-    r"|autocorrect|actually\s+no|scrap\s+(?:the|that))\b",
+    r"|autocorrect|actually\s+no|scrap\s+(?:the|that)|actually\s+(?:it['’]?s|its)\s+only)\b",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
-    " mistake typo mixed mean autocorrect no scrap",
+    " mistake typo mixed mean autocorrect no scrap only",
 )
 _NEGATION = _grx(
     rf"\b(?:not|never|no|none|neither|nor|without|nobody|nothing|nowhere|cannot|hardly|barely"
@@ -547,7 +549,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         surface = m.group("noun")
         is_pet = _PET_NOUN.fullmatch(surface) is not None
         kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
-        noun = _normal(kind, field_name, surface)
+        noun = "child" if surface.casefold() == "twins" else _normal(kind, field_name, surface)
         if noun is None or (not m.group("tail") and _next_word(c, m.end()) in _COMPOUND_NEXT):
             continue
         if m.group("det").casefold() == "our" and not is_pet and noun not in _CHILD_RELATIONS:
@@ -755,7 +757,16 @@ def _given_names(raw: str) -> list[str]:
     return out
 
 
+_NAME_HERE = _Gated(
+    re.compile(rf"^\W*(?i:hi|hello|hey|hiya)\W+(?P<name>{_NAME}(?:\s+{_NAME})?)\s+(?i:here)\b"),
+    "here",
+)
+
+
 def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
+    if message_start and (m := _NAME_HERE.match(c, mask)) and (names := _names(m.group("name"))):
+        if len(names) == len(m.group("name").split()):
+            yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _NAME_IS.finditer(c, mask):
         names = _given_names(m.group("name"))
         if names and len(names) == len(m.group("name").split()):
@@ -797,6 +808,11 @@ _HOME = [
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?"
         rf"(?:moved|relocated)\s+to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated",
+    ),
+    # "I'm from Edinburgh and still live there"
+    _grx(
+        rf"\bfrom\s+(?P<place>{_ANY_PLACE})\s+and\s+(?:i\s+)?(?:still\s+)?live\s+there\b",
+        "there",
     ),
     # present perfect: still true ("I've lived in Lisbon for 6 years", "since 2019")
     _grx(
@@ -903,7 +919,8 @@ _OCCUPATION = [
     ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
     _grx(
-        rf"(?:\bi\s+|^\W*|,\s*)(?:currently\s+|now\s+|also\s+)?work(?:ing)?\s+(?:nights\s+"
+        rf"(?:\bi\s+|^\W*|,\s*|\band\s+)(?:currently\s+|now\s+|also\s+)?work(?:ing)?\s+"
+        rf"(?:nights\s+"
         rf"|days\s+|shifts\s+|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?"
         rf"(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
@@ -933,7 +950,7 @@ _OCCUPATION = [
         " ".join(_OCCUPATIONS),
     ),
 ]
-_ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})")
+_ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})")
 _PLACE_AFTER_ROLE = _rx(
     r"\s+in\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
     r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now)\b)"
@@ -1313,7 +1330,8 @@ _LANGUAGE = [
         "learning",
         _grx(
             rf"(?:{_I_AM}\b[^.;!?]{{0,80}}?\band\s+(?:also\s+)?|^\W*(?:i{_A}?ve\s+)?been\s+"
-            rf"|^\W*currently\s+)(?:learning|studying)\s+(?P<langs>{_LANGS})",
+            rf"|^\W*currently\s+|,\s*(?:currently\s+|also\s+)?)(?:learning|studying)\s+"
+            rf"(?P<langs>{_LANGS})",
             "learning studying",
         ),
     ),
@@ -1355,16 +1373,17 @@ _WORKING_STATE = [
         _grx(
             rf"\b(?P<det>our|my|the|this|(?:the|this|our)\s+(?:project|repo|repository|codebase"
             rf"|app|service){_A}s)\s+(?P<subj>(?:[\w\-.]+\s+){{0,3}}?{_WS_HEADS})\s+"
-            rf"(?:is\s+set\s+to|is\s+called|is\s+named|is)\s+{_WS_VALUE}",
+            rf"(?:is\s+set\s+to|is\s+called|is\s+named|is(?:\s+still|\s+now)?)\s+{_WS_VALUE}",
             "is",
         ),
     ),
     (
         None,
         _grx(
-            rf"^\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay)\W+)*"
+            rf"(?:^|:\s*)\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay)\W+)*"
             rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an)\s)[\w\-.]+\s+){{0,2}}?"
-            rf"{_WS_HEADS})\s+(?:is\s+set\s+to|is\s+called|is\s+named|is)\s+{_WS_VALUE}",
+            rf"{_WS_HEADS})\s+(?:is\s+set\s+to|is\s+called|is\s+named|is(?:\s+still|\s+now)?)\s+"
+            rf"{_WS_VALUE}",
             "is",
         ),
     ),
@@ -1382,6 +1401,11 @@ _WORKING_STATE = [
 
 _VERB_FORM = re.compile(r"(?:ing|ed)$")
 _FOR_REPO = _rx(r"\bfor\s+$")
+_DEPLOYS_FROM = _grx(
+    rf"\b(?:we\s+(?:now\s+)?deploy|deploys?\s+(?:go\s+out|ship|happen|run)?)\s*(?:only\s+)?from\s+"
+    rf"(?:the\s+)?(?!main\b)(?P<val>`[^`\n]{{1,60}}`|[\w./\-]+)(?:\s+branch)?",
+    "deploy deploys",
+)
 _SETTING_FOR_REPO = _grx(
     rf"\b(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+(?:for|in|of)\s+(?:this|the|our)\s+"
     rf"(?:repo|repository|project|codebase|app|service)\s+is\s+{_WS_VALUE}",
@@ -1447,6 +1471,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _PACKAGE_MANAGER.finditer(c, mask):
         value = m.group("pm") + (m.group("ver") or "")
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
+    for m in _DEPLOYS_FROM.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
     for m in _SETTING_FOR_REPO.finditer(c, mask):
         value = _setting(m.group("val"))
         subject = m.group("subj")
@@ -1512,7 +1538,7 @@ def _bits(*patterns: _Gated | int) -> int:
 
 # The rules after _rule_names, in the order their hits are listed, each with the bits of the
 # patterns it starts from: a rule none of whose patterns can match a message finds nothing in it.
-_NAMES_BITS: Final = _bits(_NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY)
+_NAMES_BITS: Final = _bits(_NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE)
 _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
@@ -1525,7 +1551,17 @@ _RULES: Final = (
     (_rule_allergy, _bits(*_ALLERGY)),
     (_rule_language, _bits(*(p for _, p in _LANGUAGE))),
     (_rule_working_state, _bits(*(p for _, p in _WORKING_STATE))),
-    (_rule_tech, _bits(_TECH_CONTEXT, _PACKAGE_MANAGER, _LINE_LENGTH, _RENAMED, _SETTING_FOR_REPO)),
+    (
+        _rule_tech,
+        _bits(
+            _TECH_CONTEXT,
+            _PACKAGE_MANAGER,
+            _LINE_LENGTH,
+            _RENAMED,
+            _SETTING_FOR_REPO,
+            _DEPLOYS_FROM,
+        ),
+    ),
 )
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
@@ -1552,7 +1588,7 @@ def _spans(
     spans.append((pos, end))
     out = []
     for s, e in spans:
-        while s < e and text[s].isspace():
+        while s < e and (text[s].isspace() or text[s] in ",;:"):
             s += 1
         while e > s and (text[e - 1].isspace() or text[e - 1] in ".,;:!?"):
             e -= 1
