@@ -415,7 +415,7 @@ def transaction(conn: apsw.Connection) -> Iterator[apsw.Connection]:
 
 
 def _now_text(conn: apsw.Connection) -> str:
-    return conn.execute("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')").get
+    return str(conn.execute("SELECT strftime('%Y-%m-%dT%H:%M:%fZ', 'now')").get)
 
 
 def where(
@@ -438,9 +438,11 @@ def where(
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
-def projection_snapshot(conn: apsw.Connection, schema: str = "main") -> dict[str, list[tuple]]:
+def projection_snapshot(
+    conn: apsw.Connection, schema: str = "main"
+) -> dict[str, list[tuple[object, ...]]]:
     """Every projection table's rows in ``schema``, ordered, for equality checks."""
-    out: dict[str, list[tuple]] = {}
+    out: dict[str, list[tuple[object, ...]]] = {}
     for table in PROJECTION_TABLES:
         out[table] = list(conn.execute(f"SELECT * FROM {schema}.{table} ORDER BY 1, 2"))
     return out

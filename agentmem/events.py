@@ -80,7 +80,7 @@ class _Strict(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     pass
 
 
-class ToolDef(_Strict):
+class ToolDef(_Strict, frozen=True):
     """A tool offered to a run: its name and JSON schema (hashed canonically by the store)."""
 
     name: Id
@@ -88,7 +88,7 @@ class ToolDef(_Strict):
     schema_sha256: Sha256 | None = None
 
 
-class ToolCall(_Strict):
+class ToolCall(_Strict, frozen=True):
     """One tool call made by the assistant; ``arguments`` is the model's JSON text."""
 
     id: Id
@@ -221,7 +221,7 @@ ROW_JSON_SQL = (
     "json_quote(created_at) || CASE payload WHEN '{}' THEN '}' ELSE ',' || substr(payload, 2) END"
 )
 
-_client_decoder = msgspec.json.Decoder(Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
+_client_decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
 _encoder = msgspec.json.Encoder(order="deterministic")
 _stored_classes: dict[str, type[Event]] = {}
 # Modules that define process event types; imported before the history decoder is built so
@@ -232,7 +232,7 @@ _PROCESS_MODULES = (
     "agentmem.memory.composition",
     "agentmem.integrations.openai_agents",
 )
-_stored_decoder: msgspec.json.Decoder | None = None
+_stored_decoder: msgspec.json.Decoder[Event] | None = None
 
 
 def register_process_event(cls: type[Event]) -> type[Event]:
@@ -299,7 +299,7 @@ def _lenient(cls: type[Event]) -> type[Event]:
     return _stored_classes[tag]
 
 
-def stored_decoder() -> msgspec.json.Decoder:
+def stored_decoder() -> msgspec.json.Decoder[Event]:
     """Lenient decoder for the log's own history (all types, unknown fields tolerated)."""
     global _stored_decoder
     if _stored_decoder is None:
@@ -396,6 +396,7 @@ def validate_client_event(event: Event | dict[str, Any] | bytes | str) -> Event:
     of client types (process types are refused), field constraints, the size limit, a
     ``created_at`` that exists in UTC. Raises :class:`InvalidInput` with one line.
     """
+    data: bytes | str
     if isinstance(event, Event):
         if _validated.get(id(event)) is event:
             return event
@@ -466,7 +467,7 @@ def _peek_type(data: bytes) -> object:
 
 def payload_of(event: Event) -> dict[str, Any]:
     """The type's own fields (everything but the envelope), as JSON-ready builtins."""
-    out = msgspec.to_builtins(event)
+    out: dict[str, Any] = msgspec.to_builtins(event)
     for key in _ENVELOPE:
         out.pop(key, None)
     return out
