@@ -13,6 +13,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import threading
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
@@ -78,6 +79,10 @@ async def two_turns(session: Any) -> tuple[list[str], ScriptedModel]:
 
 def user(text: str) -> dict[str, Any]:
     return {"role": "user", "content": text}
+
+
+def without_id(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k != "id"}
 
 
 def said(text: str, item_id: str = "msg") -> dict[str, Any]:
@@ -336,7 +341,8 @@ def test_reasoning_items_are_dropped_and_never_stored(store: agentmem.Store) -> 
     run(session.add_items([user("hi"), reasoning, said("hello")]))
     run(session.add_items([reasoning]))  # a batch of reasoning only stores nothing
 
-    assert run(session.get_items()) == [user("hi"), said("hello")]
+    # The reply followed a reasoning item that is gone: it comes back without its id.
+    assert run(session.get_items()) == [user("hi"), without_id(said("hello"))]
     hits = store.conn.execute(
         "SELECT count(*) FROM events WHERE payload LIKE '%PRIVATE-CHAIN%' "
         "OR payload LIKE '%gAAAA-opaque%'"
@@ -351,10 +357,6 @@ def test_reasoning_items_are_dropped_and_never_stored(store: agentmem.Store) -> 
             [user("ok"), {"role": "assistant", "content": "x", "reasoning_content": "hmm"}],
             "item 2: field `reasoning_content` carries raw model reasoning",
         ),
-        ([user("ok"), "not an item"], "item 2: expected an item object"),
-        ([{"role": "user", "content": "x", "t": (1, 2)}], "item 1: does not survive JSON"),
-        ([{"role": "user", "content": "x", "n": float("nan")}], "item 1: does not survive JSON"),
-        ([{"role": "user", "content": "x", "o": object()}], "item 1: not plain JSON"),
         (
             [user("ok"), {"type": "function_call", "name": "f", "arguments": "{}"}],
             "item 2: ",
@@ -372,6 +374,82 @@ def test_bad_items_are_refused_and_nothing_is_written(
     assert caught.value.message.startswith(message)
     assert event_count(store) == before
     assert run(session.get_items()) == [user("first")]
+
+
+@pytest.mark.parametrize(
+    ("items", "message"),
+    [
+        ([user("ok"), "not an item"], "item 2: expected an item object"),
+        ([{"role": "user", "content": "x", "t": (1, 2)}], "item 1: does not survive JSON"),
+        ([{"role": "user", "content": "x", "n": float("nan")}], "item 1: does not survive JSON"),
+        ([{"role": "user", "content": "x", "o": object()}], "item 1: not plain JSON"),
+    ],
+)
+def test_items_that_are_not_json_are_a_type_error_as_in_the_sdk(
+    store: agentmem.Store, items: list[Any], message: str
+) -> None:
+    session = AgentmemSession("s", store=store)
+    run(session.add_items([user("first")]))
+    before = event_count(store)
+    with pytest.raises(TypeError, match=message):
+        run(session.add_items(items))
+    assert event_count(store) == before
+
+
+def test_a_negative_limit_returns_everything_as_in_the_sdk(store: agentmem.Store) -> None:
+    session = AgentmemSession("s", store=store)
+    run(session.add_items([user("one"), said("two")]))
+    assert run(session.get_items(limit=-1)) == [user("one"), said("two")]
+    limited = AgentmemSession("s", store=store, session_settings={"limit": -1})
+    assert run(limited.get_items()) == [user("one"), said("two")]
+
+
+def test_a_closed_object_raises_runtime_error_as_in_the_sdk(db_path: Path) -> None:
+    session = AgentmemSession("s", db=db_path)
+    run(session.add_items([user("one")]))
+    session.close()
+    for attempt in (
+        session.add_items([user("more")]),
+        session.add_items([]),
+        session.get_items(),
+        session.pop_item(),
+        session.clear_session(),
+    ):
+        with pytest.raises(RuntimeError, match="AgentmemSession is closed"):
+            run(attempt)
+
+
+def test_session_settings_are_the_sdks(store: agentmem.Store) -> None:
+    assert AgentmemSession("s", store=store).session_settings == SessionSettings()
+    coerced = AgentmemSession("s", store=store, session_settings={"limit": 2})
+    assert coerced.session_settings == SessionSettings(limit=2)
+    run(coerced.add_items([user("one"), user("two"), user("three")]))
+    assert run(coerced.get_items()) == [user("two"), user("three")]
+    with pytest.raises(TypeError, match=r"Unknown session settings: limitt .*takes: limit"):
+        AgentmemSession("s", store=store, session_settings={"limitt": 1})
+
+
+def test_one_session_shared_by_threads(store: agentmem.Store) -> None:
+    session = AgentmemSession("s", store=store)
+    errors: list[BaseException] = []
+
+    def work(n: int) -> None:
+        try:
+            for i in range(5):
+                run(session.add_items([user(f"thread {n} says {i}")]))
+                run(session.get_items(limit=3))
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(10)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert errors == []
+    assert len(run(session.get_items())) == 50
+    assert len(store.runs(session_id="s")) == 1  # one object, one run
 
 
 def test_a_closed_session_refuses_more_but_stays_readable(store: agentmem.Store) -> None:
@@ -461,3 +539,174 @@ def test_the_module_imports_without_the_sdk() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def _response(response_id: str, output: list[dict[str, Any]]) -> str:
+    from openai.types.responses import Response
+
+    return Response.model_validate(
+        {
+            "id": response_id,
+            "object": "response",
+            "created_at": 1,
+            "model": "gpt-5",
+            "output": output,
+            "parallel_tool_calls": True,
+            "tool_choice": "auto",
+            "tools": [],
+            "status": "completed",
+        }
+    ).model_dump_json()
+
+
+def _reasoning(item_id: str) -> dict[str, Any]:
+    return {
+        "id": item_id,
+        "type": "reasoning",
+        "summary": [{"type": "summary_text", "text": "PRIVATE"}],
+        "encrypted_content": "gAAAA-opaque",
+    }
+
+
+def _without_their_reasoning(request_input: list[dict[str, Any]], owners: dict[str, str]) -> list:
+    """The Responses API's rule: an output item sent back by its id needs the reasoning item
+    that produced it (``owners``: item id -> reasoning id) somewhere before it."""
+    seen: set[str] = set()
+    missing = []
+    for item in request_input:
+        if item.get("type") == "reasoning":
+            seen.add(item["id"])
+        elif item.get("id") in owners and owners[item["id"]] not in seen:
+            missing.append(item["id"])
+    return missing
+
+
+@pytest.mark.parametrize("backend", ["agentmem", "sqlite"])
+def test_reasoning_model_history_is_valid_for_the_responses_api(
+    store: agentmem.Store, backend: str
+) -> None:
+    """The SDK's own request builder (OpenAIResponsesModel) sends what the session returns; the
+    second turn's request must hold no output item without the reasoning item it needs."""
+    httpx2 = pytest.importorskip("httpx2")
+    from agents import OpenAIResponsesModel
+    from openai import AsyncOpenAI
+
+    turns = [
+        [
+            _reasoning("rs_1"),
+            {
+                "id": "fc_1",
+                "type": "function_call",
+                "call_id": "call_1",
+                "name": "weather",
+                "arguments": '{"city": "Lisbon"}',
+                "status": "completed",
+            },
+        ],
+        [
+            _reasoning("rs_2"),
+            {
+                **said("Sunny.", "msg_2"),
+                "content": [{"type": "output_text", "text": "Sunny.", "annotations": []}],
+            },
+        ],
+        [said("Hello Ada.", "msg_3")],
+    ]
+    owners = {"fc_1": "rs_1", "msg_2": "rs_2"}
+    requests: list[list[dict[str, Any]]] = []
+
+    async def handler(request: Any) -> Any:
+        requests.append(json.loads(request.content)["input"])
+        return httpx2.Response(200, content=_response(f"resp_{len(requests)}", turns.pop(0)))
+
+    async def conversation() -> None:
+        session = (
+            AgentmemSession("chat-r", store=store) if backend == "agentmem" else SQLiteSession("r")
+        )
+        async with AsyncOpenAI(
+            api_key="synthetic",
+            http_client=httpx2.AsyncClient(transport=httpx2.MockTransport(handler)),
+        ) as client:
+            agent = Agent(
+                name="a", model=OpenAIResponsesModel("gpt-5", openai_client=client), tools=[weather]
+            )
+            await Runner.run(agent, "Weather in Lisbon?", session=session)
+            await Runner.run(agent, "I am Ada.", session=session)
+
+    run(conversation())
+    assert len(requests) == 3
+    assert _without_their_reasoning(requests[-1], owners) == []
+    if backend == "agentmem":
+        assert not any(i.get("type") == "reasoning" for i in requests[-1])  # never stored
+        calls = [i for i in requests[-1] if i.get("type") == "function_call"]
+        assert [c["call_id"] for c in calls] == ["call_1"]  # the call itself is still there
+
+
+class _Compactor:
+    """A stand-in for ``client.responses.compact``: keeps the user messages, summarises the
+    rest into one opaque compaction item (what the real endpoint returns)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def compact(self, **kwargs: Any) -> Any:
+        from types import SimpleNamespace
+
+        self.calls += 1
+        kept = [dict(i) for i in kwargs.get("input", []) if i.get("role") == "user"]
+        summary = {"type": "compaction", "id": f"cmp_{self.calls}", "encrypted_content": "x"}
+        return SimpleNamespace(output=[*kept, summary], usage=None)
+
+
+def _compacting(session: AgentmemSession) -> tuple[Any, _Compactor]:
+    from types import SimpleNamespace
+
+    from agents.memory import OpenAIResponsesCompactionSession
+
+    compactor = _Compactor()
+    client = SimpleNamespace(responses=compactor)
+    wrapper = OpenAIResponsesCompactionSession(
+        session.session_id,
+        session,
+        client=client,  # type: ignore[arg-type]
+        compaction_mode="input",
+        should_trigger_compaction=lambda context: bool(context["compaction_candidate_items"]),
+    )
+    return wrapper, compactor
+
+
+def test_compaction_rewrites_history_without_repeating_what_the_user_said(
+    store: agentmem.Store,
+) -> None:
+    session = AgentmemSession("chat-c", store=store)
+    wrapper, compactor = _compacting(session)
+
+    async def turns() -> None:
+        model = ScriptedModel(
+            [[assistant_message("Noted.", item_id="m1")], [assistant_message("Hi Ada.")]]
+        )
+        agent = Agent(name="a", model=model)
+        await Runner.run(agent, "I live in Lisbon.", session=wrapper)
+        await Runner.run(agent, "My name is Ada.", session=wrapper)
+        await wrapper.run_compaction({"force": True})  # the manual, whole-history path
+
+    run(turns())
+    assert compactor.calls >= 3  # automatic after each turn, then the manual one
+    items = run(session.get_items())
+    assert [i.get("content") for i in items if i.get("role") == "user"] == [
+        "I live in Lisbon.",
+        "My name is Ada.",
+    ]
+    assert items[-1]["type"] == "compaction"
+    said_by_user = [
+        e.text  # type: ignore[attr-defined]
+        for e in store.events(session_id="chat-c", types=("user.message.created",))
+    ]
+    assert said_by_user == ["I live in Lisbon.", "My name is Ada."]
+
+    # What a compaction replaced was not taken back: it is still evidence.
+    run(session.close_session())
+    assert {b.statement for b in store.beliefs()} == {
+        "User lives in Lisbon",
+        "User's name is Ada",
+    }

@@ -17,28 +17,46 @@ How SDK items land in the log, in one ``append_many`` transaction per ``add_item
   follow an assistant message in the same batch join it, as one chat turn), function/custom
   tool call outputs ``tool.result.created``, system/developer messages ``system.prompt.set``.
   Other items (hosted tool calls, item references, ...) are kept only verbatim;
-- reasoning items are dropped and never stored (ADR-0006), so the round-trip is exact for every
-  item type except ``reasoning``; an item carrying raw reasoning in a field of its own
-  (``reasoning_content``, ``thinking``, ...) is refused rather than stored.
+- reasoning items are dropped and never stored (ADR-0006); an item carrying raw reasoning in a
+  field of its own (``reasoning_content``, ``thinking``, ...) is refused rather than stored.
+  The Responses API refuses an output item sent back by its ``id`` without the reasoning item
+  that preceded it ("provided without its required 'reasoning' item"), so the assistant
+  messages and function/custom tool calls that followed a dropped reasoning item (up to the
+  next user, system or tool-output item, across ``add_items`` calls of this object) are stored
+  without their ``id``: the API then takes them as plain input, as the SDK itself does for
+  compacted output without reasoning. The round-trip is exact for every other item; the
+  session sets ``_ignore_ids_for_matching`` so the SDK matches its items by content.
 
 ``pop_item`` and ``clear_session`` never delete anything: they append ``agents.item.popped`` and
 ``agents.session.cleared``, which ``get_items`` honours. The conversation events stay in the log,
 but consolidation leaves them out: what the user took back is never evidence for memory.
+
+Compaction (the SDK's ``OpenAIResponsesCompactionSession``) rewrites history: it replaces a
+suffix, or the whole history, by the compacted output, which repeats the user messages it
+keeps. The session implements the two hooks the SDK calls for that, ``_get_compaction_snapshot``
+(an atomic suffix replacement) and ``_atomic_replace_items`` (whole history); each rewrite is one
+transaction of ``agents.item.popped`` / ``agents.session.cleared`` and ``agents.item.added``
+events marked ``compacted``, which become no conversation event: the log keeps what the user said
+once, and the replaced items stay evidence (the user did not take them back).
 
 Runs: the Session protocol has no run boundaries, so each :class:`AgentmemSession` object starts
 one agentmem run lazily with the first item it stores and keeps it until :meth:`complete_run`
 (or :meth:`close_session`); the next item after that starts a new run. A run is what consent is
 stamped on and what ``agentmem run export`` exports.
 
-Store calls run directly on the event loop thread: appends and reads take well under a
-millisecond, and one thread keeps the single apsw connection's transactions from interleaving.
+Store calls run directly on the calling thread: appends and reads take well under a
+millisecond. Every call holds the Store's lock while it reads or writes, so one session (or one
+Store shared by several sessions) may be used from several threads; after :meth:`close` every
+call raises ``RuntimeError``, as the SDK's sessions do.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
@@ -51,6 +69,7 @@ from agentmem.store import Store
 if TYPE_CHECKING:
     from agents.items import TResponseInputItem
     from agents.memory import SessionSettings
+    from agents.memory.session import _CompactionSnapshot
 
     from agentmem.memory.service import ConsolidationReport
 
@@ -60,26 +79,36 @@ __all__ = ["AgentmemSession", "AgentsItemAdded", "AgentsItemPopped", "AgentsSess
 class AgentsItemAdded(Event, frozen=True, kw_only=True, tag="agents.item.added"):
     """Process event: one SDK session item, verbatim.
 
-    ``event_ref`` is the event_id of the conversation event the item also became, if any.
+    ``event_ref`` is the event_id of the conversation event the item also became, if any;
+    ``compacted`` items were written by a compaction and never become conversation events.
     """
 
     session_id: Id
     item: dict[str, Any]
     event_ref: Id | None = None
+    compacted: bool = False
 
 
 class AgentsItemPopped(Event, frozen=True, kw_only=True, tag="agents.item.popped"):
-    """Process event: the item stored at ``item_seq`` was popped from the SDK session."""
+    """Process event: the item stored at ``item_seq`` was popped from the SDK session.
+
+    ``compacted``: removed by a compaction (a history rewrite), not taken back by the user.
+    """
 
     session_id: Id
     item_seq: int
+    compacted: bool = False
 
 
 class AgentsSessionCleared(Event, frozen=True, kw_only=True, tag="agents.session.cleared"):
-    """Process event: every item stored at or before ``through_seq`` was cleared."""
+    """Process event: every item stored at or before ``through_seq`` was cleared.
+
+    ``compacted``: replaced by a compaction (a history rewrite), not taken back by the user.
+    """
 
     session_id: Id
     through_seq: int
+    compacted: bool = False
 
 
 register_process_event(AgentsItemAdded)
@@ -96,6 +125,9 @@ _HISTORY_SQL = (
 _TEXT_PARTS = frozenset({"input_text", "output_text", "text"})
 _CALLS = {"function_call": "arguments", "custom_tool_call": "input"}
 _CALL_OUTPUTS = frozenset({"function_call_output", "custom_tool_call_output"})
+# Model output whose ``id`` may go: the API then takes the item as input, not as a reference
+# to an output that needs its reasoning item (hosted tool calls need theirs, so keep it).
+_ID_OPTIONAL = frozenset({"function_call", "custom_tool_call"})
 
 
 class _ItemPayload(msgspec.Struct):
@@ -112,11 +144,15 @@ class AgentmemSession:
     Give either ``store`` (an open :class:`~agentmem.Store`, left open) or ``db`` (a path, or
     the configured default when both are omitted; the store is opened here and closed by
     :meth:`close`). ``principal`` is the user the conversation belongs to (default: the store's).
-    ``session_settings`` is the SDK's ``SessionSettings``; its ``limit`` applies when
-    ``get_items`` is called without one.
+    ``session_settings`` is the SDK's ``SessionSettings`` or a dict of its fields (default
+    ``SessionSettings()``, as the SDK's sessions); its ``limit`` applies when ``get_items`` is
+    called without one.
     """
 
     session_settings: SessionSettings | None = None
+    #: Items that followed a dropped reasoning item come back without their ``id``; the SDK
+    #: matches stored items to what it sent by content (as for server-side sessions).
+    _ignore_ids_for_matching = True
 
     def __init__(
         self,
@@ -125,7 +161,7 @@ class AgentmemSession:
         db: str | os.PathLike[str] | None = None,
         principal: str | None = None,
         store: Store | None = None,
-        session_settings: SessionSettings | None = None,
+        session_settings: SessionSettings | Mapping[str, Any] | None = None,
     ) -> None:
         if store is not None and db is not None:
             raise TypeError("pass either store or db, not both")
@@ -135,6 +171,7 @@ class AgentmemSession:
             raise InvalidInput(
                 f"session_id must be 1 to 128 printable characters, got {session_id!r}"
             ) from exc
+        settings_value = _session_settings(session_settings)
         from agentmem.config import load_settings
         from agentmem.memory.composition import resolve_settings
 
@@ -149,8 +186,10 @@ class AgentmemSession:
         self._owns_store = store is None
         self.store = store if store is not None else Store.open(settings=settings)
         self.principal = principal if principal is not None else self.store.principal
-        self.session_settings = session_settings
+        self.session_settings = settings_value
         self._run_id: str | None = None
+        self._after_reasoning = False  # the last item this object handled was dropped reasoning
+        self._closed = False
 
     @property
     def run_id(self) -> str | None:
@@ -160,59 +199,107 @@ class AgentmemSession:
     # -- the SDK's Session protocol ------------------------------------------------------------
 
     async def get_items(self, limit: int | None = None) -> list[TResponseInputItem]:
-        """The session's items in order; only the latest ``limit`` when given."""
+        """The session's items in order; only the latest ``limit`` when given (a negative
+        ``limit`` means all of them, as in the SDK's SQLite session)."""
         if limit is None and self.session_settings is not None:
             limit = self.session_settings.limit
-        self._owned_status()
-        live = self._live()
-        if limit is not None:
+        with self._locked():
+            self._owned_status()
+            live = self._live()
+        if limit is not None and limit >= 0:
             live = live[-limit:] if limit > 0 else []
-        return [cast("TResponseInputItem", _payload_decoder.decode(p).item) for _, p in live]
+        return [_decoded(payload) for _, payload in live]
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
         """Store items (all or none), each verbatim and as its conversation event."""
-        run_id = self._run_id or f"run-{secrets.token_hex(8)}"
-        events, labels = self._events_for(items, run_id)
-        if not events:
-            return
-        if self._run_id is None:
-            events.insert(0, self._envelope({"type": "run.started"}, run_id))
-            labels.insert(0, "run.started")
-        with self.store.transaction():
-            self._check_writable()
-            self.store._append_process_many(events, where=lambda index: labels[index - 1])
-        self._run_id = run_id
+        with self._locked():
+            run_id = self._run_id or f"run-{secrets.token_hex(8)}"
+            events, labels, after_reasoning = self._events_for(items, run_id=run_id)
+            if events:
+                if self._run_id is None:
+                    events.insert(0, self._envelope({"type": "run.started"}, run_id))
+                    labels.insert(0, "run.started")
+                with self.store.transaction():
+                    self._check_writable()
+                    self.store._append_process_many(events, where=lambda index: labels[index - 1])
+                self._run_id = run_id
+            self._after_reasoning = after_reasoning
 
     async def pop_item(self) -> TResponseInputItem | None:
         """Remove and return the most recent item (recorded as ``agents.item.popped``)."""
-        with self.store.transaction():
+        with self._locked(), self.store.transaction():
             self._check_writable()
             live = self._live()
             if not live:
                 return None
             seq, payload = live[-1]
-            popped = AgentsItemPopped(
-                session_id=self.session_id, principal=self.principal, item_seq=seq
-            )
-            self.store._append_process(
-                msgspec.structs.replace(popped, event_id=audit_event_id(popped))
-            )
-        return cast("TResponseInputItem", _payload_decoder.decode(payload).item)
+            self.store._append_process(self._popped(seq))
+        return _decoded(payload)
 
     async def clear_session(self) -> None:
         """Forget every item (recorded as ``agents.session.cleared``); the session stays open."""
-        with self.store.transaction():
+        with self._locked(), self.store.transaction():
             self._check_writable()
             live = self._live()
-            if not live:
-                return
-            through = live[-1][0]
-            cleared = AgentsSessionCleared(
-                session_id=self.session_id, principal=self.principal, through_seq=through
-            )
-            self.store._append_process(
-                msgspec.structs.replace(cleared, event_id=audit_event_id(cleared))
-            )
+            if live:
+                self.store._append_process(self._cleared(live[-1][0]))
+
+    # -- the SDK's compaction hooks (OpenAIResponsesCompactionSession) -------------------------
+
+    async def _get_compaction_snapshot(
+        self,
+        limit: int,
+        *,
+        prune_prefix: Callable[[TResponseInputItem], bool] | None = None,
+    ) -> _CompactionSnapshot:
+        """The latest ``limit`` items, and an atomic replacement of a suffix of them.
+
+        ``replace_suffix(start, output)`` replaces the snapshot's items from ``start`` on by
+        ``output`` if they are still the session's latest items (``False`` otherwise), after
+        dropping the oldest items ``prune_prefix`` accepts; one transaction, no conversation
+        events (see the module docstring).
+        """
+        from agents.memory.session import _CompactionSnapshot
+
+        with self._locked():
+            self._owned_status()
+            live = self._live()
+        rows = live[-limit:] if limit > 0 else []
+        items = [_decoded(payload) for _, payload in rows]
+
+        async def replace_suffix(start: int, output: list[TResponseInputItem]) -> bool:
+            expected = rows[start:]
+            if not expected:
+                return False
+            with self._locked(), self.store.transaction():
+                self._check_writable()
+                current = self._live()
+                if current[-len(expected) :] != expected:
+                    return False
+                dropped = [seq for seq, _ in expected]
+                if prune_prefix is not None:
+                    for seq, payload in current[: -len(expected)]:
+                        if not prune_prefix(_decoded(payload)):
+                            break
+                        dropped.append(seq)
+                events: list[Event | dict[str, Any]] = [
+                    self._popped(seq, compacted=True) for seq in sorted(dropped)
+                ]
+                self._append_compacted(events, output)
+            return True
+
+        return _CompactionSnapshot(items, len(rows) == len(live), replace_suffix)
+
+    async def _atomic_replace_items(self, items: list[TResponseInputItem]) -> bool:
+        """Replace the whole history by ``items`` (a compaction's output), in one transaction."""
+        with self._locked(), self.store.transaction():
+            self._check_writable()
+            live = self._live()
+            events: list[Event | dict[str, Any]] = []
+            if live:
+                events.append(self._cleared(live[-1][0], compacted=True))
+            self._append_compacted(events, items)
+        return True
 
     # -- agentmem's additions ------------------------------------------------------------------
 
@@ -227,15 +314,16 @@ class AgentmemSession:
 
         ``error`` stays local and is never exported. The next item stored starts a new run.
         """
-        if self._run_id is None:
-            return None
-        event: dict[str, Any] = {"type": "run.completed", "outcome": outcome}
-        if failure_class is not None:
-            event["failure_class"] = failure_class
-        if error is not None:
-            event["error"] = error
-        self.store.append(self._envelope(event, self._run_id))
-        run_id, self._run_id = self._run_id, None
+        with self._locked():
+            if self._run_id is None:
+                return None
+            event: dict[str, Any] = {"type": "run.completed", "outcome": outcome}
+            if failure_class is not None:
+                event["failure_class"] = failure_class
+            if error is not None:
+                event["error"] = error
+            self.store.append(self._envelope(event, self._run_id))
+            run_id, self._run_id = self._run_id, None
         return run_id
 
     async def close_session(self) -> ConsolidationReport:
@@ -245,12 +333,16 @@ class AgentmemSession:
         not the interactive path. Nothing more can be added to a closed session.
         """
         await self.complete_run()
-        return self.store.close_session(self.session_id)
+        with self._locked():
+            return self.store.close_session(self.session_id)
 
     def close(self) -> None:
-        """Close the store if this object opened it (the session and its run stay as they are)."""
-        if self._owns_store:
-            self.store.close()
+        """Close this object: every later call raises ``RuntimeError``. The store is closed if
+        this object opened it; the agentmem session and its run stay as they are."""
+        with self.store._lock:
+            self._closed = True
+            if self._owns_store:
+                self.store.close()
 
     def __enter__(self) -> AgentmemSession:
         return self
@@ -260,6 +352,14 @@ class AgentmemSession:
 
     # -- internals -----------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The Store's lock, held for a whole read or read-check-write (refused once closed)."""
+        with self.store._lock:
+            if self._closed:
+                raise RuntimeError(f"{type(self).__name__} is closed")
+            yield
+
     def _envelope(self, event: dict[str, Any], run_id: str | None) -> dict[str, Any]:
         event["session_id"] = self.session_id
         event["principal"] = self.principal
@@ -267,19 +367,53 @@ class AgentmemSession:
             event["run_id"] = run_id
         return event
 
+    def _popped(self, seq: int, *, compacted: bool = False) -> AgentsItemPopped:
+        event = AgentsItemPopped(
+            session_id=self.session_id, principal=self.principal, item_seq=seq, compacted=compacted
+        )
+        return msgspec.structs.replace(event, event_id=audit_event_id(event))
+
+    def _cleared(self, through: int, *, compacted: bool = False) -> AgentsSessionCleared:
+        event = AgentsSessionCleared(
+            session_id=self.session_id,
+            principal=self.principal,
+            through_seq=through,
+            compacted=compacted,
+        )
+        return msgspec.structs.replace(event, event_id=audit_event_id(event))
+
+    def _append_compacted(
+        self, events: list[Event | dict[str, Any]], output: list[TResponseInputItem]
+    ) -> None:
+        """Append ``events`` and then ``output`` as compacted items (inside a transaction)."""
+        added, labels, _ = self._events_for(output, run_id=None)
+        labels = ["compaction"] * len(events) + labels
+        self.store._append_process_many([*events, *added], where=lambda index: labels[index - 1])
+
     def _events_for(
-        self, items: list[TResponseInputItem], run_id: str
-    ) -> tuple[list[Event | dict[str, Any]], list[str]]:
-        """The batch to append for ``items``, and the item each event came from (for errors)."""
+        self, items: list[TResponseInputItem], *, run_id: str | None
+    ) -> tuple[list[Event | dict[str, Any]], list[str], bool]:
+        """The batch to append for ``items``, the item each event came from (for errors), and
+        whether the batch ended after a dropped reasoning item.
+
+        ``run_id=None`` is a compaction's output: the items are kept verbatim only.
+        """
         events: list[Event | dict[str, Any]] = []
         labels: list[str] = []
         turn: dict[str, Any] | None = None  # the assistant event later calls may still join
+        after_reasoning = self._after_reasoning
         for index, raw in enumerate(items, start=1):
             label = f"item {index}"
             item = _checked_item(raw, label)
             if item.get("type") == "reasoning":
+                after_reasoning = True
                 continue  # ADR-0006: raw reasoning is never stored
-            conversation = _conversation_event(item)
+            if after_reasoning:
+                if _follows_reasoning(item):
+                    item.pop("id", None)
+                elif not _is_model_output(item):
+                    after_reasoning = False
+            conversation = _conversation_event(item) if run_id is not None else None
             kind = conversation["type"] if conversation is not None else None
             calls = conversation.get("tool_calls") if conversation is not None else None
             if calls and turn is not None:
@@ -304,20 +438,21 @@ class AgentmemSession:
                     run_id=run_id,
                     item=item,
                     event_ref=ref,
+                    compacted=run_id is None,
                 )
             )
             labels.append(label)
         for event in events:
             if isinstance(event, dict) and event.get("tool_calls") == []:
                 del event["tool_calls"]
-        return events, labels
+        return events, labels, after_reasoning
 
     def _live(self) -> list[tuple[int, str]]:
-        """(seq, payload) of the items neither popped nor cleared, in order."""
+        """(seq, payload) of the items neither popped nor cleared, in order (lock held)."""
         live: dict[int, str] = {}
         rows = self.store.conn.execute(
             _HISTORY_SQL, (self.session_id, self.principal, _ADDED, _POPPED, _CLEARED)
-        )
+        ).fetchall()
         for seq, kind, payload, target in rows:
             if kind == _ADDED:
                 live[seq] = payload
@@ -347,14 +482,53 @@ class AgentmemSession:
             )
 
 
+def _session_settings(value: Any) -> SessionSettings | None:
+    """``value`` as the SDK's ``SessionSettings`` (a dict is coerced; default: the SDK's)."""
+    try:
+        from agents.memory.session_settings import SessionSettings, coerce_session_settings
+    except ImportError:
+        if value is None:
+            return None
+        raise TypeError("session_settings needs the openai-agents SDK") from None
+    if value is None:
+        return SessionSettings()
+    try:
+        return coerce_session_settings(value)
+    except TypeError as exc:
+        if str(exc).startswith("Unknown session settings"):
+            known = ", ".join(f.name for f in dataclasses.fields(SessionSettings))
+            raise TypeError(f"{exc} (SessionSettings takes: {known})") from None
+        raise
+
+
+def _decoded(payload: str) -> TResponseInputItem:
+    return cast("TResponseInputItem", _payload_decoder.decode(payload).item)
+
+
+def _is_model_output(item: dict[str, Any]) -> bool:
+    """Output of the model (a call, a message of the assistant), not input or a tool's result."""
+    kind = item.get("type", "message")
+    if kind == "message":
+        return item.get("role") == "assistant"
+    return not kind.endswith("_output") if isinstance(kind, str) else False
+
+
+def _follows_reasoning(item: dict[str, Any]) -> bool:
+    """An item that refers to its reasoning item by ``id`` and may be sent without one."""
+    if item.get("type", "message") == "message":
+        return item.get("role") == "assistant"
+    return item.get("type") in _ID_OPTIONAL
+
+
 def _path(db: str | os.PathLike[str] | None) -> str | None:
     return os.fspath(db) if db is not None else None
 
 
 def _checked_item(raw: object, label: str) -> dict[str, Any]:
-    """The item as plain JSON, refused unless it survives encoding unchanged."""
+    """The item as plain JSON: a ``TypeError`` unless it survives encoding unchanged (the
+    SDK's sessions raise ``TypeError`` for an item that is not JSON, too)."""
     if not isinstance(raw, Mapping):
-        raise InvalidInput(f"{label}: expected an item object (dict), got {type(raw).__name__}")
+        raise TypeError(f"{label}: expected an item object (dict), got {type(raw).__name__}")
     found = REASONING_FIELDS.intersection(raw)
     if found:
         raise InvalidInput(
@@ -364,9 +538,9 @@ def _checked_item(raw: object, label: str) -> dict[str, Any]:
     try:
         item = msgspec.json.decode(msgspec.json.encode(raw))
     except (TypeError, msgspec.EncodeError) as exc:
-        raise InvalidInput(f"{label}: not plain JSON ({exc})") from exc
+        raise TypeError(f"{label}: not plain JSON ({exc})") from exc
     if item != raw:
-        raise InvalidInput(
+        raise TypeError(
             f"{label}: does not survive JSON encoding unchanged (tuples, non-string keys or "
             "non-finite numbers); pass plain JSON values"
         )

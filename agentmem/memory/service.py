@@ -132,12 +132,14 @@ class ConsolidationReport(msgspec.Struct, frozen=True):
 
 
 # Conversation events whose Agents SDK item was later popped or cleared (agents.item.popped,
-# agents.session.cleared): the user took them back, so they are never evidence.
+# agents.session.cleared): the user took them back, so they are never evidence. A compaction
+# (``compacted``) rewrites history without taking anything back.
 _WITHDRAWN_SQL = (
     "SELECT json_extract(a.payload, '$.event_ref') FROM events AS a "
     "WHERE a.session_id = ?1 AND a.type = 'agents.item.added' "
     "AND json_extract(a.payload, '$.event_ref') IS NOT NULL AND EXISTS ("
-    "SELECT 1 FROM events AS w WHERE w.session_id = ?1 AND w.principal = a.principal AND ("
+    "SELECT 1 FROM events AS w WHERE w.session_id = ?1 AND w.principal = a.principal "
+    "AND json_extract(w.payload, '$.compacted') IS NULL AND ("
     "(w.type = 'agents.item.popped' AND json_extract(w.payload, '$.item_seq') = a.seq) OR "
     "(w.type = 'agents.session.cleared' AND json_extract(w.payload, '$.through_seq') >= a.seq)))"
 )
