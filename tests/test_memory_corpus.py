@@ -23,7 +23,9 @@ from agentmem.memory.service import FormationService
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "memory-formation"
 PARTS = {
     "bundled": [
-        c for c in load_corpus(CORPUS) if not any(p in c.id for p in ("-rc-", "-rw-", "-ho-"))
+        c
+        for c in load_corpus(CORPUS)
+        if c.id.count("-") and c.id.split("-")[1] not in {"rc", "rw", "ho", "hd"}
     ],
     "realistic": load_corpus(CORPUS / "realistic"),
     "holdout": load_corpus(CORPUS / "holdout"),
