@@ -271,3 +271,54 @@ def test_help_does_not_import_the_sdk(cli_env: dict[str, str]) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "agentmem mcp" in result.stdout
+
+
+def test_tilde_in_db_is_expanded_without_a_shell(cli_env: dict[str, str], tmp_path: Path) -> None:
+    """Claude Desktop passes ``--db ~/agentmem.db`` as it is: no shell expands the ``~``."""
+    home = Path(cli_env["HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    workdir = tmp_path / "client-cwd"
+    workdir.mkdir()
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "agentmem", "mcp", "--db", "~/agentmem.db"],
+        env=cli_env,
+        cwd=str(workdir),
+    )
+
+    async def main() -> None:
+        with (tmp_path / "mcp-stderr.log").open("a", encoding="utf-8") as errlog:
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                result = await session.call_tool(
+                    "record_message", {"session_id": "s", "role": "user", "text": "hello"}
+                )
+                assert not result.is_error, result.content
+
+    asyncio.run(asyncio.wait_for(main(), timeout=60))
+    assert (home / "agentmem.db").exists()
+    assert list(workdir.iterdir()) == []  # no literal '~' directory
+    with agentmem.open(str(home / "agentmem.db")) as store:
+        assert store.session("s").user_message_count == 1
+
+
+@pytest.mark.parametrize("relative", ["agentmem.db", "data/agentmem.db", "./agentmem.db"])
+def test_a_relative_db_is_refused(cli_env: dict[str, str], tmp_path: Path, relative: str) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "agentmem", "mcp", "--db", relative],
+        input="",
+        capture_output=True,
+        text=True,
+        env=cli_env,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "absolute database path" in result.stderr
+    assert "agentmem.db" in result.stderr
+    assert not (tmp_path / "agentmem.db").exists()
