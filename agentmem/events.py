@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal, Union
 import msgspec
 
 from agentmem._ids import ID_PATTERN
+from agentmem._json_depth import MAX_JSON_DEPTH, too_deep
 from agentmem.canonical import canonical_json
 from agentmem.errors import InvalidInput
 
@@ -432,6 +433,9 @@ def decode_client_event(data: bytes | str) -> Event:
         raise InvalidInput(
             f"event is {len(data):,} bytes; the limit is {MAX_EVENT_BYTES:,} bytes per event"
         )
+    depth = too_deep(data)
+    if depth is not None:
+        raise InvalidInput(f"event JSON nests {depth} levels deep; the limit is {MAX_JSON_DEPTH}")
     try:
         event = _client_decoder.decode(data)
     except msgspec.ValidationError as exc:
@@ -439,6 +443,7 @@ def decode_client_event(data: bytes | str) -> Event:
         raise InvalidInput(_explain(exc, raw_type)) from exc
     except msgspec.DecodeError as exc:
         raise InvalidInput(f"malformed JSON: {exc}") from exc
+    _check_json_texts(event)
     if event.created_at is not None:
         try:
             event.created_at.astimezone(UTC)
@@ -448,6 +453,27 @@ def decode_client_event(data: bytes | str) -> Event:
             ) from exc
     _validated[id(event)] = event
     return event
+
+
+def _check_json_texts(event: Event) -> None:
+    """Refuse text holding a JSON document nested beyond :data:`MAX_JSON_DEPTH` (export parses
+    and walks tool arguments, tool results and messages that hold JSON)."""
+    texts: list[tuple[str, str]] = []
+    if isinstance(event, AssistantMessageCreated):
+        texts.append(("text", event.text))
+        texts += [
+            (f"tool_calls[{i}].arguments", c.arguments) for i, c in enumerate(event.tool_calls)
+        ]
+    elif isinstance(event, ToolResultCreated):
+        texts.append(("content", event.content))
+    elif isinstance(event, UserMessageCreated):
+        texts.append(("text", event.text))
+    for path, text in texts:
+        depth = too_deep(text)
+        if depth is not None:
+            raise InvalidInput(
+                f"`$.{path}` holds JSON nested {depth} levels deep; the limit is {MAX_JSON_DEPTH}"
+            )
 
 
 def decode_client_object(obj: Any) -> Event:
