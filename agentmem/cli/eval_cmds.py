@@ -17,7 +17,8 @@ def redaction(
     ] = None,
     json: JsonOpt = False,
 ) -> int:
-    """Score the redaction rules on the redaction corpus: recall and false positives per family.
+    """Score the redaction rules on the redaction corpus: recall and false positives per family,
+    and recall per encoding.
 
     Exits 7 if any planted secret is missed.
     """
@@ -40,6 +41,14 @@ def redaction(
                     row["false_positives"],
                 )
                 for row in data["per_family"]
+            ],
+        )
+        print()
+        print_table(
+            ["encoding", "planted", "missed", "recall"],
+            [
+                (row["encoding"], row["planted"], row["missed"], f"{row['recall']:.1%}")
+                for row in data["per_encoding"]
             ],
         )
         print(

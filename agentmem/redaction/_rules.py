@@ -29,6 +29,7 @@ __all__ = [
     "TOKEN_RULES",
     "TokenRule",
     "classify_key",
+    "key_words",
     "luhn_ok",
     "value_is_secret",
 ]
@@ -43,9 +44,12 @@ FAMILIES: Final = (
     "pii",
 )
 
-#: Left boundary for tokens: not glued to a longer base64/alphanumeric run (a random image
-#: blob must not yield an ``AIza`` by chance), but ``=``, ``:``, quotes and ``_`` may precede.
-_B = r"(?<![A-Za-z0-9+/])"
+#: Left boundary for tokens: not glued to a longer alphanumeric run, and nothing else assumed
+#: about what precedes. ``/`` and ``+`` must stay allowed: URL paths (``/keys/<token>``,
+#: ``s3://bucket/<key id>``, webhook URLs) and form encoding (``a+<token>``) are where real
+#: credentials leak most. A random base64 blob cannot yield a token by chance in practice:
+#: the prefix, the exact body length and the right boundary all have to line up.
+_B = r"(?<![A-Za-z0-9])"
 _E = r"(?![A-Za-z0-9])"
 _EW = r"(?![A-Za-z0-9_-])"
 
@@ -77,6 +81,12 @@ def _has_digit(value: str) -> bool:
     return any(c.isdigit() for c in value)
 
 
+def _openai_ok(value: str) -> bool:
+    """Keys are random base62 (mixed case and a digit); ``sk-learn-...`` names are words."""
+    body = value[3:]
+    return _has_digit(body) and any(c.isupper() for c in body) and any(c.islower() for c in body)
+
+
 def _basic_ok(value: str) -> bool:
     import base64
     import binascii
@@ -93,9 +103,12 @@ def _basic_ok(value: str) -> bool:
 
 
 def _url_password_ok(value: str) -> bool:
-    """A documentation placeholder (``user:password@``, ``:<password>@``) is not a password."""
+    """A documentation placeholder (``user:password@``, ``:<password>@``,
+    ``:YOUR_PASSWORD@``) is not a password; the pattern itself skips ``app:app@``."""
     low = value.lower()
     if low in ("password", "passwd", "pass", "pwd", "secret", "pw", "x") or len(set(value)) == 1:
+        return False
+    if _is_placeholder(value):
         return False
     return _PLACEHOLDER_RX.match(value) is None and "[REDACTED:" not in value
 
@@ -224,7 +237,7 @@ TOKEN_RULES: Final[tuple[TokenRule, ...]] = (
         80,
         _B + r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}",
         (("-", r"(?<=sk-)(?!ant-)", (2,)),),
-        _has_digit,
+        _openai_ok,
     ),
     TokenRule(
         "huggingface_token",
@@ -327,7 +340,9 @@ TOKEN_RULES: Final[tuple[TokenRule, ...]] = (
         "url_credentials",
         "connection_string",
         50,
-        r"://[^\s:/@\"'<>\\]{1,128}:(?P<v>[^\s/@\"'<>\\]{1,256})@",
+        # a password that repeats the user name (``postgres://app:app@localhost``) is the
+        # documentation default of every database image, not a secret
+        r"://(?P<u>[^\s:/@\"'<>\\]{1,128}):(?!(?P=u)@)(?P<v>[^\s/@\"'<>\\]{1,256})@",
         (),
         _url_password_ok,
         gate=("@", "://", (0,)),
@@ -542,13 +557,45 @@ _STOP_VALUES: Final = frozenset(
 _PLACEHOLDER_RX = re.compile(
     r"^(?:\$\{|\{\{|\$\(|<|%\(|%s|\$[A-Za-z_]|env\(|os\.|process\.env|\{[A-Za-z_][\w.]*\}$)"
 )
+#: Words that make a value made only of letters a placeholder (``YOUR_API_KEY_HERE``).
+_PLACEHOLDER_WORDS: Final = frozenset(
+    {
+        "your",
+        "here",
+        "changeme",
+        "change",
+        "replace",
+        "placeholder",
+        "example",
+        "insert",
+        "todo",
+        "dummy",
+        "fake",
+        "sample",
+        "xxx",
+        "xxxx",
+    }
+)
+_LETTERS_RX = re.compile(r"^[A-Za-z_.-]+$")
+
+
+def _is_placeholder(value: str) -> bool:
+    """``YOUR_API_KEY_HERE``, ``replace-me``, ``ChangeMe``: letters only, a placeholder word."""
+    if _LETTERS_RX.match(value) is None:
+        return False
+    return any(w in _PLACEHOLDER_WORDS for w in key_words(value))
+
+
 _DOTTED_RX = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+$")
 _IDENT_RX = re.compile(r"^[A-Za-z_]+$")
 MARKER_RX: Final = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 
 
+_PASSWORD_WORDS: Final = frozenset({"password", "passwd", "pwd", "pass", "passphrase"})
+
+
 def value_is_secret(
-    value: str, *, quoted: bool, spaced: bool = False, strict: bool = False
+    value: str, *, quoted: bool, spaced: bool = False, strict: bool = False, key: str = ""
 ) -> bool:
     """Whether a value under a secret-naming key is a real secret, not a type or placeholder.
 
@@ -556,7 +603,9 @@ def value_is_secret(
     (``token = request.token``, ``password: str``). ``spaced`` marks a bare value where a bare
     identifier is a variable (``f(token=token)``, ``password = hunter``) rather than a
     credential. ``strict`` is for session ids, which name non-secret things too (agentmem's own
-    conversation sessions): only a long value mixing letters and digits counts.
+    conversation sessions): only a long value mixing letters and digits counts. Under a
+    ``key`` that names a key or token rather than a password, a lower-case word
+    (``api_key="synthetic"``) is a stand-in: issued keys and tokens are never one.
     """
     v = value.strip()
     if len(v) < 4 or "[REDACTED:" in v:
@@ -568,8 +617,15 @@ def value_is_secret(
     low = v.lower()
     if low in _STOP_VALUES or len(set(v)) == 1 or _PLACEHOLDER_RX.match(v):
         return False
+    if _is_placeholder(v) or (len(v) < 8 and v[-1] in "_-"):
+        # a placeholder, or a token prefix being concatenated (``token = "ghp_" + ...``)
+        return False
     if len(v) < 6 and not any(c.isalpha() for c in v):
         return False
+    if key and v.isascii() and v.isalpha() and v.islower():
+        words = key_words(key)
+        if not any(w in _PASSWORD_WORDS or w.endswith(("password", "passwd")) for w in words):
+            return False
     if not quoted:
         if any(c in v for c in "([{"):
             return False

@@ -1,11 +1,12 @@
 """Decoded views of a text, each able to map a span back onto the original characters.
 
 A secret can hide behind JSON escaping (``\\u0041KIA``), Unicode tricks (full-width letters,
-zero-width and bidi controls) or percent encoding. The engine scans a decoded view, then must
-replace the *original* characters, so every view records how its characters came to be: runs
-copied unchanged (linear segments) and decoded units (an escape, a stripped control, a
-normalised character) that map as a whole. A hit therefore never splits an escape sequence and
-always swallows the zero-width characters inside it.
+zero-width and bidi controls, combining marks and fillers, Cyrillic or Greek look-alikes, a
+right-to-left override in front of a reversed token) or percent encoding. The engine scans a
+decoded view, then must replace the *original* characters, so every view records how its
+characters came to be: runs copied unchanged (linear segments) and decoded units (an escape, a
+stripped control, a normalised character) that map as a whole. A hit therefore never splits an
+escape sequence and always swallows the zero-width characters inside it.
 """
 
 from __future__ import annotations
@@ -141,10 +142,53 @@ def _char(cp: int) -> str:
 #: pattern treats Unicode blanks as blanks already, and an ellipsis never joins a token.
 _RELEVANT_RX = re.compile(r"[!-~]")
 _IGNORED: Final = frozenset("\u2026")
+#: Default-ignorable code points (Unicode's ``Default_Ignorable_Code_Point``) that are neither
+#: format characters nor marks, both of which are dropped by category: Hangul fillers, which
+#: render as nothing, and the reserved blocks a future version may give invisible meaning.
+_IGNORABLE_RANGES: Final = (
+    (0x115F, 0x1160),
+    (0x2065, 0x2065),
+    (0x3164, 0x3164),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0xE0000, 0xE0FFF),
+)
+_DROPPED_CATEGORIES: Final = frozenset({"Cf", "Mn", "Mc", "Me"})
+
+
+def _pairs(text: str) -> dict[str, str]:
+    return dict(zip(text[::2], text[1::2], strict=True))
+
+
+#: Cyrillic, Greek and Armenian letters that render like an ASCII letter, after Unicode's
+#: confusables data (UTS #39). A skeleton proper maps to a prototype (``I`` and Greek iota both
+#: become ``l``); here each look-alike maps to the ASCII letter it imitates, case kept, because
+#: the rules downstream are case-sensitive token patterns, not identifier comparisons.
+CONFUSABLES: Final = _pairs(
+    # Cyrillic
+    "аaсcԁdеeһhіiӏiјjкkоoрpԛqгrѕsтtѵvԝwхxуyпnЬb"
+    "АAВBСCЕEНHІIӀIЈJКKМMОOРPԚQЅSТTѴVԜWХXУYҮYЗ3б6"
+    # Greek
+    "αaιiκkνvοoρpτtυuχxγyϲcϳjπn"
+    "ΑAΒBΕEΖZΗHΙIΚKΜMΝNΟOΡPΤTΥYΧXϹCͿJϜF"
+    # Armenian, and Latin letters outside ASCII that pass for ASCII ones
+    "օoսuհhցgքfզqՕOՍUՏSıiɡgɑa"
+)
+#: Characters that start a right-to-left override, and what ends its scope: a pop, an isolate
+#: terminator or a paragraph break (UAX #9).
+_RLO: Final = "\u202e"
+_RLO_END_RX = re.compile("[\u202c\u2069\n\r\u2029\x1c-\x1e\x85]")
 
 
 _MISS: Final = object()
 _norm_cache: dict[str, str | None] = {}
+
+
+def _dropped(ch: str) -> bool:
+    if unicodedata.category(ch) in _DROPPED_CATEGORIES:
+        return True
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _IGNORABLE_RANGES)
 
 
 def _normalized(ch: str) -> str | None:
@@ -152,9 +196,13 @@ def _normalized(ch: str) -> str | None:
     hit = _norm_cache.get(ch, _MISS)
     if hit is not _MISS:
         return hit  # type: ignore[return-value]
-    # format characters (zero-width, bidi controls, soft hyphen, BOM) are invisible: dropped
-    if unicodedata.category(ch) == "Cf":
-        out: str | None = ""
+    # invisible or attaching characters (zero-width and bidi controls, soft hyphen, BOM,
+    # variation selectors, combining marks, Hangul fillers) can sit inside a token unseen
+    out: str | None
+    if _dropped(ch):
+        out = ""
+    elif ch in CONFUSABLES:
+        out = CONFUSABLES[ch]
     else:
         norm = unicodedata.normalize("NFKC", ch)
         relevant = norm != ch and ch not in _IGNORED and _RELEVANT_RX.search(norm) is not None
@@ -164,10 +212,24 @@ def _normalized(ch: str) -> str | None:
     return out
 
 
+def _displayed(text: str) -> str:
+    """``text`` normalised character by character, as the view shows it."""
+    out = []
+    for ch in text:
+        if ch.isascii():
+            out.append(ch)
+            continue
+        rep = _normalized(ch)
+        out.append(ch if rep is None else rep)
+    return "".join(out)
+
+
 def unicode_view(text: str, parent: View | None = None, shadow: bytes | None = None) -> View | None:
-    """NFKC-normalised text with format characters removed, or ``None`` if nothing relevant
-    changes (curly quotes, emoji and CJK text leave it ``None`` cheaply). ``shadow`` is
-    ``text.encode("ascii", "replace")`` when the caller already has it."""
+    """The text as it displays: NFKC-normalised, invisible and attaching characters removed,
+    look-alike letters mapped to ASCII, and a right-to-left override's span reversed; or
+    ``None`` if nothing relevant changes (curly quotes, plain emoji and CJK text leave it
+    ``None`` cheaply). ``shadow`` is ``text.encode("ascii", "replace")`` when the caller
+    already has it."""
     if text.isascii():
         return None
     if shadow is None:
@@ -178,6 +240,16 @@ def unicode_view(text: str, parent: View | None = None, shadow: bytes | None = N
     i = find(b"?")
     while i >= 0:
         ch = text[i]
+        if ch == _RLO:
+            # the override displays its span backwards: a reversed token reads forwards, so
+            # the span maps as one unit and a hit inside it replaces the whole span
+            m = _RLO_END_RX.search(text, i + 1)
+            end = m.start() if m is not None else len(text)
+            if m is not None and text[end] in "\u202c\u2069":
+                end += 1
+            pieces.append((i, end, _displayed(text[i + 1 : end])[::-1]))
+            i = find(b"?", end)
+            continue
         if ch != "?":
             rep = cached(ch, _MISS)
             if rep is _MISS:

@@ -7,10 +7,12 @@ committed-secret scanner reports file, line and rule. Keeping one registry means
 for one of them protects all three, and the registry's ``version`` hash tells an evidence
 record exactly which compiled policy produced a result.
 
-A scan looks at the original text and at decoded views of it (JSON escapes, NFKC with invisible
-format characters removed, percent encoding, and base64 runs decoded one level deep); hits in a
-view are mapped back onto the original characters, so replacement always removes what was
-actually written. Findings carry offsets and rule names, never the matched text.
+A scan looks at the original text and at decoded views of it (JSON escapes; the text as it
+displays: NFKC, invisible and combining characters removed, look-alike letters mapped, a
+right-to-left override undone; percent encoding; base64 runs, line-wrapped blocks joined,
+decoded one level deep); hits in a view are mapped back onto the original characters, so
+replacement always removes what was actually written. Findings carry offsets and rule names,
+never the matched text.
 
 Per view the work is a handful of C-speed passes over a one-byte-per-character *shadow* of the
 text: a translation to token-run shape searched with ``bytes.find`` (token rules and base64),
@@ -42,6 +44,7 @@ from agentmem.redaction._rules import (
     TOKEN_RULES,
     TokenRule,
     classify_key,
+    key_words,
     luhn_ok,
     value_is_secret,
 )
@@ -49,6 +52,7 @@ from agentmem.redaction._views import View, json_view, percent_view, unicode_vie
 
 __all__ = [
     "ENGINE_VERSION",
+    "MAX_JSON_DEPTH",
     "Finding",
     "PolicyProfile",
     "RuleRegistry",
@@ -148,7 +152,8 @@ _FILE_TLDS: Final = frozenset(
     )
 )
 _NUM_END = r"(?![0-9A-Za-z_-])"
-_CARD_RX = re.compile(r"(?:[0-9][ -]?){12,18}[0-9]" + _NUM_END)
+_CARD_RX = re.compile(r"(?:[0-9][ .-]?){12,18}[0-9]" + _NUM_END)
+_CARD_SEPS: Final = " .-"
 _SSN_RX = re.compile(r"(?!000|666|9[0-9]{2})[0-9]{3}-(?!00)[0-9]{2}-(?!0000)[0-9]{4}" + _NUM_END)
 _NANP_RX = re.compile(
     r"(?:\+?1[ .-]?)?(?:\([0-9]{3}\)[ .-]?|[0-9]{3}[ .-])[0-9]{3}[ .-][0-9]{4}" + _NUM_END
@@ -213,14 +218,14 @@ Hit = tuple[int, int, str]
 
 
 def _card_ok(text: str) -> bool:
-    digits = text.replace(" ", "").replace("-", "")
+    digits = text.replace(" ", "").replace("-", "").replace(".", "")
     if not 13 <= len(digits) <= 19 or len(set(digits)) == 1:
         return False
-    seps = {c for c in text if c in " -"}
+    seps = {c for c in text if c in _CARD_SEPS}
     if len(seps) > 1:
         return False
     if seps:
-        groups = [len(g) for g in re.split(r"[ -]", text)]
+        groups = [len(g) for g in re.split(r"[ .-]", text)]
         if groups not in ([4, 6, 5], [4, 6, 4]) and not (
             all(g == 4 for g in groups[:-1]) and 1 <= groups[-1] <= 4
         ):
@@ -320,6 +325,15 @@ class RuleRegistry:
                     if run.strip(_HEXISH_BYTES):
                         runs.append((i, j))
                         self._run_hits(text, i, j, hits)
+                        if num_rules and b"+" in run:
+                            # form encoding joins words with ``+``: a bare number inside
+                            k = i
+                            for part in run.split(b"+"):
+                                if len(part) >= 13 and part.isdigit():
+                                    hit = self._num_hit(text, k)
+                                    if hit is not None:
+                                        hits.append(hit)
+                                k += len(part) + 1
                     elif num_rules and run.isdigit():
                         hit = self._num_hit(text, i)
                         if hit is not None:
@@ -364,6 +378,11 @@ class RuleRegistry:
         if window is not None:
             for m in _KV_REVERSED.finditer(window):
                 hit = _kv_hit(text, hi - m.start())
+                if hit is not None:
+                    hits.append(hit)
+        if "," in text and ("[" in text or "(" in text):
+            for m in _PAIR_RX.finditer(text):
+                hit = _pair_hit(m)
                 if hit is not None:
                     hits.append(hit)
         if pii:
@@ -455,12 +474,13 @@ class RuleRegistry:
                 card = m.group()
                 while not _card_ok(card):
                     # a longer run can hide a card: "4111 1111 1111 1111 2024" ends at a group
-                    cut = max(card.rfind(" "), card.rfind("-"))
+                    cut = max(card.rfind(c) for c in _CARD_SEPS)
                     if cut < 0:
                         break
                     card = card[:cut]
                 else:
-                    return p, p + len(card), "payment_card"
+                    if not (card.isdigit() and _id_context(text, p)):
+                        return p, p + len(card), "payment_card"
         if "us_ssn" in pii:
             m = _SSN_RX.match(text, p)
             if m:
@@ -611,33 +631,46 @@ class RuleRegistry:
         """A deep copy of a JSON-like value with secrets replaced, and the replacement count.
 
         Strings are redacted as text; a dict key that names a secret redacts its scalar value
-        whole; ``{"name": "API_KEY", "value": ...}`` pairs redact the value; strings holding a
-        JSON document (tool-call ``arguments``) are parsed and walked too; a number that is
-        itself a hit (a card number stored as an integer) becomes the marker string.
+        whole; ``{"name": "API_KEY", "value": ...}`` pairs and ``[["API_KEY", ...], ...]`` lists
+        of pairs redact the value; strings holding a JSON document (tool-call ``arguments``)
+        are parsed and walked too; a number that is itself a hit (a card number stored as an
+        integer) becomes the marker string, unless its key names an id (``order_id``). Below
+        :data:`MAX_JSON_DEPTH` levels nothing is walked: verification refuses such a document.
         """
         counter = [0]
-        return self._redact_obj(obj, counter), counter[0]
+        return self._redact_obj(obj, counter, 0), counter[0]
 
-    def _redact_obj(self, obj: Any, counter: list[int]) -> Any:
+    def _redact_obj(self, obj: Any, counter: list[int], depth: int) -> Any:
         if isinstance(obj, str):
-            return self._redact_str(obj, counter)
+            return self._redact_str(obj, counter, depth)
+        if depth >= MAX_JSON_DEPTH:
+            return obj
         if isinstance(obj, dict):
             out: dict[Any, Any] = {}
             for k, v in obj.items():
-                nk = self._redact_str(k, counter) if isinstance(k, str) else k
+                nk = self._redact_str(k, counter, depth) if isinstance(k, str) else k
                 rule = _keyed_rule(k, v)
                 if rule is not None:
                     out[nk] = marker(rule)
                     counter[0] += 1
+                elif _id_number(k, v):
+                    out[nk] = v
                 else:
-                    out[nk] = self._redact_obj(v, counter)
+                    out[nk] = self._redact_obj(v, counter, depth + 1)
             pair = _pair_value_key(obj)
             if pair is not None and not _is_marker_only(out[pair[0]]):
                 out[pair[0]] = marker(pair[1])
                 counter[0] += 1
             return out
         if isinstance(obj, (list, tuple)):
-            return [self._redact_obj(v, counter) for v in obj]
+            items = [self._redact_obj(v, counter, depth + 1) for v in obj]
+            if _is_pair_list(obj):
+                for i, (k, v) in enumerate(obj):
+                    rule = _pair_rule(k, v)
+                    if rule is not None and not _is_marker_only(items[i][1]):
+                        items[i] = [items[i][0], marker(rule)]
+                        counter[0] += 1
+            return items
         if isinstance(obj, (int, float)) and not isinstance(obj, bool):
             found = self._findings(str(obj))
             if found:
@@ -645,13 +678,13 @@ class RuleRegistry:
                 return marker(found[0].rule)
         return obj
 
-    def _redact_str(self, text: str, counter: list[int]) -> str:
+    def _redact_str(self, text: str, counter: list[int], depth: int) -> str:
         new, found = self.redact_text(text)
         counter[0] += len(found)
         parsed = _json_payload(new)
-        if parsed is not None:
+        if parsed is not None and parsed is not _TOO_DEEP:
             inner = [0]
-            cleaned = self._redact_obj(parsed, inner)
+            cleaned = self._redact_obj(parsed, inner, depth + 1)
             if inner[0]:
                 counter[0] += inner[0]
                 new = json.dumps(cleaned, ensure_ascii=False)
@@ -662,9 +695,11 @@ class RuleRegistry:
 
         Each decoded string value is checked with its JSON path, then the serialised document
         as a whole. Nothing is replaced: a hit here means the replacement stage missed a shape,
-        and the caller must fail closed rather than redact a second time.
+        and the caller must fail closed rather than redact a second time. A document nested
+        deeper than :data:`MAX_JSON_DEPTH` (counting JSON held in strings) cannot be checked
+        and is refused the same way, as rule ``nesting_depth``.
         """
-        self._verify_obj(obj, "$")
+        self._verify_obj(obj, "$", 0)
         # the serialised text is scanned as written: every decoded view was already checked per
         # value, and decoding the whole text would pair a quote inside one string value with the
         # closing quote of the JSON string, gluing two values together as no reader would
@@ -673,15 +708,19 @@ class RuleRegistry:
         if found:
             raise RedactionFailed(found[0].rule, "$")
 
-    def _verify_obj(self, obj: Any, path: str) -> None:
+    def _verify_obj(self, obj: Any, path: str, depth: int) -> None:
         if isinstance(obj, str):
             found = self._findings(obj)
             if found:
                 raise RedactionFailed(found[0].rule, path)
             parsed = _json_payload(obj)
+            if parsed is _TOO_DEEP:
+                raise RedactionFailed(_DEPTH_RULE, _short(path))
             if parsed is not None:
-                self._verify_obj(parsed, path)
+                self._verify_obj(parsed, path, depth + 1)
             return
+        if depth >= MAX_JSON_DEPTH and isinstance(obj, (dict, list, tuple)):
+            raise RedactionFailed(_DEPTH_RULE, _short(path))
         if isinstance(obj, dict):
             for k, v in obj.items():
                 child = self._child_path(path, k)
@@ -692,14 +731,20 @@ class RuleRegistry:
                 rule = _keyed_rule(k, v)
                 if rule is not None:
                     raise RedactionFailed(rule, child)
-                self._verify_obj(v, child)
+                if not _id_number(k, v):
+                    self._verify_obj(v, child, depth + 1)
             pair = _pair_value_key(obj)
             if pair is not None:
                 raise RedactionFailed(pair[1], self._child_path(path, pair[0]))
             return
         if isinstance(obj, (list, tuple)):
             for i, v in enumerate(obj):
-                self._verify_obj(v, f"{path}[{i}]")
+                self._verify_obj(v, f"{path}[{i}]", depth + 1)
+            if _is_pair_list(obj):
+                for i, (k, v) in enumerate(obj):
+                    rule = _pair_rule(k, v)
+                    if rule is not None:
+                        raise RedactionFailed(rule, f"{path}[{i}][1]")
             return
         if isinstance(obj, (int, float)) and not isinstance(obj, bool):
             found = self._findings(str(obj))
@@ -839,7 +884,9 @@ def _kv_hit(text: str, p: int) -> Hit | None:
         while ve > vs and text[ve - 1] in ".,;:!?":
             ve -= 1
     value = text[vs:ve]
-    if not value_is_secret(value, quoted=quoted, spaced=spaced, strict=rule == "session_id"):
+    if not value_is_secret(
+        value, quoted=quoted, spaced=spaced, strict=rule == "session_id", key=text[k:ke]
+    ):
         return None
     if rule == "aws_secret_access_key" and not _AWS_SECRET_RX.fullmatch(value):
         rule = "key_name"
@@ -857,7 +904,7 @@ def _email_hit(text: str, p: int) -> Hit | None:
         k -= 1
     while k < p and text[k] == ".":
         k += 1
-    if k == p or (k > 0 and text[k - 1] == "/"):
+    if k == p or text[max(0, k - 2) : k] == "//":
         return None
     if k > 0 and text[k - 1] == ":":
         # userinfo after a URL scheme (``//user:pw@host``) is a connection string, not an e-mail
@@ -886,11 +933,100 @@ def _base64_runs(text: str, runs: list[tuple[int, int]]) -> Iterator[tuple[int, 
         m = _B64_BLOB_RX.match(text, i)
         end = m.end() if m else i
         seen = end
-        decoded = _b64_decode(text[start:end])
+        decoded = None
+        block = _wrapped_block(text, start, end)
+        if block is not None:
+            # a line-wrapped block (``base64`` wraps at 76 columns) decodes only as a whole
+            decoded = _b64_decode(block[2])
+            if decoded is not None:
+                start, end, _ = block
+                seen = end
+        if decoded is None:
+            decoded = _b64_decode(text[start:end])
         if decoded is not None:
             while end < n and end - seen < 2 and text[end] == "=":
                 end += 1
             yield start, end, decoded
+
+
+#: Narrower lines are not a wrapped block (a column of words, a markdown rule).
+_B64_MIN_WIDTH: Final = 16
+
+
+def _tail_blob(text: str, ls: int, le: int) -> tuple[int, int, bool]:
+    """The base64 blob that ends the line ``text[ls:le]``: (start, end before padding,
+    padded)."""
+    e = le - 1 if le > ls and text[le - 1] == "\r" else le
+    b = e
+    while b > ls and e - b < 2 and text[b - 1] == "=":
+        b -= 1
+    s = b
+    while s > ls and text[s - 1] in _B64_CHARS:
+        s -= 1
+    return s, b, b != e
+
+
+def _wrapped_block(text: str, start: int, end: int) -> tuple[int, int, str] | None:
+    """``(start, end, joined)`` when the blob ``text[start:end]`` is part of a base64 block
+    wrapped at a fixed width, else ``None``.
+
+    Every line but the last holds exactly ``width`` base64 characters, a multiple of 4 (so
+    each line decodes alone and a secret across a break is split); the last may be shorter
+    and padded. The first line may follow other text (``value: <base64>``) and the last may be
+    followed by some; lines in between may only be indented.
+    """
+    n = len(text)
+    ls = text.rfind("\n", 0, start) + 1
+    le = text.find("\n", end)
+    if le < 0:
+        le = n
+    at_start = not text[ls:start].strip(" \t")
+    tail = text[end:le].rstrip("\r")
+    at_end = tail in ("", "=", "==")
+    if not (at_start or at_end):
+        return None
+    parts = [(start, end)]
+    width = end - start if at_end and not tail else 0
+    if at_start:
+        p = ls
+        while p > 0:
+            pls = text.rfind("\n", 0, p - 1) + 1
+            s, e, padded = _tail_blob(text, pls, p - 1)
+            if padded or s == e:
+                break
+            if not width:
+                width = e - s
+                if width < parts[-1][1] - parts[-1][0]:
+                    break
+            if e - s != width:
+                break
+            parts.insert(0, (s, e))
+            if text[pls:s].strip(" \t"):
+                break  # text before it: the first line
+            p = pls
+    if at_end and not tail and width:
+        q = le
+        while q < n:
+            m = _B64_BLOB_RX.match(text, q + 1 + _indent(text, q + 1))
+            if m is None or len(m.group()) > width:
+                break
+            parts.append(m.span())
+            nle = text.find("\n", m.end())
+            if nle < 0:
+                nle = n
+            if len(m.group()) < width or text[m.end() : nle].rstrip("\r"):
+                break
+            q = nle
+    if len(parts) < 2 or width % 4 or width < _B64_MIN_WIDTH:
+        return None
+    return parts[0][0], parts[-1][1], "".join(text[a:b] for a, b in parts)
+
+
+def _indent(text: str, i: int) -> int:
+    j = i
+    while j < len(text) and text[j] in " \t":
+        j += 1
+    return j - i
 
 
 def _b64_decode(run: str) -> str | None:
@@ -911,15 +1047,33 @@ def _b64_decode(run: str) -> str | None:
 
 
 def _json_payload(text: str) -> Any:
-    """The parsed value of a string that holds a JSON object or array, else ``None``."""
+    """The parsed value of a string that holds a JSON object or array, else ``None``;
+    ``_TOO_DEEP`` when it is nested beyond what the parser can hold."""
     head = text.lstrip()[:1]
     if head not in ("{", "["):
         return None
     try:
         value = json.loads(text)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        return _TOO_DEEP
+    except ValueError:
         return None
     return value if isinstance(value, (dict, list)) else None
+
+
+#: How deep a document may nest, counting JSON held in string values (tool-call arguments),
+#: before verification refuses it: the walk is recursive, and an export must fail closed with
+#: a rule and a path, never with a ``RecursionError``. Appending refuses JSON nested beyond
+#: ``agentmem.events.MAX_JSON_DEPTH`` (lower), so only history written before that limit can
+#: reach this one.
+MAX_JSON_DEPTH: Final = 256
+_DEPTH_RULE: Final = "nesting_depth"
+_TOO_DEEP: Final = object()
+
+
+def _short(path: str) -> str:
+    """A JSON path cut to a readable length (a deep one repeats ``[0]`` hundreds of times)."""
+    return path if len(path) <= 120 else path[:100] + "..."
 
 
 def _scalar_text(value: Any) -> str | None:
@@ -942,7 +1096,7 @@ def _keyed_rule(key: Any, value: Any) -> str | None:
     if text is None:
         return None
     rule = classify_key(key)
-    if rule is None or not value_is_secret(text, quoted=True, strict=rule == "session_id"):
+    if rule is None or not value_is_secret(text, quoted=True, strict=rule == "session_id", key=key):
         return None
     return _refine_keyed(rule, text)
 
@@ -958,6 +1112,82 @@ def _refine_keyed(rule: str, text: str) -> str:
     if rule == "aws_secret_access_key" and not _AWS_SECRET_RX.fullmatch(text.strip()):
         return "key_name"
     return rule
+
+
+#: ``["DB_PASSWORD", "..."]`` as an item of a list (``[[...], [...]]``) or of a call's
+#: arguments that are tuples (``[("API_KEY", "...")]``). A call such as ``getenv("K", "x")``
+#: is not a pair: an opening parenthesis must not follow a name.
+_PAIR_RX = re.compile(
+    r"""[\[,][^\S\r\n]*(?:\[|(?<=[\[,\s])\()[^\S\r\n]*(?P<q>["'])(?P<k>[A-Za-z0-9_.-]{1,80})(?P=q)"""
+    r"""[^\S\r\n]*,[^\S\r\n]*(?P<vq>["'])(?P<v>(?:(?!(?P=vq))[^\\\n]|\\.){1,512})(?P=vq)"""
+)
+
+
+def _pair_hit(m: re.Match[str]) -> Hit | None:
+    rule = _pair_rule(m.group("k"), m.group("v"))
+    if rule is None:
+        return None
+    return m.start("v"), m.end("v"), rule
+
+
+def _pair_rule(key: Any, value: Any) -> str | None:
+    """The rule hit by a ``[key, value]`` pair. Stricter than a mapping: a bare word
+    (``["auth", "login"]``) is a list of words, so the value must not be an identifier."""
+    if not isinstance(key, str):
+        return None
+    text = _scalar_text(value)
+    if text is None:
+        return None
+    rule = classify_key(key)
+    if rule is None:
+        return None
+    if not value_is_secret(text, quoted=False, spaced=True, strict=rule == "session_id", key=key):
+        return None
+    return _refine_keyed(rule, text)
+
+
+def _is_pair_list(obj: list[Any] | tuple[Any, ...]) -> bool:
+    """Whether ``obj`` is a list of ``[str, scalar]`` pairs (``[["K", "v"], ["L", "w"]]``)."""
+    return bool(obj) and all(
+        isinstance(item, (list, tuple)) and len(item) == 2 and isinstance(item[0], str)
+        for item in obj
+    )
+
+
+#: Last words of a label that make a bare 13-19 digit number an identifier, not a card:
+#: ``order 4539...``, ``"order_id": 4539...``, ``ticket no. 4539...``.
+_ID_WORDS: Final = frozenset(
+    _words(
+        "id ids order orders invoice ticket tracking shipment transaction txn trace request ref "
+        "reference uuid sku item build job run serial"
+    )
+)
+_ID_FILLER_RX = re.compile(r"(?i)(?:[\s\"'`:=#,(/\\_-]|\bno\.?|\bnr\.?|\bnum\b|\bnumber\b)*\Z")
+_ID_LABEL_RX = re.compile(r"[A-Za-z0-9_-]+\Z")
+
+
+def _id_context(text: str, p: int) -> bool:
+    """Whether the digits at ``p`` follow a label that names an id (same line, nearby)."""
+    lo = max(0, p - 40, text.rfind("\n", 0, p) + 1)
+    before = text[lo:p]
+    before = before[: _ID_FILLER_RX.search(before).start()]  # type: ignore[union-attr]
+    m = _ID_LABEL_RX.search(before)
+    if m is None:
+        return False
+    words = key_words(m.group())
+    return bool(words) and words[-1] in _ID_WORDS
+
+
+def _id_number(key: Any, value: Any) -> bool:
+    """A digit-only value under a key that names an id is an identifier, never a card."""
+    if not isinstance(key, str):
+        return False
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return False
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
+        return False
+    words = key_words(key)
+    return bool(words) and words[-1] in _ID_WORDS
 
 
 _PAIR_NAMES: Final = ("name", "Name", "key", "Key", "header", "Header")
@@ -979,7 +1209,7 @@ def _pair_value_key(obj: dict[Any, Any]) -> tuple[str, str] | None:
         if isinstance(name, str):
             rule = classify_key(name)
             if rule is not None and value_is_secret(
-                value, quoted=True, strict=rule == "session_id"
+                value, quoted=True, strict=rule == "session_id", key=name
             ):
                 return vk, _refine_keyed(rule, value)
     return None
@@ -991,8 +1221,10 @@ _KV_BACK: Final = 2 + max(len(w) for w in KEY_ENDINGS) + 1
 #: Below this length the whole folded text is reversed for the key-name scan.
 _KV_SHORT: Final = 4096
 _EMAIL_AT: Final = re.compile(r"@(?<=[A-Za-z0-9._%+-]@)(?=[A-Za-z0-9])")
+#: What may not precede a PII number: it would be part of a longer word or number. A ``/``
+#: (a URL path) and a ``+`` (form encoding) may: ids in paths are told apart by their label.
 _NUM_BEFORE: Final = frozenset(
-    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.+/\\-"
+    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_.\\-"
 )
 
 

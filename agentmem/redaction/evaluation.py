@@ -28,7 +28,7 @@ from agentmem.redaction._rules import FAMILIES, MARKER_RX
 from agentmem.redaction._views import json_view, percent_view, unicode_view
 from agentmem.redaction.engine import RuleRegistry, default_registry, marker
 
-__all__ = ["POSITIONS", "FamilyRow", "RedactionReport", "evaluate", "materialize"]
+__all__ = ["POSITIONS", "EncodingRow", "FamilyRow", "RedactionReport", "evaluate", "materialize"]
 
 #: Where a case's text is placed in the trajectory document.
 POSITIONS: Final = ("user", "assistant", "tool_arguments", "tool_result", "tool_result_json")
@@ -53,6 +53,18 @@ class FamilyRow(msgspec.Struct, frozen=True):
         return 1.0 if not self.planted else (self.planted - self.missed) / self.planted
 
 
+class EncodingRow(msgspec.Struct, frozen=True):
+    """One encoding (``raw``, ``base64_wrapped``, ...): planted cases and how many leaked."""
+
+    encoding: str
+    planted: int
+    missed: int
+
+    @property
+    def recall(self) -> float:
+        return 1.0 if not self.planted else (self.planted - self.missed) / self.planted
+
+
 class RedactionReport(msgspec.Struct, frozen=True):
     """The result of :func:`evaluate`; ``to_dict()`` is what ``--json`` prints."""
 
@@ -64,6 +76,7 @@ class RedactionReport(msgspec.Struct, frozen=True):
     false_positives_total: int
     mislabeled_total: int
     per_family: list[FamilyRow]
+    per_encoding: list[EncodingRow]
     missed_cases: list[str]
     false_positive_cases: list[str]
 
@@ -76,6 +89,10 @@ class RedactionReport(msgspec.Struct, frozen=True):
         out: dict[str, Any] = msgspec.to_builtins(self)
         out["per_family"] = [
             {**msgspec.to_builtins(row), "recall": round(row.recall, 4)} for row in self.per_family
+        ]
+        out["per_encoding"] = [
+            {**msgspec.to_builtins(row), "recall": round(row.recall, 4)}
+            for row in self.per_encoding
         ]
         out["passed"] = self.passed
         return out
@@ -171,8 +188,12 @@ def _decoded_views(text: str) -> Iterator[str]:
     pv = percent_view(layers[-1])
     if pv is not None:
         yield pv.text
-    for m in re.finditer(r"[A-Za-z0-9+/_-]{12,}", layers[-1]):
-        blob = m.group()
+    # base64 wrapped at a fixed width decodes only with its line breaks taken out
+    joined = re.sub(r"(?<=[A-Za-z0-9+/_-])\r?\n[ \t]*(?=[A-Za-z0-9+/_-])", "", layers[-1])
+    blobs = re.findall(r"[A-Za-z0-9+/_-]{12,}", layers[-1])
+    if joined != layers[-1]:
+        blobs += re.findall(r"[A-Za-z0-9+/_-]{12,}", joined)
+    for blob in blobs:
         alt = b"-_" if ("-" in blob or "_" in blob) else None
         try:
             yield base64.b64decode(blob + "=" * (-len(blob) % 4), altchars=alt).decode(
@@ -268,6 +289,7 @@ def evaluate(corpus_dir: Path, registry: RuleRegistry | None = None) -> Redactio
     reg = registry or default_registry()
     corpus = Path(corpus_dir)
     counts = {f: [0, 0, 0, 0] for f in FAMILIES}
+    by_encoding = {e: [0, 0] for e in fakes.ENCODINGS}
     families = dict(reg.rules)
     missed_cases: list[str] = []
     positives = mislabeled_total = 0
@@ -286,8 +308,10 @@ def evaluate(corpus_dir: Path, registry: RuleRegistry | None = None) -> Redactio
                 leaked = True
         row = counts[family]
         row[0] += 1
+        by_encoding[enc][0] += 1
         if leaked:
             row[1] += 1
+            by_encoding[enc][1] += 1
             missed_cases.append(case_id)
         elif marker(rule) not in json.dumps(redacted, ensure_ascii=False):
             row[2] += 1
@@ -322,6 +346,7 @@ def evaluate(corpus_dir: Path, registry: RuleRegistry | None = None) -> Redactio
         false_positives_total=len(fp_cases),
         mislabeled_total=mislabeled_total,
         per_family=rows,
+        per_encoding=[EncodingRow(e, *c) for e, c in by_encoding.items() if c[0]],
         missed_cases=missed_cases,
         false_positive_cases=fp_cases,
     )

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from typing import Final
 from urllib.parse import quote
 
+from agentmem.redaction._views import CONFUSABLES
+
 __all__ = [
     "BENIGN_KINDS",
     "ENCODINGS",
@@ -209,7 +211,15 @@ def _key_name(rng: random.Random) -> tuple[str, str]:
     key = rng.choice(_KEY_NAMES)
     value = _password(rng, rng.randrange(12, 24))
     form = rng.choice(
-        ["{k}={v}", '"{k}": "{v}"', "{k}: {v}", 'export {K}="{v}"', "{k} = '{v}'", "--{k}={v}"]
+        [
+            "{k}={v}",
+            '"{k}": "{v}"',
+            "{k}: {v}",
+            'export {K}="{v}"',
+            "{k} = '{v}'",
+            "--{k}={v}",
+            '[["{K}", "{v}"], ["REGION", "eu-west-1"]]',
+        ]
     )
     return form.format(k=key, K=key.upper().replace("-", "_"), v=value), value
 
@@ -258,7 +268,7 @@ def _grouped(digits: str, groups: list[int], sep: str) -> str:
 
 def _card(rng: random.Random) -> tuple[str, str]:
     digits, groups = _card_digits(rng)
-    text = _grouped(digits, groups, rng.choice([" ", "-", ""]))
+    text = _grouped(digits, groups, rng.choice([" ", "-", "", "."]))
     return text, text
 
 
@@ -390,6 +400,10 @@ def generate(rule: str, rng: random.Random) -> str:
 # Encodings a secret can hide behind
 
 #: ``fullwidth`` goes beyond the brief's list: NFKC folds it back, so the scanner must too.
+#: The last five are leaks found by hand (issue 13): a token in a URL path or after a ``+``,
+#: invisible or attaching characters that are not format characters, Cyrillic and Greek
+#: look-alike letters, a right-to-left override in front of the reversed secret, and base64
+#: wrapped at 76 columns with the secret across a line break.
 ENCODINGS: Final = (
     "raw",
     "json_escaped",
@@ -398,6 +412,11 @@ ENCODINGS: Final = (
     "fullwidth",
     "base64",
     "percent",
+    "url_path",
+    "ignorable_split",
+    "confusable",
+    "rtl_reversed",
+    "base64_wrapped",
 )
 
 _INVISIBLE: Final = ("\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u202a", "\u202c", "\u2066")
@@ -436,6 +455,54 @@ def _fullwidth(secret: str, rng: random.Random) -> str:
     )
 
 
+#: Not format characters, yet invisible or attached to the letter before: a combining acute,
+#: the grapheme joiner, variation selectors, Hangul fillers, a Mongolian variation selector.
+_IGNORABLE: Final = ("\u0301", "\u034f", "\ufe0f", "\ufe00", "\u3164", "\uffa0", "\u180b")
+_LOOK_ALIKES: Final = {
+    ascii_: "".join(k for k, v in CONFUSABLES.items() if v == ascii_ and "\u0370" <= k < "\u0530")
+    for ascii_ in set(CONFUSABLES.values())
+}
+_URL_PATHS: Final = (
+    "https://api.example.com/v1/keys/{s}",
+    "https://hooks.example.net/webhook/{s}/notify",
+    "s3://backups-eu/{s}",
+    "https://example.org/search?q=deploy+with+{s}+now",
+    "gs://assets/{s}/index.json",
+)
+_WRAP_FILLER: Final = (
+    "# settings exported by the deploy tool on friday, kept for the migration notes and the "
+    "review of the staging cluster before the release\n"
+)
+
+
+def _ignorable(secret: str, rng: random.Random) -> str:
+    chars = list(secret)
+    for _ in range(rng.randrange(1, 4)):
+        chars.insert(rng.randrange(1, len(chars)), rng.choice(_IGNORABLE))
+    return "".join(chars)
+
+
+def _confusable(secret: str, rng: random.Random) -> str:
+    spots = [i for i, c in enumerate(secret) if _LOOK_ALIKES.get(c)]
+    if not spots:
+        return secret
+    chosen = {i for i in spots if rng.random() < 0.4} or {rng.choice(spots)}
+    return "".join(rng.choice(_LOOK_ALIKES[c]) if i in chosen else c for i, c in enumerate(secret))
+
+
+def _rtl_reversed(secret: str) -> str:
+    # an override's scope ends at a line break, so each line gets its own
+    return "\n".join(f"\u202e{line[::-1]}\u202c" for line in secret.split("\n"))
+
+
+def _base64_wrapped(secret: str) -> str:
+    # ``base64`` wraps at 76 columns (57 bytes a line): centre the secret on the first break
+    lead = max(0, 57 - len(secret.encode()) // 2)
+    head = _WRAP_FILLER[: max(0, lead - 1)] + "\n" if lead else ""
+    raw = (head + secret + "\n# end of settings\n").encode()
+    return base64.encodebytes(raw).decode().rstrip("\n")
+
+
 def encode(secret: str, encoding: str, rng: random.Random) -> str:
     """``secret`` the way ``encoding`` would hide it in a message."""
     if encoding == "raw":
@@ -454,6 +521,16 @@ def encode(secret: str, encoding: str, rng: random.Random) -> str:
         return _b64url(raw) if rng.random() < 0.3 else _b64(raw)
     if encoding == "percent":
         return "".join(f"%{b:02X}" for b in secret.encode())
+    if encoding == "url_path":
+        return rng.choice(_URL_PATHS).format(s=secret)
+    if encoding == "ignorable_split":
+        return _ignorable(secret, rng)
+    if encoding == "confusable":
+        return _confusable(secret, rng)
+    if encoding == "rtl_reversed":
+        return _rtl_reversed(secret)
+    if encoding == "base64_wrapped":
+        return _base64_wrapped(secret)
     raise ValueError(f"unknown encoding {encoding!r}; known: {', '.join(ENCODINGS)}")
 
 
@@ -495,6 +572,31 @@ def _non_luhn(rng: random.Random) -> str:
     return _grouped(digits[:-1] + bad, groups, rng.choice([" ", "-", ""]))
 
 
+_ID_LABELS: Final = (
+    "order {}",
+    "order #{}",
+    "Order ID: {}",
+    "id={}",
+    '{{"order_id": {}}}',
+    "ticket no. {}",
+    "https://shop.example.com/orders/{}",
+    "tracking number {}",
+)
+
+
+def _luhn_id(rng: random.Random) -> str:
+    """A 16-digit id that passes the card checks by chance, labelled as the id it is."""
+    digits, _ = _card_digits(rng)
+    while len(digits) != 16:
+        digits, _ = _card_digits(rng)
+    return rng.choice(_ID_LABELS).format(digits)
+
+
+def _base64_wrapped_text(rng: random.Random) -> str:
+    text = " ".join(_sentence(rng) for _ in range(rng.randrange(3, 6)))
+    return base64.encodebytes(text.encode()).decode().rstrip("\n")
+
+
 _PNG_HEAD: Final = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 
 _BENIGN: Final[dict[str, Callable[[random.Random], str]]] = {
@@ -510,6 +612,8 @@ _BENIGN: Final[dict[str, Callable[[random.Random], str]]] = {
         f"{r.randrange(1990, 2031)}-{r.randrange(1, 13):02d}-{r.randrange(1, 29):02d}"
     ),
     "order_number": lambda r: f"order #{r.randrange(10**6, 10**10)}",
+    "luhn_id": _luhn_id,
+    "base64_wrapped_text": _base64_wrapped_text,
 }
 
 #: Every benign look-alike kind :func:`benign` can produce.
