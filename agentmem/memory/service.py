@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import secrets
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal
 
 import msgspec
@@ -63,10 +63,6 @@ __all__ = [
 ]
 
 MAX_CANDIDATES = 12
-EXTRACTOR_LABELS = {
-    "shared": "deterministic-extractor/8+provider-assisted-extractor/8",
-    "provider_added": "provider-assisted-extractor/8",
-}
 MIN_SALIENCE = 0.2
 SCOPE = "principal"
 
@@ -873,14 +869,6 @@ def idle_sessions(store: Store, older_than: str) -> list[tuple[str, str]]:
             (older_than,),
         )
     )
-
-
-def summarize(reports: Iterable[ConsolidationReport]) -> dict[str, int]:
-    """Totals of outcomes across reports (for CLI summaries)."""
-    total: Counter[str] = Counter()
-    for report in reports:
-        total.update(report.counts)
-    return dict(total)
 
 
 def seed_belief(store: Store, principal: str, claim: Claim) -> str:
