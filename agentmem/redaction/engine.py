@@ -93,12 +93,6 @@ class PolicyProfile(msgspec.Struct, frozen=True):
                 f"known: {', '.join(sorted(PII_RULES))}"
             )
 
-    @property
-    def fingerprint(self) -> str:
-        """A stable SHA-256 of the profile's name, version and PII set."""
-        payload = json.dumps([self.name, self.version, sorted(self.pii)], separators=(",", ":"))
-        return hashlib.sha256(payload.encode()).hexdigest()
-
 
 def default_profile() -> PolicyProfile:
     """The default profile: every PII rule is redacted."""
@@ -758,10 +752,6 @@ class RuleRegistry:
         if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k):
             return f"{path}.{k}"
         return f"{path}[{json.dumps(k, ensure_ascii=False)}]"
-
-    def family_of(self, rule: str) -> str:
-        """The family of a rule name known to this registry."""
-        return self._meta[rule][0]
 
 
 # ---------------------------------------------------------------------------------------------
