@@ -217,15 +217,15 @@ def export_consent(tmp: Path) -> GateResult:
 
 @gate(
     "gate.memory.no_fabrication",
-    "The deterministic arm on the bundled corpus forms no fabricated belief and no belief on a "
-    "protected case.",
+    "The deterministic arm on the bundled corpus, less its held-out part, forms no fabricated "
+    "belief and no belief on a protected case.",
 )
 def memory_no_fabrication(tmp: Path) -> GateResult:
     from agentmem._resources import data_path
-    from agentmem.evaluation.corpus import load_corpus, run_case
+    from agentmem.evaluation.corpus import run_case, tuned_cases
     from agentmem.memory.service import FormationService
 
-    cases = load_corpus(data_path("corpus") / "memory-formation")
+    cases = tuned_cases(data_path("corpus") / "memory-formation")
     results = [run_case(case, lambda store: FormationService(store)) for case in cases]
     fabricated = [r.case_id for r in results if r.fabricated]
     protected = [r.case_id for r in results if r.policy_failures]

@@ -28,6 +28,7 @@ __all__ = [
     "corpus_hash",
     "load_corpus",
     "run_case",
+    "tuned_cases",
 ]
 
 _PLACEHOLDER = re.compile(r"\{\{secret:([a-z0-9_]+)\}\}")
@@ -95,6 +96,21 @@ def load_corpus(directory: Path) -> list[Case]:
     if not cases:
         raise InvalidInput(f"no cases (*.json) in {directory}")
     return cases
+
+
+#: The part of the corpus no rule is tuned on (corpus/memory-formation/README.md).
+HOLDOUT = "holdout"
+
+
+def tuned_cases(directory: Path) -> list[Case]:
+    """The cases of ``directory`` less its held-out part: what a gate may assert on, since a
+    held-out case that had to pass would be tuned on."""
+    held = (
+        {c.id for c in load_corpus(directory / HOLDOUT)}
+        if (directory / HOLDOUT).is_dir()
+        else set()
+    )
+    return [c for c in load_corpus(directory) if c.id not in held]
 
 
 def corpus_hash(cases: Iterable[Case]) -> str:

@@ -95,11 +95,12 @@ def tuple_for(catalog: PricingCatalog, provider: str, model: str) -> ModelTuple:
 
 
 def bundled_corpus_hash() -> str:
-    """Hash of the memory-formation corpus this release ships (evidence must be about it)."""
+    """Hash of the memory-formation corpus this release evaluates on (evidence must be about it):
+    the shipped corpus less its held-out part, as ``eval memory-formation`` runs it."""
     from agentmem._resources import data_path
-    from agentmem.evaluation.corpus import corpus_hash, load_corpus
+    from agentmem.evaluation.corpus import corpus_hash, tuned_cases
 
-    return corpus_hash(load_corpus(data_path("corpus") / "memory-formation"))
+    return corpus_hash(tuned_cases(data_path("corpus") / "memory-formation"))
 
 
 def _locations(settings: Settings) -> list[tuple[str, Path]]:
