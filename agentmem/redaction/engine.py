@@ -179,7 +179,8 @@ _B64_BLOB_RX = re.compile(r"[A-Za-z0-9+/_-]+")
 
 def _fold_table() -> bytes:
     """Case-folded shape of a text: letters lower-cased, digits ``0``, joiners (``_ - .``),
-    quotes and blanks -> ``_``, ``= :`` -> ``=``, ``( ) +`` kept, anything else ``#``."""
+    quotes and blanks -> ``_``, ``= : ,`` -> ``=`` (a comma separates the two halves of a
+    ``["KEY", "value"]`` pair), ``( ) +`` kept, anything else ``#``."""
     out = bytearray(b"#" * 256)
     for c in range(128):
         ch = chr(c)
@@ -189,7 +190,7 @@ def _fold_table() -> bytes:
             out[c] = ord("0")
         elif ch in "_-.\"'` \t":
             out[c] = ord("_")
-        elif ch in "=:":
+        elif ch in "=:,":
             out[c] = ord("=")
         elif ch in "()+":
             out[c] = c
@@ -361,7 +362,7 @@ class RuleRegistry:
         # is reversed (in place: the faster loop); a short one is reversed whole.
         window: bytes | bytearray | None = None
         if n < _KV_SHORT:
-            if "=" in text or ":" in text:
+            if "=" in text or ":" in text or "," in text:
                 window, hi = folded[::-1], n - 1
         else:
             lo = folded.find(b"=")
@@ -372,11 +373,6 @@ class RuleRegistry:
         if window is not None:
             for m in _KV_REVERSED.finditer(window):
                 hit = _kv_hit(text, hi - m.start())
-                if hit is not None:
-                    hits.append(hit)
-        if "," in text and ("[" in text or "(" in text):
-            for m in _PAIR_RX.finditer(text):
-                hit = _pair_hit(m)
                 if hit is not None:
                     hits.append(hit)
         if pii:
@@ -821,6 +817,8 @@ def _kv_reversed_pattern() -> bytes:
 
 def _kv_hit(text: str, p: int) -> Hit | None:
     """Confirm a ``key<sep>value`` candidate whose separator is at ``p``."""
+    if text[p] == ",":
+        return _pair_at(text, p)
     j = p
     spaced = False
     while j > 0 and text[j - 1] in _BLANKS:
@@ -1104,17 +1102,41 @@ def _refine_keyed(rule: str, text: str) -> str:
     return rule
 
 
-#: ``["DB_PASSWORD", "..."]`` as an item of a list (``[[...], [...]]``) or of a call's
-#: arguments that are tuples (``[("API_KEY", "...")]``). A call such as ``getenv("K", "x")``
-#: is not a pair: an opening parenthesis must not follow a name.
-_PAIR_RX = re.compile(
-    r"""[\[,][^\S\r\n]*(?:\[|(?<=[\[,\s])\()[^\S\r\n]*(?P<q>["'])(?P<k>[A-Za-z0-9_.-]{1,80})(?P=q)"""
-    r"""[^\S\r\n]*,[^\S\r\n]*(?P<vq>["'])(?P<v>(?:(?!(?P=vq))[^\\\n]|\\.){1,512})(?P=vq)"""
+_PAIR_KEY_CHARS: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-"
+)
+_PAIR_VALUE_RX = re.compile(
+    r"""[^\S\r\n]*(?P<q>["'])(?P<v>(?:(?!(?P=q))[^\\\n]|\\.){1,512})(?P=q)"""
 )
 
 
-def _pair_hit(m: re.Match[str]) -> Hit | None:
-    rule = _pair_rule(m.group("k"), m.group("v"))
+def _pair_at(text: str, p: int) -> Hit | None:
+    """Confirm ``["KEY", "value"]`` around the comma at ``p``: a list item or a tuple in a
+    list (``[("API_KEY", "...")]``). A call such as ``getenv("K", "x")`` is not a pair: an
+    opening parenthesis must not follow a name."""
+    j = p
+    while j > 0 and text[j - 1] in _BLANKS:
+        j -= 1
+    if j < 3 or text[j - 1] not in "\"'":
+        return None
+    quote = text[j - 1]
+    ke = k = j - 1
+    lo = max(0, ke - 80)
+    while k > lo and text[k - 1] in _PAIR_KEY_CHARS:
+        k -= 1
+    if k == ke or k < 2 or text[k - 1] != quote:
+        return None
+    b = k - 1
+    while b > 0 and text[b - 1] in _BLANKS:
+        b -= 1
+    if b == 0 or text[b - 1] not in "[(":
+        return None
+    if text[b - 1] == "(" and b > 1 and text[b - 2] not in "[, \t\r\n":
+        return None
+    m = _PAIR_VALUE_RX.match(text, p + 1)
+    if m is None:
+        return None
+    rule = _pair_rule(text[k:ke], m.group("v"))
     if rule is None:
         return None
     return m.start("v"), m.end("v"), rule
