@@ -324,3 +324,14 @@ def test_export_of_deep_history_fails_closed(reg: RuleRegistry) -> None:
         reg.verify_document(reg.redact_json(doc)[0])
     assert info.value.exit_code == 7
     assert info.value.path.startswith("$.messages[2].content")
+
+
+def test_override_over_escaped_newlines(reg: RuleRegistry) -> None:
+    """A reversed key with ``\\n`` escapes: undo the override before decoding the escapes."""
+    for seed in range(40):
+        rng = random.Random(f"rlo-pem/{seed}")
+        block = fakes.generate("pem_private_key", rng).replace("\n", "\\n")
+        text = "\u202e" + block[::-1] + "\u202c"
+        redacted, found = reg.redact_text(f"key: {text}")
+        assert [f.rule for f in found] == ["pem_private_key"], seed
+        assert redacted == "key: [REDACTED:pem_private_key]", seed

@@ -519,6 +519,15 @@ class RuleRegistry:
             if view is not None:
                 b64.append((view.text, self._scan_windows(view, pii, hits), view))
                 last, last_text = view, view.text
+        if last is not None and last.parent is not None and _RLO in text:
+            # a right-to-left override written as is reverses escapes too (``\n`` reads
+            # ``n\``): undo the override first, then decode the escapes
+            view = unicode_view(text, None, shadow)
+            if view is not None:
+                b64.append((view.text, self._scan_windows(view, pii, hits), view))
+                inner = json_view(view.text, view)
+                if inner is not None:
+                    b64.append((inner.text, self._scan_windows(inner, pii, hits), inner))
         if not decode:
             return hits
         if "%" in last_text:
@@ -1228,6 +1237,7 @@ def _pair_value_key(obj: dict[Any, Any]) -> tuple[str, str] | None:
 
 
 _KV_REVERSED: Final = re.compile(_kv_reversed_pattern())
+_RLO: Final = "\u202e"
 #: How far before its separator a key-name match can reach: two blanks and the longest word.
 _KV_BACK: Final = 2 + max(len(w) for w in KEY_ENDINGS) + 1
 #: Below this length the whole folded text is reversed for the key-name scan.

@@ -185,6 +185,14 @@ def _decoded_views(text: str) -> Iterator[str]:
     if uv is not None:
         layers.append(uv.text)
     yield from layers[1:]
+    if "\u202e" in text:
+        # an override written as is reverses escapes too: undo it before decoding them
+        rv = unicode_view(text)
+        if rv is not None:
+            yield rv.text
+            rj = json_view(rv.text)
+            if rj is not None:
+                yield rj.text
     pv = percent_view(layers[-1])
     if pv is not None:
         yield pv.text
