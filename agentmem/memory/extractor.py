@@ -764,9 +764,13 @@ _NAME_HERE = _Gated(
 
 
 def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
-    if message_start and (m := _NAME_HERE.match(c, mask)) and (names := _names(m.group("name"))):
-        if len(names) == len(m.group("name").split()):
-            yield _Hit("name", {"name": " ".join(names)}, m.span())
+    if (
+        message_start
+        and (m := _NAME_HERE.match(c, mask))
+        and (names := _names(m.group("name")))
+        and len(names) == len(m.group("name").split())
+    ):
+        yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _NAME_IS.finditer(c, mask):
         names = _given_names(m.group("name"))
         if names and len(names) == len(m.group("name").split()):
@@ -1028,7 +1032,10 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 yield _Hit("employer", {"org": value}, m.span())
 
 
-_ADVERBS = r"(?:really|absolutely|just|totally|truly|genuinely|also|still|especially|do|much)"
+_ADVERBS = (
+    r"(?:really|absolutely|just|totally|truly|genuinely|also|still|especially|do|much|honestly"
+    r"|seriously|literally|kinda|lowkey|always)"
+)
 _PREFERENCE = [
     (
         "likes",
@@ -1276,7 +1283,8 @@ _ALLERGEN_BLOCK_FIRST: Final = _OBJECT_BLOCK_FIRST | frozenset(
 )
 _ALLERGY = [
     _grx(
-        rf"(?P<verb>{_I_AM}\s+(?:(?:also|severely|very|deathly|highly|mildly|seriously|extremely"
+        rf"(?P<verb>(?:{_I_AM}\s+|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
+        rf"|deathly|highly|mildly|seriously|extremely"
         rf"|quite)\s+)*allergic\s+to)\s+(?P<obj>[^;:]+)",
         "allergic",
     ),
@@ -1402,8 +1410,8 @@ _WORKING_STATE = [
 _VERB_FORM = re.compile(r"(?:ing|ed)$")
 _FOR_REPO = _rx(r"\bfor\s+$")
 _DEPLOYS_FROM = _grx(
-    rf"\b(?:we\s+(?:now\s+)?deploy|deploys?\s+(?:go\s+out|ship|happen|run)?)\s*(?:only\s+)?from\s+"
-    rf"(?:the\s+)?(?!main\b)(?P<val>`[^`\n]{{1,60}}`|[\w./\-]+)(?:\s+branch)?",
+    r"\b(?:we\s+(?:now\s+)?deploy|deploys?\s+(?:go\s+out|ship|happen|run)?)\s*(?:only\s+)?from\s+"
+    r"(?:the\s+)?(?!main\b)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
     "deploy deploys",
 )
 _SETTING_FOR_REPO = _grx(
