@@ -177,3 +177,28 @@ def test_session_close_explain_says_why_and_never_prints_a_secret(run_cli, tmp_p
     assert "hypothetical" in human.stdout
     for output in (done.stdout, done.stderr, human.stdout, human.stderr):
         assert token not in output, "a secret reached the output"
+
+
+def test_stored_text_cannot_drive_the_terminal(run_cli, tmp_path: Path) -> None:
+    import json
+
+    db = str(tmp_path / "m.db")
+    assert run_cli("init", "--db", db).returncode == 0
+    hostile = "result \u001b]0;pwned\u0007 and \u001b[2J\u202e done"
+    events = [
+        run_started("r1", principal="local"),
+        user_msg(f"my sister is called Ana {hostile}", principal="local"),
+    ]
+    feed = "".join(json.dumps(e) + "\n" for e in events)
+    assert run_cli("event", "import", "-", "--db", db, input=feed).returncode == 0
+    outputs = [
+        run_cli("event", "list", "--db", db),
+        run_cli("session", "close", "s1", "--explain", "--db", db),
+    ]
+    beliefs = json.loads(run_cli("beliefs", "list", "--json", "--db", db).stdout)
+    outputs += [run_cli("beliefs", "show", b["belief_id"], "--db", db) for b in beliefs]
+    for out in outputs:
+        assert out.returncode == 0, out.stderr
+        for raw in ("\u001b", "\u0007", "\u202e"):
+            assert raw not in out.stdout, f"a raw control character reached {out.args[3:5]}"
+    assert "\\x1b" in outputs[0].stdout  # shown, escaped

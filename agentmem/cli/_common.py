@@ -167,8 +167,23 @@ def print_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
 
 
+def terminal_safe(text: str) -> str:
+    """``text`` with every control or format character shown as an escape (``\\x1b``).
+
+    Stored messages and tool results are written by agents and their tools: printed raw, an
+    ESC or OSC sequence in one would drive the reader's terminal (retitle it, hide text), and a
+    bidi override would reorder what is shown. JSON output is escaped by its encoder already.
+    """
+    if text.isprintable():
+        return text
+    return "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode("ascii")
+        for ch in text
+    )
+
+
 def _cell(value: Any) -> str:
-    text = str(value).replace("\n", " ")
+    text = terminal_safe(" ".join(str(value).split()))
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -177,7 +192,8 @@ def print_fields(pairs: Iterable[tuple[str, Any]]) -> None:
     pairs = list(pairs)
     width = max(len(k) for k, _ in pairs)
     for key, value in pairs:
-        print(f"{key.ljust(width)}  {'-' if value is None else value}")
+        shown = "-" if value is None else terminal_safe(str(value))
+        print(f"{key.ljust(width)}  {shown}")
 
 
 class Progress:

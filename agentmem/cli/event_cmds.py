@@ -20,6 +20,7 @@ from agentmem.cli._common import (
     open_store,
     print_json,
     read_store,
+    terminal_safe,
     whole_number,
 )
 from agentmem.errors import InvalidInput, UsageError
@@ -189,7 +190,7 @@ def _summary(ev: Event) -> str:
     elif kind == "assistant.message.created" and ev.tool_calls:  # type: ignore[attr-defined]
         calls = ", ".join(c.name for c in ev.tool_calls)  # type: ignore[attr-defined]
         text = (text + " " if text else "") + f"[calls {calls}]"
-    text = " ".join(str(text).split())
+    text = terminal_safe(" ".join(str(text).split()))
     if len(text) > 70:
         text = text[:67] + "..."
     where = ev.session_id or "-"

@@ -22,6 +22,7 @@ from agentmem.cli._common import (
     print_json,
     print_table,
     read_store,
+    terminal_safe,
     whole_number,
 )
 from agentmem.errors import NotFound, UsageError
@@ -244,7 +245,8 @@ def show(
         ]
     )
     for seq, quote in b.evidence:
-        print(f"evidence  seq {seq}: " + (f'"{quote}"' if quote is not None else "(erased)"))
+        shown = f'"{terminal_safe(quote)}"' if quote is not None else "(erased)"
+        print(f"evidence  seq {seq}: {shown}")
 
 
 def forget(
