@@ -157,6 +157,7 @@ _RELATION_SYNONYMS: Final = {
     "fiancée": "fiancee",
     "grandma": "grandmother",
     "granny": "grandmother",
+    "gran": "grandmother",
     "nana": "grandmother",
     "grandpa": "grandfather",
     "granddad": "grandfather",

@@ -140,7 +140,7 @@ _REL_SURFACE = (
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|spouse|partner"
     r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy"
-    r"|father|kiddos?|wifey|missus|twins"
+    r"|father|kiddos?|wifey|missus|twins|gran|grandad|granddad"
     r"|step(?:mom|mum|dad|mother|father)|grand(?:ma|pa|mother|father|parents?)|granny|siblings?"
     r"|sisters?|brothers?|nieces?|nephews?|aunts?|uncles?|cousins?)"
 )
@@ -896,6 +896,27 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("home_location", {"place": place}, m.span())
 
 
+_IM_IN = _grx(
+    rf"{_I_AM}\s+(?:currently\s+|now\s+|actually\s+|based\s+)?in\s+(?P<place>{_ANY_PLACE})"
+    rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
+    rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|,)\b))",
+    "am m im",
+)
+
+
+def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
+    """ "I'm in Lyon so the dates should be Europe/Paris": a gazetteer city, said with no time,
+    trip or purpose, is where the user is based. Visits carry one ("this week", "for a
+    conference", "visiting"), which the transient check or the pattern refuses."""
+    for m in _IM_IN.finditer(c, mask):
+        place = m.group("place")
+        words = place.split()
+        for n in range(min(len(words), 3), 0, -1):
+            if (found := canonical_place(" ".join(words[:n]))) is not None:
+                yield _Hit("home_location", {"place": found}, m.span())
+                break
+
+
 def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in (_HOME_POSSESSIVE, _WHERE_I_LIVE):
         for m in pattern.finditer(c, mask):
@@ -1553,6 +1574,7 @@ _RULES: Final = (
     (_rule_parent_married, _bits(_PARENT, _MARRIED)),
     (_rule_home, _bits(*_HOME)),
     (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)),
+    (_rule_im_in, _IM_IN.bit),
     (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
     (_rule_diet, _bits(*_DIET)),
@@ -1606,6 +1628,11 @@ def _spans(
 
 
 _LAST_WORD = re.compile(r"([\w.]+)$")
+_DIGIT_NEXT = re.compile(r"\s*\d")
+_REFINED_PLACE = re.compile(
+    rf"^\W*(?:no,?\s+|sorry,?\s+)?(?P<head>{_PLACE_TOKEN})\s*,?\s+(?P<region>{_PLACE_TOKEN})\s*,?"
+    rf"\s+not\s+[A-Za-z]"
+)
 
 
 def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
@@ -1614,7 +1641,11 @@ def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
     for m in _SENTENCE_END.finditer(text):
         if m.group() == ".":
             word = _LAST_WORD.search(text, max(start, m.start() - 16), m.start())
-            if word and word.group(1).casefold().rstrip(".") in _ABBREVIATIONS:
+            abbreviation = word.group(1).casefold().rstrip(".") if word else ""
+            # "No. 5" abbreviates, "so no. our daughter ..." ends a sentence
+            if abbreviation in _ABBREVIATIONS and not (
+                abbreviation == "no" and not _DIGIT_NEXT.match(text, m.end())
+            ):
                 continue
         yield start, m.start(), "?" in m.group()
         start = m.end()
@@ -1879,6 +1910,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             if _FRAME_ON.search(text, mask):
                 frame = True
+            self._refine_home(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & _YIELDING_BITS:
                 self._note(event.seq, 0, len(text), None)
@@ -2002,6 +2034,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         continue
                     if stated:
                         self._note(seq, c_start + stated, c_end, reason)
+                        rest_start = c_start + stated
+                        if reason != "reported" and not _QUOTE_MARK.search(text, rest_start, c_end):
+                            found = self._clause(
+                                event, text, rest_start, c_end, False, mask, True, quiet=True
+                            )
+                            hits.extend(h for h in found if h.phrase)
                         c_end = c_start + stated
                         clause = text[c_start:c_end]
                     asking = asking_part or bool(_INTERROGATIVE_START.match(clause, mask))
@@ -2014,6 +2052,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     )
                     first_clause = False
         self._contradicted(text[:limit], seq, hits, before)
+
+    def _refine_home(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "Portland Maine, not Oregon" right after "I'm in Portland": the home, made precise."""
+        m = _REFINED_PLACE.match(event.text)
+        if m is None:
+            return
+        head = m.group("head").casefold()
+        if not any(
+            h.kind == "home_location" and (h.values["place"] or "").casefold() == head for h in hits
+        ):
+            return
+        place = f"{m.group('head')}, {m.group('region')}"
+        hit = _Hit("home_location", {"place": place}, (0, m.end("region")))
+        hit.evidence.append((event.seq, m.start("head"), m.end("region")))
+        hit.stated_end = m.end("region")
+        hits.append(hit)
+        self._note(event.seq, m.start("head"), m.end("region"), None, (hit,))
 
     def _contradicted(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
         """Claims of this message that a later part of it takes back: "tree nuts, not peanuts",

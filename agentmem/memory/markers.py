@@ -115,8 +115,11 @@ TRANSIENT_MARKERS: Final = _compile(
         ),
         (
             "transient:travel",
-            r"\bon (?:vacation|holiday|a trip|a business trip|leave)\b"
-            r"|\bi(?:'m| am) (?:visiting|staying (?:in|at|with)|travell?ing)\b",
+            r"\bon (?:vacation|holiday|a trip|a business trip|leave|(?:a )?layover)\b"
+            r"|\bi(?:'m| am) (?:visiting|staying (?:in|at|with)|travell?ing)\b|\bvisiting\b"
+            r"|\bfor (?:a|the|my|our) (?:conference|meeting|wedding|funeral|trip|work trip"
+            r"|business trip|visit|holiday|vacation|few days|couple of days|week|weekend|night"
+            r"|match|concert|festival|layover|course|workshop|interview)\b|\bin town\b",
         ),
     )
 )
@@ -144,7 +147,9 @@ _TRIGGERS: Final = {
     ),
     "transient:for_now": ("now being temporary temporarily days weeks months while notice", ""),
     "transient:travel": (
-        "vacation holiday trip leave visiting staying traveling travelling",
+        "vacation holiday trip leave visiting staying traveling travelling layover conference"
+        " meeting wedding funeral visit few couple week weekend night match concert festival"
+        " course workshop interview town",
         "",
     ),
 }
