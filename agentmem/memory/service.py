@@ -39,18 +39,15 @@ from agentmem.memory.claims import (
     normalize_claim,
     render_statement,
 )
-from agentmem.memory.extractor import (
-    USER_MESSAGE,
-    DeterministicExtractor,
-    Episode,
-    EpisodeEvent,
-    MemoryCandidateExtractor,
-)
 from agentmem.memory.markers import injection_marker, transient_marker_for
 
 if TYPE_CHECKING:
     from agentmem.events import Event
     from agentmem.memory.evidence import Resolution
+
+    # The extractor compiles its patterns on import (about 0.2 s): reading, searching and
+    # forgetting beliefs never need it, so it is imported where consolidation starts.
+    from agentmem.memory.extractor import Episode, EpisodeEvent, MemoryCandidateExtractor
     from agentmem.memory.provider import ProviderAssistedCandidateExtractor
     from agentmem.store import Store
 
@@ -63,6 +60,7 @@ __all__ = [
 ]
 
 MAX_CANDIDATES = 12
+_USER_MESSAGE = "user.message.created"  # extractor.USER_MESSAGE, without importing the extractor
 MIN_SALIENCE = 0.2
 SCOPE = "principal"
 
@@ -147,6 +145,8 @@ def build_episode(store: Store, session_id: str, principal: str) -> Episode:
     Events whose Agents SDK item was popped or cleared are left out: what the user took back
     is never evidence.
     """
+    from agentmem.memory.extractor import Episode, EpisodeEvent
+
     withdrawn = {ref for (ref,) in store.conn.execute(_WITHDRAWN_SQL, (session_id,))}
     # Straight from the rows (SQLite's JSON functions) rather than through event structs:
     # consolidation reads whole sessions, and only these four fields matter here.
@@ -200,7 +200,11 @@ class FormationService:
         formation_policy: str | None = None,
     ) -> None:
         self.store = store
-        self.extractor = extractor or DeterministicExtractor()
+        if extractor is None:
+            from agentmem.memory.extractor import DeterministicExtractor
+
+            extractor = DeterministicExtractor()
+        self.extractor = extractor
         self.assist = assist
         self._has_tombstones = True  # refreshed per formation; True is the safe default
         self._markers: dict[int, str | None] = {}  # per formation: seq -> first marker
@@ -472,6 +476,8 @@ class FormationService:
         episode = build_episode(self.store, session_id, info.principal)
         explainer = getattr(self.extractor, "explain", None)
         if explainer is None:
+            from agentmem.memory.extractor import DeterministicExtractor
+
             explainer = DeterministicExtractor().explain
         notes = explainer(episode)
         by_seq = {e.seq: e for e in episode.events}
@@ -545,7 +551,7 @@ class FormationService:
             source = by_seq.get(evidence.seq)
             if source is None:
                 return "source_outside_session"
-            if source.type != USER_MESSAGE:
+            if source.type != _USER_MESSAGE:
                 return "source_not_user_message"
             if source.principal != episode.principal:
                 return "source_other_principal"
