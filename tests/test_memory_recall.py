@@ -12,6 +12,25 @@ import agentmem
 from agentmem.memory.claims import normalize_claim
 from agentmem.memory.service import MAX_CANDIDATES, seed_belief
 
+# More than the twelve candidates one consolidation may form.
+ALLERGENS = (
+    "peanuts",
+    "shellfish",
+    "penicillin",
+    "latex",
+    "sesame",
+    "kiwi",
+    "mustard",
+    "celery",
+    "lupin",
+    "soy",
+    "walnuts",
+    "pecans",
+    "cashews",
+    "almonds",
+    "eggs",
+)
+
 
 def _statements(store: agentmem.Store, principal: str = "alice") -> set[str]:
     return {b.statement or "" for b in store.beliefs(principal=principal)}
@@ -57,25 +76,7 @@ def test_casual_typing_and_non_native_phrasing_are_remembered(tmp_path: Path) ->
 
 
 def test_restated_facts_take_no_slot_of_the_twelve(tmp_path: Path) -> None:
-    known = [
-        f"I'm allergic to {x}."
-        for x in (
-            "peanuts",
-            "shellfish",
-            "penicillin",
-            "latex",
-            "sesame",
-            "kiwi",
-            "mustard",
-            "celery",
-            "lupin",
-            "soy",
-            "walnuts",
-            "pecans",
-            "cashews",
-            "almonds",
-        )
-    ]
+    known = [f"I'm allergic to {x}." for x in ALLERGENS[:14]]
     with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
         for text in known:
             allergen = text.removeprefix("I'm allergic to ").removesuffix(".")
@@ -89,23 +90,7 @@ def test_restated_facts_take_no_slot_of_the_twelve(tmp_path: Path) -> None:
 
 
 def test_claims_over_the_cap_are_deferred_then_formed(tmp_path: Path) -> None:
-    allergens = [
-        "peanuts",
-        "shellfish",
-        "penicillin",
-        "latex",
-        "sesame",
-        "kiwi",
-        "mustard",
-        "celery",
-        "lupin",
-        "soy",
-        "walnuts",
-        "pecans",
-        "cashews",
-        "almonds",
-        "eggs",
-    ]
+    allergens = ALLERGENS
     with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
         _session(store, *(f"I'm allergic to {a}." for a in allergens))
         first = store.close_session("s1")
