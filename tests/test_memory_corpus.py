@@ -21,12 +21,9 @@ from agentmem.memory.claims import CLAIM_KINDS, normalize_claim
 from agentmem.memory.service import FormationService
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus" / "memory-formation"
+TOP_LEVEL = {p.stem for p in CORPUS.glob("*.json")}
 PARTS = {
-    "bundled": [
-        c
-        for c in load_corpus(CORPUS)
-        if c.id.count("-") and c.id.split("-")[1] not in {"rc", "rw", "ho", "hd"}
-    ],
+    "bundled": [c for c in load_corpus(CORPUS) if c.id in TOP_LEVEL],
     "realistic": load_corpus(CORPUS / "realistic"),
     "holdout": load_corpus(CORPUS / "holdout"),
 }

@@ -20,7 +20,6 @@ whole messages that cannot match. The candidates are exactly those of searching 
 
 from __future__ import annotations
 
-import abc
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -37,6 +36,14 @@ from agentmem.memory.claims import (
     make_candidate,
     normalize_claim,
     normalize_value,
+)
+from agentmem.memory.episode import (
+    DETERMINISTIC_POLICY,
+    USER_MESSAGE,
+    Episode,
+    EpisodeEvent,
+    MemoryCandidateExtractor,
+    owned_user_messages,
 )
 from agentmem.memory.lexicon import canonical_place, is_common_word
 from agentmem.memory.markers import (
@@ -58,53 +65,8 @@ __all__ = [
     "owned_user_messages",
 ]
 
-FORMATION_POLICY: Final = "formation@7"
+FORMATION_POLICY: Final = DETERMINISTIC_POLICY
 EXTRACTOR_VERSION: Final = "deterministic-extractor/8"
-USER_MESSAGE: Final = "user.message.created"
-
-
-class EpisodeEvent(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One event of an episode: its log ``seq``, event ``type``, author and text.
-
-    For a tool result ``text`` is the result content; assistant tool calls carry no text.
-    """
-
-    seq: int
-    type: str
-    principal: str
-    text: str
-
-
-class Episode(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """What an extractor sees: one session of one principal, in log order."""
-
-    principal: str
-    session_id: str
-    events: tuple[EpisodeEvent, ...]
-    existing_beliefs: tuple[Claim, ...] = ()
-
-
-def owned_user_messages(episode: Episode) -> tuple[EpisodeEvent, ...]:
-    """The only events memory may cite: user messages written by the episode's principal."""
-    return tuple(
-        e for e in episode.events if e.type == USER_MESSAGE and e.principal == episode.principal
-    )
-
-
-class MemoryCandidateExtractor(abc.ABC):
-    """Port: propose memory candidates for one episode (ADR-0057 decision 1).
-
-    Implementations must cite only :func:`owned_user_messages`, quote them exactly, leave
-    ``scope`` and ``portability`` unset, and never raise for ordinary text.
-    """
-
-    name: str
-    version: str
-    formation_policy: str
-
-    @abc.abstractmethod
-    def extract(self, episode: Episode) -> list[MemoryCandidate]:
-        """Candidates for ``episode``, in the order their latest evidence appears."""
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -245,6 +207,35 @@ _OCCUPATIONS: Final = _words(
     " hygienist radiographer dispatcher driver tech controller coordinator specialist assistant"
     " advisor adviser associate representative supervisor executive planner strategist buyer"
     " underwriter actuary"
+    # the trades and professions people name in chat, beyond the common ones above
+    " stenographer sculptor optician cardiologist dermatologist radiologist oncologist"
+    " pediatrician paediatrician neurologist urologist gynecologist obstetrician orthodontist"
+    " podiatrist chiropractor osteopath audiologist sonographer phlebotomist pathologist"
+    " anaesthetist anesthetist physio psychotherapist caseworker nanny babysitter childminder"
+    " headteacher headmaster headmistress principal dean draftsman draughtsman landscaper"
+    " gardener groundskeeper florist butcher fishmonger confectioner chocolatier brewer"
+    " winemaker distiller porter concierge housekeeper janitor caretaker handyman builder"
+    " bricklayer roofer plasterer tiler glazier joiner cabinetmaker upholsterer locksmith"
+    " blacksmith fitter toolmaker gasfitter trucker chauffeur cabbie copilot steward stewardess"
+    " sailor seaman fisherman deckhand skipper rancher shepherd beekeeper forester zookeeper"
+    " groomer athlete footballer cricketer jockey referee umpire dancer choreographer singer"
+    " songwriter composer pianist guitarist violinist drummer cellist organist dj rapper"
+    " comedian magician puppeteer animator cartoonist painter potter ceramicist jeweller jeweler"
+    " goldsmith watchmaker seamstress dressmaker stylist hairstylist beautician cosmetologist"
+    " esthetician tattooist tattoo-artist masseuse masseur videographer filmmaker correspondent"
+    " columnist blogger vlogger youtuber streamer podcaster author novelist poet playwright"
+    " screenwriter interpreter linguist archivist curator archaeologist anthropologist"
+    " sociologist philosopher theologian priest pastor vicar minister rabbi imam chaplain nun"
+    " monk missionary solicitor barrister notary magistrate bailiff policeman policewoman cop"
+    " detective constable sergeant inspector investigator fireman emt soldier marine airman"
+    " lieutenant colonel bodyguard bouncer warden diplomat ambassador councillor councilor"
+    " senator mayor stockbroker broker trader teller admin foreman realtor salesman saleswoman"
+    " shopkeeper retailer merchandiser publicist headhunter coder webmaster technologist"
+    " microbiologist biochemist geneticist ecologist botanist zoologist astronomer"
+    " astrophysicist geographer meteorologist oceanographer hydrologist epidemiologist"
+    " neuroscientist pharmacologist toxicologist immunologist virologist dietician doula"
+    " homemaker housewife househusband undergrad apprentice trainee postman postwoman mailman"
+    " miner logger lumberjack assessor adjuster croupier"
 )
 _ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
 # Modifiers that make "I'm a <role>" something other than a current occupation.
@@ -264,7 +255,7 @@ _WS_HEADS = (
     r"|pipeline|ci|line\s+length|indentation|style\s+guide|convention|entry\s+point"
     r"|config\s+file|schema|monorepo|workspace|milestone|due\s+date|release\s+date|base\s+image"
     r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node|msrv"
-    r"|command|timezone|time\s+zone|test\s+runner|bundler|image)"
+    r"|command|timezone|time\s+zone|test\s+runner|bundler|image|format|driver)"
 )
 _STATE_WORDS: Final = frozenset(
     _words(
@@ -330,7 +321,12 @@ def _grx(pattern: str, words: str = "", parts: str = "") -> _Gated:
 
 # r"[.!?]+(?=[\s\"'”’)\]]|$)|\n+|;" written to open with one character class, which lets the
 # regex engine skip to the candidate characters instead of trying each offset: same matches.
-_SENTENCE_END = re.compile(r"[.!?\n;](?:(?<=[.!?])[.!?]*(?=[\s\"'”’)\]]|$)|(?<=\n)\n*|(?<=;))")
+# An emoji between words ends a sentence as a full stop does in chat ("pls tell me 🙏 i live in
+# zagreb"): a marker before it does not govern what follows.
+_SENTENCE_END = re.compile(
+    r"[.!?\n;](?:(?<=[.!?])[.!?]*(?=[\s\"'”’)\]]|$)|(?<=\n)\n*|(?<=;))"
+    r"|(?<=\s)[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+(?=\s)"
+)
 _ABBREVIATIONS: Final = frozenset(
     _words("st dr mr mrs ms jr sr inc co ltd corp prof vs e.g i.e approx no mt ft")
 )
@@ -609,7 +605,18 @@ _HAVE_ITEM = _rx(
     rf"(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
     rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])"
 )
+# "two retired greyhounds", "a very loud parrot": any adjective may describe a pet (a relative
+# keeps to the listed modifiers: "a late husband" is not a husband)
+_HAVE_PET_ITEM = _rx(
+    rf"(?P<qty>{_QTY})\s+(?:(?:very|really|super|quite|pretty|so)\s+)?"
+    rf"(?:(?!(?:{_REL_SURFACE}|{_PET_SURFACE})\b)[a-z]{{3,}}(?:-[a-z]+)?\s+){{1,2}}"
+    rf"(?P<noun>{_PET_SURFACE})(?![\w\-])"
+)
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
+
+
+def _have_item(c: str, pos: int) -> re.Match[str] | None:
+    return _HAVE_ITEM.match(c, pos) or _HAVE_PET_ITEM.match(c, pos)
 
 
 _HAVE_VERB = re.compile(r"['’]ve|have")
@@ -624,7 +631,7 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
         acquired = "adopted" in verb or ("got" in verb and not possessive)
         we = head.group("subj").casefold() == "we"
         pos, items = head.end(), []
-        while m := _HAVE_ITEM.match(c, pos):
+        while m := _have_item(c, pos):
             items.append(m)
             pos = m.end()
             if named := _NAMED.match(c, pos):
@@ -633,7 +640,7 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             else:
                 items[-1] = (m, [])
             sep = _HAVE_SEP.match(c, pos)
-            if not sep or not _HAVE_ITEM.match(c, sep.end()):
+            if not sep or not _have_item(c, sep.end()):
                 break
             pos = sep.end()
         # "I have two kids, Mia and Leo": names after a single item belong to it
@@ -1200,6 +1207,10 @@ _QUALIFIED = _rx(
 _SHOUTED_VERB = re.compile(r"\b(?:LOVE|LOOOVE|ADORE|ENJOY|LIKE)\b")
 
 
+_CLEFT_OBJECT = _rx(r"(?:(?:the\s+)?most\s+|best\s+)?(?:is|are)\s+")
+_CLEFT_HEAD = _rx(r"(?:\bthings?|\bwhat)\s+$")
+
+
 def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
     if _SHOUTED_VERB.search(c):  # a shouted "I just LOVE ..." is sarcasm more often than not
         return
@@ -1213,6 +1224,11 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
     for polarity, pattern in _PREFERENCE:
         for m in pattern.finditer(c, mask):
             obj = m.group("obj")
+            # "one thing i really hate is touchscreens", "what i love most is jazz"
+            if cleft := _CLEFT_OBJECT.match(obj):
+                if not _CLEFT_HEAD.search(c, 0, m.start()):
+                    continue
+                obj = obj[cleft.end() :]
             if polarity == "prefers" and _TO_BE_CALLED.match(obj):
                 continue
             # "I hate driving at night" is not a dislike of driving: a dislike whose object was
@@ -1242,7 +1258,8 @@ _VOCABULARY = _rx(
 
 _DIET = [
     _grx(
-        rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been)\s+"
+        rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)\s+both"
+        rf"|\bboth\s+of\s+us\s+are)\s+"
         rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+)?"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
         rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
@@ -1392,7 +1409,7 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
 # A value in backticks is exactly what is between them ("renamed it to `deploy` in march").
 _WS_VALUE = (
     r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
-    r"(?=\s*$|\s*[,;]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
+    r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
     r"|btw|lol|pls|please|tbh|fyi|anyway"
     r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b))"
 )
@@ -1409,7 +1426,7 @@ _WORKING_STATE = [
     (
         None,
         _grx(
-            rf"(?:^|:\s*)\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay)\W+)*"
+            rf"(?:^|:\s*|[,;]\s*)\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay)\W+)*"
             rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an)\s)[\w\-.]+\s+){{0,2}}?"
             rf"{_WS_HEADS})\s+(?:is\s+set\s+to|is\s+called|is\s+named|is(?:\s+still|\s+now)?)\s+"
             rf"{_WS_VALUE}",
@@ -1691,6 +1708,23 @@ _NOT_VALUE = re.compile(r"\bnot\s+(?:the\s+|a\s+|an\s+)?([\w'’\- ]{1,40})")
 
 _SECOND_THOUGHT = _rx(r"\bon\s+second\s+thoughts?\b")
 
+# "im vegetarian — well pescatarian technically", "a nurse, or rather a midwife": the speaker
+# corrects the value just stated, in the same sentence. The new value must pass the same rule
+# as a plain statement of its kind (``_RESTATED``), so "I love jazz, well, most of it" corrects
+# nothing.
+_FILLER = r"technically|really|actually|i\s+guess|tbh|i\s+suppose|strictly|i\s+think"
+_SELF_CORRECTION = _rx(
+    rf"(?:\s*[—–]\s*|\s+-{1, 2}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:well|or\s+rather|rather|i\s+mean"
+    r"|more\s+like|make\s+(?:that|it))\s*,?\s+(?:an?\s+)?"
+    rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*)?)"
+    rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]))"
+)
+_RESTATED: Final = {
+    "diet": ("i'm {}", _rule_diet),
+    "occupation": ("i'm a {}", _rule_work),
+    "allergy": ("i'm allergic to {}", _rule_allergy),
+}
+
 
 def _reported(sentence: str, mask: int) -> bool:
     # "as I said" is the user's own report, "on second thought" no report at all: drop them
@@ -1711,14 +1745,38 @@ _LEADING_CONDITIONAL = _rx(
     r"^\W*(?:(?:and|but|so|ok|okay|well|also|oh|hmm)\W+)*(?:if|unless|suppose|supposing|imagine"
     r"|let'?s\s+say|in\s+case|what\s+if|hypothetically)\b"
 )
+_RELEVANCE = _rx(
+    r"(?:if|in\s+case)\s+(?:that|it|this)\s+(?:matters|helps|is\s+relevant|makes\s+a\s+difference"
+    r"|changes\s+anything|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
+    r"(?:need|want|care|wanna|were\s+wondering)\s+to\s+know\b|if\s+(?:you|u)\s+(?:care|must\s+know)\b"
+)
 # "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
 _TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
+
+
+_TOKEN_PART = re.compile(r"[-_./]")
+
+
+def _secret_like(token: str) -> bool:
+    """A long token with digits and letters, unless it reads as a name made of words: a target
+    triple (``wasm32-unknown-unknown``) or a package name is not a credential."""
+    parts = [p for p in _TOKEN_PART.split(token) if p]
+    return (
+        not (
+            len(parts) > 1
+            and all(len(p) <= 12 for p in parts)
+            and any(is_common_word(p.casefold()) for p in parts)
+        )
+        or _secret_rule(token) is not None
+    )
 
 
 def _clause_reason(clause: str, mask: int) -> tuple[str, int] | None:
     """The marker that keeps the facts of ``clause`` from being stated as present facts, and
     where it starts."""
-    if (m := _CREDENTIAL.search(clause, mask) or _HIGH_ENTROPY.search(clause)) is not None:
+    if _CREDENTIAL.search(clause, mask) is not None or any(
+        _secret_like(m.group()) for m in _HIGH_ENTROPY.finditer(clause)
+    ):
         return "secret", 0
     if (m := _HYPOTHETICAL.search(clause, mask) or _MODAL_LOWER.search(clause, mask)) is not None:
         return "hypothetical", m.start()
@@ -1992,6 +2050,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     _CLAUSE_SEP.finditer(text, mask, p_start, p_end), text, p_start, p_end
                 ):
                     clause = text[c_start:c_end]
+                    # "python version is 3.11, if that matters": the condition is on telling,
+                    # not on the fact
+                    if (cond := _CONDITIONAL.search(clause, mask)) and _RELEVANCE.match(
+                        clause, cond.start()
+                    ):
+                        self._note(seq, c_start + cond.start(), c_end, None)
+                        c_end = c_start + cond.start()
+                        clause = text[c_start:c_end]
                     reason, at = governed, 0
                     inherited = governed is not None
                     if reason is None:
@@ -2080,6 +2146,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """
         if len(hits) == before:
             return
+        self._self_corrected(text, seq, hits, before)
         folded = text.casefold()
         denials = [(m.end(), m) for m in _NOT_VALUE.finditer(folded)]
         retractions = list(_RETRACTION.pattern.finditer(text))
@@ -2111,6 +2178,33 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if denied:
             gone = {id(h) for h in denied}
             hits[:] = [h for h in hits if id(h) not in gone]
+
+    def _self_corrected(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
+        """A value corrected right after it is stated ("vegetarian — well pescatarian") is
+        replaced by the correction, which must read as a statement of the same kind."""
+        for m in _SELF_CORRECTION.finditer(text):
+            for hit in hits[before:]:
+                restated = _RESTATED.get(hit.kind)
+                if restated is None or not 0 <= m.start() - hit.stated_end < 40:
+                    continue
+                if _SENTENCE_END.search(text, hit.stated_end, m.start()):
+                    continue
+                template, rule = restated
+                synthetic = template.format(m.group("value"))
+                found = [
+                    h for h in rule(synthetic, _PREFILTER.scan(synthetic)) if h.kind == hit.kind
+                ]
+                if len(found) != 1 or found[0].values == hit.values:
+                    continue
+                new = found[0]
+                new.verb = None
+                new.evidence.append((seq, hit.evidence[-1][1], m.end("value")))
+                new.stated_end = m.end("value")
+                self._taken_back.append((hit, seq))
+                self._note(seq, hit.evidence[-1][1], hit.evidence[-1][2], "retracted", (hit,))
+                self._note(seq, m.start("value"), m.end("value"), None, (new,))
+                hits[hits.index(hit)] = new
+                break
 
     def _clause(
         self,
