@@ -3,58 +3,80 @@
 The API adds no behaviour of its own. Each route parses a request, calls one Store method and
 renders its result; statuses come from the errors' ``http_status`` and bodies of failures are
 ``{"error": {"code": ..., "message": ...}}`` (``agentmem/openapi.json`` documents every route).
+The same process serves MCP over streamable HTTP at ``/mcp`` under the same rules.
 
-What this module does own is keeping a local HTTP port safe to leave running on a desktop:
+Sockets, HTTP/1.1 framing, keep-alive and ``Expect: 100-continue`` belong to uvicorn (h11);
+an asyncio server holds an idle or slow connection for the price of a small object, so slow
+clients cannot starve the others. What this module owns is keeping a local port safe to leave
+running on a desktop:
 
 - it binds a loopback address unless the operator explicitly allows a remote one;
-- every route but ``/v1/health`` and ``/v1/openapi.json`` needs ``Authorization: Bearer``
-  with the token from a 0600 file (:func:`default_token_path`), compared in constant time and
-  re-read when the file changes, so a rotation takes effect without a restart;
-- a ``Host`` header that is not a loopback name is refused with 421, which defeats DNS
-  rebinding (a web page cannot make a browser send ``Host: 127.0.0.1``); no CORS header is
-  ever sent, so browsers keep cross-origin pages out;
-- request bodies are bounded before they are read, chunked bodies are refused, and a bounded
-  pool of worker threads with socket timeouts plus a per-request deadline keeps slow or
-  half-open clients from holding the server.
+- every route but ``/v1/health`` and ``/v1/openapi.json`` needs a bearer token
+  (:mod:`agentmem.api_tokens`): no or a malformed ``Authorization`` is 401, an unknown token 401
+  with ``error="invalid_token"``, and a principal token acting for another principal 403;
+- a ``Host`` header that is not a loopback name is refused with 421 (DNS rebinding); no CORS
+  header is ever sent;
+- request bodies are bounded by ``Content-Length`` before they are read (413), chunked bodies
+  are refused (411); host, token and size are checked before ``100 Continue`` is sent.
 
-Each worker thread owns one Store connection (SQLite connections are cheapest used by one
-thread; WAL and ``BEGIN IMMEDIATE`` serialise the writers), closed when the server stops.
-Authentication, routing and size checks all happen before the Store is touched, so a refused
-request never writes anything.
+Writes go through one writer thread with one Store and a FIFO queue: event appends that wait
+together are committed in one transaction (each in its own savepoint, so one bad event fails
+alone), and requests are validated before they join the queue. Reads run on worker threads
+with read-only Stores, so they never wait for a writer.
 """
 
 from __future__ import annotations
 
+import asyncio
+import collections
+import concurrent.futures
 import contextlib
-import email.utils
-import hmac
-import http.server
 import ipaddress
 import logging
 import os
 import queue
 import re
-import secrets
 import socket
-import socketserver
-import stat
-import tempfile
 import threading
-import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import parse_qsl, unquote
 
+import anyio
+import anyio.abc
+import anyio.to_thread
+import h11
 import msgspec
+import uvicorn
+from starlette.requests import Request as StarletteRequest
+from starlette.responses import Response
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from agentmem._net import is_loopback
+from agentmem.api_tokens import (
+    CONFIG_DIR_ENV,
+    TOKEN_FILE_NAME,
+    Caller,
+    TokenRing,
+    default_token_path,
+    ensure_token,
+    read_token,
+    rotate_token,
+)
 from agentmem.config import Principal, Settings, load_settings
-from agentmem.errors import AgentmemError, InvalidInput, PolicyRefused, UsageError
-from agentmem.events import decode_client_event
+from agentmem.errors import (
+    AgentmemError,
+    InvalidInput,
+    NotFound,
+    PolicyRefused,
+    Refused,
+    UsageError,
+)
+from agentmem.events import Event, decode_client_event, decode_client_object
+from agentmem.memory.service import Belief
 from agentmem.store import Store
 
 __all__ = [
@@ -65,6 +87,10 @@ __all__ = [
     "ROUTES",
     "TOKEN_FILE_NAME",
     "AgentmemServer",
+    "BeliefList",
+    "ErrorBody",
+    "ExportReply",
+    "Health",
     "Route",
     "check_bind_host",
     "default_token_path",
@@ -79,9 +105,8 @@ DEFAULT_PORT = 8765
 #: Largest request body accepted; the Content-Length is checked before anything is read.
 MAX_BODY_BYTES = 8 * 1024 * 1024
 PRINCIPAL_HEADER = "X-Agentmem-Principal"
-TOKEN_FILE_NAME = "api-token"
-#: Overrides the directory holding the API token file (tests, portable installs).
-CONFIG_DIR_ENV = "AGENTMEM_CONFIG_DIR"
+#: Where MCP over streamable HTTP is served.
+MCP_PATH = "/mcp"
 
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 _CONTENT_LENGTH = re.compile(r"[0-9]{1,18}")
@@ -90,116 +115,40 @@ _encoder = msgspec.json.Encoder()
 log = logging.getLogger("agentmem.http")
 
 
-# -- the API token ----------------------------------------------------------------------------
+# -- response shapes that are not library structs ----------------------------------------------
 
 
-def default_token_path() -> Path:
-    """``$AGENTMEM_CONFIG_DIR/api-token``, else ``<user config dir>/agentmem/api-token``."""
-    explicit = os.environ.get(CONFIG_DIR_ENV)
-    if explicit:
-        return Path(explicit) / TOKEN_FILE_NAME
-    import platformdirs
+class Health(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The server and its database are up; ``schema_version`` is the file's user_version."""
 
-    return platformdirs.user_config_path("agentmem") / TOKEN_FILE_NAME
+    status: Literal["ok"]
+    schema_version: int
 
 
-def _unsafe_mode(st: os.stat_result) -> bool:
-    """True when someone other than the owner may read the file (POSIX permission bits)."""
-    return os.name == "posix" and bool(st.st_mode & (stat.S_IRWXG | stat.S_IRWXO))
+class BeliefList(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Beliefs of the request principal, best match (or newest) first."""
+
+    beliefs: list[Belief]
 
 
-def _write_token_file(path: Path, *, replace: bool) -> bool:
-    """Write a fresh token to ``path`` atomically with mode 0600; False if it existed.
+class ExportReply(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The live export artifact of a run; ``created`` is false on an idempotent repeat."""
 
-    The token is written to a private temporary file first (``mkstemp`` creates it 0600), then
-    linked into place (create only if absent) or renamed over the old file, so no reader ever
-    sees a half-written or world-readable token.
-    """
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(prefix=".api-token-", dir=path.parent)
-    except OSError as exc:
-        raise UsageError(f"cannot write the API token file {path}: {exc.strerror}") from exc
-    try:
-        with os.fdopen(fd, "w", encoding="ascii") as handle:
-            handle.write(secrets.token_urlsafe(32) + "\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        if replace:
-            os.replace(tmp, path)
-            return True
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            return False
-        return True
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
+    artifact_id: str
+    created: bool
 
 
-def ensure_token(path: Path) -> bool:
-    """Create the token file if it is missing; True when a new token was created."""
-    if path.exists():
-        return False
-    return _write_token_file(path, replace=False)
+class ErrorDetail(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A stable machine-readable ``code`` and one human line (never a traceback or a token)."""
+
+    code: str
+    message: str
 
 
-def rotate_token(path: Path) -> None:
-    """Replace the token: running servers accept only the new one from their next request."""
-    _write_token_file(path, replace=True)
+class ErrorBody(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Every failure of the API."""
 
-
-def read_token(path: Path) -> str:
-    """The token in ``path``; :class:`UsageError` if it is missing, empty or open to others."""
-    try:
-        st = path.stat()
-        text = path.read_text(encoding="ascii").strip()
-    except FileNotFoundError as exc:
-        raise UsageError(f"no API token file at {path}; 'agentmem serve' creates one") from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read the API token file {path}: {exc}") from exc
-    if _unsafe_mode(st):
-        raise UsageError(
-            f"the API token file {path} is open to other users "
-            f"(mode {stat.S_IMODE(st.st_mode):04o}); run 'agentmem serve --rotate-token' to "
-            "replace it with a private one"
-        )
-    if not text or not text.isascii() or not text.isprintable():
-        raise UsageError(
-            f"the API token file {path} holds no usable token; run 'agentmem serve --rotate-token'"
-        )
-    return text
-
-
-class _TokenFile:
-    """The token as the running server sees it: re-read whenever the file changes.
-
-    A stat per request is cheap, and it makes rotation and revocation immediate. If the file
-    disappears or becomes open to other users, no token matches (the server fails closed).
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        self._signature: tuple[int, ...] | None = None
-        self._token: bytes | None = None
-
-    def current(self) -> bytes | None:
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return None
-        signature = (st.st_ino, st.st_dev, st.st_mtime_ns, st.st_size, st.st_mode)
-        if signature != self._signature:
-            with self._lock:
-                try:
-                    self._token = read_token(self.path).encode("ascii")
-                except UsageError as exc:
-                    log.warning("refusing every token: %s", exc.message)
-                    self._token = None
-                self._signature = signature
-        return self._token
+    error: ErrorDetail
 
 
 # -- binding ----------------------------------------------------------------------------------
@@ -208,25 +157,40 @@ class _TokenFile:
 def check_bind_host(host: str, *, allow_remote: bool = False) -> None:
     """Refuse a non-loopback address unless the operator explicitly allows it."""
     if not host:
-        raise UsageError("--host must not be empty (use 127.0.0.1)")
+        raise UsageError("the host to listen on must not be empty (use 127.0.0.1)")
     if not allow_remote and not is_loopback(host):
         raise UsageError(
             f"refusing to listen on {host!r}: it is not a loopback address, so other machines "
-            "could reach the API; use 127.0.0.1, or pass --allow-remote if you really mean it"
+            "could reach the API; use 127.0.0.1, or allow remote clients explicitly"
         )
 
 
 # -- routes -----------------------------------------------------------------------------------
 
 
+class _Reply(Exception):
+    """A refusal decided by the HTTP layer itself (host, auth, routing, framing)."""
+
+    def __init__(
+        self, status: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+        self.headers = headers or {}
+
+
 @dataclass(frozen=True)
 class Request:
-    """What a route handler gets: already authenticated, bounded and decoded where it can be."""
+    """What a route handler gets: authenticated, bounded and decoded where it can be."""
 
     principal: str
+    caller: Caller
     params: dict[str, str]
     query: dict[str, str]
     body: bytes
+    prepared: Any = None
 
 
 @dataclass(frozen=True)
@@ -243,7 +207,12 @@ Handler = Callable[[Store, Request], Reply]
 
 @dataclass(frozen=True)
 class Route:
-    """One operation: ``method`` on a path ``template`` with ``{name}`` segments."""
+    """One operation: ``method`` on a path ``template`` with ``{name}`` segments.
+
+    ``writes`` sends the handler to the writer queue; ``batched`` lets it share a transaction
+    with other queued appends. ``prepare`` runs before the queue (parsing, validation), so the
+    writer's transaction holds only the insert.
+    """
 
     method: str
     template: str
@@ -251,6 +220,9 @@ class Route:
     auth: bool = True
     query: tuple[str, ...] = ()
     json_body: bool = False
+    writes: bool = False
+    batched: bool = False
+    prepare: Callable[[Request], Any] | None = None
     segments: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -264,50 +236,94 @@ def _principal(value: str, what: str) -> str:
         raise UsageError(f"{what} must be 1 to 128 printable characters") from exc
 
 
+def _acting_for(request: Request, principal: str) -> str:
+    """``principal`` if the caller may act for it; a principal token may act only as itself."""
+    bound = request.caller.bound_principal
+    if bound is not None and principal != bound:
+        raise Refused(f"this token acts only for principal {bound!r}, not for {principal!r}")
+    return principal
+
+
+def _own_session(store: Store, request: Request, session_id: str) -> None:
+    """A principal token sees only its principal's sessions; another's is reported missing."""
+    bound = request.caller.bound_principal
+    if bound is not None and store.session(session_id).principal != bound:
+        raise NotFound(f"no session {session_id!r}")
+
+
 def _health(store: Store, request: Request) -> Reply:
-    return Reply(200, {"status": "ok", "schema_version": store.conn.pragma("user_version")})
+    return Reply(200, Health("ok", store.conn.pragma("user_version")))
 
 
 def _openapi(store: Store, request: Request) -> Reply:
     return Reply(200, openapi_bytes())
 
 
-def _append_events(store: Store, request: Request) -> Reply:
+def _with_principal(event: Event, request: Request) -> Event:
+    if event.principal is None:
+        return decode_client_object({**msgspec.to_builtins(event), "principal": request.principal})
+    _acting_for(request, event.principal)
+    return event
+
+
+def _parse_events(request: Request) -> Event | list[Event]:
+    """Decode and validate the body before it joins the writer queue (no lock held)."""
     body = request.body.lstrip()
     if body[:1] != b"[":
-        event = decode_client_event(request.body)
-        if event.principal is None:
-            event = msgspec.structs.replace(event, principal=request.principal)
-        result = store.append_event(event)
-        return Reply(200 if result.duplicate else 201, result)
+        return _with_principal(decode_client_event(request.body), request)
     try:
         items = msgspec.json.decode(body)
     except msgspec.DecodeError as exc:
         raise InvalidInput(f"malformed JSON: {exc}") from exc
-    for item in items:
-        if isinstance(item, dict) and item.get("principal") is None:
-            item["principal"] = request.principal
-    batch = store.append_many(items)
+    except RecursionError as exc:
+        raise InvalidInput("the batch nests too deeply to be events") from exc
+    events = []
+    for index, item in enumerate(items, start=1):
+        try:
+            if isinstance(item, dict) and item.get("principal") is None:
+                item["principal"] = request.principal
+            event = decode_client_object(item)
+            _acting_for(request, event.principal or request.principal)
+        except AgentmemError as exc:
+            exc.message = f"event {index}: {exc.message}"
+            exc.args = (exc.message,)
+            raise
+        events.append(event)
+    return events
+
+
+def _append_events(store: Store, request: Request) -> Reply:
+    prepared = request.prepared
+    events = prepared if isinstance(prepared, list) else [prepared]
+    if request.caller.bound_principal is not None:
+        for session_id in {e.session_id for e in events}:
+            with contextlib.suppress(NotFound):
+                if store.session(session_id).principal != request.caller.bound_principal:
+                    raise Refused(f"session {session_id!r} belongs to another principal")
+    if not isinstance(prepared, list):
+        result = store.append_event(prepared)
+        return Reply(200 if result.duplicate else 201, result)
+    batch = store.append_many(prepared)
     return Reply(201 if batch.imported else 200, batch)
 
 
 def _session(store: Store, request: Request) -> Reply:
     session_id = request.params["session_id"]
     info = store.session(session_id)
+    _own_session(store, request, session_id)
     runs = store.runs(session_id=session_id)
     return Reply(200, {**msgspec.to_builtins(info), "runs": msgspec.to_builtins(runs)})
 
 
 def _close_session(store: Store, request: Request) -> Reply:
-    return Reply(200, store.close_session(request.params["session_id"]))
+    session_id = request.params["session_id"]
+    _own_session(store, request, session_id)
+    return Reply(200, store.close_session(session_id))
 
 
 def _export_run(store: Store, request: Request) -> Reply:
     result = store.export_run(request.params["run_id"], principal=request.principal)
-    return Reply(
-        201 if result.created else 200,
-        {"artifact_id": result.artifact_id, "created": result.created},
-    )
+    return Reply(201 if result.created else 200, ExportReply(result.artifact_id, result.created))
 
 
 def _artifact(store: Store, request: Request) -> Reply:
@@ -315,19 +331,21 @@ def _artifact(store: Store, request: Request) -> Reply:
     return Reply(200, data, info.media_type)
 
 
-def _consent_status(store: Store, request: Request) -> Reply:
+def _path_principal(request: Request) -> str:
     principal = _principal(request.params["principal"], "the principal in the path")
-    return Reply(200, store.consent_status(principal))
+    return _acting_for(request, principal)
+
+
+def _consent_status(store: Store, request: Request) -> Reply:
+    return Reply(200, store.consent_status(_path_principal(request)))
 
 
 def _grant(store: Store, request: Request) -> Reply:
-    principal = _principal(request.params["principal"], "the principal in the path")
-    return Reply(200, store.grant_consent(principal))
+    return Reply(200, store.grant_consent(_path_principal(request)))
 
 
 def _withdraw(store: Store, request: Request) -> Reply:
-    principal = _principal(request.params["principal"], "the principal in the path")
-    return Reply(200, store.withdraw_consent(principal))
+    return Reply(200, store.withdraw_consent(_path_principal(request)))
 
 
 _MAX_LIMIT = 1000
@@ -344,21 +362,29 @@ def _beliefs(store: Store, request: Request) -> Reply:
         found = store.beliefs(principal=request.principal)[:limit]
     else:
         found = store.search_beliefs(query, principal=request.principal, limit=limit)
-    return Reply(200, {"beliefs": found})
+    return Reply(200, BeliefList(found))
 
 
 #: Every operation the server implements; ``agentmem/openapi.json`` documents exactly these.
 ROUTES: tuple[Route, ...] = (
     Route("GET", "/v1/health", _health, auth=False),
     Route("GET", "/v1/openapi.json", _openapi, auth=False),
-    Route("POST", "/v1/events", _append_events, json_body=True),
+    Route(
+        "POST",
+        "/v1/events",
+        _append_events,
+        json_body=True,
+        writes=True,
+        batched=True,
+        prepare=_parse_events,
+    ),
     Route("GET", "/v1/sessions/{session_id}", _session),
-    Route("POST", "/v1/sessions/{session_id}/close", _close_session),
-    Route("POST", "/v1/runs/{run_id}/export", _export_run),
+    Route("POST", "/v1/sessions/{session_id}/close", _close_session, writes=True),
+    Route("POST", "/v1/runs/{run_id}/export", _export_run, writes=True),
     Route("GET", "/v1/artifacts/{artifact_id}", _artifact),
     Route("GET", "/v1/consent/{principal}", _consent_status),
-    Route("POST", "/v1/consent/{principal}", _grant),
-    Route("DELETE", "/v1/consent/{principal}", _withdraw),
+    Route("POST", "/v1/consent/{principal}", _grant, writes=True),
+    Route("DELETE", "/v1/consent/{principal}", _withdraw, writes=True),
     Route("GET", "/v1/beliefs", _beliefs, query=("q", "limit")),
 )
 
@@ -407,198 +433,308 @@ def openapi_bytes() -> bytes:
     return _openapi_cache[0]
 
 
-# -- the request handler ----------------------------------------------------------------------
+# -- the writer queue -------------------------------------------------------------------------
 
 
-class _ClientGone(Exception):
-    """The client closed or stalled its connection mid-request: there is no one to answer."""
+@dataclass
+class _Job:
+    run: Callable[[Store], Any]
+    batched: bool
+    future: concurrent.futures.Future[Any] = field(default_factory=concurrent.futures.Future)
 
 
-class _Reply(Exception):
-    """A refusal decided by the HTTP layer itself (host, auth, routing, framing)."""
+class _Writer:
+    """One thread, one Store, one FIFO queue: every write of the server, in arrival order.
 
-    def __init__(self, status: int, code: str, message: str, headers: tuple[str, ...] = ()):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
-        self.headers = headers
+    Appends that are waiting together share one transaction (group commit), each inside its
+    own savepoint, so a refused event fails alone; they are acknowledged only after the
+    commit. Any other write (closing a session consolidates, exports redact) runs alone.
+    One writer means the server's own requests never wait in SQLite's busy handler.
+    """
 
+    _GROUP = 64
 
-_PARSE_ERROR_CODES = {
-    400: "bad_request",
-    414: "uri_too_long",
-    431: "headers_too_large",
-    505: "http_version_not_supported",
-}
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._jobs: collections.deque[_Job | None] = collections.deque()
+        self._ready = threading.Condition()
+        self._thread = threading.Thread(target=self._work, name="agentmem-http-writer")
+        self._opened: concurrent.futures.Future[None] = concurrent.futures.Future()
 
+    def start(self) -> None:
+        self._thread.start()
+        self._opened.result()
 
-_date_cache: list = [0, ""]
+    def submit(self, run: Callable[[Store], Any], *, batched: bool) -> concurrent.futures.Future:
+        job = _Job(run, batched)
+        with self._ready:
+            self._jobs.append(job)
+            self._ready.notify()
+        return job.future
 
+    def stop(self) -> None:
+        with self._ready:
+            self._jobs.append(None)
+            self._ready.notify()
+        self._thread.join()
 
-def _http_date() -> str:
-    """The ``Date`` header, formatted once per second (it is on every response)."""
-    second = int(time.time())
-    if second != _date_cache[0]:
-        _date_cache[1] = email.utils.formatdate(second, usegmt=True)
-        _date_cache[0] = second
-    return _date_cache[1]
+    def _next(self) -> list[_Job] | None:
+        with self._ready:
+            while not self._jobs:
+                self._ready.wait()
+            first = self._jobs.popleft()
+            if first is None:
+                return None
+            taken = [first]
+            while first.batched and self._jobs and len(taken) < self._GROUP:
+                following = self._jobs[0]
+                if following is None or not following.batched:
+                    break
+                taken.append(following)
+                self._jobs.popleft()
+            return taken
 
-
-def _error_body(code: str, message: str) -> bytes:
-    return _encoder.encode({"error": {"code": code, "message": message}})
-
-
-class _Handler(http.server.BaseHTTPRequestHandler):
-    """One connection, possibly many keep-alive requests; every response is built here."""
-
-    protocol_version = "HTTP/1.1"
-    server_version = "agentmem"
-    sys_version = ""
-    disable_nagle_algorithm = True
-    server: _PooledServer
-
-    def setup(self) -> None:
-        self.app = self.server.app
-        super().setup()
-        self.connection.settimeout(self.app.timeout)
-        self.deadline: float | None = None
-        self.busy = False
-        self.expect_continue = False
-        self.app._connections_add(self)
-
-    def finish(self) -> None:
-        self.app._connections_discard(self)
-        with contextlib.suppress(OSError):
-            super().finish()
-
-    def abort(self) -> None:
-        """Unblock a read on this connection from another thread (deadline or shutdown)."""
-        with contextlib.suppress(OSError):
-            self.connection.shutdown(socket.SHUT_RDWR)
-
-    def handle(self) -> None:
-        self.close_connection = True
+    def _work(self) -> None:
         try:
-            self.handle_one_request()
-            while not self.close_connection and self.app._begin_idle(self):
-                self.handle_one_request()
-        except (OSError, _ClientGone):  # timeouts, resets, sockets cut by the deadline reaper
-            pass
-
-    def handle_one_request(self) -> None:
-        self.deadline = time.monotonic() + self.app.request_deadline
-        self.expect_continue = False
-        self.raw_requestline = self.rfile.readline(65537)
-        if len(self.raw_requestline) > 65536:
-            self.requestline = self.request_version = self.command = ""
-            self.send_error(HTTPStatus.REQUEST_URI_TOO_LONG)
+            store = Store.open(settings=self._settings)
+        except BaseException as exc:
+            self._opened.set_exception(exc)
             return
-        if not self.raw_requestline:
-            self.close_connection = True
-            return
-        if not self.parse_request():
-            return
-        self._respond()
-
-    def handle_expect_100(self) -> bool:
-        # Answer "100 Continue" only once host, auth and size checks have passed.
-        self.expect_continue = True
-        return True
-
-    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
-        """Errors found by the stdlib request parser, in our JSON shape (never HTML)."""
-        self.close_connection = True
-        status = int(code)
-        text = message or HTTPStatus(status).phrase
-        self._write(status, _error_body(_PARSE_ERROR_CODES.get(status, "bad_request"), text))
-
-    def log_message(self, format: str, *args: Any) -> None:
-        log.debug("%s " + format, self.client_address[0], *args)
-
-    # -- one request --------------------------------------------------------------------------
-
-    def _respond(self) -> None:
-        method = self.command or ""
-        path, _, query_text = self.path.partition("?")
-        self.body_unread = self._declares_body()
+        self._opened.set_result(None)
         try:
-            status, body, media_type, extra = self._answer(method, path, query_text)
-            if self.body_unread:  # refused before the body was read: the stream is unusable
-                self.close_connection = True
-            self._write(status, body, media_type, extra)
+            while (jobs := self._next()) is not None:
+                if len(jobs) == 1:
+                    self._run_alone(store, jobs[0])
+                else:
+                    self._run_group(store, jobs)
         finally:
-            self.busy = False
+            store.close()
 
-    def _answer(self, method: str, path: str, query_text: str) -> tuple[int, bytes, str, tuple]:
-        """Route, check and run one request; every failure becomes a JSON error reply."""
+    @staticmethod
+    def _run_alone(store: Store, job: _Job) -> None:
         try:
-            try:
-                reply = self._dispatch(method, path, query_text)
-            except (_Reply, _ClientGone):
-                raise
-            except AgentmemError as exc:
-                raise _Reply(exc.http_status, exc.code, exc.message) from exc
-            except Exception as exc:
-                log.exception("internal error on %s %s", method, path)
-                raise _Reply(
-                    500, "internal", "internal error; the details are in the server's log"
-                ) from exc
+            job.future.set_result(job.run(store))
+        except BaseException as exc:
+            job.future.set_exception(exc)
+
+    @staticmethod
+    def _run_group(store: Store, jobs: list[_Job]) -> None:
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            with store.transaction():
+                for job in jobs:
+                    try:
+                        with store.transaction():  # a savepoint: a refused event fails alone
+                            outcomes.append((True, job.run(store)))
+                    except Exception as exc:
+                        outcomes.append((False, exc))
+        except BaseException as exc:  # the commit itself failed: nothing was acknowledged
+            for job in jobs:
+                job.future.set_exception(exc)
+            return
+        for job, (ok, value) in zip(jobs, outcomes, strict=True):
+            if ok:
+                job.future.set_result(value)
+            else:
+                job.future.set_exception(value)
+
+
+class _Readers:
+    """Read-only Stores lent to worker threads, one per concurrent read."""
+
+    def __init__(self, settings: Settings) -> None:
+        self._settings = settings
+        self._idle: queue.LifoQueue[Store] = queue.LifoQueue()
+        self._all: list[Store] = []
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def borrow(self) -> Iterator[Store]:
+        try:
+            store = self._idle.get_nowait()
+        except queue.Empty:
+            store = Store.open(settings=self._settings, readonly=True)
+            with self._lock:
+                self._all.append(store)
+        try:
+            yield store
+        finally:
+            self._idle.put(store)
+
+    def close(self) -> None:
+        with self._lock:
+            stores, self._all = self._all, []
+        for store in stores:
+            with contextlib.suppress(Exception):
+                store.close()
+
+    @property
+    def open_count(self) -> int:
+        return len(self._all)
+
+
+# -- the ASGI application ---------------------------------------------------------------------
+
+
+def _error_response(
+    status: int, code: str, message: str, headers: dict[str, str] | None = None
+) -> Response:
+    body = _encoder.encode(ErrorBody(ErrorDetail(code, message)))
+    return _response(status, body, _JSON, headers)
+
+
+def _response(
+    status: int, body: bytes, media_type: str, headers: dict[str, str] | None = None
+) -> Response:
+    sent = {"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff", "Server": "agentmem"}
+    sent.update(headers or {})
+    return Response(body, status_code=status, media_type=media_type, headers=sent)
+
+
+class _Api:
+    """The ASGI app: Host check, routing, auth, size checks, then the Store through a thread."""
+
+    def __init__(self, server: AgentmemServer, mcp: Callable[[str], Any] | None) -> None:
+        self.server = server
+        self.mcp = mcp
+        self._mcp_servers: dict[str, tuple[Any, anyio.Event]] = {}
+        self._tasks: anyio.abc.TaskGroup | None = None
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+            return
+        if scope["type"] != "http":  # websockets are not spoken here
+            return
+        request = StarletteRequest(scope, receive)
+        raw_path = scope.get("raw_path") or scope["path"].encode()
+        path = raw_path.decode("latin-1").partition("?")[0]
+        try:
+            self._check_host(request)
+            if path == MCP_PATH and self.mcp is not None:
+                await self._mcp(request, scope, receive, send)
+                return
+            response = await self._answer(request, path)
         except _Reply as refusal:
             if refusal.status in (401, 403, 421):
+                client = scope.get("client") or ("?",)
                 log.warning(
-                    "refused %s %s from %s: %s", method, path, self.client_address[0], refusal.code
+                    "refused %s %s from %s: %s", request.method, path, client[0], refusal.code
                 )
-            return (
-                refusal.status,
-                _error_body(refusal.code, refusal.message),
-                _JSON,
-                refusal.headers,
+            response = _error_response(
+                refusal.status, refusal.code, refusal.message, refusal.headers
             )
+        await response(scope, receive, send)
+
+    async def _lifespan(self, receive: Any, send: Any) -> None:
+        await receive()  # lifespan.startup
+        async with anyio.create_task_group() as tasks:
+            self._tasks = tasks
+            await send({"type": "lifespan.startup.complete"})
+            await receive()  # lifespan.shutdown
+            tasks.cancel_scope.cancel()
+        await send({"type": "lifespan.shutdown.complete"})
+
+    async def _mcp(self, request: StarletteRequest, scope: Any, receive: Any, send: Any) -> None:
+        """MCP over streamable HTTP, with the REST API's token rules.
+
+        Each principal gets its own MCP server, bound to it as ``agentmem mcp`` is: the token
+        (and, for the operator, ``X-Agentmem-Principal``) picks the server, and nothing in the
+        MCP session can switch it.
+        """
+        if self.server.refusal is not None:
+            raise _Reply(503, self.server.refusal.code, self.server.refusal.message)
+        principal = self._request_principal(request, self._authenticate(request))
+        mcp = await self._mcp_server(principal)
+        await mcp.session_manager.handle_request(scope, receive, send)
+
+    async def _mcp_server(self, principal: str) -> Any:
+        entry = self._mcp_servers.get(principal)
+        if entry is None:
+            assert self.mcp is not None and self._tasks is not None
+            entry = (self.mcp(principal), anyio.Event())
+            self._mcp_servers[principal] = entry
+            self._tasks.start_soon(self._run_mcp, *entry)
+        await entry[1].wait()
+        return entry[0]
+
+    @staticmethod
+    async def _run_mcp(mcp: Any, ready: anyio.Event) -> None:
+        async with mcp.session_manager.run():
+            ready.set()
+            await anyio.sleep_forever()
+
+    async def _answer(self, request: StarletteRequest, path: str) -> Response:
+        method = request.method
+        try:
+            matched = match_route(path)
+            if matched is None:
+                raise _Reply(404, "not_found", f"no route for {path!r}")
+            template, by_method, params = matched
+            route = by_method.get(method)
+            if route is None:
+                allow = ", ".join(sorted(by_method))
+                raise _Reply(
+                    405,
+                    "method_not_allowed",
+                    f"{method} is not allowed on {template}; allowed: {allow}",
+                    {"Allow": allow},
+                )
+            refusal = self.server.refusal
+            if refusal is not None:  # decided at start-up; no database is opened for it
+                if route.handler is _openapi:
+                    return _response(200, openapi_bytes(), _JSON)
+                raise _Reply(503, refusal.code, refusal.message)
+            query = self._query(request.scope.get("query_string", b""), route)
+            caller = Caller()
+            principal = self.server.settings.principal
+            if route.auth:
+                caller = self._authenticate(request)
+                principal = self._request_principal(request, caller)
+            if route.json_body:
+                self._check_json_content_type(request)
+            body = await self._read_body(request, route)
+            reply = await self._run(route, Request(principal, caller, params, query, body))
+        except _Reply:
+            raise
+        except AgentmemError as exc:
+            raise _Reply(exc.http_status, exc.code, exc.message) from exc
+        except Exception as exc:
+            log.exception("internal error on %s %s", method, path)
+            raise _Reply(
+                500, "internal", "internal error; the details are in the server's log"
+            ) from exc
         value = reply.value
         body = value if isinstance(value, bytes) else _encoder.encode(value)
-        return reply.status, body, reply.media_type, ()
+        return _response(reply.status, body, reply.media_type)
 
-    def _dispatch(self, method: str, path: str, query_text: str) -> Reply:
-        self._check_host()
-        matched = match_route(path)
-        if matched is None:
-            raise _Reply(404, "not_found", f"no route for {path!r}")
-        template, by_method, params = matched
-        route = by_method.get(method)
-        if route is None:
-            allow = ", ".join(sorted(by_method))
-            raise _Reply(
-                405,
-                "method_not_allowed",
-                f"{method} is not allowed on {template}; allowed: {allow}",
-                (f"Allow: {allow}",),
+    async def _run(self, route: Route, request: Request) -> Reply:
+        if route.prepare is not None:
+            prepared = await anyio.to_thread.run_sync(route.prepare, request)
+            request = Request(
+                request.principal,
+                request.caller,
+                request.params,
+                request.query,
+                request.body,
+                prepared,
             )
-        refusal = self.app.refusal
-        if refusal is not None:  # decided at start-up; no database is opened for it
-            if route.handler is _openapi:
-                return Reply(200, openapi_bytes())
-            raise _Reply(503, refusal.code, refusal.message)
-        query = self._query(query_text, route)
-        principal = self.app.settings.principal
-        if route.auth:
-            self._check_token()
-            header = self.headers.get(PRINCIPAL_HEADER)
-            if header is not None:
-                principal = _principal(header, f"the {PRINCIPAL_HEADER} header")
-        if route.json_body:
-            self._check_json_content_type()
-        body = self._read_body(route)
-        self.busy = True
-        return route.handler(self.app._store(), Request(principal, params, query, body))
+        if route.writes:
+            future = self.server.writer.submit(
+                lambda store: route.handler(store, request), batched=route.batched
+            )
+            return await asyncio.wrap_future(future)
+        return await anyio.to_thread.run_sync(self._read, route, request)
 
-    def _declares_body(self) -> bool:
-        length = self.headers.get("Content-Length", "0").strip()
-        return "Transfer-Encoding" in self.headers or length not in ("", "0")
+    def _read(self, route: Route, request: Request) -> Reply:
+        with self.server.readers.borrow() as store:
+            return route.handler(store, request)
 
-    def _check_host(self) -> None:
-        values = self.headers.get_all("Host") or []
-        if len(values) != 1 or not self.app._host_allowed(values[0]):
+    # -- checks -------------------------------------------------------------------------------
+
+    def _check_host(self, request: StarletteRequest) -> None:
+        values = request.headers.getlist("host")
+        if len(values) != 1 or not self.server.host_allowed(values[0]):
             raise _Reply(
                 421,
                 "misdirected_request",
@@ -606,28 +742,52 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 "(localhost, 127.0.0.1 or [::1]) and its port",
             )
 
-    def _check_token(self) -> None:
-        header = self.headers.get("Authorization")
-        challenge = ('WWW-Authenticate: Bearer realm="agentmem"',)
+    def _authenticate(self, request: StarletteRequest) -> Caller:
+        header = request.headers.get("authorization")
+        realm = 'Bearer realm="agentmem"'
         if header is None:
             raise _Reply(
                 401,
                 "unauthorized",
-                "missing 'Authorization: Bearer <token>'; the token is in the file "
+                "missing 'Authorization: Bearer <token>'; the operator token is in the file "
                 "'agentmem serve' printed at start-up",
-                challenge,
+                {"WWW-Authenticate": realm},
             )
         scheme, _, value = header.strip().partition(" ")
         if scheme.lower() != "bearer" or not value.strip():
             raise _Reply(
-                401, "unauthorized", "the Authorization header must be 'Bearer <token>'", challenge
+                401,
+                "unauthorized",
+                "the Authorization header must be 'Bearer <token>'",
+                {"WWW-Authenticate": realm},
             )
-        expected = self.app._tokens.current()
-        given = value.strip().encode("latin-1", "replace")
-        if expected is None or not hmac.compare_digest(given, expected):
-            raise _Reply(403, "invalid_token", "the bearer token does not match this server's")
+        caller = self.server.tokens.identify(value.strip())
+        if caller is None:
+            raise _Reply(
+                401,
+                "invalid_token",
+                "the bearer token is not one this server accepts (rotated or revoked?)",
+                {"WWW-Authenticate": f'{realm}, error="invalid_token"'},
+            )
+        return caller
 
-    def _query(self, text: str, route: Route) -> dict[str, str]:
+    def _request_principal(self, request: StarletteRequest, caller: Caller) -> str:
+        header = request.headers.get(PRINCIPAL_HEADER)
+        if caller.bound_principal is not None:
+            if header is not None and header != caller.bound_principal:
+                raise _Reply(
+                    403,
+                    Refused.code,
+                    f"this token acts only for principal {caller.bound_principal!r}",
+                )
+            return caller.bound_principal
+        if header is not None:
+            return _principal(header, f"the {PRINCIPAL_HEADER} header")
+        return self.server.settings.principal
+
+    @staticmethod
+    def _query(raw: bytes, route: Route) -> dict[str, str]:
+        text = raw.decode("latin-1")
         if not text:
             return {}
         try:
@@ -646,24 +806,30 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             query[name] = value
         return query
 
-    def _check_json_content_type(self) -> None:
-        media_type = self.headers.get("Content-Type", "").split(";")[0].strip().lower()
+    @staticmethod
+    def _check_json_content_type(request: StarletteRequest) -> None:
+        media_type = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if media_type != _JSON:
             raise _Reply(
                 415, "unsupported_media_type", "send the body with 'Content-Type: application/json'"
             )
 
-    def _read_body(self, route: Route) -> bytes:
-        lengths = self.headers.get_all("Content-Length") or []
-        if "Transfer-Encoding" in self.headers:
+    async def _read_body(self, request: StarletteRequest, route: Route) -> bytes:
+        lengths = request.headers.getlist("content-length")
+        close = {"Connection": "close"}
+        if "transfer-encoding" in request.headers:
             if lengths:
                 raise _Reply(
                     400,
                     "bad_request",
                     "a request must not have both Transfer-Encoding and Content-Length",
+                    close,
                 )
             raise _Reply(
-                411, "length_required", "chunked request bodies are refused; send Content-Length"
+                411,
+                "length_required",
+                "chunked request bodies are refused; send Content-Length",
+                close,
             )
         if not lengths:
             if route.json_body:
@@ -672,107 +838,38 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         distinct = {value.strip() for value in lengths}
         text = distinct.pop()
         if distinct or not _CONTENT_LENGTH.fullmatch(text):
-            raise _Reply(400, "bad_request", "Content-Length must be one decimal number")
+            raise _Reply(400, "bad_request", "Content-Length must be one decimal number", close)
         length = int(text)
-        if length > self.app.max_body:
+        limit = self.server.max_body
+        if length > limit:
             raise _Reply(
                 413,
                 "payload_too_large",
-                f"the body is {length:,} bytes; the limit is {self.app.max_body:,} bytes "
+                f"the body is {length:,} bytes; the limit is {limit:,} bytes "
                 "(split a batch into several requests)",
+                close,
             )
-        try:
-            if self.expect_continue:
-                self.wfile.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-            body = self.rfile.read(length) if length else b""
-        except OSError as exc:
-            raise _ClientGone from exc
-        if len(body) != length:
-            raise _ClientGone
-        self.body_unread = False
-        self.deadline = None
-        return body
+        return await request.body() if length else b""
 
-    def _write(
-        self, status: int, body: bytes, media_type: str = _JSON, extra: tuple[str, ...] = ()
-    ) -> None:
-        if self.app._stopping:
-            self.close_connection = True
-        lines = [
-            f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
-            f"Date: {_http_date()}",
-            "Server: agentmem",
-            f"Content-Type: {media_type}",
-            f"Content-Length: {len(body)}",
-            "Cache-Control: no-store",
-            "X-Content-Type-Options: nosniff",
-            *extra,
+
+class _H11(H11Protocol):
+    """uvicorn's h11 protocol, answering unparseable HTTP in the API's JSON error shape."""
+
+    def send_400_response(self, msg: str) -> None:
+        body = _encoder.encode(ErrorBody(ErrorDetail("bad_request", "malformed HTTP request")))
+        headers = [
+            (b"content-type", _JSON.encode()),
+            (b"content-length", str(len(body)).encode()),
+            (b"cache-control", b"no-store"),
+            (b"connection", b"close"),
         ]
-        if self.close_connection:
-            lines.append("Connection: close")
-        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
-        # A response to HEAD carries the headers of the body it would have, never the body.
-        self.wfile.write(head if self.command == "HEAD" else head + body)
-        self.deadline = None
-
-
-class _PooledServer(http.server.HTTPServer):
-    """An HTTPServer whose connections are served by a fixed pool of worker threads.
-
-    Accepted connections wait in a bounded queue; when it is full the connection gets an
-    immediate 503 instead of a thread, so a flood of clients cannot exhaust the process.
-    """
-
-    def __init__(self, app: AgentmemServer, address: tuple[str, int], family: int) -> None:
-        self.app = app
-        self.address_family = family
-        self.pending: queue.Queue[tuple[socket.socket, Any] | None] = queue.Queue(
-            maxsize=app.max_pending
-        )
-        super().__init__(address, _Handler)
-
-    def server_bind(self) -> None:
-        # HTTPServer.server_bind does a reverse DNS lookup (getfqdn); a local API needs none.
-        socketserver.TCPServer.server_bind(self)
-        self.server_name = str(self.server_address[0])
-        self.server_port = int(self.server_address[1])
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        try:
-            self.pending.put_nowait((request, client_address))
-        except queue.Full:
-            self._refuse_busy(request)
-
-    def _refuse_busy(self, request: socket.socket) -> None:
-        body = _error_body("unavailable", "the server is busy; retry shortly")
-        head = (
-            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n"
-        )
-        with contextlib.suppress(OSError):
-            request.settimeout(1.0)
-            request.sendall(head.encode("ascii") + body)
-        self.shutdown_request(request)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        log.exception("connection from %s failed", client_address[0])
-
-    def work(self) -> None:
-        """A worker thread: serve queued connections until told to stop; own one Store."""
-        try:
-            while True:
-                item = self.pending.get()
-                if item is None:
-                    return
-                request, client_address = item
-                try:
-                    self.finish_request(request, client_address)
-                except Exception:
-                    self.handle_error(request, client_address)
-                finally:
-                    self.shutdown_request(request)
-        finally:
-            self.app._close_thread_store()
+        for event in (
+            h11.Response(status_code=400, headers=headers, reason=b"Bad Request"),
+            h11.Data(data=body),
+            h11.EndOfMessage(),
+        ):
+            self.transport.write(self.conn.send(event))
+        self.transport.close()
 
 
 # -- the server -------------------------------------------------------------------------------
@@ -782,8 +879,10 @@ class AgentmemServer:
     """The loopback HTTP API over one database file, usable in process and by ``agentmem serve``.
 
     ``with AgentmemServer(db_path, settings) as server: ... server.url ...`` binds an ephemeral
-    port (``port=0``) on 127.0.0.1. The token file is created on first start (0600) unless it
-    exists; ``token_file`` defaults to :func:`default_token_path`.
+    port (``port=0``) on 127.0.0.1 and serves from a background thread. The operator token
+    file is created on first start (0600) unless it exists; ``token_file`` defaults to
+    :func:`default_token_path`, and principal tokens are listed next to it.
+    ``max_connections`` bounds open connections (beyond it: 503).
     """
 
     def __init__(
@@ -795,11 +894,10 @@ class AgentmemServer:
         *,
         allow_remote: bool = False,
         token_file: str | os.PathLike[str] | None = None,
-        workers: int = 16,
-        max_pending: int = 64,
-        timeout: float = 10.0,
-        request_deadline: float = 30.0,
+        max_connections: int = 256,
+        keep_alive: float = 5.0,
         max_body: int = MAX_BODY_BYTES,
+        mcp: bool = True,
     ) -> None:
         check_bind_host(host, allow_remote=allow_remote)
         if settings is None:
@@ -808,36 +906,32 @@ class AgentmemServer:
             settings = msgspec.structs.replace(settings, db=os.fspath(db_path))
         if settings.db_path() == ":memory:" or settings.db_path().startswith("file::memory:"):
             raise UsageError(
-                "the HTTP API needs a database file: with ':memory:' every worker thread "
+                "the HTTP API needs a database file: with ':memory:' every connection "
                 "would see its own empty database"
             )
-        if workers < 1 or max_pending < 1:
-            raise UsageError("workers and max_pending must be at least 1")
+        if max_connections < 1:
+            raise UsageError("max_connections must be at least 1")
         if not 0 <= port <= 65535:
-            raise UsageError(f"--port must be from 0 to 65535, not {port}")
+            raise UsageError(f"the port must be from 0 to 65535, not {port}")
         self.settings = settings
         self.db_path = settings.db_path()
         self.host = host
         self.allow_remote = allow_remote
         self.token_file = Path(token_file) if token_file is not None else default_token_path()
-        self.workers = workers
-        self.max_pending = max_pending
-        self.timeout = timeout
-        self.request_deadline = request_deadline
+        self.max_connections = max_connections
+        self.keep_alive = keep_alive
         self.max_body = max_body
+        self.serve_mcp = mcp
         self.port = port
         self.created_token = False
+        self.tokens = TokenRing(self.token_file)
         self._requested_port = port
-        self._tokens = _TokenFile(self.token_file)
-        self._local = threading.local()
-        self._lock = threading.Lock()
-        self._stores: list[Store] = []
-        self._connections: set[_Handler] = set()
-        self._stopping = False
-        self._stopped = threading.Event()
-        self._threads: list[threading.Thread] = []
-        self._httpd: _PooledServer | None = None
         self._allowed_hosts: frozenset[str] = frozenset()
+        self._uvicorn: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+        self._mcp_store: Store | None = None
+        self.writer: _Writer = _Writer(settings)
+        self.readers = _Readers(settings)
         #: Why the server refuses every request (decided at start-up), or ``None``.
         self.refusal: PolicyRefused | None = None
 
@@ -857,7 +951,7 @@ class AgentmemServer:
         learn why, but writes nothing, not even the token or the database, and answers every
         route except the OpenAPI document with 503 and the reason decided here.
         """
-        if self._httpd is not None:
+        if self._uvicorn is not None:
             return self
         from agentmem.memory.composition import resolve_settings
 
@@ -867,36 +961,84 @@ class AgentmemServer:
         except PolicyRefused as exc:
             self.refusal = exc
             log.error("refusing every request: %s", exc.message)
+        mcp = None
         if self.refusal is None:
             self.created_token = ensure_token(self.token_file)
             read_token(self.token_file)  # refuses a token file others can read, before binding
-            with Store.open(settings=self.settings):
-                pass  # creates the file or refuses it (not agentmem, schema too new) up front
-        family, address = self._address()
-        try:
-            httpd = _PooledServer(self, address, family)
-        except OSError as exc:
-            raise UsageError(
-                f"cannot listen on {self.host}:{self._requested_port}: {exc.strerror or exc}"
-            ) from exc
-        self._httpd = httpd
-        self.port = httpd.server_port
+            self.writer = _Writer(self.settings)
+            self.writer.start()  # creates the file or refuses it (not agentmem, too new)
+            self.readers = _Readers(self.settings)
+            if self.serve_mcp:
+                mcp = self._mcp_factory()
+        sock = self._bind()
+        self.port = sock.getsockname()[1]
         names = {f"{name}:{self.port}" for name in _LOOPBACK_NAMES}
         if self.port == 80:
             names |= _LOOPBACK_NAMES
         self._allowed_hosts = frozenset(names)
-        self._stopping = False
-        self._stopped.clear()
-        for index in range(self.workers):
-            self._spawn(httpd.work, f"agentmem-http-worker-{index}")
-        self._spawn(self._reap, "agentmem-http-deadlines")
-        self._spawn(lambda: httpd.serve_forever(poll_interval=0.1), "agentmem-http-accept")
+        config = uvicorn.Config(
+            _Api(self, mcp),
+            http=_H11,
+            ws="none",
+            lifespan="on",
+            log_config=None,
+            access_log=False,
+            server_header=False,
+            limit_concurrency=self.max_connections,
+            timeout_keep_alive=max(1, round(self.keep_alive)),
+            timeout_graceful_shutdown=2,
+            proxy_headers=False,
+        )
+        server = uvicorn.Server(config)
+        self._uvicorn = server
+        self._thread = threading.Thread(
+            target=lambda: asyncio.run(server.serve(sockets=[sock])),
+            name="agentmem-http",
+            daemon=True,
+        )
+        self._thread.start()
+        while not server.started:
+            if not self._thread.is_alive():
+                self._uvicorn = None
+                self._close_stores()
+                raise UsageError(f"the HTTP server on {self.host}:{self.port} failed to start")
+            self._thread.join(0.01)
         return self
 
-    def _spawn(self, target: Callable[[], None], name: str) -> None:
-        thread = threading.Thread(target=target, name=name, daemon=True)
-        thread.start()
-        self._threads.append(thread)
+    def _mcp_factory(self) -> Callable[[str], Any]:
+        """Check the MCP SDK is there and return what makes one MCP server per principal."""
+        try:
+            from agentmem.integrations.mcp_server import create_server
+        except ModuleNotFoundError as exc:
+            if (exc.name or "").partition(".")[0] != "mcp":
+                raise
+            raise UsageError(
+                "serving MCP at /mcp needs the MCP Python SDK: install the 'server' extra "
+                "(pip install 'agentmem[server]')"
+            ) from exc
+        store = self._mcp_store = Store.open(settings=self.settings)
+
+        def make(principal: str) -> Any:
+            mcp = create_server(store, principal=principal)
+            mcp.streamable_http_app(stateless_http=True, json_response=True)  # its manager
+            return mcp
+
+        return make
+
+    def _bind(self) -> socket.socket:
+        family, address = self._address()
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind(address)
+            sock.listen(128)
+        except OSError as exc:
+            sock.close()
+            self._close_stores()
+            raise UsageError(
+                f"cannot listen on {self.host}:{self._requested_port}: {exc.strerror or exc}"
+            ) from exc
+        return sock
 
     def _address(self) -> tuple[int, tuple[str, int]]:
         host = self.host.strip("[]")
@@ -906,7 +1048,7 @@ class AgentmemServer:
             try:
                 infos = socket.getaddrinfo(host, self._requested_port, type=socket.SOCK_STREAM)
             except socket.gaierror as exc:
-                raise UsageError(f"cannot resolve --host {self.host!r}: {exc}") from exc
+                raise UsageError(f"cannot resolve the host {self.host!r}: {exc}") from exc
             family, _, _, _, sockaddr = infos[0]
             return family, (str(sockaddr[0]), self._requested_port)
         family = socket.AF_INET6 if version == 6 else socket.AF_INET
@@ -914,35 +1056,21 @@ class AgentmemServer:
 
     def stop(self) -> None:
         """Stop accepting, finish requests in flight, close every connection and Store."""
-        httpd = self._httpd
-        if httpd is None:
+        server, thread = self._uvicorn, self._thread
+        if server is None or thread is None:
             return
-        httpd.shutdown()
-        httpd.server_close()
-        with self._lock:
-            self._stopping = True
-            for handler in self._connections:
-                if not handler.busy:
-                    handler.abort()
-        while True:
-            try:
-                item = httpd.pending.get_nowait()
-            except queue.Empty:
-                break
-            if item is not None:
-                httpd.shutdown_request(item[0])
-        for _ in range(self.workers):
-            httpd.pending.put(None)
-        self._stopped.set()
-        for thread in self._threads:
-            thread.join(timeout=self.timeout + 5)
-        self._threads.clear()
-        with self._lock:
-            leftovers, self._stores = self._stores, []
-        for store in leftovers:
-            with contextlib.suppress(Exception):
-                store.close()
-        self._httpd = None
+        server.should_exit = True
+        thread.join(timeout=10)
+        self._uvicorn = self._thread = None
+        self._close_stores()
+
+    def _close_stores(self) -> None:
+        if self.refusal is None and self.writer._thread.is_alive():
+            self.writer.stop()
+        self.readers.close()
+        if self._mcp_store is not None:
+            self._mcp_store.close()
+            self._mcp_store = None
 
     def __enter__(self) -> AgentmemServer:
         return self.start()
@@ -950,41 +1078,10 @@ class AgentmemServer:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
-    # -- used by the handler ------------------------------------------------------------------
+    # -- used by the app ----------------------------------------------------------------------
 
-    def _store(self) -> Store:
-        store = getattr(self._local, "store", None)
-        if store is None:
-            store = Store.open(settings=self.settings)
-            self._local.store = store
-            with self._lock:
-                self._stores.append(store)
-        return store
-
-    def _close_thread_store(self) -> None:
-        store = getattr(self._local, "store", None)
-        if store is None:
-            return
-        self._local.store = None
-        with self._lock:
-            if store in self._stores:
-                self._stores.remove(store)
-        store.close()
-
-    def _connections_add(self, handler: _Handler) -> None:
-        with self._lock:
-            self._connections.add(handler)
-
-    def _connections_discard(self, handler: _Handler) -> None:
-        with self._lock:
-            self._connections.discard(handler)
-
-    def _begin_idle(self, handler: _Handler) -> bool:
-        """Whether a keep-alive connection may wait for its next request (not while stopping)."""
-        with self._lock:
-            return not self._stopping
-
-    def _host_allowed(self, value: str) -> bool:
+    def host_allowed(self, value: str) -> bool:
+        """Whether a ``Host`` header names this server (DNS-rebinding defence)."""
         host = value.strip().lower()
         if host in self._allowed_hosts:
             return True
@@ -1002,17 +1099,3 @@ class AgentmemServer:
         except ValueError:
             return False
         return True  # an IP literal cannot be a rebinding attacker's domain name
-
-    def _reap(self) -> None:
-        """Cut connections whose current request overran the deadline (slow clients)."""
-        interval = min(0.25, self.request_deadline / 4)
-        while not self._stopped.wait(interval):
-            now = time.monotonic()
-            with self._lock:
-                late = [
-                    h
-                    for h in self._connections
-                    if h.deadline is not None and h.deadline < now and not h.busy
-                ]
-            for handler in late:
-                handler.abort()

@@ -87,10 +87,10 @@ def test_exactly_three_tools_and_the_beliefs_resource(drive: Callable[..., Any])
     by_name = {tool.name: tool for tool in tools.tools}
     assert set(by_name) == {"recall", "record_message", "close_session"}
     assert by_name["recall"].annotations.read_only_hint is True
-    assert by_name["record_message"].input_schema["properties"]["role"]["enum"] == [
+    assert set(by_name["record_message"].input_schema["properties"]["role"]["enum"]) == {
         "user",
         "assistant",
-    ]
+    }
     assert set(by_name["record_message"].input_schema["required"]) == {
         "session_id",
         "role",
@@ -185,12 +185,12 @@ def test_store_errors_are_tool_errors_and_change_nothing(
     bad_role, tool_role, empty, bad_id, unknown, limit, closed = drive(script)
     assert "role must be 'user' or 'assistant', got 'system'" in bad_role
     assert "got 'tool'" in tool_role
-    assert "length >= 1" in empty and "$.text" in empty
-    assert "$.session_id" in bad_id
+    assert empty.endswith("text must not be empty")
+    assert bad_id.endswith("session_id must not be empty")
     assert "no session 'nope'" in unknown
-    assert "limit must be between 1 and 50" in limit
+    assert limit.endswith("limit must be at least 1")
     assert "session 'c' is closed" in closed
-    for message in (bad_role, empty, unknown, closed):
+    for message in (bad_role, tool_role, empty, bad_id, unknown, limit, closed):
         assert "Traceback" not in message and "\n" not in message
 
     with agentmem.open(str(db_path)) as store:

@@ -11,6 +11,7 @@ from typing import Annotated
 from cyclopts import Parameter
 
 from agentmem.cli._common import DbOpt, PrincipalOpt, resolve_settings, whole_number
+from agentmem.errors import UsageError
 
 
 def serve(
@@ -38,19 +39,52 @@ def serve(
     print_token: Annotated[
         bool, Parameter(negative="", help="Also print the token itself (it is a secret).")
     ] = False,
+    token_for: Annotated[
+        str | None,
+        Parameter(
+            help="Issue a token that acts only for this principal, print it once and exit "
+            "(only its SHA-256 is kept).",
+        ),
+    ] = None,
+    list_tokens: Annotated[
+        bool, Parameter(negative="", help="List principal tokens (id, principal, date) and exit.")
+    ] = False,
+    revoke_token: Annotated[
+        str | None, Parameter(help="Revoke the principal token with this id and exit.")
+    ] = None,
     db: DbOpt = None,
     principal: PrincipalOpt = None,
 ) -> int:
-    """Serve the HTTP API on 127.0.0.1 with a bearer token from a 0600 file.
+    """Serve the HTTP API (and MCP at /mcp) on 127.0.0.1 with bearer tokens.
 
-    The token lives in ``api-token`` under the user config directory (``AGENTMEM_CONFIG_DIR``
-    overrides the directory); it is created on first start and never printed unless
-    ``--print-token`` is given.
+    The operator token lives in ``api-token`` under the user config directory
+    (``AGENTMEM_CONFIG_DIR`` overrides the directory); it is created on first start and never
+    printed unless ``--print-token`` is given. Principal tokens (``--token-for``) act for one
+    principal only. Needs the ``server`` extra (exit 2 without it).
     """
-    from agentmem.http import AgentmemServer, default_token_path, read_token
+    from agentmem import api_tokens
+    from agentmem.api_tokens import default_token_path, read_token
 
+    if token_for is not None or list_tokens or revoke_token is not None:
+        listing = api_tokens.principal_tokens_path(default_token_path())
+        if token_for is not None:
+            record, token = api_tokens.issue_principal_token(listing, token_for)
+            print(
+                f"agentmem: token {record.token_id} for principal {record.principal!r} "
+                f"(shown once; only its hash is kept in {listing}):",
+                file=sys.stderr,
+                flush=True,
+            )
+            print(token, flush=True)
+        elif revoke_token is not None:
+            record = api_tokens.revoke_principal_token(listing, revoke_token)
+            print(f"agentmem: revoked {record.token_id} ({record.principal!r})", flush=True)
+        else:
+            for record in api_tokens.list_principal_tokens(listing):
+                print(f"{record.token_id}\t{record.principal}\t{record.created_at}", flush=True)
+        return 0
     if rotate_token:
-        from agentmem.http import rotate_token as rotate
+        from agentmem.api_tokens import rotate_token as rotate
 
         path = default_token_path()
         rotate(path)
@@ -62,6 +96,22 @@ def serve(
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
+    from agentmem._net import is_loopback
+
+    if not allow_remote and not is_loopback(host):
+        raise UsageError(
+            f"refusing to listen on {host!r}: it is not a loopback address; use 127.0.0.1, "
+            "or pass --allow-remote if other machines should reach the API"
+        )
+    try:
+        from agentmem.http import AgentmemServer
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in ("starlette", "uvicorn", "anyio", "h11"):
+            raise
+        raise UsageError(
+            f"'agentmem serve' needs the server extra ({exc.name} is missing): "
+            "pip install 'agentmem[server]'"
+        ) from exc
     settings = resolve_settings(db, principal, create=True)
     from agentmem.memory.composition import resolve_settings as resolve_formation
 
@@ -79,7 +129,7 @@ def serve(
     try:
         created = "new API token" if server.created_token else "API token"
         print(
-            f"agentmem: serving {server.url} for {server.db_path} "
+            f"agentmem: serving {server.url} (MCP at {server.url}/mcp) for {server.db_path} "
             f"({created} in {server.token_file}; Ctrl-C stops)",
             flush=True,
         )
