@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 from typing import Any, Final
 
 import msgspec
@@ -238,6 +239,8 @@ _OCCUPATIONS: Final = _words(
     " miner logger lumberjack assessor adjuster croupier"
 )
 _ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
+# Heads that say something else without an article: "I'm admin on the repo", "I'm lead on it".
+_BARE_ROLE_BLOCK = "admin|lead|tech|assistant|associate|cook|driver|director|representative|pm|qa"
 # Modifiers that make "I'm a <role>" something other than a current occupation.
 _ROLE_MOD_BLOCK: Final = frozenset(
     _words(
@@ -245,6 +248,7 @@ _ROLE_MOD_BLOCK: Final = frozenset(
         " good bad great terrible awful decent proud failed frustrated unemployed fan bit little"
         " kind sort not no very really pretty weekend backyard home armchair budding closet fake"
         " pretend wannabe student a an the my our your his her their of in at for"
+        " i am im i'm me we you he she they it is are was"
     )
 )
 
@@ -414,6 +418,8 @@ _FICTION = _grx(
     rf"|script|screenplay|scene|campaign|world|fic|fanfic|fanfiction|play|movie|show|dream"
     rf"|simulation|universe)\b|\brole[- ]?play|\blet{_A}?s\s+(?:pretend|play|imagine|write)\b"
     rf"|\bpretend|\bin[- ]character\b|\bthe\s+protagonist\b|\bfictional\b|\bnpc\b"
+    rf"|\bwrite\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:story|poem|scene|tale|fic"
+    rf"|script|novel|chapter|sketch|song|limerick)\s+(?:where|in\s+which|about\s+(?:me|how\s+i))\b"
     rf"|\bdungeon\s+master\b|\bd\s*&\s*d\b|\bwriting\s+(?:a|my)\s+(?:story|novel|book|script"
     rf"|screenplay)\b|\bplay(?:ing)?\s+(?:a|the)\s+(?:role|part)\b|\bact(?:ing)?\s+as\b",
     words="character avatar persona oc ego protagonist hero heroine npc story novel book game role"
@@ -503,10 +509,31 @@ def _next_word(text: str, end: int) -> str:
 
 
 _NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&])")
-_NAMED = re.compile(rf"\s*,?\s+(?:(?i:named|called|name|whose\s+name\s+is)\s+)(?P<names>{_NAMES})")
+_NAMED = re.compile(
+    rf"\s*,?\s+(?:(?i:named|called|name\s+is|name|whose\s+name\s+is)\s+)(?P<names>{_NAMES})"
+)
 _POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
 _IS_CALLED = re.compile(
     rf"\s+(?i:(?:she|he|who)\s+)?(?i:is\s+(?:called|named))\s+(?P<names>{_NAME})"
+)
+# "our old tabby mrs whiskers": a title makes the next word a name, English word or not
+_TITLED_LOWER_NAME = re.compile(
+    r"\s+(?P<names>(?:mr|mrs|ms|miss|sir|lady|lord|dr|captain|professor|princess|prince|king"
+    r"|queen|uncle|auntie)\.?\s+[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
+)
+# "my beagle biscuit keeps scratching": an English word after a pet noun is its name when what
+# follows is something the pet does
+_PET_NAME_THEN_VERB = re.compile(
+    r"\s+(?P<names>[a-z][a-z'’\-]{1,19})(?=\s+(?:keeps|is|has|just|always|never|loves|hates"
+    r"|likes|gets|sleeps|barks|meows|wont|won't|doesnt|doesn't|refuses|ate|eats|chews|scratches"
+    r"|needs|was|had)\b)"
+)
+_NOT_A_NAME: Final = frozenset(
+    _words(
+        "just also still always never sometimes actually literally totally absolutely definitely"
+        " probably who that which what now then too so and but or here there today tonight"
+        " already even only again apparently honestly seriously basically"
+    )
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
 _LOWER_NAME_AFTER = re.compile(
@@ -558,14 +585,24 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         if m.group("tail") == "'s" or m.group("tail") == "’s":
             if named := _POSS_NAME.match(rest):
                 names, end = _names(named.group("names")), m.end() + named.end()
-        elif (named := _NAMED.match(rest) or _IS_CALLED.match(rest)) or (
+        elif (named := _NAMED.match(rest) or _IS_CALLED.match(rest) or _POSS_NAME.match(rest)) or (
             named := _NAME_AFTER.match(rest)
         ):
             names, end = _names(named.group("names")), m.end() + named.end()
+        elif named := _TITLED_LOWER_NAME.match(rest):
+            names, end = [named.group("names").title()], m.end() + named.end()
         elif (named := _LOWER_NAME_AFTER.match(rest)) and (
             lower := _given_names(named.group("names"))
         ):
             names, end = lower, m.end() + named.end()
+        elif (
+            is_pet
+            and (named := _PET_NAME_THEN_VERB.match(rest))
+            and named.group("names").casefold() not in _COMPOUND_NEXT | _NOT_A_NAME
+            and not named.group("names").endswith("ly")
+            and not _VOCABULARY.fullmatch(named.group("names"))
+        ):
+            names, end = [named.group("names").title()], m.end() + named.end()
         if not plural:
             names = names[:1]
         for hit in _with_names(kind, field_name, noun, names, (m.start(), end)):
@@ -612,11 +649,15 @@ _HAVE_PET_ITEM = _rx(
     rf"(?:(?!(?:{_REL_SURFACE}|{_PET_SURFACE})\b)[a-z]{{3,}}(?:-[a-z]+)?\s+){{1,2}}"
     rf"(?P<noun>{_PET_SURFACE})(?![\w\-])"
 )
+# non-native "I have cat, name is Bublik": a bare pet noun, when a name or the end follows
+_HAVE_BARE_PET = _rx(
+    rf"(?P<qty>)(?P<noun>{_PET_SURFACE})(?=\s*$|\s*[,.;!]|\s+(?:named|called|and)\b)"
+)
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 
 def _have_item(c: str, pos: int) -> re.Match[str] | None:
-    return _HAVE_ITEM.match(c, pos) or _HAVE_PET_ITEM.match(c, pos)
+    return _HAVE_ITEM.match(c, pos) or _HAVE_PET_ITEM.match(c, pos) or _HAVE_BARE_PET.match(c, pos)
 
 
 _HAVE_VERB = re.compile(r"['’]ve|have")
@@ -840,7 +881,10 @@ _HOME = [
     # non-native present for a lasting state: "we are currently staying in Lyon since 4 years"
     _grx(
         rf"\b(?:i|we)\s+(?:am\s+|are\s+|{_A}m\s+|{_A}re\s+)?(?:currently\s+)?(?:staying|living)"
-        rf"\s+in\s+(?P<place>{_ANY_PLACE})(?=\s+since\b)",
+        rf"\s+in\s+(?P<place>{_ANY_PLACE})(?=\s+since\b)"
+        # "I am brazilian but living now in Cork since 2 years": the subject is carried over
+        rf"|{_I_AM}\s+[a-z]+\s+(?:but|and)\s+(?:now\s+|currently\s+)?(?:staying|living)\s+"
+        rf"(?:now\s+|currently\s+)?in\s+(?P<place2>{_ANY_PLACE})(?=\s+since\b|\s*$|\s*[,.;])",
         "staying living",
     ),
     _grx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b", "home"),
@@ -880,7 +924,7 @@ def _entity_ok(value: str, after: str) -> bool:
 
 def _place(m: re.Match[str], c: str) -> str | None:
     """The place a home pattern captured: as typed when capitalised, else from the gazetteer."""
-    place = m.group("place")
+    place = m.group("place") or m.groupdict().get("place2") or ""
     if place[:1].islower():
         words = place.split()
         for n in range(len(words), 0, -1):
@@ -949,6 +993,14 @@ _OCCUPATION = [
         rf"{_I_AM}\s+\d{{1,2}}\s*(?:,\s*|\s+)(?:and\s+)?(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
         " ".join(_OCCUPATIONS),
     ),
+    # without an article (non-native or hurried): "Me I am accountant", "im nurse in leeds"
+    _grx(
+        rf"{_I_AM}\s+(?P<role>(?:(?:senior|junior|software|staff|registered|qualified|certified"
+        rf"|head|chief|civil|mechanical|data|web|primary|secondary|school|music)\s+)?"
+        rf"(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
+        rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|by\s+profession|by\s+trade)\b)",
+        " ".join(_OCCUPATIONS),
+    ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
     _grx(
         rf"(?:\bi\s+|^\W*|,\s*|\band\s+)(?:currently\s+|now\s+|also\s+)?work(?:ing)?\s+"
@@ -956,6 +1008,13 @@ _OCCUPATION = [
         rf"|days\s+|shifts\s+|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?"
         rf"(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
+    ),
+    # non-native "I am working like software tester in company Vintra"
+    _grx(
+        rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:as|like)\s+"
+        rf"(?:a\s+|an\s+)?(?P<role>{_ROLE})\s+(?:in|at|for)\s+(?:the\s+)?company\s+"
+        rf"(?P<org>{_ORG})",
+        "company",
     ),
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer"
     _grx(
@@ -1068,14 +1127,17 @@ _PREFERENCE = [
     (
         "likes",
         _grx(
-            rf"\bi\s+(?:{_ADVERBS}\s+)*(?P<verb>love|like|enjoy|adore)\s+(?P<obj>[^;:]+)",
+            rf"\b(?:i|we)\s+(?:{_ADVERBS}\s+)*(?P<verb>love|like|enjoy|adore)\s+(?P<obj>[^;:]+)"
+            # "i dont drink alcohol but love mocktails": the subject carries over
+            rf"|\bi\s+(?:[\w'’]+\s+){{1,4}}?(?:but|and)\s+(?:{_ADVERBS}\s+)*"
+            rf"(?P<verb2>love|enjoy|adore)\s+(?P<obj2>[^;:]+)",
             "love like enjoy adore",
         ),
     ),
     (
         "dislikes",
         _grx(
-            rf"\bi\s+(?:{_ADVERBS}\s+)*(?P<verb>hate|dislike|detest|despise|loathe"
+            rf"\b(?:i|we)\s+(?:{_ADVERBS}\s+)*(?P<verb>hate|dislike|detest|despise|loathe"
             rf"|can{_A}?t\s+stand|cannot\s+stand|(?:do\s+not|don{_A}?t)\s+(?:really\s+|much\s+)?"
             rf"(?:like|enjoy|care\s+for))\s+(?P<obj>[^;:]+)",
             "hate dislike detest despise loathe stand like enjoy care",
@@ -1207,6 +1269,17 @@ _QUALIFIED = _rx(
 _SHOUTED_VERB = re.compile(r"\b(?:LOVE|LOOOVE|ADORE|ENJOY|LIKE)\b")
 
 
+_QUALIFIED_END = _rx(
+    r"\s+(?:so|but|because|and|or|btw|lol|tbh|haha|when|if|which|though|anyway)\b|[,.;!?()]"
+)
+_THE = _rx(r"the\s+")
+_THE_BLOCK: Final = _OBJECT_BLOCK_FIRST | frozenset(
+    _words(
+        "new first second last other same whole rest idea way fact thought look sound feel name"
+        " smell taste colour color shape part end start beginning middle moment time day one"
+        " ones bit kind sort type most best worst"
+    )
+)
 _CLEFT_OBJECT = _rx(r"(?:(?:the\s+)?most\s+|best\s+)?(?:is|are)\s+")
 _CLEFT_HEAD = _rx(r"(?:\bthings?|\bwhat)\s+$")
 
@@ -1223,7 +1296,7 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
                 yield _Hit("preference", {"polarity": polarity, "object": item}, more.span("verb"))
     for polarity, pattern in _PREFERENCE:
         for m in pattern.finditer(c, mask):
-            obj = m.group("obj")
+            obj = m.group("obj") or m.group("obj2") if "obj2" in m.re.groupindex else m.group("obj")
             # "one thing i really hate is touchscreens", "what i love most is jazz"
             if cleft := _CLEFT_OBJECT.match(obj):
                 if not _CLEFT_HEAD.search(c, 0, m.start()):
@@ -1231,12 +1304,26 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
                 obj = obj[cleft.end() :]
             if polarity == "prefers" and _TO_BE_CALLED.match(obj):
                 continue
-            # "I hate driving at night" is not a dislike of driving: a dislike whose object was
-            # cut short by a qualifier is left out rather than widened
-            if polarity == "dislikes" and _QUALIFIED.match(obj):
+            # "I hate driving at night" is not a dislike of driving: the qualifier stays part
+            # of the object ("driving at night")
+            if _QUALIFIED.match(obj):
+                phrase = obj[: q.start()] if (q := _QUALIFIED_END.search(obj)) else obj
+                words = phrase.split()
+                if 2 <= len(words) <= 5 and not any(
+                    w.casefold() in _OBJECT_BLOCK_ANY for w in words
+                ):
+                    verb = (m.start(), m.start("obj") if m.group("obj") else m.start("obj2"))
+                    yield _Hit("preference", {"polarity": polarity, "object": phrase}, verb)
                 continue
+            # "i hate the treadmill": the article goes, the noun must still be a thing
+            if (
+                (the := _THE.match(obj))
+                and obj[the.end() :].split()[:1]
+                and (obj[the.end() :].split()[0].casefold() not in _THE_BLOCK)
+            ):
+                obj = obj[the.end() :]
             for item in _object_items(obj, 5, _OBJECT_BLOCK_FIRST):
-                verb = (m.start(), m.start("obj"))
+                verb = (m.start(), m.start("obj") if m.group("obj") else m.start("obj2"))
                 yield _Hit("preference", {"polarity": polarity, "object": item}, verb)
 
 
@@ -1323,7 +1410,7 @@ _ALLERGY = [
     _grx(
         rf"(?P<verb>(?:{_I_AM}\s+|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
         rf"|deathly|highly|mildly|seriously|extremely"
-        rf"|quite)\s+)*allergic\s+to)\s+(?P<obj>[^;:]+)",
+        rf"|quite)\s+)*allergic\s+(?:to|against|on))\s+(?P<obj>[^;:]+)",
         "allergic",
     ),
     _grx(
@@ -1358,6 +1445,15 @@ _LANGUAGE = [
     ),
     ("fluent", _grx(rf"{_I_AM}\s+(?:also\s+)?fluent\s+in\s+(?P<langs>{_LANGS})", "fluent")),
     ("native", _grx(rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker", "native")),
+    # non-native "I am korean native", "i'm a spanish native speaker"
+    (
+        "native",
+        _grx(
+            rf"{_I_AM}\s+(?:a\s+)?(?P<langs>{_LANG})\s+native(?:\s+speaker)?(?=\s*$|\s*[,;.!]"
+            rf"|\s+(?:and|but|so|btw)\b)",
+            "native",
+        ),
+    ),
     (
         "native",
         _grx(
@@ -1719,10 +1815,26 @@ _SELF_CORRECTION = _rx(
     rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*)?)"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]))"
 )
+# "actually i should say vegetarian now", "i meant Bradford": a later message that gives the
+# corrected value of something said before.
+_CORRECTED_VALUE = _grx(
+    r"\b(?:i\s+should\s+(?:say|have\s+said)|i\s+meant(?:\s+to\s+say)?|make\s+(?:that|it)"
+    r"|(?:it|that)\s+should\s+(?:say|be|have\s+been))\s+(?:an?\s+)?"
+    rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER}|now\b)[a-z][\w'’\-]*)?)"
+    rf"(?=(?:\s+(?:now|{_FILLER}))?\s*(?:$|[,.;!?—–]))",
+    "should meant make",
+)
+# "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
+_NAME_SPELLING = _grx(
+    rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah)\W+)*(?:it{_A}?s|its|it\s+is)\s+"
+    rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+\w+|btw|with\s+(?:an?|one|two)\b|spelled\b)",
+    "actually not btw with spelled",
+)
 _RESTATED: Final = {
     "diet": ("i'm {}", _rule_diet),
     "occupation": ("i'm a {}", _rule_work),
     "allergy": ("i'm allergic to {}", _rule_allergy),
+    "home_location": ("i live in {}", _rule_home),
 }
 
 
@@ -1746,7 +1858,8 @@ _LEADING_CONDITIONAL = _rx(
     r"|let'?s\s+say|in\s+case|what\s+if|hypothetically)\b"
 )
 _RELEVANCE = _rx(
-    r"(?:if|in\s+case)\s+(?:that|it|this)\s+(?:matters|helps|is\s+relevant|makes\s+a\s+difference"
+    r"(?:if|in\s+case)\s+(?:[\w'’]+\s+){0,6}?(?:helps?|matters?)\b"
+    r"|(?:if|in\s+case)\s+(?:that|it|this)\s+(?:is\s+relevant|makes\s+a\s+difference"
     r"|changes\s+anything|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
     r"(?:need|want|care|wanna|were\s+wondering)\s+to\s+know\b|if\s+(?:you|u)\s+(?:care|must\s+know)\b"
 )
@@ -1959,7 +2072,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             owned += 1
             text = event.text
             mask = _PREFILTER.scan(text)
-            if _RETRACTION.search(text, mask) and previous_seq is not None:
+            corrected = bool(mask & _CORRECTED_VALUE.bit) and self._corrected_value(event, hits)
+            if mask & _NAME_SPELLING.bit and (m := _NAME_SPELLING.search(text, mask)):
+                corrected = self._respelled(event, m, hits) or corrected
+            if not corrected and _RETRACTION.search(text, mask) and previous_seq is not None:
                 self._retract(text, previous_seq, hits, antecedents, at_seq=event.seq)
             previous_seq = event.seq
             if frame:
@@ -2178,6 +2294,52 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if denied:
             gone = {id(h) for h in denied}
             hits[:] = [h for h in hits if id(h) not in gone]
+
+    def _respelled(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
+        """The latest name that the new spelling resembles ("pepper" -> "Pepa") is replaced."""
+        spelled = m.group("name")
+        for hit in reversed(hits):
+            old = hit.values.get("name")
+            if not old or old.casefold() == spelled.casefold():
+                continue
+            if SequenceMatcher(None, old.casefold(), spelled.casefold()).ratio() < 0.6:
+                continue
+            new = _Hit(hit.kind, {**hit.values, "name": spelled}, None)
+            new.evidence.append((event.seq, m.start("name"), m.end()))
+            new.stated_end = m.end()
+            self._taken_back.append((hit, event.seq))
+            self._note(event.seq, m.start("name"), m.end(), None, (new,))
+            hits[hits.index(hit)] = new
+            return True
+        return False
+
+    def _corrected_value(self, event: EpisodeEvent, hits: list[_Hit]) -> bool:
+        """A message giving the corrected value of an earlier claim ("i should say vegetarian
+        now") replaces the latest claim of the kind whose plain statement the value makes."""
+        for m in _CORRECTED_VALUE.pattern.finditer(event.text):
+            value = m.group("value")
+            for hit in reversed(hits):
+                restated = _RESTATED.get(hit.kind)
+                if restated is None:
+                    continue
+                template, rule = restated
+                synthetic = template.format(value)
+                found = [
+                    h for h in rule(synthetic, _PREFILTER.scan(synthetic)) if h.kind == hit.kind
+                ]
+                if len(found) != 1:
+                    continue
+                if found[0].values == hit.values:
+                    return True
+                new = found[0]
+                new.verb = None
+                new.evidence.append((event.seq, m.start(), m.end("value")))
+                new.stated_end = m.end("value")
+                self._taken_back.append((hit, event.seq))
+                self._note(event.seq, m.start(), m.end("value"), None, (new,))
+                hits[hits.index(hit)] = new
+                return True
+        return False
 
     def _self_corrected(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
         """A value corrected right after it is stated ("vegetarian — well pescatarian") is
