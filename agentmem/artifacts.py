@@ -24,7 +24,7 @@ from agentmem.errors import ArtifactUnavailable, NotFound
 from agentmem.events import format_time, now_text
 
 if TYPE_CHECKING:
-    from agentmem.store import Store
+    from agentmem.log import EventLog
 
 __all__ = ["ArtifactInfo", "SweepResult", "list_artifacts", "put", "read", "sweep"]
 
@@ -66,13 +66,13 @@ class SweepResult(msgspec.Struct, frozen=True):
     bytes: int
 
 
-def _blob_key(store: Store, data: bytes) -> str:
+def _blob_key(store: EventLog, data: bytes) -> str:
     secret = store.conn.execute("SELECT value FROM meta WHERE key = 'blob_secret'").get
     return hmac.new(secret, data, hashlib.sha256).hexdigest()
 
 
 def put(
-    store: Store,
+    store: EventLog,
     *,
     origin: str,
     data: bytes,
@@ -110,7 +110,7 @@ def put(
     return info
 
 
-def info(store: Store, artifact_id: str) -> ArtifactInfo:
+def info(store: EventLog, artifact_id: str) -> ArtifactInfo:
     """The artifact row, without any access check (callers must still use :func:`read`)."""
     rows = store.conn.execute(
         f"SELECT {_COLUMNS} FROM artifacts WHERE artifact_id = ?", (artifact_id,)
@@ -121,7 +121,7 @@ def info(store: Store, artifact_id: str) -> ArtifactInfo:
 
 
 def read(
-    store: Store, artifact_id: str, *, principal: str | None = None, operator: bool = False
+    store: EventLog, artifact_id: str, *, principal: str | None = None, operator: bool = False
 ) -> tuple[ArtifactInfo, bytes]:
     """The one authorized read path: principal must match (or ``operator``), never expired."""
     row = info(store, artifact_id)
@@ -138,7 +138,7 @@ def read(
 
 
 def list_artifacts(
-    store: Store, *, principal: str | None = None, include_expired: bool = False
+    store: EventLog, *, principal: str | None = None, include_expired: bool = False
 ) -> list[ArtifactInfo]:
     """Artifacts of ``principal`` (all principals when ``None``), newest first."""
     live = [] if include_expired else [("expires_at > ?", [now_text()])]
@@ -147,7 +147,7 @@ def list_artifacts(
     return [_bind(row) for row in store.conn.execute(sql, params)]
 
 
-def sweep(store: Store) -> SweepResult:
+def sweep(store: EventLog) -> SweepResult:
     """Delete expired artifacts and unreferenced blobs, then give the pages back.
 
     ``secure_delete`` (set on every connection) zeroes the freed content in the file;

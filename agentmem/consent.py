@@ -14,7 +14,7 @@ import msgspec
 from agentmem.events import ConsentGranted, ConsentWithdrawn
 
 if TYPE_CHECKING:
-    from agentmem.store import Store
+    from agentmem.log import EventLog
 
 __all__ = ["PURPOSE", "ConsentStatus", "grant", "status", "withdraw"]
 
@@ -33,7 +33,7 @@ class ConsentStatus(msgspec.Struct, frozen=True):
     changed: bool = False
 
 
-def status(store: Store, principal: str | None = None, purpose: str = PURPOSE) -> ConsentStatus:
+def status(store: EventLog, principal: str | None = None, purpose: str = PURPOSE) -> ConsentStatus:
     """Current consent of ``principal`` (default: the store's principal)."""
     principal = principal or store.principal
     rows = store.conn.execute(
@@ -50,21 +50,21 @@ def status(store: Store, principal: str | None = None, purpose: str = PURPOSE) -
     return ConsentStatus(principal, purpose, state, granted, withdrawn, changed_at)
 
 
-def grant(store: Store, principal: str | None = None) -> ConsentStatus:
+def grant(store: EventLog, principal: str | None = None) -> ConsentStatus:
     """Grant consent from now on. Runs that already started stay unstamped; repeat is a no-op."""
     principal = principal or store.principal
     with store.transaction():
         if status(store, principal).state == "granted":
             return status(store, principal)
-        store._append_process(ConsentGranted(principal=principal, purpose=PURPOSE))
+        store.append_process(ConsentGranted(principal=principal, purpose=PURPOSE))
         return msgspec.structs.replace(status(store, principal), changed=True)
 
 
-def withdraw(store: Store, principal: str | None = None) -> ConsentStatus:
+def withdraw(store: EventLog, principal: str | None = None) -> ConsentStatus:
     """Withdraw consent: every export of the principal's runs expires now (same transaction)."""
     principal = principal or store.principal
     with store.transaction():
         if status(store, principal).state != "granted":
             return status(store, principal)
-        store._append_process(ConsentWithdrawn(principal=principal, purpose=PURPOSE))
+        store.append_process(ConsentWithdrawn(principal=principal, purpose=PURPOSE))
         return msgspec.structs.replace(status(store, principal), changed=True)

@@ -1,65 +1,42 @@
-"""The Store: one database file, one writer connection, the library's front door.
+"""The facade ``agentmem.open()`` returns: the event log plus consent, export, artifacts, memory.
 
-Every public operation is a method here (or in a module it delegates to), so the CLI, the
-HTTP API and other adapters are thin: parse, call the Store, render. Writes run in ``with
-self.conn:`` blocks (IMMEDIATE at the outermost level, savepoints when nested), so a failure
-anywhere in a batch leaves the file exactly as it was.
+:class:`Store` is an :class:`~agentmem.log.EventLog` (appending, reading the log and its
+projections, transactions, checks) that also composes the modules of the layer above the core:
+consent and trajectory export (ADR-0032), the artifact store, and long-term memory (ADR-0057).
+Those modules take the core log and never import this facade, so the dependencies point one
+way: core, then memory and export, then this facade, then the CLI, HTTP and integrations.
+Each method here is a thin delegation; the CLI, the HTTP API and other adapters are thinner
+still: parse, call the Store, render.
+
+Memory is imported when first used: appending and reading events never load the formation
+service, the extractor or a provider.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import hashlib
-import inspect
-import itertools
-import re
-import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-import apsw
-import msgspec
-
-from agentmem import db
-from agentmem.config import Settings, load_settings
-from agentmem.errors import (
-    AgentmemError,
-    Conflict,
-    DatabaseCorrupt,
-    EventRejected,
-    InvalidInput,
-    NotFound,
-    StoreError,
-)
-from agentmem.events import (
-    CLIENT_EVENT_TYPES,
-    EVENT_TYPES,
-    ROW_JSON_SQL,
-    Event,
-    RunStarted,
-    canonical_json,
-    event_type,
-    format_time,
-    new_event_id,
-    now_text,
-    payload_of,
-    schema_sha256,
-    stored_decoder,
-    validate_client_event,
+from agentmem import artifacts, consent, trajectory
+from agentmem.errors import EventRejected
+from agentmem.log import (
+    AppendResult,
+    EventLog,
+    ImportResult,
+    RunInfo,
+    RunTool,
+    SessionInfo,
+    StatusInfo,
+    content_hash,
 )
 
 if TYPE_CHECKING:
     from agentmem.artifacts import ArtifactInfo, SweepResult
     from agentmem.consent import ConsentStatus
-    from agentmem.memory.service import (
-        Belief,
-        ConsolidationReport,
-        ExplainedClause,
-        FormationService,
-    )
+    from agentmem.memory.beliefs import Belief
+    from agentmem.memory.service import ConsolidationReport, ExplainedClause, FormationService
     from agentmem.trajectory import ExportResult
 
+# The core's result types are named here too, where callers of the facade have always found them.
 __all__ = [
     "AppendResult",
     "ImportResult",
@@ -68,504 +45,61 @@ __all__ = [
     "SessionInfo",
     "StatusInfo",
     "Store",
+    "content_hash",
     "open",
 ]
 
-_INSERT = (
-    "INSERT INTO events (event_id, type, session_id, run_id, principal, payload, content_hash,"
-    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING RETURNING seq"
-)
-_GUARD = re.compile(r"agentmem:([a-z_]+)")
 
-#: A client event before validation: a dict, or JSON text (``Event`` structs are accepted too).
-ClientInput = dict[str, Any] | bytes | str
+class Store(EventLog):
+    """An open agentmem database with everything built on the log. Use as a context manager,
+    or call :meth:`close`; threads may share it as they may share an EventLog."""
 
-
-class AppendResult(msgspec.Struct, frozen=True):
-    """Where an event landed; ``duplicate`` when it was an idempotent replay."""
-
-    seq: int
-    event_id: str
-    duplicate: bool
-
-
-class ImportResult(msgspec.Struct, frozen=True):
-    """Outcome of a batch append: events newly written, and replays recognised."""
-
-    imported: int
-    duplicates: int
-    first_seq: int | None
-    last_seq: int | None
-
-
-class SessionInfo(msgspec.Struct, frozen=True):
-    """The ``sessions`` projection row."""
-
-    session_id: str
-    principal: str
-    status: str
-    event_count: int
-    user_message_count: int
-    assistant_message_count: int
-    run_count: int
-    first_seq: int
-    last_seq: int
-    closed_seq: int | None
-    created_at: str
-    last_activity_at: str
-
-
-class RunTool(msgspec.Struct, frozen=True):
-    """A tool a run declared, with the SHA-256 of its canonical JSON schema."""
-
-    name: str
-    schema_sha256: str
-
-
-class RunInfo(msgspec.Struct, frozen=True):
-    """The ``runs`` projection row, with the tools the run declared."""
-
-    run_id: str
-    session_id: str
-    parent_run_id: str | None
-    principal: str
-    status: str
-    outcome: str | None
-    failure_class: str | None
-    event_count: int
-    started_seq: int
-    completed_seq: int | None
-    started_at: str
-    completed_at: str | None
-    consent_seq: int | None
-    tools: tuple[RunTool, ...] = ()
-
-
-#: The ``runs`` columns, named in RunInfo's field order (everything but ``tools``).
-_RUN_COLUMNS = ", ".join(RunInfo.__struct_fields__[:-1])
-
-
-class StatusInfo(msgspec.Struct, frozen=True):
-    """What ``agentmem status`` reports."""
-
-    db_path: str
-    schema_version: int
-    events: int
-    sessions: int
-    open_sessions: int
-    runs: int
-    artifacts: int
-    synchronous: str
-
-
-_GUARD_MESSAGES = {
-    "session_closed": "session {session_id!r} is closed; nothing more can be appended to it",
-    "run_exists": "run {run_id!r} has already started",
-    "parent_run_unknown": "run {run_id!r} names a parent run that was never started",
-    "run_unknown": "run {run_id!r} was never started; append its run.started event first",
-    "run_other_session": "run {run_id!r} belongs to another session than {session_id!r}",
-    "run_completed": "run {run_id!r} has completed; nothing more can be appended to it",
-    "append_only": "the event log is append-only",
-    "unknown_type": "the database does not know this event type (schema older than the code?)",
-}
-
-
-class Store:
-    """An open agentmem database. Use as a context manager, or call :meth:`close`.
-
-    A Store may be shared between threads: every public method holds the Store's lock while it
-    uses the connection (an iterator holds it while it fetches each batch of rows), and a
-    :meth:`transaction` block holds it until the block ends, so one thread's transaction never
-    absorbs another thread's writes. Calls are serialised, not parallel; for parallel work open
-    one Store per thread (as the HTTP server does). SQLite failures a user can meet become
-    errors of the tree (:class:`DatabaseBusy`, :class:`DiskFull`, :class:`DatabaseCorrupt`,
-    ...); after a :class:`DatabaseCorrupt` the Store refuses every further write.
-    """
-
-    def __init__(
-        self, conn: apsw.Connection, settings: Settings, path: str, *, readonly: bool = False
-    ) -> None:
-        self.conn = conn
-        self.settings = settings
-        self.path = path
-        self.readonly = readonly
-        self._lock = threading.RLock()
-        self._damaged = False
-
-    # -- lifecycle -------------------------------------------------------------------------
-
-    @classmethod
-    def open(
-        cls,
-        path: str | None = None,
-        *,
-        settings: Settings | None = None,
-        create: bool = True,
-        principal: str | None = None,
-        readonly: bool = False,
-    ) -> Store:
-        """Open (and by default create) the database at ``path`` or the configured default.
-
-        ``readonly`` opens an existing database for reading only: nothing is created, converted
-        or written, it never waits for a writer's lock, and it works on read-only files and
-        media (a backup, say). A missing or empty file is refused.
-        """
-        if settings is None:
-            settings = load_settings(db=path, principal=principal)
-        elif path is not None or principal is not None:
-            settings = msgspec.structs.replace(
-                settings,
-                db=path if path is not None else settings.db,
-                principal=principal if principal is not None else settings.principal,
-            )
-        target = settings.db_path()
-        conn = db.connect(
-            target,
-            synchronous=settings.storage.synchronous,
-            busy_timeout_ms=settings.storage.busy_timeout_ms,
-            create=create and not readonly,
-            readonly=readonly,
-        )
-        return cls(conn, settings, target, readonly=readonly)
-
-    def close(self) -> None:
-        """Close the connection (idempotent); a Store that wrote refreshes planner statistics."""
-        db.close(self.conn)
-
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    @contextlib.contextmanager
-    def transaction(self) -> Iterator[apsw.Connection]:
-        """A write transaction (``BEGIN IMMEDIATE``; a savepoint when nested).
-
-        Everything inside lands together or not at all; use it to group several library calls
-        into one atomic change. The block holds the Store's lock (see the class docstring).
-        """
-        with self._lock:
-            if self._damaged:
-                raise DatabaseCorrupt(
-                    f"{self.path} was found damaged earlier; this Store writes nothing more to it"
-                )
-            try:
-                with db.transaction(self.conn) as conn:
-                    yield conn
-            except apsw.Error as exc:
-                mapped = self._translate(exc)
-                if mapped is None:
-                    raise
-                raise mapped from exc
-
-    def _translate(self, exc: apsw.Error) -> AgentmemError | None:
-        mapped = db.translate(exc, self.path)
-        if isinstance(mapped, DatabaseCorrupt):
-            self._damaged = True
-        return mapped
-
-    @property
-    def principal(self) -> str:
-        """The default principal events and commands act for."""
-        return self.settings.principal
-
-    # -- appending -------------------------------------------------------------------------
-
-    def _prepare(
-        self, event: Event | ClientInput, now: str | None = None, *, process: bool = False
-    ) -> tuple:
-        """Validate and normalise one event into its row (on the hot path: kept lean).
-
-        Client input of every form goes through :func:`validate_client_event`; only agentmem's
-        own process events, appended with ``process=True``, skip it. See :func:`content_hash`
-        for what the hash covers.
-        """
-        if not (
-            process and isinstance(event, Event) and event_type(event) not in CLIENT_EVENT_TYPES
-        ):
-            event = validate_client_event(event)
-        principal = event.principal if event.principal is not None else self.principal
-        if isinstance(event, RunStarted) and event.tools:
-            event = _hash_tools(event)
-        event_id = event.event_id
-        given = event_id is not None
-        if not given:
-            event_id = new_event_id()
-        if event.created_at is not None:
-            created_at = format_time(event.created_at)
-        else:
-            created_at = now or now_text()
-        kind = event_type(event)
-        payload = canonical_json(payload_of(event))
-        return (
-            event_id,
-            kind,
-            event.session_id,
-            event.run_id,
-            principal,
-            payload.decode("utf-8"),
-            content_hash(kind, event.session_id, event.run_id, principal, event_id, payload),
-            created_at,
-            given,
-        )
-
-    def _insert(self, cursor: apsw.Cursor, prepared: tuple) -> AppendResult:
-        try:
-            rows = cursor.execute(_INSERT, prepared[:8]).fetchall()
-        except apsw.ConstraintError as exc:
-            replay = self._replay(cursor, prepared)
-            if replay is not None:
-                return replay
-            raise _guard_error(exc, prepared) from exc
-        if rows:
-            return AppendResult(rows[0][0], prepared[0], False)
-        replay = self._replay(cursor, prepared)
-        if replay is None:  # pragma: no cover - the conflict target guarantees a row
-            raise StoreError(f"event {prepared[0]!r} vanished during append")
-        return replay
-
-    def _replay(self, cursor: apsw.Cursor, prepared: tuple) -> AppendResult | None:
-        if not prepared[8]:
-            return None
-        rows = cursor.execute(
-            "SELECT seq, content_hash FROM events WHERE event_id = ?", (prepared[0],)
-        ).fetchall()
-        if not rows:
-            return None
-        found = rows[0]
-        if found[1] != prepared[6]:
-            raise Conflict(
-                f"event_id {prepared[0]!r} is already stored (seq {found[0]}) "
-                "with different content"
-            )
-        return AppendResult(found[0], prepared[0], True)
-
-    def append(self, event: Event | ClientInput) -> int:
-        """Append one event durably and return its seq (the original seq on replay).
-
-        ``event`` is a client event as a struct, a dict or JSON text; every form is validated
-        the same way, and agentmem's own process types (``consent.*``, ``memory.*``) are
-        refused with :class:`InvalidInput`.
-        """
-        return self.append_event(event).seq
-
-    def append_event(self, event: Event | ClientInput) -> AppendResult:
-        """Like :meth:`append`, but also says whether the event was an idempotent replay."""
-        prepared = self._prepare(event)
-        with self.transaction():
-            return self._insert(self.conn.cursor(), prepared)
-
-    def append_many(
-        self,
-        events: Iterable[Event | ClientInput],
-        *,
-        progress: Callable[[int], None] | None = None,
-        where: Callable[[int], str] | None = None,
-    ) -> ImportResult:
-        """Append a batch in one transaction: all of it lands, or none of it.
-
-        Errors are re-raised prefixed with where the offending event came from (``where(i)``
-        for the 1-based position, default ``event i``), so an import can point at the line.
-        """
-        return self._append_batch(events, progress=progress, where=where, process=False)
-
-    def _append_batch(
-        self,
-        events: Iterable[Event | ClientInput],
-        *,
-        progress: Callable[[int], None] | None = None,
-        where: Callable[[int], str] | None = None,
-        process: bool,
-    ) -> ImportResult:
-        imported = duplicates = 0
-        first = last = None
-        now = now_text()  # one transaction, one arrival time for events without their own
-        with self.transaction():
-            cursor = self.conn.cursor()
-            for index, event in enumerate(events, start=1):
-                try:
-                    result = self._insert(cursor, self._prepare(event, now, process=process))
-                except AgentmemError as exc:
-                    label = where(index) if where is not None else f"event {index}"
-                    exc.message = f"{label}: {exc.message}"
-                    exc.args = (exc.message,)
-                    raise
-                if result.duplicate:
-                    duplicates += 1
-                else:
-                    imported += 1
-                    first = result.seq if first is None else first
-                    last = result.seq
-                if progress is not None:
-                    progress(index)
-        return ImportResult(imported, duplicates, first, last)
-
-    def _append_process(self, event: Event) -> AppendResult:
-        """Append a process event written by agentmem itself (consent, audits)."""
-        with self.transaction():
-            return self._insert(self.conn.cursor(), self._prepare(event, process=True))
-
-    def _append_process_many(
-        self, events: Iterable[Event | ClientInput], *, where: Callable[[int], str] | None = None
-    ) -> ImportResult:
-        """A batch that mixes client events (validated) with agentmem's own process events."""
-        return self._append_batch(events, where=where, process=True)
-
-    # -- reading ---------------------------------------------------------------------------
-
-    def _event_rows(
-        self,
-        *,
-        principal: str | None = None,
-        session_id: str | None = None,
-        run_id: str | None = None,
-        after: int | None = None,
-        limit: int | None = None,
-        types: Iterable[str] | None = None,
-    ) -> Iterator[tuple[str]]:
-        extra: list[tuple[str, Sequence[object]]] = []
-        if after is not None:
-            extra.append(("seq > ?", [after]))
-        if types is not None:
-            wanted = list(types)
-            extra.append((f"type IN ({', '.join('?' * len(wanted))})", wanted))
-        condition, params = db.where(
-            {"principal": principal, "session_id": session_id, "run_id": run_id}, *extra
-        )
-        sql = f"SELECT {ROW_JSON_SQL} FROM events{condition} ORDER BY seq"
-        if limit is not None:
-            sql += " LIMIT ?"
-            params.append(limit)
-        return self.conn.execute(sql, params)
-
-    def events(self, **filters: Any) -> Iterator[Event]:
-        """Stored events in seq order, as structs.
-
-        Filters: principal, session_id, run_id, after, limit, types (``None``: no filter).
-        """
-        decode = stored_decoder().decode
-        for (text,) in self._event_rows(**filters):
-            yield decode(text)
-
-    def events_json(self, **filters: Any) -> Iterator[bytes]:
-        """Stored events in seq order, each in the interchange format plus seq and created_at."""
-        for (text,) in self._event_rows(**filters):
-            yield text.encode("utf-8")
-
-    def session(self, session_id: str) -> SessionInfo:
-        """One session's projection row; :class:`NotFound` if it has no events."""
-        # fetchall, never fetchone: a half-read cursor keeps a read snapshot open, and a later
-        # write on this connection would then fail with SQLITE_BUSY_SNAPSHOT at once.
-        rows = self.conn.execute(
-            "SELECT * FROM sessions WHERE session_id = ?", (session_id,)
-        ).fetchall()
-        if not rows:
-            raise NotFound(f"no session {session_id!r}")
-        return SessionInfo(*rows[0])
-
-    def sessions(
-        self, *, principal: str | None = None, status: str | None = None
-    ) -> list[SessionInfo]:
-        """Sessions, most recently active first."""
-        condition, params = db.where({"principal": principal, "status": status})
-        sql = f"SELECT * FROM sessions{condition} ORDER BY last_activity_at DESC, session_id"
-        return [SessionInfo(*row) for row in self.conn.execute(sql, params)]
-
-    def run(self, run_id: str) -> RunInfo:
-        """One run's projection row with its tools; :class:`NotFound` if never started."""
-        found = self._runs(*db.where({"run_id": run_id}))
-        if not found:
-            raise NotFound(f"no run {run_id!r}")
-        return found[0]
-
-    def runs(self, *, session_id: str | None = None, principal: str | None = None) -> list[RunInfo]:
-        """Runs in start order, each with the tools it declared."""
-        return self._runs(*db.where({"session_id": session_id, "principal": principal}))
-
-    def _runs(self, condition: str, params: list[object]) -> list[RunInfo]:
-        # fetchall, never a half-read cursor (see session()); tools in one query for all runs.
-        rows = self.conn.execute(
-            f"SELECT {_RUN_COLUMNS} FROM runs{condition} ORDER BY started_seq", params
-        ).fetchall()
-        tools: dict[str, list[RunTool]] = {}
-        for run_id, name, digest in self.conn.execute(
-            "SELECT run_id, name, schema_sha256 FROM run_tools "
-            f"WHERE run_id IN (SELECT run_id FROM runs{condition}) ORDER BY run_id, name",
-            params,
-        ).fetchall():
-            tools.setdefault(run_id, []).append(RunTool(name, digest))
-        return [RunInfo(*row, tools=tuple(tools.get(row[0], ()))) for row in rows]
-
-    def status(self) -> StatusInfo:
-        """Counts and settings for ``agentmem status``."""
-        q = self.conn.execute
-        return StatusInfo(
-            db_path=self.path,
-            schema_version=self.conn.pragma("user_version"),
-            events=q("SELECT count(*) FROM events").get,
-            sessions=q("SELECT count(*) FROM sessions").get,
-            open_sessions=q("SELECT count(*) FROM sessions WHERE status = 'open'").get,
-            runs=q("SELECT count(*) FROM runs").get,
-            artifacts=q("SELECT count(*) FROM artifacts").get,
-            synchronous=self.settings.storage.synchronous,
-        )
+    _formation: FormationService | None = None
 
     # -- consent, export and artifacts (ADR-0032) ------------------------------------------
 
     def grant_consent(self, principal: str | None = None) -> ConsentStatus:
         """Grant trajectory-export consent for runs that start from now on."""
-        from agentmem.consent import grant
-
-        return grant(self, principal)
+        return consent.grant(self, principal)
 
     def withdraw_consent(self, principal: str | None = None) -> ConsentStatus:
         """Withdraw consent: blocks every export and expires every existing one at once."""
-        from agentmem.consent import withdraw
-
-        return withdraw(self, principal)
+        return consent.withdraw(self, principal)
 
     def consent_status(self, principal: str | None = None) -> ConsentStatus:
         """The principal's current trajectory-export consent."""
-        from agentmem.consent import status
-
-        return status(self, principal)
+        return consent.status(self, principal)
 
     def export_run(self, run_id: str, *, principal: str | None = None) -> ExportResult:
         """Export a run as a redacted trajectory artifact (idempotent per run and schema)."""
-        from agentmem.trajectory import export_run
-
-        return export_run(self, run_id, principal=principal)
+        return trajectory.export_run(self, run_id, principal=principal)
 
     def read_artifact(
         self, artifact_id: str, *, principal: str | None = None, operator: bool = False
     ) -> tuple[ArtifactInfo, bytes]:
         """Read an artifact through the one authorized path (owner, or operator; not expired)."""
-        from agentmem.artifacts import read
-
-        return read(self, artifact_id, principal=principal, operator=operator)
+        return artifacts.read(self, artifact_id, principal=principal, operator=operator)
 
     def artifacts(
         self, *, principal: str | None = None, include_expired: bool = False
     ) -> list[ArtifactInfo]:
         """Artifacts, newest first."""
-        from agentmem.artifacts import list_artifacts
-
-        return list_artifacts(self, principal=principal, include_expired=include_expired)
+        return artifacts.list_artifacts(self, principal=principal, include_expired=include_expired)
 
     def sweep_artifacts(self) -> SweepResult:
         """Delete expired artifacts and unreferenced blobs (the only deletion path)."""
-        from agentmem.artifacts import sweep
-
-        return sweep(self)
+        return artifacts.sweep(self)
 
     # -- memory (ADR-0057) -----------------------------------------------------------------
 
     def formation_service(self) -> FormationService:
-        """The formation service this store's settings select (see ``agentmem status``)."""
-        from agentmem.memory.composition import formation_service
+        """The formation service this store's settings select (see ``agentmem status``),
+        resolved and recorded once per Store."""
+        if self._formation is None:
+            from agentmem.memory.composition import formation_service
 
-        return formation_service(self)
+            self._formation = formation_service(self)
+        return self._formation
 
     def close_session(self, session_id: str) -> ConsolidationReport:
         """Close a session (idempotent) and consolidate it into beliefs.
@@ -604,45 +138,21 @@ class Store:
         ``error_code``, and the next session is consolidated. A refused formation policy
         (``required`` without evidence) raises before anything is written.
         """
-        from datetime import UTC, datetime, timedelta
+        from agentmem.memory.service import consolidate_idle
 
-        from agentmem.events import format_time
-        from agentmem.memory.service import idle_sessions
-
-        if idle_seconds is None:
-            idle_seconds = self.settings.memory.idle_minutes * 60.0
-        cutoff = format_time(datetime.now(UTC) - timedelta(seconds=idle_seconds))
-        service = self.formation_service()
-        reports: list[ConsolidationReport] = []
-        for session_id, status in idle_sessions(self, cutoff):
-            trigger = "close" if status == "closed" else "idle"
-            report = _isolated(self, session_id, service.consolidate, trigger=trigger)
-            if report is not None:
-                reports.append(report)
-        if service.assist is not None:
-            retry_ids = [
-                row[0]
-                for row in self.conn.execute(
-                    "SELECT DISTINCT session_id FROM provider_retries WHERE retryable = 1"
-                )
-            ]
-            for session_id in retry_ids:
-                report = _isolated(self, session_id, service.retry_provider)
-                if report is not None:
-                    reports.append(report)
-        return reports
+        return consolidate_idle(self, self.formation_service(), idle_seconds)
 
     def beliefs(
         self, *, principal: str | None = None, include_inactive: bool = False
     ) -> list[Belief]:
         """Active beliefs (of ``principal``; every principal when ``None``), newest first."""
-        from agentmem.memory.service import beliefs
+        from agentmem.memory.beliefs import beliefs
 
         return beliefs(self, principal=principal, include_inactive=include_inactive)
 
     def belief(self, belief_id: str, *, principal: str | None = None) -> Belief:
         """One belief, with its evidence."""
-        from agentmem.memory.service import belief
+        from agentmem.memory.beliefs import belief
 
         return belief(self, belief_id, principal=principal)
 
@@ -650,222 +160,15 @@ class Store:
         self, query: str, *, principal: str | None = None, limit: int = 20
     ) -> list[Belief]:
         """Full-text recall over active beliefs, best BM25 match first."""
-        from agentmem.memory.service import search
+        from agentmem.memory.beliefs import search
 
         return search(self, query, principal=principal, limit=limit)
 
     def forget_belief(self, belief_id: str, *, principal: str | None = None) -> Belief:
         """Erase a belief's content (table and index), keeping a content-free tombstone."""
-        from agentmem.memory.service import forget
+        from agentmem.memory.beliefs import forget
 
         return forget(self, belief_id, principal=principal)
-
-    # -- maintenance -----------------------------------------------------------------------
-
-    def rebuild_projections(self) -> None:
-        """Recompute sessions, runs, run_tools and consent from the log (one transaction)."""
-        with self.transaction():
-            db.rebuild_projections(self.conn)
-
-    def check(self) -> list[str]:
-        """Integrity check, schema and log verification, projection consistency; returns the
-        problems found (empty: ok).
-
-        The schema objects must equal ``schema.sql`` (a dropped trigger is reported), and
-        every event's ``content_hash`` is recomputed, so a row rewritten by a raw SQL client
-        is reported even when the projections still agree with it.
-
-        Consistency is checked by replaying the log into TEMP tables inside a savepoint that
-        is then rolled back, and comparing: the file is never changed by a check, and a check
-        works on a read-only Store without waiting for writers.
-        """
-        try:
-            problems = [
-                f"integrity: {row[0]}"
-                for row in self.conn.execute("PRAGMA integrity_check")
-                if row[0] != "ok"
-            ]
-        except (apsw.CorruptError, apsw.NotADBError) as exc:
-            return [f"integrity: {exc} (SQLite could not finish its integrity check)"]
-        if problems:
-            return problems  # everything below reads data SQLite says is damaged
-        problems += [
-            f"foreign key: {row[0]} row {row[1]} -> {row[2]}"
-            for row in self.conn.execute("PRAGMA foreign_key_check")
-        ]
-        problems += [f"schema: {d}" for d in db.schema_differences(self.conn)]
-        problems += _log_problems(self.conn)
-        drift = db.projection_drift(self.conn)
-        problems += [
-            f"projection {table}: {count} rows differ from a rebuild from the log "
-            "(run 'agentmem db rebuild-projections')"
-            for table, count in drift
-        ]
-        return problems
-
-
-def _isolated(
-    store: Store,
-    session_id: str,
-    consolidate: Callable[..., ConsolidationReport | None],
-    **options: Any,
-) -> ConsolidationReport | None:
-    """Run one session's consolidation; a failure becomes that session's report, not a stop.
-
-    Each consolidation is its own transaction, so a failed one has written nothing, and every
-    other session is still consolidated. Interrupts are not failures: they propagate.
-    """
-    from agentmem.memory.service import ConsolidationReport
-
-    try:
-        return consolidate(session_id, **options)
-    except Exception as exc:
-        if isinstance(exc, AgentmemError):
-            code, message = exc.code, exc.message
-        else:
-            # The class only: a bug's message may quote data that must not reach a terminal.
-            code, message = "internal", f"internal error ({type(exc).__name__})"
-        principal = ""
-        with contextlib.suppress(AgentmemError):
-            principal = store.session(session_id).principal
-        return ConsolidationReport(
-            session_id,
-            principal,
-            0,
-            "",
-            "",
-            False,
-            {},
-            {},
-            error=" ".join(message.split()),
-            error_code=code,
-        )
-
-
-def _log_problems(conn: apsw.Connection) -> list[str]:
-    """Events changed outside agentmem: a ``content_hash`` that no longer matches the stored
-    event, or a type outside the closed set (the log cannot be read back past either)."""
-    stored_decoder()  # registers every process type
-    known = set(EVENT_TYPES)
-    altered: list[int] = []
-    unknown: list[int] = []
-    rows = conn.execute(
-        "SELECT seq, event_id, type, session_id, run_id, principal, payload, content_hash "
-        "FROM events ORDER BY seq"
-    )
-    for seq, event_id, kind, session_id, run_id, principal, payload, digest in rows:
-        if kind not in known:
-            unknown.append(seq)
-        if content_hash(kind, session_id, run_id, principal, event_id, payload.encode()) != digest:
-            altered.append(seq)
-
-    def seqs(found: list[int]) -> str:
-        shown = ", ".join(map(str, found[:10]))
-        return shown + (f" and {len(found) - 10} more" if len(found) > 10 else "")
-
-    problems = []
-    if altered:
-        problems.append(
-            f"log: the content_hash of {len(altered)} event(s) does not match the stored event "
-            f"(seq {seqs(altered)}): the log was changed outside agentmem"
-        )
-    if unknown:
-        problems.append(
-            f"log: {len(unknown)} event(s) have a type outside the closed set (seq "
-            f"{seqs(unknown)}): they were written outside agentmem"
-        )
-    return problems
-
-
-def content_hash(
-    kind: str,
-    session_id: str | None,
-    run_id: str | None,
-    principal: str,
-    event_id: str,
-    payload: bytes,
-) -> str:
-    """SHA-256 of an event's envelope and canonical payload, as stored in ``content_hash``.
-
-    ``created_at`` and ``seq`` are left out: re-sending an event is the same event even if the
-    client's clock, or ours, says otherwise.
-    """
-    digest = hashlib.sha256(canonical_json((kind, session_id, run_id, principal, event_id)))
-    digest.update(payload)
-    return digest.hexdigest()
-
-
-_BATCH = 256  # rows an iterator fetches per hold of the Store's lock
-
-
-def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
-    """``method`` under the Store's lock, with SQLite failures mapped onto the error tree."""
-    if inspect.isgeneratorfunction(method):
-
-        @functools.wraps(method)
-        def generator(self: Store, *args: Any, **kwargs: Any) -> Iterator[Any]:
-            rows = method(self, *args, **kwargs)
-            while True:
-                with self._lock:
-                    try:
-                        batch = list(itertools.islice(rows, _BATCH))
-                    except apsw.Error as exc:
-                        mapped = self._translate(exc)
-                        if mapped is None:
-                            raise
-                        raise mapped from exc
-                if not batch:
-                    return
-                yield from batch
-
-        return generator
-
-    @functools.wraps(method)
-    def call(self: Store, *args: Any, **kwargs: Any) -> Any:
-        with self._lock:
-            try:
-                return method(self, *args, **kwargs)
-            except apsw.Error as exc:
-                mapped = self._translate(exc)
-                if mapped is None:
-                    raise
-                raise mapped from exc
-
-    return call
-
-
-# The Store is the library's boundary: every public method is guarded here, in one place,
-# rather than by a decorator on each (a method added later cannot forget it).
-for _name, _member in list(vars(Store).items()):
-    if inspect.isfunction(_member) and not _name.startswith("_") and _name != "transaction":
-        setattr(Store, _name, _guarded(_member))
-del _name, _member
-
-
-def _hash_tools(event: RunStarted) -> RunStarted:
-    names = [tool.name for tool in event.tools]
-    if len(set(names)) != len(names):
-        raise InvalidInput("run.started lists the same tool name twice")
-    tools = []
-    for tool in event.tools:
-        digest = schema_sha256(tool.schema)
-        if tool.schema_sha256 is not None and tool.schema_sha256 != digest:
-            raise InvalidInput(
-                f"tool {tool.name!r}: schema_sha256 does not match its schema "
-                "(omit it; the store computes it)"
-            )
-        tools.append(msgspec.structs.replace(tool, schema_sha256=digest))
-    return msgspec.structs.replace(event, tools=tuple(tools))
-
-
-def _guard_error(exc: apsw.ConstraintError, prepared: tuple) -> AgentmemError:
-    match = _GUARD.search(str(exc))
-    if match is None:
-        return InvalidInput(f"event refused by the database: {exc}")
-    template = _GUARD_MESSAGES.get(match.group(1), "event refused: {reason}")
-    return EventRejected(
-        template.format(session_id=prepared[2], run_id=prepared[3], reason=match.group(1))
-    )
 
 
 def open(

@@ -34,7 +34,7 @@ from agentmem.events import (
 )
 
 if TYPE_CHECKING:
-    from agentmem.store import RunInfo, Store
+    from agentmem.log import EventLog, RunInfo
 
 __all__ = ["DOC_SCHEMA", "ExportResult", "build_document", "export_run", "to_sharegpt"]
 
@@ -51,7 +51,7 @@ class ExportResult(msgspec.Struct, frozen=True):
     replacements: int = 0
 
 
-def build_document(store: Store, run: RunInfo) -> dict[str, Any]:
+def build_document(store: EventLog, run: RunInfo) -> dict[str, Any]:
     """Stage 1: the messages document of one run, with everything excluded by construction."""
     messages: list[dict[str, Any]] = []
     called: set[str] = set()
@@ -100,7 +100,7 @@ def _touched_tools(run: RunInfo, called: set[str]) -> list[dict[str, Any]]:
     ]
 
 
-def _check_consent(store: Store, run: RunInfo) -> None:
+def _check_consent(store: EventLog, run: RunInfo) -> None:
     current = consent_status(store, run.principal)
     if current.state != "granted":
         raise ConsentRequired(
@@ -117,7 +117,7 @@ def _check_consent(store: Store, run: RunInfo) -> None:
         )
 
 
-def export_run(store: Store, run_id: str, *, principal: str | None = None) -> ExportResult:
+def export_run(store: EventLog, run_id: str, *, principal: str | None = None) -> ExportResult:
     """Export one run, idempotently per run and document schema (ADR-0032 decision 9)."""
     principal = principal or store.principal
     result = _export(store, run_id, principal)
@@ -131,7 +131,7 @@ def export_run(store: Store, run_id: str, *, principal: str | None = None) -> Ex
     return result
 
 
-def _export(store: Store, run_id: str, principal: str) -> ExportResult | None:
+def _export(store: EventLog, run_id: str, principal: str) -> ExportResult | None:
     """The live export (made now if there is none); None if an expired one is in the way."""
     from agentmem.redaction import default_registry
 

@@ -34,7 +34,7 @@ from agentmem.memory.composition import (
 )
 from agentmem.memory.evidence import ModelTuple, coverage_floor
 from agentmem.memory.provider import Budget, ProviderAssistedCandidateExtractor
-from agentmem.memory.service import FormationService
+from agentmem.memory.service import FormationService, consolidate_idle
 from agentmem.providers import OpenAICompatibleProvider
 from agentmem.providers.pricing import load_catalog
 
@@ -285,13 +285,12 @@ def test_retryable_failure_is_retried_by_idle_consolidation(tmp_path, server) ->
             answer(batch(claim("occupation", "Being an ER doctor", seq, role="ER doctor"))),
         )
         service = FormationService(store, assist=_assist(server))
-        store._formation_service = service
         service.consolidate("s1")
         assert {b.kind for b in store.beliefs()} == {"home_location"}
-        store.consolidate_idle(0)
+        consolidate_idle(store, service, 0)
         assert {b.kind for b in store.beliefs()} == {"home_location", "occupation"}
         assert [a["error_class"] for a in _audits(store)] == ["http_status", None]
-        assert store.consolidate_idle(0) == []  # nothing left to retry
+        assert consolidate_idle(store, service, 0) == []  # nothing left to retry
 
 
 def test_evaluation_constructor_is_refused_in_production(server) -> None:
@@ -630,14 +629,14 @@ def test_an_audit_that_cannot_be_written_keeps_deterministic_formation(
         server.script(
             answer(batch(claim("occupation", "Being an ER doctor", seq, role="ER doctor")))
         )
-        original = store._append_process
+        original = store.append_process
 
         def failing(event):
             if isinstance(event, ProviderCalled):
                 raise agentmem.Conflict("event_id ... is already stored with different content")
             return original(event)
 
-        monkeypatch.setattr(store, "_append_process", failing)
+        monkeypatch.setattr(store, "append_process", failing)
         report = FormationService(store, assist=_assist(server)).consolidate("s1")
         # The unaudited provider result is dropped; the deterministic one forms as always.
         assert [b.statement for b in store.beliefs()] == ["User lives in Lisbon"]

@@ -1,4 +1,5 @@
-"""The labeled memory-formation corpus: strict case format, loading, hashing, running, scoring.
+"""Running and scoring the labeled memory-formation corpus (its case format, loading and hash
+are :mod:`agentmem.corpus`, below memory and evaluation alike).
 
 A case is one session of one principal with explicit normalized labels (corpus README). Each
 case runs in its own fresh in-memory database, so arms and cases cannot influence each other,
@@ -9,19 +10,21 @@ is also a policy failure.
 
 from __future__ import annotations
 
-import hashlib
 import random
 import re
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
 
-from agentmem.errors import InvalidInput
+from agentmem.corpus import HOLDOUT, Case, Label, corpus_hash, load_corpus, tuned_cases
 from agentmem.memory.claims import Claim, normalize_claim
+from agentmem.memory.service import seed_belief
 
+# The corpus's identity lives below memory (agentmem.corpus); it is named here too because
+# every evaluation reads cases and results together.
 __all__ = [
+    "HOLDOUT",
     "Case",
     "CaseResult",
     "Label",
@@ -32,26 +35,6 @@ __all__ = [
 ]
 
 _PLACEHOLDER = re.compile(r"\{\{secret:([a-z0-9_]+)\}\}")
-
-
-class Label(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """A normalized claim, as written in a case file."""
-
-    kind: str
-    values: dict[str, str | None]
-
-
-class Case(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One labeled session (see corpus/memory-formation/README.md)."""
-
-    id: str
-    description: str
-    principal: str
-    protected: bool
-    tags: list[str]
-    existing_beliefs: list[Label]
-    events: list[dict[str, Any]]
-    labels: list[Label]
 
 
 class CaseResult(msgspec.Struct, frozen=True):
@@ -74,53 +57,6 @@ class CaseResult(msgspec.Struct, frozen=True):
     #: Active beliefs at the end that are neither labels nor untouched existing beliefs: a value
     #: the user retracted or corrected that was left standing (counted by stepwise runs).
     false_active: int = 0
-
-
-def load_corpus(directory: Path) -> list[Case]:
-    """All cases of ``directory`` and its subdirectories (``realistic/``, ``holdout/``), sorted by
-    id; a malformed case is an error naming its file."""
-    if not directory.is_dir():
-        raise InvalidInput(f"no corpus directory at {directory}")
-    cases = []
-    decoder = msgspec.json.Decoder(Case)
-    for path in sorted(directory.rglob("*.json"), key=lambda p: p.name):
-        try:
-            case = decoder.decode(path.read_bytes())
-        except msgspec.ValidationError as exc:
-            raise InvalidInput(f"{path.name}: {exc}") from exc
-        except msgspec.DecodeError as exc:
-            raise InvalidInput(f"{path.name}: malformed JSON: {exc}") from exc
-        if case.id != path.stem:
-            raise InvalidInput(f"{path.name}: id {case.id!r} does not match the file name")
-        cases.append(case)
-    if not cases:
-        raise InvalidInput(f"no cases (*.json) in {directory}")
-    return cases
-
-
-#: The part of the corpus no rule is tuned on (corpus/memory-formation/README.md).
-HOLDOUT = "holdout"
-
-
-def tuned_cases(directory: Path) -> list[Case]:
-    """The cases of ``directory`` less its held-out part: what a gate may assert on, since a
-    held-out case that had to pass would be tuned on."""
-    held = (
-        {c.id for c in load_corpus(directory / HOLDOUT)}
-        if (directory / HOLDOUT).is_dir()
-        else set()
-    )
-    return [c for c in load_corpus(directory) if c.id not in held]
-
-
-def corpus_hash(cases: Iterable[Case]) -> str:
-    """SHA-256 over the canonical encoding of every case, in id order."""
-    from agentmem.events import canonical_json
-
-    digest = hashlib.sha256()
-    for case in sorted(cases, key=lambda c: c.id):
-        digest.update(canonical_json(case))
-    return digest.hexdigest()
 
 
 def _claim(label: Label) -> Claim:
@@ -153,7 +89,6 @@ def run_case(
     long session, so that a value stated and then corrected or retracted has been formed before
     the correction arrives: the run then counts the beliefs left wrongly active at the end.
     """
-    from agentmem.memory.service import seed_belief
     from agentmem.store import Store
 
     rng = random.Random(f"{seed}:{case.id}")

@@ -15,33 +15,37 @@ reason code and, for a tuple mismatch, the mismatching field.
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import msgspec
 
+from agentmem._resources import data_path
+from agentmem.canonical import canonical_json
+from agentmem.corpus import corpus_hash, tuned_cases
 from agentmem.errors import EvidenceMismatch
 from agentmem.events import Event, register_process_event
-from agentmem.memory.evidence import ModelTuple, Resolution, compiled_policy_version, find_evidence
+from agentmem.memory.episode import DETERMINISTIC_POLICY
+from agentmem.memory.events import audit_event_id
+from agentmem.memory.evidence import ModelTuple, Resolution, find_evidence
 
 if TYPE_CHECKING:
     from agentmem.config import Settings
+    from agentmem.log import EventLog
     from agentmem.memory.service import FormationService
     from agentmem.providers.pricing import PricingCatalog
-    from agentmem.store import Store
 
 __all__ = [
+    "DETERMINISTIC_POLICY",
     "PolicyResolved",
+    "compiled_policy_version",
     "describe",
     "formation_service",
     "resolve",
     "resolve_settings",
     "runtime_tuple",
 ]
-
-#: The deterministic policy (agentmem.memory.extractor.FORMATION_POLICY), repeated here so that
-#: ``agentmem status`` need not import (and compile) the extractor; a test keeps them equal.
-DETERMINISTIC_POLICY = "formation@7"
 
 
 class PolicyResolved(Event, frozen=True, kw_only=True, tag="memory.formation.policy_resolved"):
@@ -68,7 +72,7 @@ def _catalog(settings: Settings):
     return load_catalog(Path(path) if path else None)
 
 
-def runtime_tuple(store: Store, provider: str, model: str) -> ModelTuple:
+def runtime_tuple(store: EventLog, provider: str, model: str) -> ModelTuple:
     """The exact tuple this code and configuration would run with."""
     return tuple_for(_catalog(store.settings), provider, model)
 
@@ -94,18 +98,49 @@ def tuple_for(catalog: PricingCatalog, provider: str, model: str) -> ModelTuple:
     )
 
 
+def compiled_policy_version(*, catalog_hash: str, policy_profile_version: str) -> str:
+    """SHA-256 over everything that shapes formation: claim kinds, gate constants, marker
+    rules, the redaction registry, the deterministic extractor's version, the prompt template,
+    the response schema, the budget and the pricing catalog (the tuple's last field)."""
+    from agentmem.memory import markers, provider, service
+    from agentmem.memory.claims import CLAIM_KINDS
+    from agentmem.memory.extractor import EXTRACTOR_VERSION
+
+    parts = {
+        "claim_kinds": [msgspec.to_builtins(k) for k in CLAIM_KINDS.values()],
+        "gates": {
+            "order": ["source", "scope", "portability", "salience", "rejection", "conflict"],
+            "max_candidates": service.MAX_CANDIDATES,
+            "min_salience": service.MIN_SALIENCE,
+        },
+        "markers": {
+            "injection": [
+                [c, p.pattern if hasattr(p, "pattern") else str(p)]
+                for c, p in markers.INJECTION_MARKERS
+            ],
+            "transient": [
+                [c, p.pattern if hasattr(p, "pattern") else str(p)]
+                for c, p in markers.TRANSIENT_MARKERS
+            ],
+        },
+        "redaction": policy_profile_version,
+        "deterministic_extractor": EXTRACTOR_VERSION,
+        "prompt": provider.SYSTEM_PROMPT,
+        "schema": provider.response_schema(),
+        "budget": msgspec.to_builtins(provider.BUDGET),
+        "overhead": provider.PROMPT_OVERHEAD_TOKENS,
+        "pricing": catalog_hash,
+    }
+    return hashlib.sha256(canonical_json(parts)).hexdigest()
+
+
 def bundled_corpus_hash() -> str:
     """Hash of the memory-formation corpus this release evaluates on (evidence must be about it):
     the shipped corpus less its held-out part, as ``eval memory-formation`` runs it."""
-    from agentmem._resources import data_path
-    from agentmem.evaluation.corpus import corpus_hash, tuned_cases
-
     return corpus_hash(tuned_cases(data_path("corpus") / "memory-formation"))
 
 
 def _locations(settings: Settings) -> list[tuple[str, Path]]:
-    from agentmem._resources import data_path
-
     out = []
     if settings.memory.evidence_path:
         out.append(("operator", Path(settings.memory.evidence_path)))
@@ -113,7 +148,7 @@ def _locations(settings: Settings) -> list[tuple[str, Path]]:
     return out
 
 
-def resolve(store: Store) -> Resolution:
+def resolve(store: EventLog) -> Resolution:
     """Decide the formation policy for ``store`` (no side effects, no provider calls)."""
     return resolve_settings(store.settings)
 
@@ -160,10 +195,8 @@ def _refuse_or_fallback(resolution: Resolution) -> Resolution:
     return resolution
 
 
-def record(store: Store, resolution: Resolution) -> None:
+def record(store: EventLog, resolution: Resolution) -> None:
     """Append the decision to the log once (idempotent per distinct decision)."""
-    from agentmem.memory.events import audit_event_id
-
     provider = store.settings.memory.provider
     event = PolicyResolved(
         principal=store.principal,
@@ -176,17 +209,18 @@ def record(store: Store, resolution: Resolution) -> None:
         model=provider.model,
         model_tuple=resolution.tuple,
     )
-    store._append_process(msgspec.structs.replace(event, event_id=audit_event_id(event)))
+    store.append_process(msgspec.structs.replace(event, event_id=audit_event_id(event)))
 
 
-def formation_service(store: Store) -> FormationService:
-    """The formation service for ``store``'s settings (resolved once per store)."""
+def formation_service(store: EventLog) -> FormationService:
+    """A formation service for ``store``'s settings, its policy resolved and recorded now.
+
+    Resolving reads evidence files and may construct a provider: the facade builds one service
+    per open database and keeps it.
+    """
     from agentmem.memory.extractor import DeterministicExtractor
     from agentmem.memory.service import FormationService
 
-    cached = getattr(store, "_formation_service", None)
-    if cached is not None:
-        return cached
     resolution = resolve(store)
     if resolution.mode != "off":
         record(store, resolution)
@@ -200,11 +234,7 @@ def formation_service(store: Store) -> FormationService:
         assist = ProviderAssistedCandidateExtractor(
             provider, _catalog(store.settings), evidence_id=resolution.evidence_id or ""
         )
-    service = FormationService(
-        store, DeterministicExtractor(), assist=assist, resolution=resolution
-    )
-    store._formation_service = service
-    return service
+    return FormationService(store, DeterministicExtractor(), assist=assist, resolution=resolution)
 
 
 _REASONS = {
@@ -219,7 +249,7 @@ _REASONS = {
 }
 
 
-def describe(store: Store) -> dict[str, object]:
+def describe(store: EventLog) -> dict[str, object]:
     """The decision as ``agentmem status`` shows it (raises in required mode without a match)."""
     resolution = resolve(store)
     reason = _REASONS.get(resolution.reason, resolution.reason)

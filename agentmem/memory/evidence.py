@@ -5,16 +5,15 @@ passes the activation schema. Its schema is strict (unknown fields are rejected)
 re-validated whenever it is read: the coverage floor is derived from the positive-case count,
 so an artifact that claims a weaker floor is invalid, whatever else it says.
 
-The tuple has seven fields; every one must match the running composition exactly. The
-``compiled_policy_version`` is a hash this code computes from everything that shapes formation:
-claim kinds, gate constants, marker rules, the redaction registry, the prompt template, the
-response schema, the budget and the pricing catalog. Changing any of them deactivates every
-artifact made before the change.
+The tuple has seven fields; every one must match the running composition exactly. Its
+``compiled_policy_version`` is a hash over everything that shapes formation (computed by
+:func:`agentmem.memory.composition.compiled_policy_version`, which knows every part), so
+changing any part deactivates every artifact made before the change. This module is a leaf of
+the memory layer: it reads and checks artifacts and imports no part it would hash.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 from pathlib import Path
 from typing import Literal
@@ -29,7 +28,6 @@ __all__ = [
     "EvidenceArtifact",
     "ModelTuple",
     "Resolution",
-    "compiled_policy_version",
     "coverage_floor",
     "find_evidence",
     "load_artifact",
@@ -96,41 +94,6 @@ class Resolution(msgspec.Struct, frozen=True):
 def coverage_floor(positive_cases: int) -> int:
     """ceil(0.8 x positives): the fully-supported count an artifact needs."""
     return math.ceil(COVERAGE * positive_cases - 1e-9)
-
-
-def compiled_policy_version(*, catalog_hash: str, policy_profile_version: str) -> str:
-    """SHA-256 over everything that shapes formation (see the module docstring)."""
-    from agentmem.events import canonical_json
-    from agentmem.memory import markers, provider, service
-    from agentmem.memory.claims import CLAIM_KINDS
-    from agentmem.memory.extractor import EXTRACTOR_VERSION
-
-    parts = {
-        "claim_kinds": [msgspec.to_builtins(k) for k in CLAIM_KINDS.values()],
-        "gates": {
-            "order": ["source", "scope", "portability", "salience", "rejection", "conflict"],
-            "max_candidates": service.MAX_CANDIDATES,
-            "min_salience": service.MIN_SALIENCE,
-        },
-        "markers": {
-            "injection": [
-                [c, p.pattern if hasattr(p, "pattern") else str(p)]
-                for c, p in markers.INJECTION_MARKERS
-            ],
-            "transient": [
-                [c, p.pattern if hasattr(p, "pattern") else str(p)]
-                for c, p in markers.TRANSIENT_MARKERS
-            ],
-        },
-        "redaction": policy_profile_version,
-        "deterministic_extractor": EXTRACTOR_VERSION,
-        "prompt": provider.SYSTEM_PROMPT,
-        "schema": provider.response_schema(),
-        "budget": msgspec.to_builtins(provider.BUDGET),
-        "overhead": provider.PROMPT_OVERHEAD_TOKENS,
-        "pricing": catalog_hash,
-    }
-    return hashlib.sha256(canonical_json(parts)).hexdigest()
 
 
 _decoder = msgspec.json.Decoder(EvidenceArtifact)

@@ -52,7 +52,7 @@ from agentmem.memory.claims import (
     make_candidate,
     normalize_claim,
 )
-from agentmem.memory.extractor import Episode, MemoryCandidateExtractor, owned_user_messages
+from agentmem.memory.episode import Episode, MemoryCandidateExtractor, owned_user_messages
 
 if TYPE_CHECKING:
     from agentmem.providers.base import Provider, ProviderResponse

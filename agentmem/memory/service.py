@@ -23,15 +23,26 @@ idempotent: one audit row per (session, through-seq, formation policy).
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections import Counter
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import msgspec
 
-from agentmem.errors import InvalidInput
-from agentmem.events import canonical_json, now_text
+from agentmem.errors import AgentmemError, InvalidInput
+from agentmem.events import canonical_json, format_time, now_text
+from agentmem.memory.beliefs import (
+    Belief,
+    NewBelief,
+    beliefs,
+    claim_key,
+    conflict_key,
+    insert_belief,
+    stored_claim,
+)
 from agentmem.memory.claims import (
     CLAIM_KINDS,
     Claim,
@@ -39,55 +50,34 @@ from agentmem.memory.claims import (
     normalize_claim,
     render_statement,
 )
+from agentmem.memory.episode import USER_MESSAGE, Episode, EpisodeEvent, MemoryCandidateExtractor
+from agentmem.memory.events import MemoryConsolidated, audit_event_id
 from agentmem.memory.markers import injection_marker, transient_marker_for
 
 if TYPE_CHECKING:
     from agentmem.events import Event
+    from agentmem.log import EventLog
     from agentmem.memory.evidence import Resolution
-
-    # The extractor compiles its patterns on import (about 0.2 s): reading, searching and
-    # forgetting beliefs never need it, so it is imported where consolidation starts.
-    from agentmem.memory.extractor import Episode, EpisodeEvent, MemoryCandidateExtractor
     from agentmem.memory.provider import ProviderAssistedCandidateExtractor
-    from agentmem.store import Store
 
 __all__ = [
     "MAX_CANDIDATES",
+    "MIN_SALIENCE",
     "Belief",
     "ConsolidationReport",
+    "ExplainedClause",
     "FormationService",
     "build_episode",
+    "consolidate_idle",
+    "idle_sessions",
+    "seed_belief",
 ]
 
 MAX_CANDIDATES = 12
-_USER_MESSAGE = "user.message.created"  # extractor.USER_MESSAGE, without importing the extractor
 MIN_SALIENCE = 0.2
 SCOPE = "principal"
 
 Arm = Literal["deterministic", "provider"]
-
-
-class Belief(msgspec.Struct, frozen=True):
-    """A belief as stored. Forgotten beliefs have no statement, values or quotes left."""
-
-    belief_id: str
-    principal: str
-    kind: str
-    statement: str | None
-    values: dict[str, str | None] | None
-    status: str
-    scope: str
-    portability: str
-    salience: float
-    formation_policy: str
-    extractor: str
-    origin: str
-    session_id: str
-    supersedes: str | None
-    superseded_by: str | None
-    created_at: str
-    updated_at: str
-    evidence: tuple[tuple[int, str | None], ...] = ()
 
 
 class ExplainedClause(msgspec.Struct, frozen=True, kw_only=True):
@@ -139,14 +129,12 @@ _WITHDRAWN_SQL = (
 )
 
 
-def build_episode(store: Store, session_id: str, principal: str) -> Episode:
+def build_episode(store: EventLog, session_id: str, principal: str) -> Episode:
     """The session's conversation as an extractor sees it (user, assistant and tool text).
 
     Events whose Agents SDK item was popped or cleared are left out: what the user took back
     is never evidence.
     """
-    from agentmem.memory.extractor import Episode, EpisodeEvent
-
     withdrawn = {ref for (ref,) in store.conn.execute(_WITHDRAWN_SQL, (session_id,))}
     # Straight from the rows (SQLite's JSON functions) rather than through event structs:
     # consolidation reads whole sessions, and only these four fields matter here.
@@ -171,15 +159,6 @@ def build_episode(store: Store, session_id: str, principal: str) -> Episode:
     )
 
 
-def _claim_key(claim: Claim) -> str:
-    return canonical_json([claim.kind, list(claim.values.values())]).decode()
-
-
-def _conflict_key(claim: Claim) -> str:
-    kind, values = claim.conflict_key()
-    return canonical_json([kind, list(values)]).decode()
-
-
 def _secret_marker(text: str) -> str | None:
     from agentmem.redaction import default_registry
 
@@ -192,7 +171,7 @@ class FormationService:
 
     def __init__(
         self,
-        store: Store,
+        store: EventLog,
         extractor: MemoryCandidateExtractor | None = None,
         *,
         assist: ProviderAssistedCandidateExtractor | None = None,
@@ -227,7 +206,7 @@ class FormationService:
         ).fetchall()
         attempt = 1
         if done:
-            counts = msgspec.json.decode(done[0][0])
+            counts = msgspec.json.decode(cast("str", done[0][0]))
             if not counts.get("deferred"):
                 return ConsolidationReport(
                     session_id,
@@ -260,7 +239,6 @@ class FormationService:
         """
         import apsw
 
-        from agentmem.errors import AgentmemError
         from agentmem.memory.provider import run_sync
 
         assert self.assist is not None
@@ -268,7 +246,7 @@ class FormationService:
 
         def audit(event: Event) -> None:
             try:
-                self.store._append_process(event)
+                self.store.append_process(event)
             except (AgentmemError, apsw.Error) as exc:
                 unaudited.append(exc)
 
@@ -308,7 +286,7 @@ class FormationService:
         ).fetchall()
         if not rows:
             return None
-        through, attempts = rows[0]
+        through, attempts = cast("tuple[int, int]", rows[0])  # provider_retries is STRICT
         info = self.store.session(session_id)
         episode = build_episode(self.store, session_id, info.principal)
         episode = msgspec.structs.replace(
@@ -355,7 +333,7 @@ class FormationService:
                     (episode.session_id, through_seq, self.formation_policy),
                 ).fetchall()
                 if done:
-                    counts = msgspec.json.decode(done[0][0])
+                    counts = msgspec.json.decode(cast("str", done[0][0]))
                     return ConsolidationReport(
                         episode.session_id,
                         episode.principal,
@@ -372,7 +350,7 @@ class FormationService:
                 if reason is not None:
                     rejected[reason] += 1
                     continue
-                key = _claim_key(candidate.claim)
+                key = claim_key(candidate.claim)
                 if key in accepted:
                     merged, arms = accepted[key]
                     accepted[key] = (_merge(merged, candidate), arms | {arm})
@@ -442,8 +420,6 @@ class FormationService:
                     now_text(),
                 ),
             )
-            from agentmem.memory.events import MemoryConsolidated, audit_event_id
-
             audit = MemoryConsolidated(
                 principal=episode.principal,
                 session_id=episode.session_id,
@@ -454,7 +430,7 @@ class FormationService:
                 rejected=dict(rejected),
                 attempt=attempt,
             )
-            store._append_process(msgspec.structs.replace(audit, event_id=audit_event_id(audit)))
+            store.append_process(msgspec.structs.replace(audit, event_id=audit_event_id(audit)))
         return ConsolidationReport(
             episode.session_id,
             episode.principal,
@@ -485,7 +461,7 @@ class FormationService:
         self._has_tombstones = True
         gates: dict[str, str | None] = {}
         for candidate in self.extractor.extract(episode):
-            gates[_claim_key(candidate.claim)] = self._gate(candidate, episode, by_seq)
+            gates[claim_key(candidate.claim)] = self._gate(candidate, episode, by_seq)
         registry = default_registry()
         out: list[ExplainedClause] = []
         for note in notes:
@@ -502,7 +478,7 @@ class FormationService:
                     claim = normalize_claim(kind, dict(values))
                 except InvalidInput:
                     continue
-                reason = note.reason or gates.get(_claim_key(claim))
+                reason = note.reason or gates.get(claim_key(claim))
                 out.append(
                     ExplainedClause(
                         seq=note.seq,
@@ -527,7 +503,7 @@ class FormationService:
                 "SELECT b.belief_id, max(e.seq), min(e.session_id = ?) FROM beliefs AS b "
                 "JOIN belief_evidence AS e USING (belief_id) WHERE b.principal = ? "
                 "AND b.claim_key = ? AND b.status = 'active' GROUP BY b.belief_id",
-                (episode.session_id, episode.principal, _claim_key(claim)),
+                (episode.session_id, episode.principal, claim_key(claim)),
             ).fetchall()
             for belief_id, last_seq, only_here in rows:
                 if belief_id in touched or not only_here or last_seq >= at_seq:
@@ -536,7 +512,6 @@ class FormationService:
                     "UPDATE beliefs SET status = 'superseded', updated_at = ? WHERE belief_id = ?",
                     (now_text(), belief_id),
                 )
-                self._deindex(belief_id)
                 count += 1
         return count
 
@@ -551,7 +526,7 @@ class FormationService:
             source = by_seq.get(evidence.seq)
             if source is None:
                 return "source_outside_session"
-            if source.type != _USER_MESSAGE:
+            if source.type != USER_MESSAGE:
                 return "source_not_user_message"
             if source.principal != episode.principal:
                 return "source_other_principal"
@@ -596,7 +571,7 @@ class FormationService:
     def _write(self, candidate: MemoryCandidate, episode: Episode, origin: str) -> tuple[str, str]:
         conn = self.store.conn
         claim = candidate.claim
-        key, conflict = _claim_key(claim), _conflict_key(claim)
+        key, conflict = claim_key(claim), conflict_key(claim)
         now = now_text()
         same = conn.execute(
             "SELECT belief_id FROM beliefs WHERE principal = ? AND claim_key = ? "
@@ -604,7 +579,7 @@ class FormationService:
             (episode.principal, key),
         ).fetchall()
         if same:
-            belief_id = same[0][0]
+            belief_id = cast("str", same[0][0])
             added = self._add_evidence(belief_id, candidate, episode.session_id)
             if added:
                 conn.execute(
@@ -619,7 +594,7 @@ class FormationService:
                 "AND status = 'active'",
                 (episode.principal, claim.kind),
             )
-            if _conflict_key(Claim(kind=claim.kind, values=msgspec.json.decode(row[1]))) == conflict
+            if conflict_key(Claim(kind=claim.kind, values=msgspec.json.decode(row[1]))) == conflict
             or claim.implies(Claim(kind=claim.kind, values=msgspec.json.decode(row[1])))
         ]
         # A broader existing belief that already implies this one absorbs it as evidence.
@@ -630,46 +605,37 @@ class FormationService:
                 "AND status = 'active'",
                 (episode.principal, claim.kind),
             )
-            if _stored_claim(claim.kind, row[1]).implies(claim) and not spec.single_valued
+            if stored_claim(claim.kind, row[1]).implies(claim) and not spec.single_valued
         ]
         if broader:
             added = self._add_evidence(broader[0], candidate, episode.session_id)
             return ("merged" if added else "unchanged"), broader[0]
         belief_id = "bel-" + secrets.token_hex(10)
-        conn.execute(
-            "INSERT INTO beliefs (belief_id, principal, kind, claim_key, conflict_key, statement,"
-            " claim_values, status, candidate_status, scope, portability, salience,"
-            " formation_policy, extractor, origin, session_id, supersedes, created_at,"
-            " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                belief_id,
-                episode.principal,
-                claim.kind,
-                key,
-                conflict,
-                candidate.statement,
-                canonical_json(claim.values).decode(),
-                candidate.status,
-                SCOPE,
-                spec.portability,
-                _salience(candidate),
-                self.formation_policy,
-                self.extractor.version,
-                origin,
-                episode.session_id,
-                old[0] if old else None,
-                now,
-                now,
+        insert_belief(
+            self.store,
+            NewBelief(
+                belief_id=belief_id,
+                principal=episode.principal,
+                kind=claim.kind,
+                claim_key=key,
+                conflict_key=conflict,
+                statement=candidate.statement,
+                claim_values=canonical_json(claim.values).decode(),
+                candidate_status=candidate.status,
+                scope=SCOPE,
+                portability=spec.portability,
+                salience=_salience(candidate),
+                formation_policy=self.formation_policy,
+                extractor=self.extractor.version,
+                origin=origin,
+                session_id=episode.session_id,
+                supersedes=old[0] if old else None,
+                created_at=now,
+                updated_at=now,
             ),
-        )
-        rowid = conn.last_insert_rowid()
-        conn.execute(
-            "INSERT INTO beliefs_fts (rowid, statement, claim_values) VALUES (?, ?, ?)",
-            (rowid, candidate.statement, " ".join(v for v in claim.values.values() if v)),
         )
         self._add_evidence(belief_id, candidate, episode.session_id)
         for old_id in old:
-            self._deindex(old_id)
             conn.execute(
                 "UPDATE beliefs SET status = 'superseded', superseded_by = ?, updated_at = ? "
                 "WHERE belief_id = ?",
@@ -688,12 +654,6 @@ class FormationService:
         )
         return conn.total_changes() - before
 
-    def _deindex(self, belief_id: str) -> None:
-        rowid = self.store.conn.execute(
-            "SELECT rowid FROM beliefs WHERE belief_id = ?", (belief_id,)
-        ).get
-        self.store.conn.execute("DELETE FROM beliefs_fts WHERE rowid = ?", (rowid,))
-
 
 def _salience(candidate: MemoryCandidate) -> float:
     return CLAIM_KINDS[candidate.claim.kind].base_salience
@@ -705,162 +665,76 @@ def _merge(a: MemoryCandidate, b: MemoryCandidate) -> MemoryCandidate:
     return msgspec.structs.replace(a, evidence=a.evidence + extra) if extra else a
 
 
-# -- reading -------------------------------------------------------------------------------
+def consolidate_idle(
+    store: EventLog, service: FormationService, idle_seconds: float | None = None
+) -> list[ConsolidationReport]:
+    """Consolidate closed and idle sessions that have unconsolidated events, then retry the
+    retryable provider failures (ADR-0068) when ``service`` has provider assistance.
 
-_BELIEF_COLUMNS = (
-    "belief_id, principal, kind, statement, claim_values, status, scope, portability, salience,"
-    " formation_policy, extractor, origin, session_id, supersedes, superseded_by, created_at,"
-    " updated_at"
-)
-
-
-def _stored_values(kind: str, text: str) -> dict[str, str | None]:
-    """Stored values (canonical JSON, sorted keys) back in the kind's field order."""
-    values = msgspec.json.decode(text)
-    return {field: values.get(field) for field in CLAIM_KINDS[kind].fields}
-
-
-def _stored_claim(kind: str, text: str) -> Claim:
-    return Claim(kind=kind, values=_stored_values(kind, text))
-
-
-def _belief(store: Store, row: Sequence) -> Belief:
-    return _beliefs(store, [row])[0]
-
-
-def _beliefs(store: Store, rows: Sequence[Sequence]) -> list[Belief]:
-    """Build beliefs with their evidence, fetched in one query for all of them."""
-    if not rows:
-        return []
-    evidence: dict[str, list[tuple[int, str | None]]] = {row[0]: [] for row in rows}
-    ids = list(evidence)
-    for start in range(0, len(ids), 500):
-        chunk = ids[start : start + 500]
-        for belief_id, seq, quote in store.conn.execute(
-            "SELECT belief_id, seq, quote FROM belief_evidence WHERE belief_id IN "
-            f"({', '.join('?' * len(chunk))}) ORDER BY belief_id, seq",
-            chunk,
-        ):
-            evidence[belief_id].append((seq, quote))
-    return [
-        Belief(
-            row[0],
-            row[1],
-            row[2],
-            row[3],
-            _stored_values(row[2], row[4]) if row[4] is not None else None,
-            *row[5:],
-            evidence=tuple(evidence[row[0]]),
-        )
-        for row in rows
-    ]
-
-
-def beliefs(
-    store: Store, *, principal: str | None = None, include_inactive: bool = False
-) -> list[Belief]:
-    """Active beliefs of ``principal`` (every principal when ``None``), newest first."""
-    from agentmem.db import where
-
-    active: list[tuple[str, list[object]]] = [] if include_inactive else [("status = 'active'", [])]
-    condition, params = where({"principal": principal}, *active)
-    sql = f"SELECT {_BELIEF_COLUMNS} FROM beliefs{condition} ORDER BY created_at DESC, belief_id"
-    return _beliefs(store, list(store.conn.execute(sql, params)))
-
-
-def belief(store: Store, belief_id: str, *, principal: str | None = None) -> Belief:
-    """One belief by id (of ``principal`` when given)."""
-    from agentmem.errors import NotFound
-
-    rows = store.conn.execute(
-        f"SELECT {_BELIEF_COLUMNS} FROM beliefs WHERE belief_id = ?", (belief_id,)
-    ).fetchall()
-    if not rows or (principal is not None and rows[0][1] != principal):
-        raise NotFound(f"no belief {belief_id!r}" + (f" for {principal!r}" if principal else ""))
-    return _belief(store, rows[0])
-
-
-def fts_query(text: str) -> str:
-    """A safe FTS5 query: each word quoted, OR-ed (BM25 ranks the best matches first)."""
-    words = [w for w in "".join(c if c.isalnum() else " " for c in text).split() if w]
-    return " OR ".join(f'"{w}"' for w in words)
-
-
-def search(
-    store: Store, query: str, *, principal: str | None = None, limit: int = 20
-) -> list[Belief]:
-    """Active beliefs matching ``query``, best BM25 match first."""
-    match = fts_query(query)
-    if not match:
-        return []
-    sql = (
-        f"SELECT {', '.join('b.' + c.strip() for c in _BELIEF_COLUMNS.split(','))} "
-        "FROM beliefs_fts JOIN beliefs AS b ON b.rowid = beliefs_fts.rowid "
-        "WHERE beliefs_fts MATCH ? AND b.status = 'active'"
-    )
-    params: list[object] = [match]
-    if principal is not None:
-        sql += " AND b.principal = ?"
-        params.append(principal)
-    sql += f" ORDER BY bm25(beliefs_fts) LIMIT {int(limit)}"
-    return _beliefs(store, list(store.conn.execute(sql, params)))
-
-
-def forget(store: Store, belief_id: str, *, principal: str | None = None) -> Belief:
-    """Erase a belief's content everywhere; keep only a content-free tombstone and an event.
-
-    Everywhere means every byte of the file and its ``-wal``: the row and its evidence quotes,
-    the FTS index (``secure-delete``), and the query planner's ``sqlite_stat4`` samples, which
-    copy index keys (``beliefs_by_claim`` keys hold the claim's values, FTS index keys hold its
-    words); ``secure_delete`` zeroes what is deleted. After the commit a TRUNCATE checkpoint
-    moves the changed pages into the file and empties the ``-wal``, where earlier page images
-    still held the text. Called inside the caller's own transaction, the checkpoint is left to
-    the caller's commit. Forgetting again is harmless and retries the checkpoint.
+    ``idle_seconds`` defaults to the settings' ``memory.idle_minutes``. One session's failure
+    does not stop the others: its report carries ``error`` and ``error_code``, and the next
+    session is consolidated.
     """
-    from agentmem.errors import DatabaseBusy
-    from agentmem.memory.events import BeliefForgotten
-
-    with store.transaction():
-        target = belief(store, belief_id, principal=principal)
-        if target.status != "forgotten":
-            FormationService(store)._deindex(belief_id)
-            store.conn.execute(
-                "UPDATE beliefs SET statement = NULL, claim_values = NULL, claim_key = NULL, "
-                "conflict_key = NULL, status = 'forgotten', updated_at = ? WHERE belief_id = ?",
-                (now_text(), belief_id),
+    if idle_seconds is None:
+        idle_seconds = store.settings.memory.idle_minutes * 60.0
+    cutoff = format_time(datetime.now(UTC) - timedelta(seconds=idle_seconds))
+    reports: list[ConsolidationReport] = []
+    for session_id, status in idle_sessions(store, cutoff):
+        trigger = "close" if status == "closed" else "idle"
+        report = _isolated(store, session_id, service.consolidate, trigger=trigger)
+        if report is not None:
+            reports.append(report)
+    if service.assist is not None:
+        retry_ids = [
+            row[0]
+            for row in store.conn.execute(
+                "SELECT DISTINCT session_id FROM provider_retries WHERE retryable = 1"
             )
-            store.conn.execute(
-                "UPDATE belief_evidence SET quote = NULL WHERE belief_id = ?", (belief_id,)
-            )
-            if store.conn.execute(
-                "SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat4'"
-            ).fetchall():
-                # The planner keeps no samples of these tables until it next analyzes them,
-                # and then only samples what is still there.
-                store.conn.execute(
-                    "DELETE FROM sqlite_stat4 WHERE tbl IN ('beliefs', 'belief_evidence') "
-                    "OR tbl GLOB 'beliefs_fts_*'"
-                )
-            store._append_process(
-                BeliefForgotten(
-                    principal=target.principal,
-                    belief_id=belief_id,
-                    event_id=f"memory.belief.forgotten:{belief_id}",
-                )
-            )
-        forgotten = belief(store, belief_id)
-    if not store.conn.in_transaction:
-        busy, _, _ = store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()[0]
-        if busy:
-            raise DatabaseBusy(
-                f"belief {belief_id!r} is forgotten, but another connection kept reading "
-                f"{store.path}, so earlier copies of its pages remain in the -wal file until "
-                "the next checkpoint; forget it again to finish"
-            )
-    return forgotten
+        ]
+        for session_id in retry_ids:
+            report = _isolated(store, session_id, service.retry_provider)
+            if report is not None:
+                reports.append(report)
+    return reports
 
 
-def idle_sessions(store: Store, older_than: str) -> list[tuple[str, str]]:
+def _isolated(
+    store: EventLog,
+    session_id: str,
+    consolidate: Callable[..., ConsolidationReport | None],
+    **options: Any,
+) -> ConsolidationReport | None:
+    """Run one session's consolidation; a failure becomes that session's report, not a stop.
+
+    Each consolidation is its own transaction, so a failed one has written nothing, and every
+    other session is still consolidated. Interrupts are not failures: they propagate.
+    """
+    try:
+        return consolidate(session_id, **options)
+    except Exception as exc:
+        if isinstance(exc, AgentmemError):
+            code, message = exc.code, exc.message
+        else:
+            # The class only: a bug's message may quote data that must not reach a terminal.
+            code, message = "internal", f"internal error ({type(exc).__name__})"
+        principal = ""
+        with contextlib.suppress(AgentmemError):
+            principal = store.session(session_id).principal
+        return ConsolidationReport(
+            session_id,
+            principal,
+            0,
+            "",
+            "",
+            False,
+            {},
+            {},
+            error=" ".join(message.split()),
+            error_code=code,
+        )
+
+
+def idle_sessions(store: EventLog, older_than: str) -> list[tuple[str, str]]:
     """Sessions with unconsolidated events, or claims the twelve-candidate cap deferred, whose
     last activity is before ``older_than``."""
     return list(
@@ -877,7 +751,7 @@ def idle_sessions(store: Store, older_than: str) -> list[tuple[str, str]]:
     )
 
 
-def seed_belief(store: Store, principal: str, claim: Claim) -> str:
+def seed_belief(store: EventLog, principal: str, claim: Claim) -> str:
     """Record a belief the principal held before any session here (evaluation corpora).
 
     It has no evidence and is marked ``formation_policy = "seed"`` so it is never mistaken for
@@ -885,36 +759,29 @@ def seed_belief(store: Store, principal: str, claim: Claim) -> str:
     """
     belief_id = "bel-" + secrets.token_hex(10)
     now = now_text()
-    statement = render_statement(claim)
     spec = CLAIM_KINDS[claim.kind]
     with store.transaction():
-        store.conn.execute(
-            "INSERT INTO beliefs (belief_id, principal, kind, claim_key, conflict_key, statement,"
-            " claim_values, status, candidate_status, scope, portability, salience,"
-            " formation_policy, extractor, origin, session_id, created_at, updated_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 'AFFIRMED', ?, ?, ?, 'seed', 'seed',"
-            " 'deterministic', '', ?, ?)",
-            (
-                belief_id,
-                principal,
-                claim.kind,
-                _claim_key(claim),
-                _conflict_key(claim),
-                statement,
-                canonical_json(claim.values).decode(),
-                SCOPE,
-                spec.portability,
-                spec.base_salience,
-                now,
-                now,
-            ),
-        )
-        store.conn.execute(
-            "INSERT INTO beliefs_fts (rowid, statement, claim_values) VALUES (?, ?, ?)",
-            (
-                store.conn.last_insert_rowid(),
-                statement,
-                " ".join(v for v in claim.values.values() if v),
+        insert_belief(
+            store,
+            NewBelief(
+                belief_id=belief_id,
+                principal=principal,
+                kind=claim.kind,
+                claim_key=claim_key(claim),
+                conflict_key=conflict_key(claim),
+                statement=render_statement(claim),
+                claim_values=canonical_json(claim.values).decode(),
+                candidate_status="AFFIRMED",
+                scope=SCOPE,
+                portability=spec.portability,
+                salience=spec.base_salience,
+                formation_policy="seed",
+                extractor="seed",
+                origin="deterministic",
+                session_id="",
+                supersedes=None,
+                created_at=now,
+                updated_at=now,
             ),
         )
     return belief_id
