@@ -154,7 +154,7 @@ def test_import_50mb_line_is_refused_by_size_limit(run_cli, db_path: Path, tmp_p
         handle.write(b'"}\n')
     out = run_cli("event", "import", str(f), "--db", str(db_path))
     assert out.returncode == 4
-    assert "line 2" in out.stderr and "limit" in out.stderr
+    assert "line 2" in out.stderr and "at most 4 MiB" in out.stderr
     assert _count(run_cli, db_path) == 0
 
 

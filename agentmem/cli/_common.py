@@ -5,7 +5,10 @@ from __future__ import annotations
 import re
 import shlex
 import sys
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -29,15 +32,26 @@ PrincipalOpt = Annotated[
         help="Principal to act for. Default: settings (AGENTMEM_PRINCIPAL, config file, 'local').",
     ),
 ]
+
+
+def flag(help: str, *, name: str | None = None) -> Parameter:
+    """A boolean option that is off unless given: no ``--no-x`` form and no ``[default: False]``
+    line in the help (every flag would carry one, saying nothing)."""
+    if name is None:
+        return Parameter(negative="", show_default=False, help=help)
+    return Parameter(name=name, negative="", show_default=False, help=help)
+
+
 AllPrincipalsOpt = Annotated[
     bool,
-    Parameter(
-        name="--all-principals",
-        negative="",
-        help="List every principal's records, not only those of --principal.",
-    ),
+    flag("List every principal's records, not only those of --principal.", name="--all-principals"),
 ]
-JsonOpt = Annotated[bool, Parameter(name="--json", negative="", help="Machine-readable output.")]
+JsonOpt = Annotated[bool, flag("Machine-readable output (JSON).", name="--json")]
+
+SessionArg = Annotated[str, Parameter(help="The session's id (see 'agentmem session list').")]
+RunArg = Annotated[str, Parameter(help="The run's id (see 'agentmem run list').")]
+BeliefArg = Annotated[str, Parameter(help="The belief's id (see 'agentmem beliefs list').")]
+ArtifactArg = Annotated[str, Parameter(help="The artifact's id (see 'agentmem artifacts list').")]
 
 # Appended by commands when the item exists but belongs to someone else.
 OWNER_HINT = " (it belongs to another principal: pass --principal to act for them)"
@@ -153,18 +167,169 @@ def print_json(value: Any) -> None:
     sys.stdout.flush()
 
 
-def print_table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-    """Left-aligned columns; long cells are cut so one row stays one line."""
-    rows = [["" if cell is None else _cell(cell) for cell in row] for row in rows]
-    widths = [len(h) for h in headers]
-    for row in rows:
-        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
-    line = "  ".join(h.upper().ljust(w) for h, w in zip(headers, widths, strict=True))
-    print(line.rstrip())
-    if not rows:
+def stdout_is_terminal() -> bool:
+    """Whether stdout is a terminal: tables are then fitted to it, otherwise printed plain."""
+    return sys.stdout.isatty()
+
+
+# A pipe has no width: rows are never cut there, so ``grep`` and ``cut`` see every value.
+_PIPE_WIDTH = 100_000
+
+
+def console(stream: Any = None) -> Any:
+    """A rich console for ``stream`` (stdout): sized and coloured on a terminal, plain otherwise.
+
+    rich is imported here, not at start-up: read commands must start about as fast as their
+    imports (rich alone costs as much as cyclopts). Colour follows ``NO_COLOR`` (rich reads it).
+    """
+    from rich.console import Console
+
+    stream = sys.stdout if stream is None else stream
+    if stream.isatty():
+        return Console(file=stream, highlight=False, markup=False, emoji=False)
+    return Console(
+        file=stream,
+        width=_PIPE_WIDTH,
+        color_system=None,
+        force_terminal=False,
+        no_color=True,
+        highlight=False,
+        markup=False,
+        emoji=False,
+    )
+
+
+def print_table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    wrap: Sequence[str] = (),
+    right: Sequence[str] = (),
+    keep: Sequence[str] | None = None,
+    omit: Sequence[str] = (),
+) -> None:
+    """A table that fits the terminal: columns named in ``wrap`` wrap, the others stay on one
+    line and end in an ellipsis when there is no room; columns in ``keep`` (default: the first,
+    an id to type into the next command) are never cut; columns in ``omit`` are left out (a
+    principal column when only one principal can appear). Widths count East Asian wide
+    characters as two columns. Without a terminal: no box drawing, no colour and nothing cut.
+    """
+    from rich import box
+    from rich.cells import cell_len
+    from rich.table import Table
+    from rich.text import Text
+
+    out = console()
+    terminal = out.is_terminal
+    shown = [i for i, h in enumerate(headers) if h not in omit]
+    headers = [headers[i] for i in shown]
+    cells = [[cell_text(row[i]) for i in shown] for row in rows]
+    titles = [h.upper() for h in headers]
+    natural = [
+        max([cell_len(title), *(cell_len(row[i]) for row in cells)])
+        for i, title in enumerate(titles)
+    ]
+    keep = headers[:1] if keep is None else keep
+    widths = (
+        fit_widths(
+            natural,
+            available=out.width - 2 * (len(headers) - 1),
+            wrap=[h in wrap for h in headers],
+            keep=[h in keep for h in headers],
+        )
+        if terminal
+        else natural
+    )
+    table = Table(
+        box=box.SIMPLE_HEAD if terminal else None,
+        header_style="bold" if terminal else "",
+        # two spaces between columns either way (the SIMPLE_HEAD box adds a one-space divider)
+        padding=(0, 1, 0, 0) if terminal else (0, 2, 0, 0),
+        pad_edge=False,
+        show_edge=False,
+    )
+    for header, title, width in zip(headers, titles, widths, strict=True):
+        wraps = header in wrap
+        table.add_column(
+            title,
+            width=width,
+            no_wrap=not wraps,
+            overflow="fold" if wraps else "ellipsis",
+            justify="right" if header in right else "left",
+        )
+    for row in cells:
+        table.add_row(*(Text(cell) for cell in row))
+    _print_rendered(out, table)
+    if not cells:
         print("(none)")
-    for row in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+
+
+def fit_widths(
+    natural: Sequence[int], *, available: int, wrap: Sequence[bool], keep: Sequence[bool]
+) -> list[int]:
+    """Column widths that add up to at most ``available`` where possible.
+
+    Width is taken first from wrapping columns (down to 20: their text moves to more lines),
+    then from the other columns that may be cut (down to 6, ending in an ellipsis), then from
+    wrapping columns again (down to 8). Kept columns are never narrowed.
+    """
+    widths = list(natural)
+    for shrinkable, floor in (
+        ([w and not k for w, k in zip(wrap, keep, strict=True)], 20),
+        ([not w and not k for w, k in zip(wrap, keep, strict=True)], 6),
+        ([w and not k for w, k in zip(wrap, keep, strict=True)], 8),
+    ):
+        excess = sum(widths) - available
+        while excess > 0:
+            # narrow the widest shrinkable column by one, so the cut is shared evenly
+            candidates = [i for i, ok in enumerate(shrinkable) if ok and widths[i] > floor]
+            if not candidates:
+                break
+            widest = max(candidates, key=lambda i: widths[i])
+            widths[widest] -= 1
+            excess -= 1
+    return widths
+
+
+def _print_rendered(out: Any, renderable: Any) -> None:
+    """Print through rich; in plain mode without the padding rich adds to the last column."""
+    if out.is_terminal:
+        out.print(renderable)
+        return
+    with out.capture() as captured:
+        out.print(renderable)
+    lines = [line.rstrip() for line in captured.get().splitlines()]
+    sys.stdout.write("\n".join(line for line in lines if line) + "\n")
+    sys.stdout.flush()
+
+
+def cell_text(value: Any) -> str:
+    """One table cell: ``None`` blank, times in the one format, whitespace folded, escaped."""
+    if value is None:
+        return ""
+    if isinstance(value, datetime):
+        return timestamp(value)
+    return terminal_safe(" ".join(str(value).split()))
+
+
+def timestamp(value: datetime | str | None) -> str:
+    """The one way every table and record shows a time: ``2026-12-01 17:01:55Z`` (UTC)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return terminal_safe(str(value))
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC)
+    return value.strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def plural(count: int, noun: str, plural_form: str | None = None) -> str:
+    """``1 event``, ``2 events``, ``1,000 blobs``."""
+    word = noun if count == 1 else (plural_form or noun + "s")
+    return f"{count:,} {word}"
 
 
 def terminal_safe(text: str) -> str:
@@ -182,42 +347,62 @@ def terminal_safe(text: str) -> str:
     )
 
 
-def _cell(value: Any) -> str:
-    text = terminal_safe(" ".join(str(value).split()))
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def print_fields(pairs: Iterable[tuple[str, Any]]) -> None:
     """``name  value`` lines for one record."""
     pairs = list(pairs)
     width = max(len(k) for k, _ in pairs)
     for key, value in pairs:
+        if isinstance(value, datetime):
+            value = timestamp(value)
         shown = "-" if value is None else terminal_safe(str(value))
         print(f"{key.ljust(width)}  {shown}")
 
 
-class Progress:
-    """A one-line progress counter on stderr, shown only when stderr is a terminal."""
+@contextmanager
+def progress(
+    label: str, *, total: int | None = None, enabled: bool = True
+) -> Iterator[Callable[..., None]]:
+    """A progress bar on stderr for long work, yielding ``update(done, total=None)``.
 
-    def __init__(self, label: str, total: int | None = None) -> None:
-        self.enabled = sys.stderr.isatty()
-        self.label = label
-        self.total = total
-        self._last = -1
+    Shown only when stderr is a terminal and ``enabled`` (commands pass ``not json``): a pipe
+    or a log file never receives bar redraws. Without a known total the bar pulses and the
+    elapsed time still moves, because rich redraws from its own thread while the work runs.
+    """
+    if not (enabled and sys.stderr.isatty()):
+        yield lambda done, total=None: None
+        return
+    from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        Progress,
+        SpinnerColumn,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
 
-    def __call__(self, done: int) -> None:
-        if not self.enabled or done - self._last < 1000:
+    bar = Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        console=Console(file=sys.stderr, highlight=False, markup=False),
+        transient=True,
+    )
+    task = bar.add_task(label, total=total)
+    last = [0.0]
+
+    def update(done: int, total: int | None = None) -> None:
+        # called per event by bulk imports: redraw data at most ten times a second
+        now = time.monotonic()
+        if now - last[0] < 0.1:
             return
-        self._last = done
-        if self.total:
-            pct = min(100, done * 100 // self.total)
-            bar = "#" * (pct // 4)
-            sys.stderr.write(f"\r{self.label} [{bar:<25}] {pct:3d}% ")
+        last[0] = now
+        if total is None:
+            bar.update(task, completed=done)
         else:
-            sys.stderr.write(f"\r{self.label} {done:,}")
-        sys.stderr.flush()
+            bar.update(task, completed=done, total=total)
 
-    def finish(self) -> None:
-        if self.enabled and self._last >= 0:
-            sys.stderr.write("\r" + " " * 60 + "\r")
-            sys.stderr.flush()
+    with bar:
+        yield update

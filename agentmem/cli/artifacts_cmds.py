@@ -10,14 +10,19 @@ from cyclopts import Parameter
 
 from agentmem.cli._common import (
     AllPrincipalsOpt,
+    ArtifactArg,
     DbOpt,
     JsonOpt,
     PrincipalOpt,
     check_scope,
+    flag,
     open_store,
+    plural,
     print_json,
     print_table,
+    progress,
     read_store,
+    timestamp,
 )
 from agentmem.errors import ArtifactUnavailable
 
@@ -26,7 +31,7 @@ def list_(
     *,
     principal: PrincipalOpt = None,
     all_principals: AllPrincipalsOpt = False,
-    expired: Annotated[bool, Parameter(negative="", help="Include expired artifacts.")] = False,
+    expired: Annotated[bool, flag("Include expired artifacts.")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -38,19 +43,21 @@ def list_(
     if json:
         print_json([msgspec.to_builtins(r) for r in rows])
         return
-    print_table(
-        ["artifact", "origin", "run", "principal", "size", "expires"],
-        [(r.artifact_id, r.origin, r.run_id, r.principal, r.size, r.expires_at) for r in rows],
-    )
+    headers = ["artifact", "origin", "run", "principal", "size", "expires"]
+    table = [
+        (r.artifact_id, r.origin, r.run_id, r.principal, f"{r.size:,}", timestamp(r.expires_at))
+        for r in rows
+    ]
+    print_table(headers, table, right=("size",), omit=() if all_principals else ("principal",))
 
 
 def get(
-    artifact_id: str,
+    artifact_id: ArtifactArg,
     /,
     *,
     principal: PrincipalOpt = None,
     operator: Annotated[
-        bool, Parameter(negative="", help="Read as an operator, whatever the principal.")
+        bool, flag("Read as an operator (an administrator's read), whatever the principal.")
     ] = False,
     format: Annotated[
         Literal["trajectory", "sharegpt"],
@@ -81,12 +88,12 @@ def get(
 
 def sweep(*, db: DbOpt = None, json: JsonOpt = False) -> None:
     """Delete expired artifacts and unreferenced blobs, and return their pages to the OS."""
-    with open_store(db) as store:
+    with progress("sweeping artifacts", enabled=not json), open_store(db) as store:
         result = store.sweep_artifacts()
     if json:
         print_json(msgspec.to_builtins(result))
     else:
         print(
-            f"swept {result.artifacts} expired artifacts and {result.blobs} blobs "
-            f"({result.bytes:,} bytes)"
+            f"swept {plural(result.artifacts, 'expired artifact')} and "
+            f"{plural(result.blobs, 'blob')} ({plural(result.bytes, 'byte')})"
         )

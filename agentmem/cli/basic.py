@@ -2,20 +2,46 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import msgspec
 
-from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_fields, print_json, read_store
+from agentmem.cli._common import (
+    DbOpt,
+    JsonOpt,
+    open_store,
+    plural,
+    print_fields,
+    print_json,
+    read_store,
+    resolve_settings,
+)
+
+if TYPE_CHECKING:
+    from agentmem.store import Store
 
 
 def init(*, db: DbOpt = None, json: JsonOpt = False) -> None:
-    """Create the database file with the current schema (safe to repeat).
+    """Create the database file with the current schema (safe to repeat: an existing database
+    is kept as it is, upgraded to the current schema if it is older).
 
     The only command that also creates a missing directory for ``--db``.
     """
+    settings = resolve_settings(db, create=True, create_parents=True)
+    target = Path(settings.db_path())
+    existed = target.is_file() and target.stat().st_size > 0
     with open_store(db, create=True, create_parents=True) as store:
         info = store.status()
     if json:
-        print_json({"db_path": info.db_path, "schema_version": info.schema_version})
+        print_json(
+            {"db_path": info.db_path, "schema_version": info.schema_version, "created": not existed}
+        )
+    elif existed:
+        print(
+            f"{info.db_path} already exists (schema version {info.schema_version}, "
+            f"{plural(info.events, 'event')}); nothing changed"
+        )
     else:
         print(f"initialized {info.db_path} (schema version {info.schema_version})")
 
@@ -30,6 +56,7 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
 
     with read_store(db) as store:
         info = store.status()
+        beliefs = _belief_counts(store)
         try:
             formation = describe(store)
             refused = None
@@ -42,16 +69,20 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
             }
             refused = exc
     if json:
-        print_json({**msgspec.to_builtins(info), "formation": formation})
+        print_json({**msgspec.to_builtins(info), "beliefs": beliefs, "formation": formation})
     else:
         print_fields(
             [
                 ("database", info.db_path),
                 ("schema", info.schema_version),
-                ("events", info.events),
-                ("sessions", f"{info.sessions} ({info.open_sessions} open)"),
-                ("runs", info.runs),
-                ("artifacts", info.artifacts),
+                ("events", f"{info.events:,}"),
+                ("sessions", f"{info.sessions:,} ({info.open_sessions:,} open)"),
+                ("runs", f"{info.runs:,}"),
+                (
+                    "beliefs",
+                    ", ".join(f"{count:,} {status}" for status, count in beliefs.items()),
+                ),
+                ("artifacts", f"{info.artifacts:,}"),
                 ("synchronous", info.synchronous),
                 ("provider assistance", formation["mode"]),
                 ("formation policy", formation["formation_policy"] or "- (refused)"),
@@ -60,3 +91,14 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
             ]
         )
     return refused.exit_code if refused is not None else 0
+
+
+def _belief_counts(store: Store) -> dict[str, int]:
+    """Beliefs of every principal per status, each status present (0 when none).
+
+    Counted in SQL rather than by loading every belief: ``status`` must start as fast as a
+    bare import, and the belief reader pulls in the formation service (25 ms).
+    """
+    counts = dict.fromkeys(("active", "superseded", "forgotten"), 0)
+    counts.update(store.conn.execute("SELECT status, count(*) FROM beliefs GROUP BY status"))
+    return counts

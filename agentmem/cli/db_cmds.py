@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_json, read_store
+from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_json, progress, read_store
 from agentmem.errors import StoreError
 
 
@@ -11,7 +11,7 @@ def check(*, db: DbOpt = None, json: JsonOpt = False) -> int:
 
     Exits 1 when a problem is found; the file is never modified.
     """
-    with read_store(db) as store:
+    with progress("checking the database", enabled=not json), read_store(db) as store:
         problems = store.check()
     if json:
         print_json({"ok": not problems, "problems": problems})

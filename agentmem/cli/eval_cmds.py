@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import time
+from collections import Counter
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import JsonOpt, PrincipalOpt, print_json, print_table
+from agentmem.cli._common import (
+    ArtifactArg,
+    JsonOpt,
+    PrincipalOpt,
+    flag,
+    print_json,
+    print_table,
+    progress,
+    whole_number,
+)
+
+if TYPE_CHECKING:
+    from agentmem.evaluation.harness import EvaluationResult
 
 
 def redaction(
@@ -63,9 +77,7 @@ def memory_formation(
     corpus: Annotated[
         Path | None, Parameter(help="Corpus directory (default: the bundled one).")
     ] = None,
-    live: Annotated[
-        bool, Parameter(negative="", help="Allow a provider that makes network calls.")
-    ] = False,
+    live: Annotated[bool, flag("Allow a provider that makes network calls.")] = False,
     out: Annotated[Path | None, Parameter(help="Where to write the evidence artifact.")] = None,
     report: Annotated[Path | None, Parameter(help="Write a self-contained HTML report.")] = None,
     provider: Annotated[str | None, Parameter(help="Provider (default: settings).")] = None,
@@ -77,19 +89,40 @@ def memory_formation(
     script: Annotated[
         Path | None, Parameter(help="Recorded responses for the scripted provider.")
     ] = None,
+    cases: Annotated[
+        str | None,
+        Parameter(
+            help="Only the cases whose id matches this shell pattern (e.g. 'real-*'); a "
+            "subset never writes evidence."
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        whole_number("At most this many cases (a quick look at a new model).", minimum=1),
+    ] = None,
+    progress_log: Annotated[
+        Path | None,
+        Parameter(
+            help="Where each case's result is appended as one JSON line as soon as it "
+            "finishes. Default: next to the evidence artifact, ending in .cases.jsonl."
+        ),
+    ] = None,
     json: JsonOpt = False,
 ) -> int:
     """Evaluate provider-assisted formation against the deterministic arm on the labeled corpus.
 
     Writes an evidence artifact only when the activation schema passes; otherwise prints the
-    per-case diagnostics, writes nothing and exits 9.
+    per-case diagnostics, writes nothing and exits 9. Each case's result is written to the
+    progress log as it finishes. On a terminal a progress bar is shown on stderr (not with
+    --json); when stderr is not a terminal (a log file, CI), a progress line is printed after
+    the first case and then every 30 seconds, --json or not, because a live run can take an
+    hour.
     """
     import sys
 
     import msgspec
 
     from agentmem._resources import data_path
-    from agentmem.cli._common import Progress
     from agentmem.config import load_settings
     from agentmem.errors import UsageError
     from agentmem.evaluation.harness import evaluate_memory_formation, write_atomically
@@ -118,15 +151,24 @@ def memory_formation(
     pricing = settings.memory.pricing_path
     catalog = load_catalog(Path(pricing) if pricing else None)
     wanted = tuple_for(catalog, chosen.provider, chosen.model)
-    progress = Progress("evaluating")
-
-    def tick(done: int, total: int) -> None:
-        progress.total = total
-        progress.enabled = progress.enabled and total > 0
-        progress._last = -1000  # every case is worth a redraw
-        progress(done)
-
+    target = out or Path(f"memory-evidence-{chosen.provider}-{_slug(chosen.model)}.json")
+    log_path = progress_log or target.with_name(target.name.removesuffix(".json") + ".cases.jsonl")
     try:
+        log = log_path.open("wb")
+    except OSError as exc:
+        raise UsageError(f"cannot write the progress log {log_path}: {exc.strerror}") from exc
+    lines = ProgressLines(sys.stderr)
+    with log, progress("evaluating cases", enabled=not json) as update:
+
+        def on_case(entry: dict) -> None:
+            log.write(msgspec.json.encode(entry) + b"\n")
+            log.flush()
+            lines.case(entry)
+
+        def tick(done: int, total: int) -> None:
+            update(done, total)
+            lines.tick(done, total)
+
         result = evaluate_memory_formation(
             corpus or data_path("corpus") / "memory-formation",
             lambda: ProviderAssistedCandidateExtractor.for_evaluation(
@@ -135,10 +177,11 @@ def memory_formation(
             tuple_=wanted,
             live=chosen.network,
             progress=tick,
+            on_case=on_case,
+            pattern=cases,
+            limit=limit,
         )
-    finally:
-        progress.finish()
-    target = out or Path(f"memory-evidence-{chosen.provider}-{_slug(chosen.model)}.json")
+    lines.done(len(result.cases))
     if result.passed and result.artifact is not None:
         write_atomically(
             target, msgspec.json.format(msgspec.json.encode(result.artifact), indent=2) + b"\n"
@@ -167,16 +210,53 @@ def memory_formation(
     return 0 if result.passed else 9
 
 
+class ProgressLines:
+    """Progress for a log that is not a terminal: one line after the first case (the run is
+    alive and the provider answers), then one every ``every`` seconds, then a last one."""
+
+    def __init__(self, stream: Any, every: float = 30.0) -> None:
+        self.stream = stream
+        self.enabled = not stream.isatty()
+        self.every = every
+        self.started = time.monotonic()
+        self.last: float | None = None
+        self.outcomes: Counter[str] = Counter()
+        self.failing = 0
+
+    def case(self, entry: dict) -> None:
+        self.outcomes.update(entry["provider"]["provider_outcomes"])
+        self.failing += bool(entry["failing"])
+
+    def tick(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if self.enabled and (self.last is None or now - self.last >= self.every):
+            self.last = now
+            self._line(f"{done}/{total} cases")
+
+    def done(self, total: int) -> None:
+        if self.enabled:
+            self._line(f"{total}/{total} cases, finished")
+
+    def _line(self, where: str) -> None:
+        elapsed = int(time.monotonic() - self.started)
+        calls = ", ".join(f"{k} {v}" for k, v in sorted(self.outcomes.items())) or "none"
+        self.stream.write(
+            f"agentmem: eval memory-formation: {where}; {elapsed // 60}m{elapsed % 60:02d}s "
+            f"elapsed; {self.failing} failing; provider calls: {calls}\n"
+        )
+        self.stream.flush()
+
+
 def _slug(text: str) -> str:
     import re
 
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-") or "model"
 
 
-def _print_summary(result) -> None:
+def _print_summary(result: EvaluationResult) -> None:
     d, p = result.deterministic, result.provider
     print_table(
-        ["arm", "supported", "fabricated", "policy failures", "fully supported positive"],
+        ["arm", "supported", "fabricated", "policy failures", "positive fully supported"],
         [
             (
                 "deterministic",
@@ -194,12 +274,16 @@ def _print_summary(result) -> None:
                 f"(floor {result.coverage_floor})",
             ),
         ],
+        wrap=("positive fully supported",),
+        right=("supported", "fabricated", "policy failures"),
     )
+    print(f"provider calls: {_counts(p.provider_outcomes) or 'none'}")
     print()
     kinds = sorted(set(d.by_kind) | set(p.by_kind))
     print_table(
         ["claim kind", "deterministic", "provider-assisted"],
         [(k, d.by_kind.get(k, 0), p.by_kind.get(k, 0)) for k in kinds],
+        right=("deterministic", "provider-assisted"),
     )
     # On a failed evaluation every case is a diagnostic (failing ones first); on a pass, only
     # the failing ones (there can be some while the aggregate criteria still hold).
@@ -207,29 +291,37 @@ def _print_summary(result) -> None:
     if failing:
         print()
         print_table(
-            ["case", "labels", "provider supported", "fabricated", "rejected", "provider calls"],
+            ["case", "labels", "supported", "fabricated", "rejected", "provider calls"],
             [
                 (
                     c["case"] + (" (failing)" if c["failing"] else ""),
                     "protected" if c["protected"] else c["labels"],
                     c["provider"]["supported"],
                     c["provider"]["fabricated"],
-                    ", ".join(f"{k} {v}" for k, v in c["provider"]["rejected"].items()) or "-",
-                    ", ".join(f"{k} {v}" for k, v in c["provider"]["provider_outcomes"].items())
-                    or "-",
+                    _counts(c["provider"]["rejected"]) or "-",
+                    _counts(c["provider"]["provider_outcomes"]) or "-",
                 )
                 for c in failing
             ],
+            wrap=("case", "rejected", "provider calls"),
+            right=("supported", "fabricated"),
         )
 
 
+def _counts(counts: dict[str, int]) -> str:
+    """``timeout 3, accepted 9``: most frequent first."""
+    return ", ".join(f"{k} {v}" for k, v in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
 def promote(
-    artifact_id: str,
+    artifact_id: ArtifactArg,
     /,
     *,
     to: Annotated[Path, Parameter(help="Directory for the case file.")],
     principal: PrincipalOpt = None,
-    operator: Annotated[bool, Parameter(negative="", help="Read as an operator.")] = False,
+    operator: Annotated[
+        bool, flag("Read as an operator (an administrator's read), whatever the principal.")
+    ] = False,
     db: Annotated[Path | None, Parameter(name="--db", help="Database file.")] = None,
     json: JsonOpt = False,
 ) -> None:

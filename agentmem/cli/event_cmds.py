@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, BinaryIO
 
@@ -15,12 +15,17 @@ from agentmem.cli._common import (
     DbOpt,
     JsonOpt,
     PrincipalOpt,
-    Progress,
     check_scope,
+    console,
+    flag,
     open_store,
+    plural,
     print_json,
+    progress,
     read_store,
+    stdout_is_terminal,
     terminal_safe,
+    timestamp,
     whole_number,
 )
 from agentmem.errors import InvalidInput, UsageError
@@ -45,8 +50,16 @@ def append(
         if sys.stdin.isatty():
             raise UsageError("no event given: pass it as an argument or pipe it on stdin")
         data = sys.stdin.buffer.read(MAX_EVENT_BYTES + 1)
+        where = "on standard input"
     else:
         data = event.encode("utf-8", "surrogateescape")
+        where = "given"
+    if not data.strip():
+        raise InvalidInput(f"no event {where}: expected one JSON object")
+    if len(data) > MAX_EVENT_BYTES:
+        raise InvalidInput(
+            f"the event {where} is too large: an event may be at most {_size(MAX_EVENT_BYTES)}"
+        )
     parsed = decode_client_event(data.strip())
     with open_store(db, principal, create=True) as store:
         result = store.append_event(parsed)
@@ -54,6 +67,11 @@ def append(
         print_json({"seq": result.seq, "event_id": result.event_id, "duplicate": result.duplicate})
     else:
         print(result.seq)
+
+
+def _size(limit: int) -> str:
+    """``4 MiB`` rather than ``4,194,304 bytes``."""
+    return f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit:,} bytes"
 
 
 def _read_events(stream: BinaryIO, lines: list[int]) -> Iterator[Event]:
@@ -66,7 +84,7 @@ def _read_events(stream: BinaryIO, lines: list[int]) -> Iterator[Event]:
         number += 1
         if len(raw) > MAX_EVENT_BYTES and not raw.endswith(b"\n"):
             raise InvalidInput(
-                f"line {number}: longer than the {MAX_EVENT_BYTES:,}-byte limit per event; "
+                f"line {number}: too large: an event may be at most {_size(MAX_EVENT_BYTES)}; "
                 "nothing was imported"
             )
         raw = raw.strip()
@@ -107,32 +125,25 @@ def import_(
             raise UsageError(f"cannot read {file}: {exc.strerror}") from exc
         total = os.fstat(stream.fileno()).st_size
     lines: list[int] = []
-    progress = Progress("importing", None)
-    tick: Callable[[int], None]
-    if total:
-        # Progress by bytes read, which is known for files without counting lines first.
-        progress.total = total
-
-        def tick(_: int) -> None:
-            progress(stream.tell())
-
-    else:
-        tick = progress
     try:
-        with open_store(db, principal, create=True) as store:
+        # Progress by bytes read, which is known for a file without counting its lines first.
+        with (
+            progress("importing events", total=total, enabled=not json) as update,
+            open_store(db, principal, create=True) as store,
+        ):
             result = store.append_many(
                 _read_events(stream, lines),
-                progress=tick,
+                progress=(lambda done: update(stream.tell())) if total else update,
                 where=lambda index: f"line {lines[index - 1]}",
             )
     finally:
-        progress.finish()
         if stream is not sys.stdin.buffer:
             stream.close()
     if json:
         print_json({"imported": result.imported, "duplicates": result.duplicates})
     else:
-        print(f"imported {result.imported} events ({result.duplicates} duplicates skipped)")
+        skipped = plural(result.duplicates, "duplicate")
+        print(f"imported {plural(result.imported, 'event')} ({skipped} skipped)")
 
 
 def list_(
@@ -143,9 +154,8 @@ def list_(
     limit: Annotated[int | None, whole_number("At most this many events.", minimum=1)] = None,
     conversation: Annotated[
         bool,
-        Parameter(
-            negative="",
-            help="Only conversation events (no consent or memory audits): output that "
+        flag(
+            "Only conversation events (no consent or memory audits): output that "
             "'agentmem event import' accepts as it is.",
         ),
     ] = False,
@@ -173,11 +183,93 @@ def list_(
                 out.write(line + b"\n")
             out.flush()
             return
+        if stdout_is_terminal():
+            _print_terminal(store.events(**filters))
+            return
         for ev in store.events(**filters):
-            print(_summary(ev))
+            seq, when, kind, where, text = _summary(ev)
+            print(f"{seq:>6}  {when}  {kind:<26} {where:<20} {text}".rstrip())
 
 
-def _summary(ev: Event) -> str:
+# Rows per table drawn on a terminal: the listing streams, and a chunk keeps memory flat.
+_CHUNK = 200
+
+
+def _print_terminal(events: Iterator[Event]) -> None:
+    """Events as a table fitted to the terminal, one line each (the text ends in an ellipsis).
+
+    Drawn in chunks with the same column widths, so a long log starts printing at once.
+    """
+    from itertools import islice
+
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    out = console()
+    first = True
+    while chunk := [_terminal_row(ev) for ev in islice(events, _CHUNK)]:
+        if first:
+            widths = _event_widths(out.width, chunk)
+        table = Table(
+            box=box.SIMPLE_HEAD if first else None,
+            show_header=first,
+            header_style="bold",
+            padding=(0, 1, 0, 0),
+            pad_edge=False,
+            show_edge=False,
+        )
+        headers = ("SEQ", "TIME", "TYPE", "SESSION/RUN", "TEXT")
+        for header, width in zip(headers, widths, strict=True):
+            if not width:
+                continue
+            table.add_column(
+                header,
+                width=width,
+                no_wrap=True,
+                overflow="ellipsis",
+                justify="right" if header == "SEQ" else "left",
+            )
+        for row in chunk:
+            table.add_row(*(Text(cell) for cell, width in zip(row, widths, strict=True) if width))
+        out.print(table)
+        first = False
+    if first:
+        print("(none)")
+
+
+def _terminal_row(ev: Event) -> tuple[str, ...]:
+    seq, when, kind, where, text = _summary(ev)
+    return seq, when, _short_type(kind), where, text
+
+
+def _event_widths(total: int, rows: list[tuple[str, ...]]) -> list[int]:
+    """Column widths for a ``total``-column terminal: the text gets what the others leave.
+
+    Below 100 columns the time column is left out (width 0): at 80 it would leave the text a
+    dozen columns. The type and session/run columns give up width (ending in an ellipsis)
+    before the text goes below 24 columns; the seq is never cut.
+    """
+    from rich.cells import cell_len
+
+    seq = max(3, len(rows[-1][0]) + (1 if len(rows) == _CHUNK else 0))
+    fixed = [
+        seq,
+        20 if total >= 100 else 0,
+        min(22, max(cell_len(r[2]) for r in rows)),
+        min(22, max(11, *(cell_len(r[3]) for r in rows))),
+    ]
+    shown = sum(1 for width in fixed if width)
+    text = total - sum(fixed) - 2 * shown - 1
+    for column, floor in ((3, 11), (2, 12)):
+        give = max(0, min(24 - text, fixed[column] - floor))
+        fixed[column] -= give
+        text += give
+    return [*fixed, max(text, 4)]
+
+
+def _summary(ev: Event) -> tuple[str, str, str, str, str]:
+    """``(seq, time, type, session/run, text)`` of one event, escaped, on one line."""
     from agentmem.events import event_type
 
     kind = event_type(ev)
@@ -191,9 +283,13 @@ def _summary(ev: Event) -> str:
         calls = ", ".join(c.name for c in ev.tool_calls)  # type: ignore[attr-defined]
         text = (text + " " if text else "") + f"[calls {calls}]"
     text = terminal_safe(" ".join(str(text).split()))
-    if len(text) > 70:
-        text = text[:67] + "..."
     where = ev.session_id or "-"
     if ev.run_id:
         where += f"/{ev.run_id}"
-    return f"{ev.seq:>6}  {ev.created_at:%Y-%m-%d %H:%M:%S}  {kind:<26} {where:<20} {text}".rstrip()
+    return str(ev.seq), timestamp(ev.created_at), kind, terminal_safe(where), text
+
+
+def _short_type(kind: str) -> str:
+    """``user.message`` for ``user.message.created``: on a terminal the suffix costs the text
+    eight columns and tells nothing (pipes and ``--json`` keep the full name)."""
+    return kind.removesuffix(".created")

@@ -13,14 +13,18 @@ from cyclopts import Parameter
 from agentmem.cli._common import (
     OWNER_HINT,
     AllPrincipalsOpt,
+    BeliefArg,
     DbOpt,
     JsonOpt,
     PrincipalOpt,
+    SessionArg,
     check_scope,
+    flag,
     open_store,
     print_fields,
     print_json,
     print_table,
+    progress,
     read_store,
     terminal_safe,
     whole_number,
@@ -57,14 +61,13 @@ def _report_lines(report: ConsolidationReport) -> str:
 
 
 def close(
-    session_id: str,
+    session_id: SessionArg,
     /,
     *,
     explain: Annotated[
         bool,
-        Parameter(
-            negative="",
-            help="Also list each clause of the user's messages: what it states, and the "
+        flag(
+            "Also list each clause of the user's messages: what it states, and the "
             "marker or gate that stopped what was not remembered (secrets redacted).",
         ),
     ] = False,
@@ -91,6 +94,8 @@ def close(
         print_table(
             ["seq", "clause", "outcome"],
             [(c.seq, c.clause, _explained(c)) for c in clauses],
+            wrap=("clause", "outcome"),
+            right=("seq",),
         )
 
 
@@ -120,7 +125,7 @@ def consolidate(
     code is then that of the first failure.
     """
     seconds = parse_duration(idle) if idle is not None else None
-    with open_store(db) as store:
+    with progress("consolidating sessions", enabled=not json), open_store(db) as store:
         reports = store.consolidate_idle(seconds)
     failed = [r for r in reports if r.error is not None]
     if json:
@@ -166,24 +171,32 @@ def _owned(store: Store, belief_id: str, action: Callable[..., Belief]) -> Belie
         raise
 
 
-def _rows(beliefs: list[Belief]) -> list[tuple]:
-    return [
+def _print_beliefs(beliefs: list[Belief], *, principals: bool, status: bool) -> None:
+    """The belief table; the principal column only when several can appear, and the status
+    column when superseded and forgotten beliefs are listed too (they would look active)."""
+    headers = ["belief", "principal", "status", "statement", "policy", "seqs"]
+    rows = [
         (
             b.belief_id,
             b.principal,
-            b.statement,
+            b.status,
+            b.statement if b.statement is not None else "(forgotten)",
             b.formation_policy,
             ", ".join(str(seq) for seq, _ in b.evidence),
         )
         for b in beliefs
     ]
+    omit = ([] if principals else ["principal"]) + ([] if status else ["status"])
+    print_table(headers, rows, wrap=("statement",), omit=omit)
 
 
 def list_(
     *,
     principal: PrincipalOpt = None,
     all_principals: AllPrincipalsOpt = False,
-    all: Annotated[bool, Parameter(negative="", help="Include superseded and forgotten.")] = False,
+    all: Annotated[
+        bool, flag("Include superseded and forgotten beliefs (a STATUS column shows which).")
+    ] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -195,11 +208,14 @@ def list_(
     if json:
         print_json([msgspec.to_builtins(b) for b in beliefs])
         return
-    print_table(["belief", "principal", "statement", "policy", "evidence seqs"], _rows(beliefs))
+    _print_beliefs(beliefs, principals=all_principals, status=all)
 
 
 def search(
-    query: str,
+    query: Annotated[
+        str,
+        Parameter(help="Words to find: beliefs that hold any of them, best matches (BM25) first."),
+    ],
     /,
     *,
     principal: PrincipalOpt = None,
@@ -216,11 +232,16 @@ def search(
     if json:
         print_json([msgspec.to_builtins(b) for b in found])
         return
-    print_table(["belief", "principal", "statement", "policy", "evidence seqs"], _rows(found))
+    _print_beliefs(found, principals=all_principals, status=False)
 
 
 def show(
-    belief_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
+    belief_id: BeliefArg,
+    /,
+    *,
+    principal: PrincipalOpt = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
 ) -> None:
     """Show one of the principal's beliefs with its evidence quotes and seqs."""
     with read_store(db, principal) as store:
@@ -250,7 +271,12 @@ def show(
 
 
 def forget(
-    belief_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
+    belief_id: BeliefArg,
+    /,
+    *,
+    principal: PrincipalOpt = None,
+    db: DbOpt = None,
+    json: JsonOpt = False,
 ) -> None:
     """Erase one of the principal's beliefs: statement, values and quotes (table and index)."""
     with open_store(db, principal) as store:

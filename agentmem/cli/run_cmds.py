@@ -13,6 +13,7 @@ from agentmem.cli._common import (
     DbOpt,
     JsonOpt,
     PrincipalOpt,
+    RunArg,
     check_scope,
     command,
     db_args,
@@ -21,6 +22,7 @@ from agentmem.cli._common import (
     print_json,
     print_table,
     read_store,
+    timestamp,
 )
 from agentmem.errors import NotFound, Refused
 
@@ -52,25 +54,24 @@ def list_(
     if json:
         print_json([msgspec.to_builtins(r) for r in runs])
         return
-    print_table(
-        ["run", "session", "parent", "principal", "status", "outcome", "consent"],
-        [
-            (
-                r.run_id,
-                r.session_id,
-                r.parent_run_id,
-                r.principal,
-                r.status,
-                r.outcome,
-                "stamped" if r.consent_seq else "-",
-            )
-            for r in runs
-        ],
-    )
+    headers = ["run", "session", "parent", "principal", "status", "outcome", "consent"]
+    rows = [
+        (
+            r.run_id,
+            r.session_id,
+            r.parent_run_id,
+            r.principal,
+            r.status,
+            r.outcome,
+            "stamped" if r.consent_seq else "-",
+        )
+        for r in runs
+    ]
+    print_table(headers, rows, omit=() if all_principals else ("principal",))
 
 
 def show(
-    run_id: str, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
+    run_id: RunArg, /, *, principal: PrincipalOpt = None, db: DbOpt = None, json: JsonOpt = False
 ) -> None:
     """Show one run: status, outcome, failure class, tools and consent stamp."""
     with read_store(db, principal) as store:
@@ -88,8 +89,8 @@ def show(
             ("outcome", info.outcome),
             ("failure class", info.failure_class),
             ("events", info.event_count),
-            ("started", info.started_at),
-            ("completed", info.completed_at),
+            ("started", timestamp(info.started_at)),
+            ("completed", timestamp(info.completed_at) or None),
             (
                 "consent",
                 f"stamped (grant seq {info.consent_seq})" if info.consent_seq else "not stamped",
@@ -101,7 +102,7 @@ def show(
 
 
 def export(
-    run_id: str,
+    run_id: RunArg,
     /,
     *,
     principal: PrincipalOpt = None,

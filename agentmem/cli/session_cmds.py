@@ -13,11 +13,13 @@ from agentmem.cli._common import (
     DbOpt,
     JsonOpt,
     PrincipalOpt,
+    SessionArg,
     check_scope,
     print_fields,
     print_json,
     print_table,
     read_store,
+    timestamp,
 )
 from agentmem.errors import NotFound
 
@@ -49,17 +51,28 @@ def list_(
     if json:
         print_json([msgspec.to_builtins(s) for s in sessions])
         return
+    headers = ["session", "principal", "status", "events", "runs", "last activity"]
+    rows = [
+        (
+            s.session_id,
+            s.principal,
+            s.status,
+            s.event_count,
+            s.run_count,
+            timestamp(s.last_activity_at),
+        )
+        for s in sessions
+    ]
     print_table(
-        ["session", "principal", "status", "events", "runs", "last activity"],
-        [
-            (s.session_id, s.principal, s.status, s.event_count, s.run_count, s.last_activity_at)
-            for s in sessions
-        ],
+        headers,
+        rows,
+        right=("events", "runs"),
+        omit=() if all_principals else ("principal",),
     )
 
 
 def show(
-    session_id: str,
+    session_id: SessionArg,
     /,
     *,
     principal: PrincipalOpt = None,
@@ -82,8 +95,8 @@ def show(
             ("user messages", info.user_message_count),
             ("assistant messages", info.assistant_message_count),
             ("seq range", f"{info.first_seq}-{info.last_seq}"),
-            ("created", info.created_at),
-            ("last activity", info.last_activity_at),
+            ("created", timestamp(info.created_at)),
+            ("last activity", timestamp(info.last_activity_at)),
         ]
     )
     if runs:

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from agentmem.errors import EvidenceMismatch
+from agentmem.errors import EvidenceMismatch, InvalidInput
 from agentmem.evaluation.corpus import Case, CaseResult, corpus_hash, run_case, tuned_cases
 from agentmem.events import now_text
 from agentmem.memory.evidence import (
@@ -32,7 +32,13 @@ from agentmem.memory.evidence import (
     validate_artifact,
 )
 
-__all__ = ["ArmReport", "EvaluationResult", "evaluate_memory_formation", "write_atomically"]
+__all__ = [
+    "ArmReport",
+    "EvaluationResult",
+    "evaluate_memory_formation",
+    "select_cases",
+    "write_atomically",
+]
 
 
 class ArmReport(msgspec.Struct, frozen=True):
@@ -45,6 +51,9 @@ class ArmReport(msgspec.Struct, frozen=True):
     by_kind: dict[str, int]
     rejected: dict[str, int]
     provider_audits: int
+    #: How the provider calls ended, by outcome class (``accepted``, ``timeout``, ...): a live
+    #: run whose calls all timed out must not read like an offline one.
+    provider_outcomes: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class EvaluationResult(msgspec.Struct, frozen=True):
@@ -65,9 +74,11 @@ class EvaluationResult(msgspec.Struct, frozen=True):
 def _arm(results: list[CaseResult]) -> ArmReport:
     by_kind: Counter[str] = Counter()
     rejected: Counter[str] = Counter()
+    outcomes: Counter[str] = Counter()
     for r in results:
         by_kind.update(r.supported_by_kind)
         rejected.update(r.rejected)
+        outcomes.update(r.provider_outcomes)
     return ArmReport(
         supported=sum(r.supported for r in results),
         fabricated=sum(r.fabricated for r in results),
@@ -76,7 +87,39 @@ def _arm(results: list[CaseResult]) -> ArmReport:
         by_kind=dict(sorted(by_kind.items())),
         rejected=dict(sorted(rejected.items())),
         provider_audits=sum(r.provider_audits for r in results),
+        provider_outcomes=dict(sorted(outcomes.items())),
     )
+
+
+def select_cases(cases: list[Case], *, pattern: str | None, limit: int | None) -> list[Case]:
+    """The cases whose id matches the shell-style ``pattern`` (all if ``None``), at most
+    ``limit`` of them: a quick look at a new model before a run over the whole corpus."""
+    from fnmatch import fnmatchcase
+
+    chosen = [c for c in cases if pattern is None or fnmatchcase(c.id, pattern)]
+    if not chosen:
+        raise InvalidInput(f"no corpus case matches {pattern!r}")
+    return chosen if limit is None else chosen[:limit]
+
+
+def _case_entry(case: Case, d: CaseResult, p: CaseResult) -> dict[str, Any]:
+    """One case's comparison of the two arms, as reported, streamed and kept in the artifact."""
+    shared = {(b.kind, tuple(b.values.items())) for b in d.beliefs} & {
+        (b.kind, tuple(b.values.items())) for b in p.beliefs
+    }
+    failing = bool(
+        p.fabricated or p.policy_failures or (not case.protected and not p.fully_supported)
+    )
+    return {
+        "case": case.id,
+        "protected": case.protected,
+        "labels": d.labels,
+        "failing": failing,
+        "deterministic": msgspec.to_builtins(d),
+        "provider": msgspec.to_builtins(p),
+        "shared_beliefs": len(shared),
+        "provider_added_beliefs": len(p.beliefs) - len(shared),
+    }
 
 
 def evaluate_memory_formation(
@@ -86,43 +129,37 @@ def evaluate_memory_formation(
     tuple_: Any,
     live: bool,
     progress: Callable[[int, int], None] | None = None,
+    on_case: Callable[[dict[str, Any]], None] | None = None,
+    pattern: str | None = None,
+    limit: int | None = None,
 ) -> EvaluationResult:
-    """Run both arms over the corpus and decide whether an artifact may be written."""
+    """Run both arms over the corpus and decide whether an artifact may be written.
+
+    ``on_case`` receives each case's entry as soon as the case finishes, so a long live run
+    can be followed (and what it found kept) even if it is stopped. ``pattern`` and ``limit``
+    run a subset; a subset is never evidence, so its result has a problem and no artifact.
+    """
     from agentmem.memory.service import FormationService
 
     # the held-out part is measured (tests/test_memory_corpus.py), never a gate: a case that had
     # to pass before a provider may activate would be tuned on
-    cases: list[Case] = tuned_cases(corpus_dir)
+    every: list[Case] = tuned_cases(corpus_dir)
+    subset = pattern is not None or limit is not None
+    cases = select_cases(every, pattern=pattern, limit=limit) if subset else every
     deterministic: list[CaseResult] = []
     provider: list[CaseResult] = []
+    per_case = []
     for index, case in enumerate(cases, start=1):
         deterministic.append(run_case(case, lambda store: FormationService(store)))
         provider.append(run_case(case, lambda store: FormationService(store, assist=make_assist())))
+        per_case.append(_case_entry(case, deterministic[-1], provider[-1]))
+        if on_case is not None:
+            on_case(per_case[-1])
         if progress is not None:
             progress(index, len(cases))
     positives = sum(1 for c in cases if not c.protected)
     floor = coverage_floor(positives)
     det, prov = _arm(deterministic), _arm(provider)
-    per_case = []
-    for case, d, p in zip(cases, deterministic, provider, strict=True):
-        shared = {(b.kind, tuple(b.values.items())) for b in d.beliefs} & {
-            (b.kind, tuple(b.values.items())) for b in p.beliefs
-        }
-        failing = bool(
-            p.fabricated or p.policy_failures or (not case.protected and not p.fully_supported)
-        )
-        per_case.append(
-            {
-                "case": case.id,
-                "protected": case.protected,
-                "labels": d.labels,
-                "failing": failing,
-                "deterministic": msgspec.to_builtins(d),
-                "provider": msgspec.to_builtins(p),
-                "shared_beliefs": len(shared),
-                "provider_added_beliefs": len(p.beliefs) - len(shared),
-            }
-        )
     digest = corpus_hash(cases)
     artifact = EvidenceArtifact(
         schema="agentmem.memory-evidence/1",
@@ -158,6 +195,12 @@ def evaluate_memory_formation(
         validate_artifact(artifact)
     except EvidenceMismatch as exc:
         problems = exc.message.split(": ", 1)[1].split("; ")
+    if len(cases) < len(every):
+        problems.insert(
+            0,
+            f"only {len(cases)} of the corpus's {len(every)} cases were run: evidence needs "
+            "every case",
+        )
     per_case.sort(key=lambda c: (not c["failing"], c["case"]))
     return EvaluationResult(
         corpus_hash=digest,
