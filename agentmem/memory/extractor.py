@@ -50,6 +50,7 @@ from agentmem.memory.lexicon import canonical_place, is_common_word
 from agentmem.memory.markers import (
     MARKER_TRIGGERS,
     LiteralPrefilter,
+    conjunct_start,
     fold,
     injection_marker,
     transient_marker_at,
@@ -873,6 +874,21 @@ _HOME = [
         "lived living",
     ),
     _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_ANY_PLACE})", "home"),
+    # "i live in a tiny flat in aarhus"
+    _grx(
+        rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?live\s+in\s+(?:a|an|the|my|our)\s+"
+        rf"(?:[\w\-]+\s+){{0,3}}?(?:flat|apartment|house|studio|place|condo|cottage|bungalow"
+        rf"|semi|terrace|village|town|suburb|houseboat)\s+(?:in|near|outside|just\s+outside)\s+"
+        rf"(?P<place>{_ANY_PLACE})",
+        "live",
+    ),
+    # "flying out of winnipeg, thats home", "near Edinburgh since that's where we live"
+    _grx(
+        rf"\b(?:in|near|from|out\s+of|to|around|outside)\s+(?P<place>{_ANY_PLACE})(?:\s*,\s*|\s+"
+        rf"(?:since|because|as|cos|cause|cuz)\s+|\s*[-–—]\s*)(?:that|this|it){_A}?s\s+(?:where\s+"
+        rf"(?:i|we)\s+live|(?:my\s+|our\s+)?home)\b",
+        "live home",
+    ),
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)\s+been\s+renting\s+(?:this|a|my|our|the)\s+"
         rf"(?:flat|apartment|house|place|room|studio)\s+in\s+(?P<place>{_ANY_PLACE})",
@@ -1005,7 +1021,8 @@ _OCCUPATION = [
     _grx(
         rf"(?:\bi\s+|^\W*|,\s*|\band\s+)(?:currently\s+|now\s+|also\s+)?work(?:ing)?\s+"
         rf"(?:nights\s+"
-        rf"|days\s+|shifts\s+|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?"
+        rf"|days\s+|(?:long\s+|\d{{1,2}}\s*(?:hr|hour|h)\s+|night\s+|early\s+|late\s+)?shifts\s+"
+        rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?"
         rf"(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
     ),
@@ -1037,7 +1054,7 @@ _OCCUPATION = [
     # "As a nurse, I ...", "I make 2900 a month as a PM"
     _grx(
         rf"(?:^\W*|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s)as\s+(?:a|an)\s+"
-        rf"(?P<role>{_ROLE})(?:\s+myself)?(?=\s*,|{_ROLE_END[3:]}",
+        rf"(?P<role>{_ROLE})(?:\s+myself)?(?=\s*,|\s+i\b|{_ROLE_END[3:]}",
         " ".join(_OCCUPATIONS),
     ),
 ]
@@ -1793,12 +1810,18 @@ _QUOTED_START = re.compile(
     r"|>|begin\s+forwarded)",
     re.IGNORECASE | re.MULTILINE,
 )
+# "starts exactly like this: 'My name is Ingrid ...'": a passage quoted after a colon
+_QUOTE_AFTER_COLON = re.compile(r":\s*['‘\"“]")
 # Words inside quotation marks are someone's text, even "my cat" in them.
 _QUOTE_MARK = re.compile(r"[\"“”«»]")
 # "we're not married" contradicts a spouse named in the same message
 _NOT_MARRIED = _rx(rf"\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+not\s+(?:actually\s+)?married\b")
 _SPOUSES: Final = frozenset({"husband", "wife", "spouse"})
 # "..., not peanuts": the words after a "not" that may name a value stated before it
+_OTHER_SUBJECT = re.compile(
+    r"(?:\b(?i:he|she|they)(?:['’]s|\s+is|\s+are|['’]re)?|\b[A-Z][a-z]+(?:['’]s|\s+is)"
+    r"|\b(?i:my|our|his|her|their)\s+\w+(?:['’]s|\s+is|\s+are))\s+$"
+)
 _NOT_VALUE = re.compile(r"\bnot\s+(?:the\s+|a\s+|an\s+)?([\w'’\- ]{1,40})")
 
 
@@ -1810,9 +1833,11 @@ _SECOND_THOUGHT = _rx(r"\bon\s+second\s+thoughts?\b")
 # nothing.
 _FILLER = r"technically|really|actually|i\s+guess|tbh|i\s+suppose|strictly|i\s+think"
 _SELF_CORRECTION = _rx(
-    rf"(?:\s*[—–]\s*|\s+-{1, 2}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:well|or\s+rather|rather|i\s+mean"
-    r"|more\s+like|make\s+(?:that|it))\s*,?\s+(?:an?\s+)?"
+    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:well|or\s+rather|rather|i\s+mean"
+    r"|more\s+like|make\s+(?:that|it)|sorry|oops|wait\s+no(?:\W+sorry)?|no\s+wait"
+    r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+(?:an?\s+)?"
     rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*)?)"
+    r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]))"
 )
 # "actually i should say vegetarian now", "i meant Bradford": a later message that gives the
@@ -1830,6 +1855,54 @@ _NAME_SPELLING = _grx(
     rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+\w+|btw|with\s+(?:an?|one|two)\b|spelled\b)",
     "actually not btw with spelled",
 )
+# "my daughter is called Nell not Nora"
+_RENAMED_NOT = _grx(
+    rf"\b(?:called|named|name\s+is|name{_A}s)\s+(?P<new>{_NAME})\s*,?\s+not\s+(?P<old>{_NAME}|[a-z]+)\b",
+    "called named name",
+)
+# "forget the gluten-free bit", "ignore what i said about the cat"
+_FORGET_WHAT = _grx(
+    r"\b(?:forget|ignore|scratch|disregard|drop|delete|remove)\s+(?:about\s+)?(?:the|that|my"
+    r"|what\s+i\s+said\s+about(?:\s+the|\s+my)?)\s+(?P<what>[\w\-'’]+(?:\s+[\w\-'’]+)?)",
+    "forget ignore scratch disregard drop delete remove",
+)
+# "im not coeliac", "im not sure im allergic"
+_NOT_SO = _grx(
+    rf"{_I_AM}\s+not\s+(?:really\s+|actually\s+|even\s+)?(?:sure\s+(?:if\s+|that\s+|whether\s+)?"
+    rf"i{_A}?m\s+(?:really\s+|actually\s+)?)?(?:a\s+|an\s+)?(?P<what>[\w\-]+)",
+    "not",
+)
+_WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
+_KIND_WORDS: Final = {
+    "allergy": "allergy",
+    "allergies": "allergy",
+    "allergic": "allergy",
+    "diet": "diet",
+    "job": "occupation",
+    "work": "occupation",
+    "occupation": "occupation",
+    "employer": "employer",
+    "company": "employer",
+    "name": "name",
+    "nickname": "preferred_name",
+}
+
+
+def _names_claim(hit: _Hit, what: str) -> bool:
+    """Whether ``what`` (casefolded words a user withdraws) names ``hit``'s claim."""
+    if _KIND_WORDS.get(what) == hit.kind or _KIND_WORDS.get(what.split()[-1]) == hit.kind:
+        return True
+    for field_name, value in hit.values.items():
+        if not value or field_name == "polarity":
+            continue
+        folded = value.casefold()
+        if folded == what or folded in what.split() or what in folded.split():
+            return True
+        if _normal(hit.kind, field_name, what) == _normal(hit.kind, field_name, value):
+            return True
+    return False
+
+
 _RESTATED: Final = {
     "diet": ("i'm {}", _rule_diet),
     "occupation": ("i'm a {}", _rule_work),
@@ -2072,9 +2145,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             owned += 1
             text = event.text
             mask = _PREFILTER.scan(text)
-            corrected = bool(mask & _CORRECTED_VALUE.bit) and self._corrected_value(event, hits)
+            corrected = bool(mask & _CORRECTED_VALUE.bit) and self._corrected_value(
+                event, hits, previous_seq
+            )
             if mask & _NAME_SPELLING.bit and (m := _NAME_SPELLING.search(text, mask)):
                 corrected = self._respelled(event, m, hits) or corrected
+            if mask & _RENAMED_NOT.bit:
+                corrected = self._renamed(event, hits, mask) or corrected
+            if hits and mask & _bits(_FORGET_WHAT, _NOT_SO):
+                corrected = self._withdrawn(event, hits, mask) or corrected
             if not corrected and _RETRACTION.search(text, mask) and previous_seq is not None:
                 self._retract(text, previous_seq, hits, antecedents, at_seq=event.seq)
             previous_seq = event.seq
@@ -2154,7 +2233,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         seq = event.seq
         greeting = bool(_GREETING.match(text))
         first_clause = True
-        quoted = _QUOTED_START.search(text)
+        quoted = _QUOTED_START.search(text) or _QUOTE_AFTER_COLON.search(text)
         limit = quoted.start() if quoted else len(text)
         if quoted:
             self._note(seq, limit, len(text), "quoted")
@@ -2264,7 +2343,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             return
         self._self_corrected(text, seq, hits, before)
         folded = text.casefold()
-        denials = [(m.end(), m) for m in _NOT_VALUE.finditer(folded)]
+        # "Daniel's not vegan" denies it of Daniel, not of the user
+        denials = [
+            (m.end(), m)
+            for m in _NOT_VALUE.finditer(folded)
+            if not _OTHER_SUBJECT.search(text, max(0, m.start() - 40), m.start())
+        ]
         retractions = list(_RETRACTION.pattern.finditer(text))
         not_married = _NOT_MARRIED.search(text) is not None
         if not denials and not retractions and not not_married:
@@ -2313,7 +2397,50 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             return True
         return False
 
-    def _corrected_value(self, event: EpisodeEvent, hits: list[_Hit]) -> bool:
+    def _replace(self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]):
+        new.evidence.append((seq, *span))
+        new.stated_end = span[1]
+        self._taken_back.append((hit, seq))
+        self._note(seq, *span, None, (new,))
+        hits[hits.index(hit)] = new
+
+    def _renamed(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
+        """ "my daughter is called Nell not Nora": the named value is replaced wherever held."""
+        done = False
+        for m in _RENAMED_NOT.finditer(event.text, mask):
+            old, new_name = m.group("old").casefold(), m.group("new")
+            for hit in [h for h in hits if (h.values.get("name") or "").casefold() == old]:
+                new = _Hit(hit.kind, {**hit.values, "name": new_name}, None)
+                self._replace(hit, new, hits, event.seq, m.span("new"))
+                done = True
+        return done
+
+    def _withdrawn(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
+        """ "forget the gluten-free bit", "im not coeliac", "im not sure im allergic": a later
+        message takes back the earlier claims it names, by value or by kind."""
+        text = event.text
+        gone: list[_Hit] = []
+        for pattern in (_FORGET_WHAT, _NOT_SO):
+            for m in pattern.finditer(text, mask):
+                what = _WITHDRAWN_TAIL.sub("", m.group("what").casefold()).strip()
+                if not what or (pattern is _NOT_SO and _OTHER_SUBJECT.search(text, 0, m.start())):
+                    continue
+                for hit in hits:
+                    if hit in gone or all(e[0] == event.seq for e in hit.evidence):
+                        continue
+                    if _names_claim(hit, what):
+                        gone.append(hit)
+        for hit in gone:
+            self._taken_back.append((hit, event.seq))
+            self._note(event.seq, 0, len(text), "retracted", (hit,))
+        if gone:
+            ids = {id(h) for h in gone}
+            hits[:] = [h for h in hits if id(h) not in ids]
+        return bool(gone)
+
+    def _corrected_value(
+        self, event: EpisodeEvent, hits: list[_Hit], previous_seq: int | None = None
+    ) -> bool:
         """A message giving the corrected value of an earlier claim ("i should say vegetarian
         now") replaces the latest claim of the kind whose plain statement the value makes."""
         for m in _CORRECTED_VALUE.pattern.finditer(event.text):
@@ -2339,6 +2466,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, m.start(), m.end("value"), None, (new,))
                 hits[hits.index(hit)] = new
                 return True
+            # "oops i meant Miso": a name given in place of the name said just before
+            name = event.text[m.start("value") : m.end("value")].split()[0]
+            if name[:1].isupper() and previous_seq is not None:
+                for hit in reversed(hits):
+                    if hit.values.get("name") and any(e[0] == previous_seq for e in hit.evidence):
+                        if hit.values["name"].casefold() != name.casefold():
+                            new = _Hit(hit.kind, {**hit.values, "name": name}, None)
+                            span = (m.start("value"), m.start("value") + len(name))
+                            self._replace(hit, new, hits, event.seq, span)
+                        return True
         return False
 
     def _self_corrected(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
@@ -2360,8 +2497,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     continue
                 new = found[0]
                 new.verb = None
-                new.evidence.append((seq, hit.evidence[-1][1], m.end("value")))
-                new.stated_end = m.end("value")
+                end = m.end("value")
+                if m.group("region") and new.kind == "home_location":
+                    new.values["place"] = f"{new.values['place']}, {m.group('region')}"
+                    end = m.end("region")
+                new.evidence.append((seq, hit.evidence[-1][1], end))
+                new.stated_end = end
                 self._taken_back.append((hit, seq))
                 self._note(seq, hit.evidence[-1][1], hit.evidence[-1][2], "retracted", (hit,))
                 self._note(seq, m.start("value"), m.end("value"), None, (new,))
@@ -2425,6 +2566,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 q_start, q_end = start + lo, start + hi
             else:
                 q_start, q_end = start, quote_end
+                if hit.kind != "home_location" and hit.verb is not None:
+                    q_end = conjunct_start(text, start + hi, q_end) or q_end
             # without a marker's trigger word in the message there is no marker to look for
             transient = (
                 transient_marker_at(text, q_start, q_end, hit.kind)

@@ -355,6 +355,18 @@ _POSSESSIVE_MENTION: Final = re.compile(r"^\W*(?:my|our)\s", re.IGNORECASE)
 _PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
 
 
+_GERUND_CONJUNCT: Final = re.compile(
+    r"\s+(?:and|but)\s+(?:also\s+|now\s+|currently\s+)?[a-z]{2,}ing\b", re.IGNORECASE
+)
+
+
+def conjunct_start(text: str, start: int, end: int) -> int | None:
+    """Where a second conjunct with its own verb ("... and doing lates this month") begins in
+    ``text[start:end]``, or ``None``: a time word there bounds that conjunct only."""
+    m = _GERUND_CONJUNCT.search(text, start, end)
+    return m.start() if m else None
+
+
 def transient_marker_at(text: str, start: int, end: int, kind: str | None = None) -> str | None:
     """Reason code of a transient marker that governs ``text[start:end]``, or ``None``.
 
@@ -367,6 +379,14 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     if kind in _PRESUPPOSED_KINDS and _POSSESSIVE_MENTION.match(quote) and len(quote) < 60:
         return transient_marker(quote)
     lo, hi = clause_bounds(text, start, end)
+    # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
+    # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
+    if (
+        kind is not None
+        and kind != "home_location"
+        and (conjunct := conjunct_start(text, end, hi)) is not None
+    ):
+        hi = conjunct
     scope = quote if is_request(text[lo:hi]) else text[lo:hi]
     return transient_marker(scope)
 
