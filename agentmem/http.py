@@ -111,6 +111,7 @@ MCP_PATH = "/mcp"
 _LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 _CONTENT_LENGTH = re.compile(r"[0-9]{1,18}")
 _JSON = "application/json"
+_INLINE_BODY = 16 * 1024
 _encoder = msgspec.json.Encoder()
 log = logging.getLogger("agentmem.http")
 
@@ -710,7 +711,12 @@ class _Api:
 
     async def _run(self, route: Route, request: Request) -> Reply:
         if route.prepare is not None:
-            prepared = await anyio.to_thread.run_sync(route.prepare, request)
+            # A small body is decoded on the event loop (cheaper than a thread hop); a large
+            # one on a worker thread, so it never stalls other connections.
+            if len(request.body) <= _INLINE_BODY:
+                prepared = route.prepare(request)
+            else:
+                prepared = await anyio.to_thread.run_sync(route.prepare, request)
             request = Request(
                 request.principal,
                 request.caller,
@@ -1027,7 +1033,9 @@ class AgentmemServer:
 
     def _bind(self) -> socket.socket:
         family, address = self._address()
-        sock = socket.socket(family, socket.SOCK_STREAM)
+        # IPPROTO_TCP explicitly: asyncio sets TCP_NODELAY on accepted sockets only when the
+        # protocol says TCP, and without it Nagle meets delayed ACKs (40 ms per response).
+        sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         try:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind(address)

@@ -840,6 +840,55 @@ def test_concurrent_clients_lose_nothing(server: AgentmemServer, db_path: Path) 
         assert store.check() == []
 
 
+def test_a_refused_append_fails_alone_among_concurrent_writers(
+    server: AgentmemServer, db_path: Path
+) -> None:
+    """Appends waiting together share a commit; each still succeeds or fails on its own."""
+    client = Client(server)
+    client.request("POST", "/v1/events", user_msg("first", session="closed", run=None))
+    assert client.request("POST", "/v1/sessions/closed/close").status == 200
+    client.close()
+    statuses: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def worker(index: int) -> None:
+        c = Client(server)
+        try:
+            for n in range(25):
+                session = "closed" if (index + n) % 3 == 0 else f"open-{index}"
+                event_id = f"w{index}-{n}"
+                event = user_msg(f"n{n}", session=session, run=None, event_id=event_id)
+                status = c.request("POST", "/v1/events", event).status
+                with lock:
+                    statuses[event_id] = status
+        finally:
+            c.close()
+
+    threads = [threading.Thread(target=worker, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    refused = {e for e, s in statuses.items() if s == 422}
+    written = {e for e, s in statuses.items() if s == 201}
+    assert len(refused) + len(written) == 200 and refused and written
+    with agentmem.open(str(db_path)) as store:
+        stored = {e.event_id for e in store.events(types=["user.message.created"])}
+        stored -= {e.event_id for e in store.events(session_id="closed")}
+        assert stored == written
+        assert store.check() == []
+
+
+def test_responses_are_not_held_back_by_nagle(server: AgentmemServer, client: Client) -> None:
+    """Keep-alive round trips take about a millisecond, not the 40 ms of a delayed ACK."""
+    timings = []
+    for _ in range(21):
+        started = time.perf_counter()
+        assert client.request("GET", "/v1/health", auth=False).status == 200
+        timings.append(time.perf_counter() - started)
+    assert sorted(timings)[10] < 0.03, timings
+
+
 # -- the CLI ----------------------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -322,3 +323,67 @@ def test_a_relative_db_is_refused(cli_env: dict[str, str], tmp_path: Path, relat
     assert "absolute database path" in result.stderr
     assert "agentmem.db" in result.stderr
     assert not (tmp_path / "agentmem.db").exists()
+
+
+def test_schemas_declare_the_limits_and_the_results(drive: Callable[..., Any]) -> None:
+    async def script(session: ClientSession) -> Any:
+        return await session.list_tools()
+
+    tools = {tool.name: tool for tool in drive(script).tools}
+    session_id = tools["close_session"].input_schema["properties"]["session_id"]
+    assert (session_id["minLength"], session_id["maxLength"]) == (1, 128)
+    assert re.compile(session_id["pattern"]).search("chat-1")
+    assert not re.compile(session_id["pattern"]).search("a\u202eb")
+    text = tools["record_message"].input_schema["properties"]["text"]
+    assert text["minLength"] == 1
+    limit = tools["recall"].input_schema["properties"]["limit"]
+    assert (limit["minimum"], limit["maximum"]) == (1, 50)
+    for tool in tools.values():
+        assert tool.input_schema["additionalProperties"] is False
+        output = tool.output_schema
+        assert output["type"] == "object" and output["properties"], tool.name
+        assert output.get("additionalProperties") is not True, tool.name
+    assert set(tools["recall"].output_schema["properties"]) == {"beliefs"}
+    assert set(tools["record_message"].output_schema["required"]) == {"session_id", "role", "seq"}
+
+
+def test_argument_mistakes_are_one_plain_line(drive: Callable[..., Any]) -> None:
+    async def script(session: ClientSession) -> list[str]:
+        calls = [
+            ("recall", {"query": "x", "limit": "ten"}),
+            ("recall", {"query": "x", "limit": 51}),
+            ("recall", {"limit": 5}),
+            ("recall", {"query": "x", "bogus": 1}),
+            ("record_message", {"session_id": "c\nd", "role": "user", "text": "x"}),
+            ("record_message", {"session_id": "c", "role": "user", "text": 42}),
+        ]
+        return [error(await session.call_tool(name, args)) for name, args in calls]
+
+    messages = drive(script)
+    assert [m.split(": ", 1)[1] for m in messages] == [
+        "limit must be a whole number, not a string",
+        "limit must be at most 50",
+        "query is required",
+        "unknown argument 'bogus'",
+        "session_id must be printable (no control, bidi, zero-width or line-break characters)",
+        "text must be a string, not a whole number",
+    ]
+    assert all("\n" not in m and "Expected" not in m and "$." not in m for m in messages)
+
+
+def test_the_prompt_is_real_and_advertised(drive: Callable[..., Any], db_path: Path) -> None:
+    with agentmem.open(str(db_path)) as store:
+        store.append({"type": "user.message.created", "session_id": "p", "text": "I live in Oslo."})
+        store.close_session("p")
+
+    async def script(session: ClientSession) -> Any:
+        prompts = await session.list_prompts()
+        found = await session.get_prompt("what_you_remember", {"topic": "Oslo"})
+        nothing = await session.get_prompt("what_you_remember", {"topic": "Lima"})
+        return prompts, found, nothing
+
+    prompts, found, nothing = drive(script)
+    assert [p.name for p in prompts.prompts] == ["what_you_remember"]
+    text = found.messages[0].content.text
+    assert "User lives in Oslo" in text and '"I live in Oslo"' in text
+    assert "nothing" in nothing.messages[0].content.text

@@ -116,7 +116,7 @@ def _input_schema(cls: type[msgspec.Struct]) -> dict[str, Any]:
     return schema
 
 
-_TYPE_WORDS = {"str": "text", "int": "a whole number", "object": "an object", "array": "a list"}
+_TYPE_WORDS = {"str": "a string", "int": "a whole number", "object": "an object", "array": "a list"}
 
 
 def plain_error(exc: msgspec.ValidationError) -> str:
