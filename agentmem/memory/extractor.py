@@ -240,6 +240,10 @@ _OCCUPATIONS: Final = _words(
     " miner logger lumberjack assessor adjuster croupier"
 )
 _ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
+_INSTITUTION = (
+    r"Hospital|Bank|University|Clinic|School|College|Group|Ltd|Inc|GmbH|Council|Institute"
+    r"|Foundation|Agency|Ministry|Labs?|Studios?|Partners|Solutions|Technologies|Systems"
+)
 # Heads that say something else without an article: "I'm admin on the repo", "I'm lead on it".
 _BARE_ROLE_BLOCK = "admin|lead|tech|assistant|associate|cook|driver|director|representative|pm|qa"
 # Modifiers that make "I'm a <role>" something other than a current occupation.
@@ -486,6 +490,8 @@ class _Hit:
     # mention, whose clause may be about something else ("... is visiting for a few days")
     phrase: bool = False
     stated_end: int = 0  # where in the message the words that state it end
+    # "im at kpmg" names an employer only beside a stated occupation ("im at Heathrow" does not)
+    needs_role: bool = False
 
 
 _NAME_TOKEN = re.compile(_NAME)
@@ -935,7 +941,8 @@ def _entity_ok(value: str, after: str) -> bool:
         tokens = tokens[1:]
     if _APOSTROPHE_S.match(after) or any(t.strip(",") in _STOP_CAPS for t in tokens):
         return False
-    return not value.endswith(("'s", "’s"))
+    # "at Tom's" is a possessive; "St Olav's", "St James's" are names of hospitals and schools
+    return not value.endswith(("'s", "’s")) or tokens[0].rstrip(".") in {"St", "Saint", "Mt"}
 
 
 def _place(m: re.Match[str], c: str) -> str | None:
@@ -1058,12 +1065,22 @@ _OCCUPATION = [
         " ".join(_OCCUPATIONS),
     ),
 ]
-_ORG_AFTER_ROLE = _rx(rf"\s+(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})")
+_ORG_AFTER_ROLE = _rx(
+    rf"\s+(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})"
+    # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
+    rf"|\s+in\s+(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION}))\b"
+)
 _PLACE_AFTER_ROLE = _rx(
     r"\s+in\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
     r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now)\b)"
 )
 _EMPLOYER = [
+    # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
+    _grx(
+        rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*still\s+)at\s+(?P<org>{_ORG})"
+        rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but)\b)",
+        "at",
+    ),
     _grx(
         rf"\bi\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
         rf"(?:full[- ]time\s+|part[- ]time\s+|remotely\s+|from\s+home\s+)?(?:at|for)\s+"
@@ -1088,6 +1105,12 @@ _EMPLOYER = [
 
 
 _IN_END = _rx(r"\bin\s+$")
+_VENUES: Final = frozenset(
+    _words(
+        "home work school uni college church gym airport station hospital office hotel beach"
+        " mall park library cafe pub bar church mosque temple"
+    )
+)
 
 
 def _org(org: str, after: str) -> str | None:
@@ -1118,8 +1141,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                     yield _Hit("employer", {"org": value}, m.span())
             elif (
                 (org := _ORG_AFTER_ROLE.match(c, m.end()))
-                and not (org.group("article") and org.group("org")[:1].islower())
-                and (value := _org(org.group("org"), c[org.end() :]))
+                and not (org.group("article") and (org.group("org") or "")[:1].islower())
+                and (value := _org(org.group("org") or org.group("org2"), c[org.end() :]))
             ):
                 yield _Hit("employer", {"org": value}, m.span())
             # "I'm a teacher in Leeds": a city after the role is where the user lives
@@ -1132,8 +1155,12 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             # "working in Siemens" (non-native) names an employer, "working in London" a place
             if _IN_END.search(c, m.start(), m.start("org")) and canonical_place(m.group("org")):
                 continue
+            if m.group("org").casefold() in _VENUES or canonical_place(m.group("org")):
+                continue
             if (value := _org(m.group("org"), c[m.end() :])) is not None:
-                yield _Hit("employer", {"org": value}, m.span())
+                hit = _Hit("employer", {"org": value}, m.span())
+                hit.needs_role = pattern is _EMPLOYER[0]
+                yield hit
 
 
 _ADVERBS = (
@@ -1811,6 +1838,9 @@ _QUOTED_START = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 # "starts exactly like this: 'My name is Ingrid ...'": a passage quoted after a colon
+_REPORT_ENDS = _rx(r"^\W*but\s+(?:now\s+|then\s+|honestly\s+)?(?:i|i['’]m|im|we|we['’]re)\b")
+_BUT_BEFORE = _rx(r"\bbut\W*$")
+_OWN_VOICE = _rx(r"^\W*(?:now\s+|honestly\s+)?(?:i|i['’]m|im|we|we['’]re)\b")
 _QUOTE_AFTER_COLON = re.compile(r":\s*['‘\"“]")
 # Words inside quotation marks are someone's text, even "my cat" in them.
 _QUOTE_MARK = re.compile(r"[\"“”«»]")
@@ -2233,7 +2263,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         seq = event.seq
         greeting = bool(_GREETING.match(text))
         first_clause = True
-        quoted = _QUOTED_START.search(text) or _QUOTE_AFTER_COLON.search(text)
+        # a passage quoted after a colon is blanked out (offsets kept): what follows its closing
+        # quote is the user's own again
+        for q in _QUOTE_AFTER_COLON.finditer(text):
+            opening = text[q.end() - 1]
+            close = re.compile(r"['’](?!\w)" if opening in "'‘" else r"[\"”]").search(text, q.end())
+            q_end = close.end() if close else len(text)
+            self._note(seq, q.end() - 1, q_end, "quoted")
+            text = text[: q.end() - 1] + " " * (q_end - q.end() + 1) + text[q_end:]
+        quoted = _QUOTED_START.search(text)
         limit = quoted.start() if quoted else len(text)
         if quoted:
             self._note(seq, limit, len(text), "quoted")
@@ -2253,6 +2291,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         self._note(seq, c_start + cond.start(), c_end, None)
                         c_end = c_start + cond.start()
                         clause = text[c_start:c_end]
+                    # "my wife says inflatable but i live in aberdeen": a contrast in the
+                    # user's own voice ends the report
+                    if governed == "reported" and (
+                        _REPORT_ENDS.match(clause)
+                        or (
+                            _BUT_BEFORE.search(text, max(0, c_start - 8), c_start)
+                            and _OWN_VOICE.match(clause)
+                        )
+                    ):
+                        governed = None
                     reason, at = governed, 0
                     inherited = governed is not None
                     if reason is None:
@@ -2312,6 +2360,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         event, index, text, (c_start, c_end), found, hits, antecedents, mask
                     )
                     first_clause = False
+        if any(h.needs_role for h in hits[before:]) and not any(
+            h.kind == "occupation" for h in hits
+        ):
+            hits[before:] = [h for h in hits[before:] if not h.needs_role]
         self._contradicted(text[:limit], seq, hits, before)
 
     def _refine_home(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
