@@ -33,7 +33,29 @@ CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
 BEGIN
     SELECT RAISE(ABORT, 'agentmem:append_only');
 END;
+-- Erasure (agentmem.erasure) is the one path that removes events. It first appends a
+-- content-free `erasure` event, then lists the seqs it covers in `purge`: each listed row
+-- deletes its event and then itself, so the table is empty between statements and the delete
+-- guard lets through exactly the listed events, never an erasure event. A purge row is refused
+-- unless an erasure event is the newest in the log (appended in the same transaction).
+CREATE TABLE purge (
+    seq         INTEGER PRIMARY KEY,
+    erasure_seq INTEGER NOT NULL
+) STRICT;
+CREATE TRIGGER purge_audited BEFORE INSERT ON purge
+BEGIN
+    SELECT RAISE(ABORT, 'agentmem:purge_unaudited')
+    WHERE NEW.erasure_seq IS NOT (SELECT max(seq) FROM events)
+       OR NOT EXISTS (SELECT 1 FROM events WHERE seq = NEW.erasure_seq AND type = 'erasure')
+       OR NEW.seq >= NEW.erasure_seq;
+END;
+CREATE TRIGGER purge_event AFTER INSERT ON purge
+BEGIN
+    DELETE FROM events WHERE seq = NEW.seq;
+    DELETE FROM purge WHERE seq = NEW.seq;
+END;
 CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+WHEN OLD.type = 'erasure' OR NOT EXISTS (SELECT 1 FROM purge WHERE seq = OLD.seq)
 BEGIN
     SELECT RAISE(ABORT, 'agentmem:append_only');
 END;
@@ -67,6 +89,7 @@ BEGIN
                  WHEN 'agents.item.added' THEN 0
                  WHEN 'agents.item.popped' THEN 0
                  WHEN 'agents.session.cleared' THEN 0
+                 WHEN 'erasure' THEN 0
                  ELSE 1 END
             THEN RAISE(ABORT, 'agentmem:unknown_type')
     END;
@@ -276,6 +299,40 @@ BEGIN
       AND run_id IN (SELECT run_id FROM runs WHERE principal = NEW.principal);
 END;
 
+-- The live items of each OpenAI Agents SDK session (agentmem.integrations.openai_agents):
+-- agents.item.added adds its seq, agents.item.popped removes the item it names and
+-- agents.session.cleared every item at or before its through_seq. AgentmemSession reads its
+-- latest items here (the limit in SQL), so a read costs the same whatever the history's length.
+CREATE TABLE agents_items (
+    session_id TEXT NOT NULL,
+    principal  TEXT NOT NULL,
+    item_seq   INTEGER NOT NULL,
+    PRIMARY KEY (session_id, principal, item_seq)
+) STRICT, WITHOUT ROWID;
+
+CREATE TRIGGER events_proj_agents_item_added AFTER INSERT ON events
+WHEN NEW.type = 'agents.item.added' AND NEW.session_id IS NOT NULL
+BEGIN
+    INSERT INTO agents_items (session_id, principal, item_seq)
+    VALUES (NEW.session_id, NEW.principal, NEW.seq);
+END;
+
+CREATE TRIGGER events_proj_agents_item_popped AFTER INSERT ON events
+WHEN NEW.type = 'agents.item.popped'
+BEGIN
+    DELETE FROM agents_items
+    WHERE session_id = NEW.session_id AND principal = NEW.principal
+      AND item_seq = json_extract(NEW.payload, '$.item_seq');
+END;
+
+CREATE TRIGGER events_proj_agents_session_cleared AFTER INSERT ON events
+WHEN NEW.type = 'agents.session.cleared'
+BEGIN
+    DELETE FROM agents_items
+    WHERE session_id = NEW.session_id AND principal = NEW.principal
+      AND item_seq <= json_extract(NEW.payload, '$.through_seq');
+END;
+
 -- Long-term memory (ADR-0057). The formation service is the only writer of these tables.
 -- A belief keeps its provenance: formation policy, extractor, origin (deterministic, shared or
 -- provider-added) and evidence (the cited user-message seqs and exact quotes). Forgetting
@@ -319,6 +376,28 @@ CREATE INDEX belief_evidence_by_seq ON belief_evidence (seq);
 -- deletion remove the tokens from the index at once (forgetting really forgets).
 CREATE VIRTUAL TABLE beliefs_fts USING fts5 (statement, claim_values, tokenize = 'porter unicode61');
 INSERT INTO beliefs_fts (beliefs_fts, rank) VALUES ('secure-delete', 1);
+
+-- The index follows the table, like every projection: a belief is indexed when it is written
+-- active (its statement, and its non-empty values joined by spaces) and leaves the index as soon
+-- as it stops being active or is deleted. No write path can forget it.
+CREATE TRIGGER beliefs_fts_insert AFTER INSERT ON beliefs WHEN NEW.status = 'active'
+BEGIN
+    INSERT INTO beliefs_fts (rowid, statement, claim_values) VALUES (
+        NEW.rowid,
+        NEW.statement,
+        (SELECT group_concat(value, ' ') FROM json_each(NEW.claim_values)
+         WHERE value IS NOT NULL AND value <> '')
+    );
+END;
+CREATE TRIGGER beliefs_fts_deactivate AFTER UPDATE OF status ON beliefs
+WHEN OLD.status = 'active' AND NEW.status <> 'active'
+BEGIN
+    DELETE FROM beliefs_fts WHERE rowid = OLD.rowid;
+END;
+CREATE TRIGGER beliefs_fts_delete AFTER DELETE ON beliefs WHEN OLD.status = 'active'
+BEGIN
+    DELETE FROM beliefs_fts WHERE rowid = OLD.rowid;
+END;
 
 -- One audit row per consolidation of a session up to a seq under a formation policy:
 -- idempotent by construction (the unique key), mirrored by a memory.consolidated event.

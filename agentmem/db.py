@@ -33,6 +33,7 @@ from pathlib import Path
 import apsw
 
 from agentmem._resources import data_path
+from agentmem.encryption import unlock
 from agentmem.errors import (
     AgentmemError,
     DatabaseBusy,
@@ -61,7 +62,7 @@ __all__ = [
 ]
 
 APPLICATION_ID = 0x41474D4D  # "AGMM"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 5
 
 # Migration steps: MIGRATIONS[n] upgrades a database at user_version n to n + 1, inside the
 # write transaction that then sets user_version. Each step is the literal SQL of its version
@@ -115,9 +116,133 @@ DELETE FROM artifacts WHERE artifact_id IN (
 CREATE UNIQUE INDEX artifacts_one_export ON artifacts (run_id, doc_schema)
 WHERE origin = 'trajectory_export';
 """,
+    # 2 -> 3: the recall index follows the beliefs table by triggers (until now the formation
+    # service wrote it from Python). The index itself is already in step and is kept as it is.
+    2: """
+CREATE TRIGGER beliefs_fts_insert AFTER INSERT ON beliefs WHEN NEW.status = 'active'
+BEGIN
+    INSERT INTO beliefs_fts (rowid, statement, claim_values) VALUES (
+        NEW.rowid,
+        NEW.statement,
+        (SELECT group_concat(value, ' ') FROM json_each(NEW.claim_values)
+         WHERE value IS NOT NULL AND value <> '')
+    );
+END;
+CREATE TRIGGER beliefs_fts_deactivate AFTER UPDATE OF status ON beliefs
+WHEN OLD.status = 'active' AND NEW.status <> 'active'
+BEGIN
+    DELETE FROM beliefs_fts WHERE rowid = OLD.rowid;
+END;
+CREATE TRIGGER beliefs_fts_delete AFTER DELETE ON beliefs WHEN OLD.status = 'active'
+BEGIN
+    DELETE FROM beliefs_fts WHERE rowid = OLD.rowid;
+END;
+""",
+    # 3 -> 4: the live items of each Agents SDK session as a projection (agents_items), filled
+    # from the log. An added item is live unless a later pop names it, or a later clear reaches
+    # it: a clear at seq c through t removes every item at or before min(t, c - 1), so one
+    # cutoff per session says it (a set-based form of what the triggers do event by event).
+    3: """
+CREATE TABLE agents_items (
+    session_id TEXT NOT NULL,
+    principal  TEXT NOT NULL,
+    item_seq   INTEGER NOT NULL,
+    PRIMARY KEY (session_id, principal, item_seq)
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER events_proj_agents_item_added AFTER INSERT ON events
+WHEN NEW.type = 'agents.item.added' AND NEW.session_id IS NOT NULL
+BEGIN
+    INSERT INTO agents_items (session_id, principal, item_seq)
+    VALUES (NEW.session_id, NEW.principal, NEW.seq);
+END;
+CREATE TRIGGER events_proj_agents_item_popped AFTER INSERT ON events
+WHEN NEW.type = 'agents.item.popped'
+BEGIN
+    DELETE FROM agents_items
+    WHERE session_id = NEW.session_id AND principal = NEW.principal
+      AND item_seq = json_extract(NEW.payload, '$.item_seq');
+END;
+CREATE TRIGGER events_proj_agents_session_cleared AFTER INSERT ON events
+WHEN NEW.type = 'agents.session.cleared'
+BEGIN
+    DELETE FROM agents_items
+    WHERE session_id = NEW.session_id AND principal = NEW.principal
+      AND item_seq <= json_extract(NEW.payload, '$.through_seq');
+END;
+INSERT INTO agents_items (session_id, principal, item_seq)
+SELECT a.session_id, a.principal, a.seq
+FROM events AS a
+LEFT JOIN (
+    SELECT session_id, principal,
+           max(min(seq - 1, json_extract(payload, '$.through_seq'))) AS cutoff
+    FROM events WHERE type = 'agents.session.cleared' GROUP BY session_id, principal
+) AS c ON c.session_id = a.session_id AND c.principal = a.principal
+WHERE a.type = 'agents.item.added' AND a.session_id IS NOT NULL
+  AND (c.cutoff IS NULL OR a.seq > c.cutoff)
+  AND (a.session_id, a.principal, a.seq) NOT IN (
+      SELECT session_id, principal, json_extract(payload, '$.item_seq') FROM events
+      WHERE type = 'agents.item.popped' AND session_id IS NOT NULL
+        AND seq > json_extract(payload, '$.item_seq'));
+""",
+    # 4 -> 5: erasure (agentmem.erasure), the one audited path that removes events: the purge
+    # table and its triggers, a delete guard that lets through only the rows listed there,
+    # and the `erasure` event type in the closed set.
+    4: """
+CREATE TABLE purge (
+    seq         INTEGER PRIMARY KEY,
+    erasure_seq INTEGER NOT NULL
+) STRICT;
+CREATE TRIGGER purge_audited BEFORE INSERT ON purge
+BEGIN
+    SELECT RAISE(ABORT, 'agentmem:purge_unaudited')
+    WHERE NEW.erasure_seq IS NOT (SELECT max(seq) FROM events)
+       OR NOT EXISTS (SELECT 1 FROM events WHERE seq = NEW.erasure_seq AND type = 'erasure')
+       OR NEW.seq >= NEW.erasure_seq;
+END;
+CREATE TRIGGER purge_event AFTER INSERT ON purge
+BEGIN
+    DELETE FROM events WHERE seq = NEW.seq;
+    DELETE FROM purge WHERE seq = NEW.seq;
+END;
+DROP TRIGGER events_append_only_delete;
+CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+WHEN OLD.type = 'erasure' OR NOT EXISTS (SELECT 1 FROM purge WHERE seq = OLD.seq)
+BEGIN
+    SELECT RAISE(ABORT, 'agentmem:append_only');
+END;
+DROP TRIGGER events_append_only_insert;
+CREATE TRIGGER events_append_only_insert BEFORE INSERT ON events
+BEGIN
+    SELECT CASE
+        WHEN EXISTS (SELECT 1 FROM events WHERE seq = NEW.seq)
+          OR EXISTS (SELECT 1 FROM events WHERE event_id = NEW.event_id)
+            THEN RAISE(ABORT, 'agentmem:append_only')
+        WHEN CASE NEW.type
+                 WHEN 'session.closed' THEN 0
+                 WHEN 'run.started' THEN 0
+                 WHEN 'run.completed' THEN 0
+                 WHEN 'user.message.created' THEN 0
+                 WHEN 'assistant.message.created' THEN 0
+                 WHEN 'tool.result.created' THEN 0
+                 WHEN 'system.prompt.set' THEN 0
+                 WHEN 'consent.granted' THEN 0
+                 WHEN 'consent.withdrawn' THEN 0
+                 WHEN 'memory.consolidated' THEN 0
+                 WHEN 'memory.belief.forgotten' THEN 0
+                 WHEN 'memory.provider.called' THEN 0
+                 WHEN 'memory.formation.policy_resolved' THEN 0
+                 WHEN 'agents.item.added' THEN 0
+                 WHEN 'agents.item.popped' THEN 0
+                 WHEN 'agents.session.cleared' THEN 0
+                 WHEN 'erasure' THEN 0
+                 ELSE 1 END
+            THEN RAISE(ABORT, 'agentmem:unknown_type')
+    END;
+END;
+""",
 }
 
-PROJECTION_TABLES = ("sessions", "runs", "run_tools", "consent")
+PROJECTION_TABLES = ("sessions", "runs", "run_tools", "consent", "agents_items")
 
 
 class DatabaseUnavailable(UsageError):
@@ -186,6 +311,8 @@ def connect(
         raise DatabaseUnavailable(f"cannot open {path}: {exc}") from exc
     try:
         conn.set_busy_timeout(busy_timeout_ms)
+        if not memory:
+            unlock(conn, path)  # an encrypted file is keyed before anything reads it
         _check_identity(conn, path)
         if conn.pragma("user_version") == 0:
             # Only possible before the first table exists: lets the sweeper hand freed pages
@@ -262,6 +389,7 @@ def _connect_readonly(path: str, busy_timeout_ms: int) -> apsw.Connection:
         raise DatabaseUnavailable(f"cannot open {path}: {exc}") from exc
     try:
         conn.set_busy_timeout(busy_timeout_ms)
+        unlock(conn, path)
         _check_identity(conn, path)
         version = conn.pragma("user_version")
         if version == 0:

@@ -13,12 +13,16 @@ import asyncio
 import json
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any, TypeVar
 
+import apsw
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("agents")
 
@@ -27,6 +31,7 @@ from agents.memory import SessionSettings
 from agents.testing import ScriptedModel, assistant_message, function_call
 
 import agentmem
+from agentmem import db as dbmod
 from agentmem.errors import EventRejected, InvalidInput, Refused
 from agentmem.integrations.openai_agents import AgentmemSession
 
@@ -710,3 +715,106 @@ def test_compaction_rewrites_history_without_repeating_what_the_user_said(
         "User lives in Lisbon",
         "User's name is Ada",
     }
+
+
+# -- the live items are a projection: reads cost the same at any history length ----------------
+
+item_ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("add"), st.sampled_from(["a", "b"]), st.integers(1, 3)),
+        st.tuples(st.just("pop"), st.sampled_from(["a", "b"])),
+        st.tuples(st.just("clear"), st.sampled_from(["a", "b"])),
+        st.tuples(st.just("compact"), st.sampled_from(["a", "b"]), st.integers(0, 3)),
+    ),
+    max_size=25,
+)
+
+
+def _projection_dropped_and_migrated(path: Path) -> None:
+    """Drop the agents_items projection and run the migration step that introduced it: the
+    file then holds what upgrading a version-3 file with the same log would give."""
+    conn = apsw.Connection(str(path))
+    with conn:
+        for trigger in ("item_added", "item_popped", "session_cleared"):
+            conn.execute(f"DROP TRIGGER events_proj_agents_{trigger}")
+        conn.execute("DROP TABLE agents_items")
+        conn.execute(dbmod.MIGRATIONS[3])
+    conn.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(item_ops)
+def test_live_items_follow_adds_pops_clears_and_compactions(ops: list[tuple]) -> None:
+    """Whatever the history, every limit reads what a list would hold, the projection equals a
+    replay of the log, and the migration that builds it from an older file's log agrees."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "a.db"
+        expected: dict[str, list[dict[str, Any]]] = {"a": [], "b": []}
+        with agentmem.open(str(path)) as store:
+            sessions = {
+                "a": AgentmemSession("a", store=store),
+                "b": AgentmemSession("b", store=store, principal="bob"),
+            }
+            for number, (op, name, *arg) in enumerate(ops):
+                session, live = sessions[name], expected[name]
+                if op == "add":
+                    batch = [user(f"{name} {number}.{k}") for k in range(arg[0])]
+                    run(session.add_items(batch))
+                    live += batch
+                elif op == "pop":
+                    assert run(session.pop_item()) == (live.pop() if live else None)
+                elif op == "clear":
+                    run(session.clear_session())
+                    live.clear()
+                else:
+                    snapshot = run(session._get_compaction_snapshot(arg[0]))
+                    assert snapshot.items == (live[-arg[0] :] if arg[0] else [])
+                    output = [said(f"summary {number}")]
+                    if snapshot.items and run(snapshot.replace_suffix(0, output)):
+                        del live[-len(snapshot.items) :]
+                        live += output
+            for name, session in sessions.items():
+                for limit in (None, -1, 1, 2, 5):
+                    want = expected[name] if limit is None or limit < 0 else expected[name][-limit:]
+                    assert run(session.get_items(limit=limit)) == want
+            assert store.check() == []
+        _projection_dropped_and_migrated(path)
+        with agentmem.open(str(path)) as store:
+            assert store.check() == []
+            for name, principal in (("a", None), ("b", "bob")):
+                session = AgentmemSession(name, store=store, principal=principal)
+                assert run(session.get_items()) == expected[name]
+
+
+def _steps(store: agentmem.Store, call: Coroutine[Any, Any, T]) -> tuple[T, int]:
+    """``call``'s result and how many SQLite virtual-machine steps it took (in 10s)."""
+    steps = 0
+
+    def count() -> bool:
+        nonlocal steps
+        steps += 1
+        return False
+
+    store.conn.set_progress_handler(count, 10)
+    try:
+        return run(call), steps
+    finally:
+        store.conn.set_progress_handler(None)
+
+
+def test_reading_the_latest_items_does_not_grow_with_the_history(store: agentmem.Store) -> None:
+    short, long = AgentmemSession("short", store=store), AgentmemSession("long", store=store)
+    run(short.add_items([user(f"short {i}") for i in range(20)]))
+    for start in range(0, 2_000, 500):
+        run(long.add_items([user(f"long {i}") for i in range(start, start + 500)]))
+    run(long.pop_item())
+    run(long.add_items([user("long last")]))
+
+    few, few_steps = _steps(store, short.get_items(limit=10))
+    many, many_steps = _steps(store, long.get_items(limit=10))
+    assert few == [user(f"short {i}") for i in range(10, 20)]
+    assert many == [*(user(f"long {i}") for i in range(1_990, 1_999)), user("long last")]
+    # SQLite does the same work for 2,000 items as for 20 (a replay would do 100x more).
+    assert many_steps <= few_steps * 1.5
+    _, pop_steps = _steps(store, long.pop_item())
+    assert pop_steps <= few_steps * 3

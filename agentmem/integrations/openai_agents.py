@@ -29,7 +29,9 @@ How SDK items land in the log, in one ``append_many`` transaction per ``add_item
 
 ``pop_item`` and ``clear_session`` never delete anything: they append ``agents.item.popped`` and
 ``agents.session.cleared``, which ``get_items`` honours. The conversation events stay in the log,
-but consolidation leaves them out: what the user took back is never evidence for memory.
+but consolidation leaves them out: what the user took back is never evidence for memory. Which
+items are live is the ``agents_items`` projection, kept by triggers like every projection, so
+reading the latest items is one indexed query whatever the length of the session's history.
 
 Compaction (the SDK's ``OpenAIResponsesCompactionSession``) rewrites history: it replaces a
 suffix, or the whole history, by the compacted output, which repeats the user messages it
@@ -115,12 +117,11 @@ register_process_event(AgentsItemAdded)
 register_process_event(AgentsItemPopped)
 register_process_event(AgentsSessionCleared)
 
-_ADDED, _POPPED, _CLEARED = "agents.item.added", "agents.item.popped", "agents.session.cleared"
-_HISTORY_SQL = (
-    "SELECT seq, type, CASE type WHEN 'agents.item.added' THEN payload END, "
-    "CASE type WHEN 'agents.item.popped' THEN json_extract(payload, '$.item_seq') "
-    "WHEN 'agents.session.cleared' THEN json_extract(payload, '$.through_seq') END "
-    "FROM events WHERE session_id = ? AND principal = ? AND type IN (?, ?, ?) ORDER BY seq"
+# The live items come from the agents_items projection (kept by triggers on the three event
+# types above): the newest first, so a limit is a LIMIT and costs the same at any history length.
+_LIVE_SQL = (
+    "SELECT a.item_seq, e.payload FROM agents_items AS a JOIN events AS e ON e.seq = a.item_seq "
+    "WHERE a.session_id = ? AND a.principal = ? ORDER BY a.item_seq DESC LIMIT ?"
 )
 _TEXT_PARTS = frozenset({"input_text", "output_text", "text"})
 _CALLS = {"function_call": "arguments", "custom_tool_call": "input"}
@@ -203,11 +204,13 @@ class AgentmemSession:
         ``limit`` means all of them, as in the SDK's SQLite session)."""
         if limit is None and self.session_settings is not None:
             limit = self.session_settings.limit
+        if limit is not None and limit < 0:
+            limit = None
+        if limit == 0:
+            return []
         with self._locked():
             self._owned_status()
-            live = self._live()
-        if limit is not None and limit >= 0:
-            live = live[-limit:] if limit > 0 else []
+            live = self._live(limit)
         return [_decoded(payload) for _, payload in live]
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
@@ -221,7 +224,7 @@ class AgentmemSession:
                     labels.insert(0, "run.started")
                 with self.store.transaction():
                     self._check_writable()
-                    self.store._append_process_many(events, where=lambda index: labels[index - 1])
+                    self.store.append_process_many(events, where=lambda index: labels[index - 1])
                 self._run_id = run_id
             self._after_reasoning = after_reasoning
 
@@ -229,20 +232,20 @@ class AgentmemSession:
         """Remove and return the most recent item (recorded as ``agents.item.popped``)."""
         with self._locked(), self.store.transaction():
             self._check_writable()
-            live = self._live()
+            live = self._live(1)
             if not live:
                 return None
             seq, payload = live[-1]
-            self.store._append_process(self._popped(seq))
+            self.store.append_process(self._popped(seq))
         return _decoded(payload)
 
     async def clear_session(self) -> None:
         """Forget every item (recorded as ``agents.session.cleared``); the session stays open."""
         with self._locked(), self.store.transaction():
             self._check_writable()
-            live = self._live()
+            live = self._live(1)
             if live:
-                self.store._append_process(self._cleared(live[-1][0]))
+                self.store.append_process(self._cleared(live[-1][0]))
 
     # -- the SDK's compaction hooks (OpenAIResponsesCompactionSession) -------------------------
 
@@ -263,7 +266,7 @@ class AgentmemSession:
 
         with self._locked():
             self._owned_status()
-            live = self._live()
+            live = self._live(max(limit, 0) + 1)  # one more than asked: is the snapshot whole?
         rows = live[-limit:] if limit > 0 else []
         items = [_decoded(payload) for _, payload in rows]
 
@@ -273,7 +276,7 @@ class AgentmemSession:
                 return False
             with self._locked(), self.store.transaction():
                 self._check_writable()
-                current = self._live()
+                current = self._live(None if prune_prefix is not None else len(expected))
                 if current[-len(expected) :] != expected:
                     return False
                 dropped = [seq for seq, _ in expected]
@@ -294,7 +297,7 @@ class AgentmemSession:
         """Replace the whole history by ``items`` (a compaction's output), in one transaction."""
         with self._locked(), self.store.transaction():
             self._check_writable()
-            live = self._live()
+            live = self._live(1)
             events: list[Event | dict[str, Any]] = []
             if live:
                 events.append(self._cleared(live[-1][0], compacted=True))
@@ -339,7 +342,7 @@ class AgentmemSession:
     def close(self) -> None:
         """Close this object: every later call raises ``RuntimeError``. The store is closed if
         this object opened it; the agentmem session and its run stay as they are."""
-        with self.store._lock:
+        with self.store.lock:
             self._closed = True
             if self._owns_store:
                 self.store.close()
@@ -355,7 +358,7 @@ class AgentmemSession:
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
         """The Store's lock, held for a whole read or read-check-write (refused once closed)."""
-        with self.store._lock:
+        with self.store.lock:
             if self._closed:
                 raise RuntimeError(f"{type(self).__name__} is closed")
             yield
@@ -388,7 +391,7 @@ class AgentmemSession:
         """Append ``events`` and then ``output`` as compacted items (inside a transaction)."""
         added, labels, _ = self._events_for(output, run_id=None)
         labels = ["compaction"] * len(events) + labels
-        self.store._append_process_many([*events, *added], where=lambda index: labels[index - 1])
+        self.store.append_process_many([*events, *added], where=lambda index: labels[index - 1])
 
     def _events_for(
         self, items: list[TResponseInputItem], *, run_id: str | None
@@ -447,20 +450,14 @@ class AgentmemSession:
                 del event["tool_calls"]
         return events, labels, after_reasoning
 
-    def _live(self) -> list[tuple[int, str]]:
-        """(seq, payload) of the items neither popped nor cleared, in order (lock held)."""
-        live: dict[int, str] = {}
+    def _live(self, limit: int | None = None) -> list[tuple[int, str]]:
+        """(seq, payload) of the latest ``limit`` items (all when ``None``) neither popped nor
+        cleared, oldest first (lock held)."""
         rows = self.store.conn.execute(
-            _HISTORY_SQL, (self.session_id, self.principal, _ADDED, _POPPED, _CLEARED)
+            _LIVE_SQL, (self.session_id, self.principal, -1 if limit is None else limit)
         ).fetchall()
-        for seq, kind, payload, target in rows:
-            if kind == _ADDED:
-                live[seq] = payload
-            elif kind == _POPPED:
-                live.pop(target, None)
-            else:
-                live = {s: p for s, p in live.items() if s > target}
-        return list(live.items())
+        rows.reverse()
+        return rows
 
     def _owned_status(self) -> str | None:
         """The session's status; refused if it belongs to another principal."""
