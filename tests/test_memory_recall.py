@@ -187,3 +187,74 @@ def test_stored_text_cannot_drive_the_terminal(run_cli, tmp_path: Path) -> None:
         for raw in ("\u001b", "\u0007", "\u202e"):
             assert raw not in out.stdout, f"a raw control character reached {out.args[3:5]}"
     assert "\\x1b" in outputs[0].stdout  # shown, escaped
+
+
+def _formed(tmp_path: Path, *texts: str) -> set[str]:
+    """The statements one closed session of ``texts`` leaves active."""
+    with agentmem.open(str(tmp_path / "f.db"), principal="alice") as store:
+        _session(store, *texts)
+        store.close_session("s1")
+        return {s.casefold() for s in _statements(store)}
+
+
+def test_a_correction_in_a_later_message_replaces_the_value(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path,
+        "high protein breakfast ideas? im vegan",
+        "hmm actually i should say vegetarian now, i eat eggs again",
+        "my dog pepper keeps eating socks",
+        "lol its Pepa actually, spanish spelling",
+        "party ideas for my daughter Nora pls",
+        "wait my daughter is called Nell not Nora, nora is her friend",
+    )
+    assert any("vegetarian" in s for s in formed), formed
+    assert not any("vegan" in s for s in formed), formed
+    assert any("pepa" in s for s in formed) and not any("pepper" in s for s in formed), formed
+    assert any("nell" in s for s in formed) and not any("nora" in s for s in formed), formed
+
+
+def test_a_later_message_withdraws_what_it_names_and_keeps_the_rest(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path,
+        "im a vet, live in christchurch, and im coeliac so gluten-free everything",
+        "ok wait forget the gluten-free bit, i mixed it up with my flatmates list. im not coeliac",
+    )
+    assert not any("gluten" in s or "coeliac" in s for s in formed), formed
+    assert any("vet" in s for s in formed), formed
+    assert any("christchurch" in s for s in formed), formed
+
+
+def test_a_self_correction_in_one_sentence_keeps_only_the_corrected_value(
+    tmp_path: Path,
+) -> None:
+    formed = _formed(
+        tmp_path,
+        "climbing wall open late? im in leeds, sorry, bradford. bouldering ideally",
+        "lunch ideas, im vegetarian — well pescatarian technically",
+    )
+    assert any("bradford" in s for s in formed) and not any("leeds" in s for s in formed)
+    assert any("pescatarian" in s for s in formed) and not any("vegetarian" in s for s in formed)
+
+
+def test_markers_stay_in_their_clause_and_conjunct(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path,
+        "work is mad tho, im a pharmacist and doing lates this month so maybe 40 mins a day",
+        "our line length is 110, and python version is 3.11 if that matters",
+        "my wife says inflatable but i live in aberdeen in a 3rd floor flat",
+    )
+    assert any("pharmacist" in s for s in formed), formed
+    assert any("3.11" in s for s in formed), formed
+    assert any("aberdeen" in s for s in formed), formed
+
+
+def test_look_alikes_of_facts_form_nothing(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path,
+        "write a short first person story that starts like this: 'My name is Ingrid. I'm a "
+        "lighthouse keeper in Tromsø and I have a cat named Odin.' moody pls",
+        "im at Heathrow, flight delayed, what can i eat here",
+        "Daniel's not vegan but the caterer should know",
+        "cargo build fails. target is wasm32-unknown-unknown",
+    )
+    assert not any(w in s for s in formed for w in ("ingrid", "tromsø", "odin", "heathrow")), formed
