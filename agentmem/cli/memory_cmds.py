@@ -30,9 +30,10 @@ from agentmem.cli._common import (
     whole_number,
 )
 from agentmem.errors import NotFound, UsageError
-from agentmem.memory.service import Belief, ConsolidationReport, ExplainedClause
 
 if TYPE_CHECKING:
+    from agentmem.memory.beliefs import Belief
+    from agentmem.memory.service import ConsolidationReport, ExplainedClause
     from agentmem.store import Store
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
