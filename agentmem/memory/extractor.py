@@ -1482,12 +1482,48 @@ _LANGUAGE = [
     (
         None,
         _grx(
-            rf"\bi\s+(?:also\s+|can\s+|do\s+|already\s+|still\s+)?speak\s+"
-            rf"(?P<fluent>fluent\s+)?(?P<langs>{_LANGS})(?P<adv>\s+fluently)?",
+            rf"(?:\bi\s+|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:also\s+|can\s+|do\s+|already\s+"
+            rf"|still\s+)?speak\s+(?P<fluent>fluent\s+)?(?P<langs>{_LANGS})(?P<adv>\s+fluently)?",
             "speak",
         ),
     ),
     ("fluent", _grx(rf"{_I_AM}\s+(?:also\s+)?fluent\s+in\s+(?P<langs>{_LANGS})", "fluent")),
+    # "my english is fluent", "my dutch is still beginner"
+    (
+        "fluent",
+        _grx(
+            rf"\bmy\s+(?P<langs>{_LANG})\s+is\s+(?:(?:very|pretty|quite|really|now)\s+)?"
+            rf"(?:fluent|c1|c2|native[- ]level|near[- ]native)\b",
+            "fluent c1 c2 native near",
+        ),
+    ),
+    (
+        "learning",
+        _grx(
+            rf"\bmy\s+(?P<langs>{_LANG})\s+is\s+(?:still\s+)?(?:(?:very|pretty|quite|really)\s+)?"
+            rf"(?:beginner|basic|a1|a2|beginner[- ]level|elementary)\b",
+            "beginner basic a1 a2 elementary",
+        ),
+    ),
+    # "japanese is my second language but im fluent"
+    (
+        "fluent",
+        _grx(
+            rf"\b(?P<langs>{_LANG})\s+is\s+my\s+second\s+language\s*,?\s+(?:but\s+|and\s+)?"
+            rf"(?:i{_A}?m|i\s+am)\s+(?:pretty\s+|very\s+)?fluent\b",
+            "fluent",
+        ),
+    ),
+    # non-native "I learn Spanish for my job", "I've also started learning dutch"
+    (
+        "learning",
+        _grx(
+            rf"\bi\s+(?:also\s+|now\s+)?learn\s+(?P<langs>{_LANGS})\b"
+            rf"|\bi(?:{_A}ve|\s+have)?\s+(?:also\s+|just\s+|recently\s+)?(?:started|begun|began)\s+"
+            rf"(?:learning|studying)\s+(?P<langs2>{_LANGS})\b",
+            "learn started begun began",
+        ),
+    ),
     ("native", _grx(rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker", "native")),
     # non-native "I am korean native", "i'm a spanish native speaker"
     (
@@ -1538,7 +1574,7 @@ _LANGUAGE_NAME = _rx(_LANG)
 def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
     for level, pattern in _LANGUAGE:
         for m in pattern.finditer(c, mask):
-            langs = _LANGUAGE_NAME.findall(m.group("langs"))
+            langs = _LANGUAGE_NAME.findall(m.group("langs") or m.groupdict().get("langs2") or "")
             stated = level
             if level is None and (m.group("fluent") or m.group("adv")) and len(langs) == 1:
                 stated = "fluent"
@@ -1566,7 +1602,7 @@ _WORKING_STATE = [
     (
         None,
         _grx(
-            rf"(?:^|:\s*|[,;]\s*)\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay)\W+)*"
+            rf"(?:^|:\s*|[,;]\s*|\s+and\s+)\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay)\W+)*"
             rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an)\s)[\w\-.]+\s+){{0,2}}?"
             rf"{_WS_HEADS})\s+(?:is\s+set\s+to|is\s+called|is\s+named|is(?:\s+still|\s+now)?)\s+"
             rf"{_WS_VALUE}",
@@ -1634,6 +1670,21 @@ _PACKAGE_MANAGER = _grx(
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
     "use using switched moved",
 )
+# "node 20, npm", "terraform 1.5.7 here", ", gradle 8.5": a stack named in a fragment
+_TECH_FRAGMENT = _grx(
+    rf"(?:^\W*|[,;]\s*)(?:{_TECH_VERSION})(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath"
+    rf"|btw|and|in\s+(?:this|the|our)\b)))",
+    " ".join(_TECHS),
+)
+_PM_FRAGMENT = _rx(rf"[,;]\s*(?P<pm>{_PACKAGE_MANAGERS})(?=\s*$|\s*[,.;])")
+# "tabs not spaces in this repo", "we use ruff not black"
+_INDENT = _grx(r"\b(?P<val>tabs|spaces)\s*,?\s+not\s+(?:tabs|spaces)\b", "not")
+_FORMATTERS = r"ruff|black|prettier|biome|gofmt|rustfmt|autopep8|yapf|clang-format"
+_FORMATTER = _grx(
+    rf"\b(?:we|i)\s+(?:use|are\s+using|{_A}re\s+using|format\s+with)\s+(?P<val>{_FORMATTERS})"
+    rf"(?=\s*,?\s+not\s+(?:{_FORMATTERS})\b|\s+(?:to|for)\s+format)",
+    "use using format",
+)
 _LINE_LENGTH = _grx(
     r"\b(?:max(?:imum)?\s+)?line[- ]length\s+(?:is\s+|of\s+|=\s*|:\s*|to\s+|at\s+)?"
     r"(?P<val>\d{2,3})\b",
@@ -1670,6 +1721,22 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("working_state", {"subject": m.group("subj"), "value": value}, m.span())
     for m in _LINE_LENGTH.finditer(c, mask):
         yield _Hit("working_state", {"subject": "line length", "value": m.group("val")}, m.span())
+    fragments = list(_TECH_FRAGMENT.finditer(c, mask))
+    for m in fragments:
+        tech = " ".join(m.group("tech").casefold().split())
+        tech = _TECH_ALIASES.get(tech, tech)
+        yield _Hit(
+            "working_state", {"subject": f"{tech} version", "value": m.group("ver")}, m.span()
+        )
+    if fragments:
+        for m in _PM_FRAGMENT.finditer(c):
+            yield _Hit(
+                "working_state", {"subject": "package manager", "value": m.group("pm")}, m.span()
+            )
+    for m in _INDENT.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "indentation", "value": m.group("val")}, m.span())
+    for m in _FORMATTER.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "formatter", "value": m.group("val")}, m.span())
 
 
 # Words that follow a setting's value without being part of it ("8088 locally", "3.11
@@ -1741,6 +1808,9 @@ _RULES: Final = (
     (
         _rule_tech,
         _bits(
+            _TECH_FRAGMENT,
+            _INDENT,
+            _FORMATTER,
             _TECH_CONTEXT,
             _PACKAGE_MANAGER,
             _LINE_LENGTH,
@@ -1810,7 +1880,11 @@ def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
         yield start, len(text), False
 
 
-_QUESTION_PARTS = re.compile(r",|\s[-–—]\s|;")
+_QUESTION_PARTS = re.compile(
+    r",|\s[-–—]\s|;|\s+so\s+(?=(?:i|we|you|u|what|how|which|where|when|can|could|should|is|are"
+    r"|do|does|any)\b)",
+    re.IGNORECASE,
+)
 
 
 def _declarative_span(text: str, start: int, end: int, question: bool) -> tuple[int, int] | None:
@@ -1838,6 +1912,12 @@ _QUOTED_START = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 # "starts exactly like this: 'My name is Ingrid ...'": a passage quoted after a colon
+_NATIVE_ACROSS = _rx(
+    rf"\b(?:isn{_A}?t|is\s+not)\s+my\s+(?:first|native|mother)\s+(?:language|tongue)\s*(?:,|\(|[-–—])"
+    rf"\s*(?:it\s+is\s+|it{_A}?s\s+|its\s+)?(?P<lang>{_LANG})(?:\s+is)?\b"
+    rf"|\b(?P<lang2>{_LANG})\b[^()\n]{{0,40}}\(\s*my\s+(?:native|first|mother)\s+"
+    rf"(?:language|tongue)\s*\)"
+)
 _REPORT_ENDS = _rx(r"^\W*but\s+(?:now\s+|then\s+|honestly\s+)?(?:i|i['’]m|im|we|we['’]re)\b")
 _BUT_BEFORE = _rx(r"\bbut\W*$")
 _OWN_VOICE = _rx(r"^\W*(?:now\s+|honestly\s+)?(?:i|i['’]m|im|we|we['’]re)\b")
@@ -2360,6 +2440,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         event, index, text, (c_start, c_end), found, hits, antecedents, mask
                     )
                     first_clause = False
+        # "english isnt my first language, swedish is", "(it is french)", "Igbo (my native
+        # language)": the statement spans the clause break the parenthesis or comma makes
+        for m in _NATIVE_ACROSS.finditer(text[:limit]):
+            lang = _LANGUAGE_NAME.findall(m.group("lang") or m.group("lang2"))
+            if len(lang) == 1:
+                hit = _Hit("language", {"language": lang[0], "level": "native"}, None)
+                hit.evidence.append((seq, m.start(), m.end()))
+                hit.stated_end = m.end()
+                hits.append(hit)
+                self._note(seq, m.start(), m.end(), None, (hit,))
         if any(h.needs_role for h in hits[before:]) and not any(
             h.kind == "occupation" for h in hits
         ):
