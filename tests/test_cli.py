@@ -291,15 +291,40 @@ def test_help_does_not_import_command_modules() -> None:
     assert "agentmem.store" not in last and "agentmem.cli.event_cmds" not in last
 
 
-def test_demo_shows_memory_and_a_redacted_export(run_cli, tmp_path: Path) -> None:
-    out = run_cli("demo", "--db", str(tmp_path / "demo.db"))
+def test_demo_shows_memory_traps_and_a_redacted_export(run_cli, tmp_path: Path) -> None:
+    db = str(tmp_path / "demo.db")
+    out = run_cli("demo", "--db", db)
     assert out.returncode == 0, out.stderr
     text = out.stdout
-    assert "User has a daughter named Mia" in text and "seq 3" in text
-    assert "[REDACTED:aws_access_key_id]" in text
-    assert "the pasted key appears in the export: False" in text
-    assert "sweeper: deleted 1 artifact(s)" in text
-    assert "Berlin" not in text.split("== memory")[1].split("== export")[0]
+    memory = text.split("== memory")[1].split("== traps")[0]
+    assert "User has a daughter named Mia" in memory and '"My daughter Mia" (seq 3)' in memory
+    assert "Berlin" not in memory
+    traps = text.split("== traps")[1].split("== export")[0]
+    assert "Berlin next year\" -> hypothetical" in traps
+    assert "-> prompt injection" in traps and "-> never evidence" in traps
+    assert "refused (exit 6)" in text and "[REDACTED:aws_access_key_id]" in text
+    assert "the pasted key appears in the export: no" in text
+    assert "False" not in text and "True" not in text
+    assert "sweeper: deleted 1 artifact and 1 blob" in text
+    lines = text.splitlines()
+    assert len(lines) < 60
+    assert all(len(line) <= 80 for line in lines if db not in line)  # a path is never split
+    # the excerpt, not the whole document; --full prints it
+    assert '"schema_sha256"' not in text
+    full = run_cli("demo", "--full", "--db", str(tmp_path / "full.db"))
+    assert '"schema_sha256"' in full.stdout and "[REDACTED:aws_access_key_id]" in full.stdout
+
+
+def test_demo_deletes_its_temporary_database_unless_kept(run_cli, tmp_path: Path) -> None:
+    env = {"TMPDIR": str(tmp_path)}
+    out = run_cli("demo", env=env)
+    assert out.returncode == 0, out.stderr
+    assert "rerun with --keep" in out.stdout
+    assert not list(tmp_path.glob("agentmem-demo-*"))
+    kept = run_cli("demo", "--keep", env=env)
+    (directory,) = tmp_path.glob("agentmem-demo-*")
+    assert str(directory / "agentmem.db") in kept.stdout
+    assert run_cli("beliefs", "list", "--db", str(directory / "agentmem.db")).returncode == 0
 
 
 def test_conversation_listing_round_trips_after_memory_formation(run_cli, tmp_path) -> None:

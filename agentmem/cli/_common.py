@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -207,12 +209,14 @@ def print_table(
     right: Sequence[str] = (),
     keep: Sequence[str] | None = None,
     omit: Sequence[str] = (),
+    fit: int | None = None,
 ) -> None:
     """A table that fits the terminal: columns named in ``wrap`` wrap, the others stay on one
     line and end in an ellipsis when there is no room; columns in ``keep`` (default: the first,
     an id to type into the next command) are never cut; columns in ``omit`` are left out (a
     principal column when only one principal can appear). Widths count East Asian wide
-    characters as two columns. Without a terminal: no box drawing, no colour and nothing cut.
+    characters as two columns. Without a terminal: no box drawing, no colour and nothing cut,
+    unless ``fit`` gives a width to fit (at most the terminal's, on a terminal).
     """
     from rich import box
     from rich.cells import cell_len
@@ -230,14 +234,15 @@ def print_table(
         for i, title in enumerate(titles)
     ]
     keep = headers[:1] if keep is None else keep
+    width = min(out.width, fit or out.width) if terminal else fit
     widths = (
         fit_widths(
             natural,
-            available=out.width - 2 * (len(headers) - 1),
+            available=width - 2 * (len(headers) - 1),
             wrap=[h in wrap for h in headers],
             keep=[h in keep for h in headers],
         )
-        if terminal
+        if width
         else natural
     )
     table = Table(
@@ -348,13 +353,19 @@ def terminal_safe(text: str) -> str:
 
 
 def print_fields(pairs: Iterable[tuple[str, Any]]) -> None:
-    """``name  value`` lines for one record."""
+    """``name  value`` lines for one record; on a terminal a long value wraps at spaces, under
+    itself (a path or an id longer than the room is kept whole, for copying)."""
     pairs = list(pairs)
     width = max(len(k) for k, _ in pairs)
+    room = shutil.get_terminal_size().columns - width - 2 if stdout_is_terminal() else 0
     for key, value in pairs:
         if isinstance(value, datetime):
             value = timestamp(value)
         shown = "-" if value is None else terminal_safe(str(value))
+        if room >= 20 and len(shown) > room:
+            shown = "\n".join(
+                textwrap.wrap(shown, room, break_long_words=False, break_on_hyphens=False)
+            ).replace("\n", "\n" + " " * (width + 2))
         print(f"{key.ljust(width)}  {shown}")
 
 
