@@ -252,3 +252,20 @@ def test_progress_only_on_a_terminal_and_never_with_json(
     assert code == 0 and label not in raw
     piped = run_cli(*full, "--db", str(dbs[2]))
     assert piped.returncode == 0 and piped.stderr == "" and label not in piped.stdout
+
+
+def test_evaluation_progress_is_a_bar_on_a_terminal_and_lines_elsewhere(
+    run_cli, cli_env, tmp_path: Path
+) -> None:
+    script = tmp_path / "script.json"
+    script.write_text("[]")
+    args = ["eval", "memory-formation", "--provider", "scripted", "--script", str(script)]
+    args += ["--limit", "2", "--out", str(tmp_path / "ev.json")]
+    code, raw = run_pty(args, 100, cli_env)
+    assert code == 9 and "evaluating cases" in raw
+    assert "agentmem: eval memory-formation:" not in raw  # the bar instead of log lines
+    code, raw = run_pty([*args, "--json"], 100, cli_env)
+    assert code == 9 and "evaluating cases" not in raw
+    piped = run_cli(*args)
+    assert "evaluating cases" not in piped.stderr
+    assert "agentmem: eval memory-formation: 2/2 cases, finished" in piped.stderr

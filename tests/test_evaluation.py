@@ -220,6 +220,59 @@ def test_scripted_artifacts_are_marked_non_live(run_cli, tmp_path) -> None:
     # an empty script makes every provider call fail: no lift, exit 9, nothing written
     assert out.returncode == 9 and not result["passed"]
     assert result["provider"]["provider_audits"] == len(CASES)
+    # each case was streamed as it finished, next to the artifact that was not written
+    streamed = (tmp_path / "ev.cases.jsonl").read_text().splitlines()
+    assert sorted(json.loads(line)["case"] for line in streamed) == sorted(c.id for c in CASES)
+    assert sum(result["provider"]["provider_outcomes"].values()) == len(CASES)
+
+
+def _scripted(tmp_path: Path, *extra: str) -> list[str]:
+    script = tmp_path / "script.json"
+    script.write_text("[]")  # every provider call fails: a run with no working model
+    return [
+        "eval",
+        "memory-formation",
+        "--provider",
+        "scripted",
+        "--script",
+        str(script),
+        "--out",
+        str(tmp_path / "ev.json"),
+        *extra,
+    ]
+
+
+def test_a_subset_streams_cases_prints_progress_lines_and_is_never_evidence(
+    run_cli, tmp_path
+) -> None:
+    log, report = tmp_path / "cases.jsonl", tmp_path / "report.html"
+    args = ["--cases", "pos-*", "--limit", "3", "--progress-log", str(log)]
+    out = run_cli(*_scripted(tmp_path, *args, "--report", str(report)), timeout=600)
+    assert out.returncode == 9, out.stderr
+    chosen = [c.id for c in CASES if c.id.startswith("pos-")][:3]
+    entries = [json.loads(line) for line in log.read_text().splitlines()]
+    assert [e["case"] for e in entries] == chosen
+    # stderr is not a terminal: progress lines, not a bar
+    lines = [x for x in out.stderr.splitlines() if x.startswith("agentmem: eval memory-formation")]
+    assert lines[0].startswith("agentmem: eval memory-formation: 1/3 cases;")
+    assert "3/3 cases, finished" in lines[-1] and "provider calls: fallback" in lines[-1]
+    assert "\r" not in out.stderr
+    assert f"only 3 of the corpus's {len(CASES)} cases were run" in out.stderr
+    assert not (tmp_path / "ev.json").exists()
+    (outcome,) = entries[0]["provider"]["provider_outcomes"]
+    assert f"provider calls: {outcome} 3" in out.stdout
+    # the report shows how the provider calls ended, in the summary and per case
+    html = report.read_text()
+    assert f'class="warn">{outcome} 3</span>' in html
+    assert html.count(f'class="warn">{outcome} 1</span>') == 3
+    assert "<details><summary>Passing cases" in html and "Failing cases" in html
+    assert "&#183; provider" in html
+
+
+def test_a_pattern_matching_no_case_is_refused_and_writes_nothing(run_cli, tmp_path) -> None:
+    out = run_cli(*_scripted(tmp_path, "--cases", "no-such-*"))
+    assert out.returncode == 4 and out.stderr == "agentmem: no corpus case matches 'no-such-*'\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["script.json"]
 
 
 CHILD = r"""

@@ -153,16 +153,14 @@ def memory_formation(
     wanted = tuple_for(catalog, chosen.provider, chosen.model)
     target = out or Path(f"memory-evidence-{chosen.provider}-{_slug(chosen.model)}.json")
     log_path = progress_log or target.with_name(target.name.removesuffix(".json") + ".cases.jsonl")
-    try:
-        log = log_path.open("wb")
-    except OSError as exc:
-        raise UsageError(f"cannot write the progress log {log_path}: {exc.strerror}") from exc
+    if not log_path.parent.is_dir():
+        raise UsageError(f"cannot write the progress log {log_path}: no such directory")
+    log = _CaseLog(log_path)
     lines = ProgressLines(sys.stderr)
     with log, progress("evaluating cases", enabled=not json) as update:
 
         def on_case(entry: dict) -> None:
-            log.write(msgspec.json.encode(entry) + b"\n")
-            log.flush()
+            log.write(entry)
             lines.case(entry)
 
         def tick(done: int, total: int) -> None:
@@ -208,6 +206,37 @@ def memory_formation(
                 "FAILED: " + "; ".join(result.problems) + "; no artifact written", file=sys.stderr
             )
     return 0 if result.passed else 9
+
+
+class _CaseLog:
+    """The progress log: one JSON line per finished case, flushed at once. The file is created
+    with the first case, so a run refused before any case ran leaves nothing behind."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.handle: Any = None
+
+    def write(self, entry: dict) -> None:
+        import msgspec
+
+        from agentmem.errors import UsageError
+
+        if self.handle is None:
+            try:
+                self.handle = self.path.open("wb")
+            except OSError as exc:
+                raise UsageError(
+                    f"cannot write the progress log {self.path}: {exc.strerror}"
+                ) from exc
+        self.handle.write(msgspec.json.encode(entry) + b"\n")
+        self.handle.flush()
+
+    def __enter__(self) -> _CaseLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.handle is not None:
+            self.handle.close()
 
 
 class ProgressLines:
