@@ -11,6 +11,7 @@ from agentmem.errors import ConsentRequired as ConsentRequired
 from agentmem.errors import DatabaseBusy as DatabaseBusy
 from agentmem.errors import DatabaseCorrupt as DatabaseCorrupt
 from agentmem.errors import DiskFull as DiskFull
+from agentmem.errors import EncryptionUnavailable as EncryptionUnavailable
 from agentmem.errors import EvaluationFailed as EvaluationFailed
 from agentmem.errors import EventRejected as EventRejected
 from agentmem.errors import EvidenceMismatch as EvidenceMismatch
@@ -24,6 +25,7 @@ from agentmem.errors import Refused as Refused
 from agentmem.errors import SchemaTooNew as SchemaTooNew
 from agentmem.errors import StoreError as StoreError
 from agentmem.errors import UsageError as UsageError
+from agentmem.errors import WrongKey as WrongKey
 from agentmem.events import AssistantMessageCreated as AssistantMessageCreated
 from agentmem.events import Event as Event
 from agentmem.events import RunCompleted as RunCompleted

@@ -8,15 +8,17 @@ Anything else that escapes is a bug and is reported as an internal error (exit 1
 
     AgentmemError                      exit  HTTP
     ├── UsageError                        2   400   bad arguments or settings
-    │   └── ConfigError                   2   400   a configuration value is invalid
+    │   ├── ConfigError                   2   400   a configuration value is invalid
+    │   └── EncryptionUnavailable         2   400   encrypted file, no cipher or no key here
     ├── NotFound                          3   404   run, session, artifact, belief
     ├── InvalidInput                      4   422   validation, malformed file, unknown type
-    │   └── EventRejected                 4   422   valid shape, refused by the log's rules
+    │   └── EventRejected                 4   409   valid shape, refused by the log's state
     ├── Conflict                          5   409   same event_id, other content
     │   └── SchemaTooNew                  5   409   database written by newer code
     ├── Refused                           6   403   access refused
     │   ├── ConsentRequired               6   403   consent missing or withdrawn
-    │   └── ArtifactUnavailable           6   403   wrong principal, or expired
+    │   ├── ArtifactUnavailable           6   403   wrong principal, or expired
+    │   └── WrongKey                      6   403   the key does not open the encrypted file
     ├── RedactionFailed                   7   422   verification found a leak (rule + path only)
     ├── PolicyRefused                     8   412   provider assistance refused by policy
     │   └── EvidenceMismatch              8   412   evidence missing, invalid or for another tuple
@@ -47,6 +49,7 @@ __all__ = [
     "DatabaseBusy",
     "DatabaseCorrupt",
     "DiskFull",
+    "EncryptionUnavailable",
     "EvaluationFailed",
     "EventRejected",
     "EvidenceMismatch",
@@ -60,6 +63,7 @@ __all__ = [
     "SchemaTooNew",
     "StoreError",
     "UsageError",
+    "WrongKey",
 ]
 
 
@@ -94,6 +98,13 @@ class ConfigError(UsageError):
     code = "config"
 
 
+class EncryptionUnavailable(UsageError):
+    """The file is encrypted (or is to be) and this installation cannot: no cipher in the loaded
+    SQLite, or no key configured for it. Nothing was read or written."""
+
+    code = "encryption_unavailable"
+
+
 class NotFound(AgentmemError):
     """The named run, session, artifact or belief does not exist (for this principal)."""
 
@@ -111,8 +122,14 @@ class InvalidInput(AgentmemError):
 
 
 class EventRejected(InvalidInput):
-    """A well-formed event the log refuses (closed session, completed run, unknown run)."""
+    """A well-formed event the log refuses (closed session, completed run, unknown run).
 
+    Over HTTP it is 409: the request is valid and conflicts with the state it meets (the
+    statuses' one rule: 422 for input that is invalid anywhere, 409 for valid input the stored
+    state refuses).
+    """
+
+    http_status = 409
     code = "event_rejected"
 
 
@@ -148,6 +165,12 @@ class ArtifactUnavailable(Refused):
     """The artifact belongs to another principal, or it has expired."""
 
     code = "artifact_unavailable"
+
+
+class WrongKey(Refused):
+    """The configured key does not decrypt the file; it was not modified."""
+
+    code = "wrong_key"
 
 
 class RedactionFailed(AgentmemError):

@@ -14,9 +14,11 @@ service, the extractor or a provider.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from agentmem import artifacts, consent, trajectory
+from agentmem import artifacts, backup, consent, erasure, trajectory
 from agentmem.errors import EventRejected
 from agentmem.log import (
     AppendResult,
@@ -31,7 +33,9 @@ from agentmem.log import (
 
 if TYPE_CHECKING:
     from agentmem.artifacts import ArtifactInfo, SweepResult
+    from agentmem.backup import BackupInfo
     from agentmem.consent import ConsentStatus
+    from agentmem.erasure import ErasureReport
     from agentmem.memory.beliefs import Belief
     from agentmem.memory.service import ConsolidationReport, ExplainedClause, FormationService
     from agentmem.trajectory import ExportResult
@@ -89,6 +93,29 @@ class Store(EventLog):
     def sweep_artifacts(self) -> SweepResult:
         """Delete expired artifacts and unreferenced blobs (the only deletion path)."""
         return artifacts.sweep(self)
+
+    # -- erasure and backup ----------------------------------------------------------------
+
+    def erase_session(self, session_id: str, *, dry_run: bool = False) -> ErasureReport:
+        """Erase a session and everything formed from it (see :mod:`agentmem.erasure`)."""
+        return erasure.erase(self, "session", session_id, dry_run=dry_run)
+
+    def erase_principal(self, principal: str, *, dry_run: bool = False) -> ErasureReport:
+        """Erase every trace of a principal (see :mod:`agentmem.erasure`)."""
+        return erasure.erase(self, "principal", principal, dry_run=dry_run)
+
+    def backup(
+        self,
+        destination: str | os.PathLike[str],
+        *,
+        vacuum: bool = False,
+        overwrite: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> BackupInfo:
+        """Copy the database online to ``destination``, checked (see :mod:`agentmem.backup`)."""
+        return backup.backup(
+            self, destination, vacuum=vacuum, overwrite=overwrite, progress=progress
+        )
 
     # -- memory (ADR-0057) -----------------------------------------------------------------
 
