@@ -362,6 +362,8 @@ CREATE TABLE beliefs (
 ) STRICT;
 CREATE INDEX beliefs_by_principal ON beliefs (principal, status, kind);
 CREATE INDEX beliefs_by_claim ON beliefs (principal, claim_key) WHERE status = 'active';
+-- A principal's newest active beliefs, in rowid (creation) order, without a sort.
+CREATE INDEX beliefs_newest ON beliefs (principal, status);
 
 CREATE TABLE belief_evidence (
     belief_id  TEXT NOT NULL REFERENCES beliefs (belief_id),

@@ -45,11 +45,11 @@ def too_deep(data: bytes | str) -> int | None:
     Text with no more opening brackets than the limit cannot exceed it; most text is answered
     by that count alone.
     """
-    if (
-        data.count("[" if isinstance(data, str) else b"[")
-        + data.count("{" if isinstance(data, str) else b"{")
-        <= MAX_JSON_DEPTH
-    ):
+    if isinstance(data, str):
+        opening = data.count("[") + data.count("{")
+    else:
+        opening = data.count(b"[") + data.count(b"{")
+    if opening <= MAX_JSON_DEPTH:
         return None
     depth = json_depth(data)
     return depth if depth > MAX_JSON_DEPTH else None

@@ -62,7 +62,7 @@ __all__ = [
 ]
 
 APPLICATION_ID = 0x41474D4D  # "AGMM"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 # Migration steps: MIGRATIONS[n] upgrades a database at user_version n to n + 1, inside the
 # write transaction that then sets user_version. Each step is the literal SQL of its version
@@ -239,6 +239,11 @@ BEGIN
             THEN RAISE(ABORT, 'agentmem:unknown_type')
     END;
 END;
+""",
+    # 5 -> 6: a principal's newest active beliefs (the context a consolidation carries) are
+    # read from an index in rowid order instead of sorting all of them.
+    5: """
+CREATE INDEX beliefs_newest ON beliefs (principal, status);
 """,
 }
 

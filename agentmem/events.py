@@ -7,6 +7,12 @@ decoded leniently by subclasses that only relax ``forbid_unknown_fields``, so a 
 newer minor version stays readable. The interchange format is flat: the envelope fields, then
 the type's own fields; rows keep the envelope in columns and the rest as JSON text in
 ``payload`` so triggers can read it with SQLite's JSON functions.
+
+agentmem's own process types (memory audits, Agents SDK bookkeeping, ...) are defined by the
+modules that write them, which register them here on import (:func:`register_process_event`).
+This module names none of them: reading the log never imports memory, a provider or an
+integration, and a stored row of a type whose module is not loaded reads as an
+:class:`UnloadedEvent`.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ __all__ = [
     "ToolCall",
     "ToolDef",
     "ToolResultCreated",
+    "UnloadedEvent",
     "UserMessageCreated",
     "canonical_json",
     "decode_client_event",
@@ -225,15 +232,7 @@ ROW_JSON_SQL = (
 _client_decoder: msgspec.json.Decoder[Event] = msgspec.json.Decoder(Union[CLIENT_EVENT_CLASSES])  # noqa: UP007
 _encoder = msgspec.json.Encoder(order="deterministic")
 _stored_classes: dict[str, type[Event]] = {}
-# Modules that define process event types; imported before the history decoder is built so
-# every type ever written can be read back.
-_PROCESS_MODULES = (
-    "agentmem.memory.events",
-    "agentmem.memory.provider",
-    "agentmem.memory.composition",
-    "agentmem.integrations.openai_agents",
-)
-_stored_decoder: msgspec.json.Decoder[Event] | None = None
+_stored_decoder: StoredDecoder | None = None
 
 
 def register_process_event(cls: type[Event]) -> type[Event]:
@@ -300,16 +299,60 @@ def _lenient(cls: type[Event]) -> type[Event]:
     return _stored_classes[tag]
 
 
-def stored_decoder() -> msgspec.json.Decoder[Event]:
-    """Lenient decoder for the log's own history (all types, unknown fields tolerated)."""
+class UnloadedEvent(Event, frozen=True, kw_only=True, forbid_unknown_fields=False):
+    """A stored event whose type is registered by a module not loaded in this process: its
+    envelope, and its own fields as ``payload``.
+
+    Reading the log does not import every module that may have written it (that cost the
+    first read 0.77 s); code that needs a process type's own struct imports its module, which
+    registers the type, and later reads decode it as that struct. Each such type gets its own
+    subclass, so :func:`event_type` names it.
+    """
+
+    payload: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+_unloaded_classes: dict[str, type[UnloadedEvent]] = {}
+
+
+def _unloaded(kind: str, row: dict[str, Any]) -> Event:
+    cls = _unloaded_classes.get(kind)
+    if cls is None:
+        options = {"tag": kind, "frozen": True, "kw_only": True}
+        cls = types.new_class(UnloadedEvent.__name__, (UnloadedEvent,), options)
+        _unloaded_classes[kind] = cls
+    envelope = {key: row.pop(key) for key in _ENVELOPE if key in row}
+    return msgspec.convert({**envelope, "payload": row}, cls)
+
+
+class StoredDecoder:
+    """Decodes rows of the log (:data:`ROW_JSON_SQL`): every registered type as its lenient
+    struct, any other type as an :class:`UnloadedEvent`."""
+
+    def __init__(self, decoder: msgspec.json.Decoder[Event], known: frozenset[str]) -> None:
+        self._decoder = decoder
+        self._known = known
+
+    def decode(self, text: str | bytes) -> Event:
+        """One stored row as an event."""
+        try:
+            return self._decoder.decode(text)
+        except msgspec.ValidationError:
+            row = msgspec.json.decode(text)
+            kind = row.get("type") if isinstance(row, dict) else None
+            if not isinstance(kind, str) or kind in self._known:
+                raise
+            return _unloaded(kind, row)
+
+
+def stored_decoder() -> StoredDecoder:
+    """Lenient decoder for the log's own history (unknown fields tolerated, every type read)."""
     global _stored_decoder
     if _stored_decoder is None:
-        import importlib
-
-        for module in _PROCESS_MODULES:
-            importlib.import_module(module)  # registers its process event types
-        classes = tuple(_lenient(c) for c in (*CLIENT_EVENT_CLASSES, *PROCESS_EVENT_CLASSES))
-        _stored_decoder = msgspec.json.Decoder(Union[classes])  # noqa: UP007
+        registered = (*CLIENT_EVENT_CLASSES, *PROCESS_EVENT_CLASSES)
+        classes = tuple(_lenient(c) for c in registered)
+        union = msgspec.json.Decoder(Union[classes])  # noqa: UP007
+        _stored_decoder = StoredDecoder(union, frozenset(_tag(c) for c in registered))
     return _stored_decoder
 
 
@@ -493,6 +536,8 @@ def _peek_type(data: bytes) -> object:
 
 def payload_of(event: Event) -> dict[str, Any]:
     """The type's own fields (everything but the envelope), as JSON-ready builtins."""
+    if isinstance(event, UnloadedEvent):
+        return dict(event.payload)
     out: dict[str, Any] = msgspec.to_builtins(event)
     for key in _ENVELOPE:
         out.pop(key, None)

@@ -5,6 +5,8 @@ baseline measured in the same run on the same data:
 
 - consolidating a 1,000-message session (deterministic formation@7, all gates, audit) against
   reading the same session's events from the log (target <= 3x; lower is better);
+- consolidating the same small session for a principal with 100,000 active beliefs against one
+  with none (target <= 2x; lower is better);
 - ``Store.search_beliefs`` over 100,000 beliefs against the raw FTS5 query through apsw that
   returns the same top 20 rowids (target >= 0.8x throughput; higher is better);
 - the provider path's local overhead (prompt build, budget, validation, merge) with a
@@ -89,6 +91,64 @@ def bench_consolidation(tmp: Path, messages: int) -> tuple[float, float]:
             FormationService(store).consolidate(s)
             times.append(time.perf_counter() - start)
         return min(times), best(read, 5)
+
+
+CLOSE_TEXTS = [
+    "im a nurse in leeds and i have a dog named Rex",
+    "my sister Ola is visiting, shes vegan, im allergic to peanuts btw",
+    "i love jazz and i hate early mornings",
+    "i speak polish and im learning spanish",
+]
+
+
+def _seed_many(store: agentmem.Store, principal: str, count: int, rng: random.Random) -> None:
+    """``count`` active beliefs of the kinds a session forms (pets, relatives, preferences,
+    allergies, languages), so every candidate meets many beliefs of its own kind."""
+    with store.conn:
+        for i in range(count):
+            kind = ("pet", "relationship", "preference", "allergy", "language")[i % 5]
+            word = "".join("bcdfghklmnprstvz"[int(d)] + "aeiou"[int(d) % 5] for d in f"{i:06d}")
+            values = {
+                "pet": {"species": "dog", "name": word.title()},
+                "relationship": {"relation": "sister", "name": word.title()},
+                "preference": {"polarity": "likes", "object": word},
+                "allergy": {"allergen": word},
+                "language": {
+                    "language": rng.choice(["polish", "spanish", "german"]),
+                    "level": None,
+                },
+            }[kind]
+            if kind == "language" and i > 10:
+                values = {"polarity": "dislikes", "object": word}
+                kind = "preference"
+            seed_belief(store, principal, normalize_claim(kind, values))
+
+
+def bench_close_vs_beliefs(tmp: Path, beliefs: int) -> tuple[float, float]:
+    """Closing the same small session for a principal with no beliefs and with ``beliefs``."""
+    rng = random.Random(5)
+    times = {}
+    for count in (0, beliefs):
+        with agentmem.open(str(tmp / f"close-{count}.db"), principal="alice") as store:
+            _seed_many(store, "alice", count, rng)
+            runs = []
+            for r in range(3):
+                session = f"c{r}"
+                store.append({"type": "run.started", "session_id": session, "run_id": session})
+                for text in CLOSE_TEXTS:
+                    store.append(
+                        {
+                            "type": "user.message.created",
+                            "session_id": session,
+                            "run_id": session,
+                            "text": text,
+                        }
+                    )
+                start = time.perf_counter()
+                FormationService(store).consolidate(session)
+                runs.append(time.perf_counter() - start)
+            times[count] = min(runs)
+    return times[beliefs], times[0]
 
 
 def bench_search(tmp: Path, beliefs: int) -> tuple[float, float]:
@@ -183,6 +243,16 @@ def main() -> None:
                 f"{base * 1000:.1f} ms read",
                 ours / base,
                 "<= 3x",
+            )
+        )
+        ours, base = bench_close_vs_beliefs(tmp, beliefs)
+        rows.append(
+            (
+                f"consolidate a session of a principal with {beliefs:,} beliefs (lower is better)",
+                f"{ours * 1000:.1f} ms",
+                f"{base * 1000:.1f} ms with none",
+                ours / base,
+                "<= 2x",
             )
         )
         ours, base = bench_search(tmp, beliefs)

@@ -16,7 +16,7 @@ from _events import run_started, user_msg
 
 import agentmem
 from agentmem.config import load_settings
-from agentmem.events import stored_decoder
+from agentmem.events import event_type, stored_decoder
 from agentmem.memory.events import audit_event_id
 
 
@@ -83,7 +83,11 @@ def test_second_and_third_principals_consolidate_through_the_cli(run_cli, tmp_pa
     assert _statements(db, "alice") == {"User has a dog named Rex"}
     assert _statements(db, "bob") == {"User lives in Porto"}
     with agentmem.open(str(db)) as store:
-        decisions = {e.principal for e in store.events() if type(e).__name__ == "PolicyResolved"}
+        decisions = {
+            e.principal
+            for e in store.events()
+            if event_type(e) == "memory.formation.policy_resolved"
+        }
         assert decisions == {"local", "alice", "bob", "eve"}
         _audit_ids_are_derived_from_content(store)
 

@@ -7,6 +7,7 @@ same way whether it arrives as a struct, a dict or JSON text.
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import secrets
@@ -28,7 +29,6 @@ from agentmem.events import (
     UserMessageCreated,
     canonical_json,
     decode_client_event,
-    stored_decoder,
 )
 from agentmem.store import content_hash
 
@@ -96,7 +96,13 @@ def test_a_type_must_match_the_closed_set_exactly(db_path: Path, kind: str) -> N
 
 
 def test_the_sql_type_list_is_the_python_registry() -> None:
-    stored_decoder()  # registers every process type
+    # Process types register where they are defined: import every module that defines one.
+    package = Path(agentmem.__file__).parent
+    for path in sorted(package.rglob("*.py")):
+        if "register_process_event(" in path.read_text(encoding="utf-8"):
+            importlib.import_module(
+                ".".join(path.relative_to(package.parent).with_suffix("").parts)
+            )
     conn = apsw.Connection(":memory:")
     conn.execute(dbmod.data_path("schema.sql").read_text(encoding="utf-8"))
     sql = conn.execute("SELECT sql FROM sqlite_schema WHERE name = 'events_append_only_insert'").get

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import DbOpt, PrincipalOpt, resolve_settings, whole_number
+from agentmem.cli._common import DbOpt, PrincipalOpt, flag, resolve_settings, whole_number
 from agentmem.errors import UsageError
 
 
@@ -22,23 +22,19 @@ def serve(
     port: Annotated[int, whole_number("TCP port (0: any free port).", maximum=65535)] = 8765,
     allow_remote: Annotated[
         bool,
-        Parameter(
-            negative="",
-            help="Allow a non-loopback --host. Anyone who can reach the port and holds the "
+        flag(
+            "Allow a non-loopback --host. Anyone who can reach the port and holds the "
             "token can read and write the database.",
         ),
     ] = False,
     rotate_token: Annotated[
         bool,
-        Parameter(
-            negative="",
-            help="Replace the API token, print the token file's path and exit; running servers "
+        flag(
+            "Replace the API token, print the token file's path and exit; running servers "
             "accept only the new token from their next request.",
         ),
     ] = False,
-    print_token: Annotated[
-        bool, Parameter(negative="", help="Also print the token itself (it is a secret).")
-    ] = False,
+    print_token: Annotated[bool, flag("Also print the token itself (it is a secret).")] = False,
     token_for: Annotated[
         str | None,
         Parameter(
@@ -47,7 +43,7 @@ def serve(
         ),
     ] = None,
     list_tokens: Annotated[
-        bool, Parameter(negative="", help="List principal tokens (id, principal, date) and exit.")
+        bool, flag("List principal tokens (id, principal, date) and exit.")
     ] = False,
     revoke_token: Annotated[
         str | None, Parameter(help="Revoke the principal token with this id and exit.")

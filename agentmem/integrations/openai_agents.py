@@ -457,7 +457,7 @@ class AgentmemSession:
             _LIVE_SQL, (self.session_id, self.principal, -1 if limit is None else limit)
         ).fetchall()
         rows.reverse()
-        return rows
+        return cast("list[tuple[int, str]]", rows)  # events.seq and events.payload (STRICT)
 
     def _owned_status(self) -> str | None:
         """The session's status; refused if it belongs to another principal."""

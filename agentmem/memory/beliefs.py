@@ -151,12 +151,23 @@ def _beliefs(store: EventLog, rows: Sequence[Sequence[object]]) -> list[Belief]:
 
 
 def beliefs(
-    store: EventLog, *, principal: str | None = None, include_inactive: bool = False
+    store: EventLog,
+    *,
+    principal: str | None = None,
+    include_inactive: bool = False,
+    limit: int | None = None,
 ) -> list[Belief]:
-    """Active beliefs of ``principal`` (every principal when ``None``), newest first."""
+    """Active beliefs of ``principal`` (every principal when ``None``), newest first; at most
+    ``limit`` of them (the limit is applied by SQLite, so a few are cheap among many)."""
     active: list[tuple[str, list[object]]] = [] if include_inactive else [("status = 'active'", [])]
     condition, params = where({"principal": principal}, *active)
-    sql = f"SELECT {_SELECT} FROM beliefs AS b{condition} ORDER BY created_at DESC, belief_id"
+    if limit is None:
+        sql = f"SELECT {_SELECT} FROM beliefs AS b{condition} ORDER BY created_at DESC, belief_id"
+    else:
+        # insertion order is creation order: walking rowids backwards stops after ``limit``
+        # rows instead of sorting every belief of the principal
+        sql = f"SELECT {_SELECT} FROM beliefs AS b{condition} ORDER BY b.rowid DESC LIMIT ?"
+        params = [*params, limit]
     return _beliefs(store, store.conn.execute(sql, params).fetchall())
 
 

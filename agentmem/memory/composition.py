@@ -65,7 +65,7 @@ class PolicyResolved(Event, frozen=True, kw_only=True, tag="memory.formation.pol
 register_process_event(PolicyResolved)
 
 
-def _catalog(settings: Settings):
+def _catalog(settings: Settings) -> PricingCatalog:
     from agentmem.providers.pricing import load_catalog
 
     path = settings.memory.pricing_path

@@ -129,6 +129,10 @@ _WITHDRAWN_SQL = (
 )
 
 
+#: How many of the principal's newest active beliefs an episode carries as context.
+EXISTING_BELIEFS = 50
+
+
 def build_episode(store: EventLog, session_id: str, principal: str) -> Episode:
     """The session's conversation as an extractor sees it (user, assistant and tool text).
 
@@ -151,11 +155,31 @@ def build_episode(store: EventLog, session_id: str, principal: str) -> Episode:
     ]
     existing = tuple(
         Claim(kind=b.kind, values=b.values)
-        for b in beliefs(store, principal=principal)
+        for b in beliefs(store, principal=principal, limit=EXISTING_BELIEFS)
         if b.values is not None
-    )[:50]
+    )
     return Episode(
         principal=principal, session_id=session_id, events=tuple(events), existing_beliefs=existing
+    )
+
+
+def _related_query(principal: str, claim: Claim) -> tuple[str, tuple[str, ...]]:
+    """SQL for the active beliefs of ``claim``'s kind that share its anchor: the first field
+    it competes on that is never unknown (every field of a single-valued kind competes)."""
+    sql = (
+        "SELECT belief_id, claim_values FROM beliefs WHERE principal = ? AND kind = ? "
+        "AND status = 'active'"
+    )
+    spec = CLAIM_KINDS[claim.kind]
+    anchors = [f for f in spec.conflict_fields if f not in spec.nullable]
+    if spec.single_valued or not anchors or claim.values.get(anchors[0]) is None:
+        return sql, (principal, claim.kind)
+    value = claim.values[anchors[0]]
+    assert value is not None
+    return sql + f" AND json_extract(claim_values, '$.{anchors[0]}') = ?", (
+        principal,
+        claim.kind,
+        value,
     )
 
 
@@ -360,11 +384,13 @@ class FormationService:
             # twelve, so a long session of known facts cannot crowd out a new one. New and
             # changed claims rank by salience, then by recency; those over the cap are deferred
             # to the next consolidation of the session (counted, never silently lost).
+            keys = list(accepted)
             known = {
                 key
                 for (key,) in store.conn.execute(
-                    "SELECT claim_key FROM beliefs WHERE principal = ? AND status = 'active'",
-                    (episode.principal,),
+                    "SELECT claim_key FROM beliefs WHERE principal = ? AND status = 'active' "
+                    f"AND claim_key IN ({', '.join('?' * len(keys))})",
+                    (episode.principal, *keys),
                 )
             }
             confirmations = [item for key, item in accepted.items() if key in known]
@@ -587,25 +613,23 @@ class FormationService:
                 )
             return ("merged" if added else "unchanged"), belief_id
         spec = CLAIM_KINDS[claim.kind]
+        # Only beliefs that share the claim's anchor value can conflict with it or imply it
+        # either way (a daughter with a daughter, a preference with its object), so SQLite
+        # filters them: the cost stays flat as a principal's beliefs grow.
+        related = [
+            (row[0], stored_claim(claim.kind, row[1]))
+            for row in conn.execute(*_related_query(episode.principal, claim))
+        ]
         old = [
-            row[0]
-            for row in conn.execute(
-                "SELECT belief_id, claim_values FROM beliefs WHERE principal = ? AND kind = ? "
-                "AND status = 'active'",
-                (episode.principal, claim.kind),
-            )
-            if conflict_key(Claim(kind=claim.kind, values=msgspec.json.decode(row[1]))) == conflict
-            or claim.implies(Claim(kind=claim.kind, values=msgspec.json.decode(row[1])))
+            belief_id
+            for belief_id, other in related
+            if conflict_key(other) == conflict or claim.implies(other)
         ]
         # A broader existing belief that already implies this one absorbs it as evidence.
         broader = [
-            row[0]
-            for row in conn.execute(
-                "SELECT belief_id, claim_values FROM beliefs WHERE principal = ? AND kind = ? "
-                "AND status = 'active'",
-                (episode.principal, claim.kind),
-            )
-            if stored_claim(claim.kind, row[1]).implies(claim) and not spec.single_valued
+            belief_id
+            for belief_id, other in related
+            if other.implies(claim) and not spec.single_valued
         ]
         if broader:
             added = self._add_evidence(broader[0], candidate, episode.session_id)

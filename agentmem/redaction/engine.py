@@ -377,8 +377,8 @@ class RuleRegistry:
                     hits.append(hit)
         if pii:
             if "@" in text and "email" in self._pii:
-                for m in _EMAIL_AT.finditer(text):
-                    hit = _email_hit(text, m.start())
+                for at in _EMAIL_AT.finditer(text):
+                    hit = _email_hit(text, at.start())
                     if hit is not None:
                         hits.append(hit)
             if self._num_rules:
