@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Literal
 
 import msgspec
@@ -43,6 +43,7 @@ __all__ = [
     "normalize_claim",
     "normalize_value",
     "render_statement",
+    "statement_is_local",
 ]
 
 #: ``AFFIRMED``: the cited user text itself states the claim as a present fact (this includes a
@@ -756,7 +757,7 @@ class MemoryCandidate(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_
     portability: Literal["portable", "local"] | None = None
 
     def __post_init__(self) -> None:
-        if self.statement != render_statement(self.claim):
+        if not statement_is_local(self):
             raise InvalidInput("a candidate's statement must be rendered locally from its claim")
         if self.status not in CANDIDATE_STATUSES:
             raise InvalidInput(f"candidate status must be one of {CANDIDATE_STATUSES}")
@@ -779,7 +780,7 @@ def make_candidate(
     left to the service, salience defaulting to the kind's base salience."""
     return MemoryCandidate(
         claim=claim,
-        statement=render_statement(claim),
+        statement=render_statement(claim, [e.quote for e in evidence]),
         status=status,
         salience=CLAIM_KINDS[claim.kind].base_salience if salience is None else salience,
         evidence=evidence,
@@ -826,8 +827,60 @@ def _a(noun: str) -> str:
     return f"an {noun}" if vowel or noun.startswith(_SILENT_H) else f"a {noun}"
 
 
-def render_statement(claim: Claim) -> str:
-    """The canonical sentence for ``claim``, e.g. "User has at least one daughter"."""
+#: Fields that hold a name: shown as the user wrote it when they capitalised it themselves.
+_SPELLED_FIELDS: Final = ("name", "place", "org", "language", "object")
+_SENTENCE_START: Final = re.compile(r"(?:^|[.!?]\s+)$")
+
+
+def _user_spelling(value: str, quotes: Iterable[str]) -> str | None:
+    """How the user wrote ``value`` in ``quotes`` ("PKO Bank Polski", "Python"), if they
+    capitalised it deliberately: a capital that only starts a sentence proves nothing."""
+    words = [re.escape(word) for word in value.split()]
+    pattern = re.compile(r"(?<!\w)" + r"\s+".join(words) + r"(?!\w)", re.IGNORECASE)
+    for quote in quotes:
+        for match in pattern.finditer(quote):
+            spelled = " ".join(match.group(0).split())
+            if spelled == value or spelled.lower() == spelled:
+                continue
+            if (
+                _SENTENCE_START.search(quote[: match.start()])
+                and spelled[1:] == spelled[1:].lower()
+            ):
+                continue
+            return spelled
+    return None
+
+
+def statement_is_local(candidate: MemoryCandidate) -> bool:
+    """Whether a candidate's statement is rendered here from its claim, with or without the
+    user's spelling of names from its own evidence (never text a model wrote)."""
+    return candidate.statement in (
+        render_statement(candidate.claim),
+        render_statement(candidate.claim, [e.quote for e in candidate.evidence]),
+    )
+
+
+def render_statement(claim: Claim, quotes: Iterable[str] = ()) -> str:
+    """The canonical sentence for ``claim``, e.g. "User has at least one daughter".
+
+    With the evidence ``quotes``, a name keeps the user's capitalisation ("User works at PKO
+    Bank Polski", not "Pko Bank Polski"; "User likes Python"): values are normalized to lower
+    case for comparison, which is no reason to misspell what the user wrote.
+    """
+    statement = _canonical_statement(claim)
+    quotes = list(quotes)
+    for field in _SPELLED_FIELDS:
+        value = claim.values.get(field)
+        spelled = _user_spelling(value, quotes) if value and quotes else None
+        if value and spelled:
+            shown = _title(value) if _title(value) in statement else value
+            head, found, tail = statement.rpartition(shown)
+            if found:
+                statement = head + spelled + tail
+    return statement
+
+
+def _canonical_statement(claim: Claim) -> str:
     v = claim.values
     match claim.kind:
         case "name":

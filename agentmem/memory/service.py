@@ -49,6 +49,7 @@ from agentmem.memory.claims import (
     MemoryCandidate,
     normalize_claim,
     render_statement,
+    statement_is_local,
 )
 from agentmem.memory.episode import USER_MESSAGE, Episode, EpisodeEvent, MemoryCandidateExtractor
 from agentmem.memory.events import MemoryConsolidated, audit_event_id
@@ -546,7 +547,7 @@ class FormationService:
     def _gate(
         self, candidate: MemoryCandidate, episode: Episode, by_seq: dict[int, EpisodeEvent]
     ) -> str | None:
-        if candidate.statement != render_statement(candidate.claim):
+        if not statement_is_local(candidate):
             return "statement_not_local"
         for evidence in candidate.evidence:
             source = by_seq.get(evidence.seq)
