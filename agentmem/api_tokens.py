@@ -74,11 +74,6 @@ class Caller(msgspec.Struct, frozen=True):
     """Who a valid token speaks for: the operator (any principal) or one bound principal."""
 
     bound_principal: str | None = None
-    token_id: str | None = None
-
-    @property
-    def is_operator(self) -> bool:
-        return self.bound_principal is None
 
 
 _line_decoder = msgspec.json.Decoder(PrincipalToken)
@@ -277,5 +272,5 @@ class TokenRing:
         tokens = self._principals.current()
         for record in tokens if isinstance(tokens, list) else ():
             if hmac.compare_digest(digest, record.sha256):
-                matched = Caller(bound_principal=record.principal, token_id=record.token_id)
+                matched = Caller(bound_principal=record.principal)
         return matched

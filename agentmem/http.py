@@ -473,6 +473,10 @@ class _Writer:
             self._ready.notify()
         return job.future
 
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
     def stop(self) -> None:
         with self._ready:
             self._jobs.append(None)
@@ -568,10 +572,6 @@ class _Readers:
         for store in stores:
             with contextlib.suppress(Exception):
                 store.close()
-
-    @property
-    def open_count(self) -> int:
-        return len(self._all)
 
 
 # -- the ASGI application ---------------------------------------------------------------------
@@ -861,7 +861,7 @@ class _Api:
 class _H11(H11Protocol):
     """uvicorn's h11 protocol, answering unparseable HTTP in the API's JSON error shape."""
 
-    def send_400_response(self, msg: str) -> None:
+    def send_400_response(self, msg: str) -> None:  # noqa: ARG002 - uvicorn's text is replaced
         body = _encoder.encode(ErrorBody(ErrorDetail("bad_request", "malformed HTTP request")))
         headers = [
             (b"content-type", _JSON.encode()),
@@ -1073,12 +1073,13 @@ class AgentmemServer:
         self._close_stores()
 
     def _close_stores(self) -> None:
-        if self.refusal is None and self.writer._thread.is_alive():
-            self.writer.stop()
+        # The writer closes last: the last connection to close checkpoints the WAL away.
         self.readers.close()
         if self._mcp_store is not None:
             self._mcp_store.close()
             self._mcp_store = None
+        if self.writer.running:
+            self.writer.stop()
 
     def __enter__(self) -> AgentmemServer:
         return self.start()

@@ -96,10 +96,9 @@ _OPERATIONS: dict[tuple[str, str], _Operation] = {
         "least one event and 200 when every event was a replay (an empty array included). Bad "
         "input writes nothing: a batch is all or nothing, and the error message names the "
         "failing event's position (`event 3: ...`). Each event is at most "
-        f"{MAX_EVENT_BYTES} bytes. Status rule: 409 means the `event_id` is already stored "
-        "with other content (the same request can never succeed; a new id can); 422 means "
-        "the event itself is refused (invalid, or against the log's rules: a closed session, "
-        "a completed or unknown run), whatever its id.",
+        f"{MAX_EVENT_BYTES} bytes. Status rule: 422 means the input is invalid wherever it "
+        "is sent; 409 means valid input that the stored state refuses (an `event_id` stored "
+        "with other content, a closed session, a completed or unknown run).",
         "events",
         {
             200: (
@@ -116,10 +115,11 @@ _OPERATIONS: dict[tuple[str, str], _Operation] = {
         {
             403: "`refused`: a principal token appending as another principal, or to another "
             "principal's session.",
-            409: "`conflict`: the `event_id` is stored with other content.",
+            409: "`conflict`: the `event_id` is stored with other content; `event_rejected`: "
+            "the log's state refuses the event (a closed session, a completed run, a run "
+            "never started or of another session). Nothing was written.",
             422: "`invalid_input`: malformed JSON, an unknown type or field, raw reasoning "
-            "content, an oversized event, JSON nested too deeply; `event_rejected`: a closed "
-            "session, a completed or unknown run. Nothing was written.",
+            "content, an oversized event, JSON nested too deeply. Nothing was written.",
         },
     ),
     ("GET", "/v1/sessions/{session_id}"): _Operation(
@@ -231,6 +231,10 @@ _OPERATIONS: dict[tuple[str, str], _Operation] = {
 }
 
 _QUERY = {
+    "dry_run": (
+        "`true`: count what would be erased and change nothing.",
+        {"type": "string", "enum": ["true", "false"], "default": "false"},
+    ),
     "q": ("Search text (words; FTS syntax is neutralised).", {"type": "string"}),
     "limit": (
         "At most this many beliefs.",
@@ -283,8 +287,9 @@ answers 405 with an `Allow` header; an unknown path 404.
 reading); chunked bodies are refused (411).
 - Errors: `{{"error": {{"code", "message"}}}}` with the status of the library's error \
 (DESIGN.md, 'Exit codes (CLI) and HTTP statuses'); unexpected failures are 500 `internal` \
-without details. 409 is only for an `event_id` stored with other content; an event the log \
-refuses by its rules (a closed session, a completed run) is 422.
+without details. One rule for 409 and 422: 422 is input that is invalid wherever it is sent; \
+409 is valid input the stored state refuses (an `event_id` stored with other content, an \
+event for a closed session or a completed run).
 - Every response carries `Cache-Control: no-store`."""
 
 _TRAJECTORY = {
@@ -369,6 +374,10 @@ def _schemas() -> dict[str, Any]:
         ref_template=_REF,
     )
     schemas = dict(components)
+    # The store computes a tool's schema hash; a client value must match it, a rule JSON
+    # Schema cannot state, so the document marks it read-only (clients omit it).
+    tool = schemas["ToolDef"]["properties"]["schema_sha256"]
+    schemas["ToolDef"]["properties"]["schema_sha256"] = {**tool, "readOnly": True}
     schemas["Event"] = {
         "title": "Event",
         "description": "One event in the interchange format (DESIGN.md, 'Event interchange "
@@ -458,6 +467,26 @@ def _operation(route: Any) -> dict[str, Any]:
     return out
 
 
+_SURROGATES = "\\ud800-\\udfff"
+
+
+def _representable(node: Any) -> Any:
+    """The document with lone surrogates dropped from every ``pattern``.
+
+    No request can carry a lone surrogate (headers and paths are UTF-8, and the JSON decoder
+    refuses one as malformed), so excluding them changes nothing the server accepts, while
+    generators (hypothesis, schemathesis) cannot build strings from a class that names them.
+    """
+    if isinstance(node, dict):
+        return {
+            k: v.replace(_SURROGATES, "") if k == "pattern" else _representable(v)
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [_representable(v) for v in node]
+    return node
+
+
 def document() -> dict[str, Any]:
     """The whole OpenAPI document as JSON-ready data."""
     paths: dict[str, dict[str, Any]] = {}
@@ -467,39 +496,43 @@ def document() -> dict[str, Any]:
     for op in _OPERATIONS.values():
         if op.tag not in tags:
             tags.append(op.tag)
-    return {
-        "openapi": "3.1.0",
-        "info": {"title": "agentmem loopback HTTP API", "version": "1", "description": _INFO},
-        "servers": [{"url": "http://127.0.0.1:8765", "description": "agentmem serve (default)"}],
-        "tags": [{"name": tag} for tag in tags],
-        "security": [{"bearer": []}],
-        "paths": paths,
-        "components": {
-            "securitySchemes": {
-                "bearer": {
-                    "type": "http",
-                    "scheme": "bearer",
-                    "description": "The operator token from the `api-token` file, or a "
-                    "principal token.",
-                }
+    return _representable(
+        {
+            "openapi": "3.1.0",
+            "info": {"title": "agentmem loopback HTTP API", "version": "1", "description": _INFO},
+            "servers": [
+                {"url": "http://127.0.0.1:8765", "description": "agentmem serve (default)"}
+            ],
+            "tags": [{"name": tag} for tag in tags],
+            "security": [{"bearer": []}],
+            "paths": paths,
+            "components": {
+                "securitySchemes": {
+                    "bearer": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "The operator token from the `api-token` file, or a "
+                        "principal token.",
+                    }
+                },
+                "parameters": {
+                    "Principal": {
+                        "name": PRINCIPAL_HEADER,
+                        "in": "header",
+                        "required": False,
+                        "description": "Principal to act for. Default: the principal token's own, "
+                        "else the server's configured principal. A principal token may name only "
+                        "its own principal (403 otherwise).",
+                        "schema": _type_schema(Principal),
+                    }
+                },
+                "responses": {
+                    name: {"description": text, "content": _ERROR} for name, text in _COMMON.items()
+                },
+                "schemas": _schemas(),
             },
-            "parameters": {
-                "Principal": {
-                    "name": PRINCIPAL_HEADER,
-                    "in": "header",
-                    "required": False,
-                    "description": "Principal to act for. Default: the principal token's own, "
-                    "else the server's configured principal. A principal token may name only "
-                    "its own principal (403 otherwise).",
-                    "schema": _type_schema(Principal),
-                }
-            },
-            "responses": {
-                name: {"description": text, "content": _ERROR} for name, text in _COMMON.items()
-            },
-            "schemas": _schemas(),
-        },
-    }
+        }
+    )
 
 
 def document_bytes() -> bytes:
