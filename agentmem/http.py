@@ -349,6 +349,31 @@ def _withdraw(store: Store, request: Request) -> Reply:
     return Reply(200, store.withdraw_consent(_path_principal(request)))
 
 
+def _dry_run(request: Request) -> bool:
+    value = request.query.get("dry_run", "false")
+    if value not in ("true", "false"):
+        raise UsageError("dry_run must be true or false")
+    return value == "true"
+
+
+def _erase_session(store: Store, request: Request) -> Reply:
+    session_id = request.params["session_id"]
+    bound = request.caller.bound_principal
+    if bound is not None:
+        # A principal token erases only its own session; another's does not exist for it.
+        owners = {e.principal for e in store.events(session_id=session_id, limit=1)}
+        with contextlib.suppress(NotFound):
+            owners = {store.session(session_id).principal}
+        if owners and owners != {bound}:
+            raise NotFound(f"no session {session_id!r}")
+    return Reply(200, store.erase_session(session_id, dry_run=_dry_run(request)))
+
+
+def _erase_principal(store: Store, request: Request) -> Reply:
+    principal = _path_principal(request)
+    return Reply(200, store.erase_principal(principal, dry_run=_dry_run(request)))
+
+
 _MAX_LIMIT = 1000
 _LIMIT = re.compile(r"[0-9]{1,4}")
 
@@ -387,6 +412,10 @@ ROUTES: tuple[Route, ...] = (
     Route("POST", "/v1/consent/{principal}", _grant, writes=True),
     Route("DELETE", "/v1/consent/{principal}", _withdraw, writes=True),
     Route("GET", "/v1/beliefs", _beliefs, query=("q", "limit")),
+    Route("DELETE", "/v1/sessions/{session_id}", _erase_session, query=("dry_run",), writes=True),
+    Route(
+        "DELETE", "/v1/principals/{principal}", _erase_principal, query=("dry_run",), writes=True
+    ),
 )
 
 

@@ -20,6 +20,7 @@ import msgspec
 
 from agentmem.config import Principal
 from agentmem.consent import ConsentStatus
+from agentmem.erasure import ErasureReport
 from agentmem.events import CLIENT_EVENT_CLASSES, MAX_EVENT_BYTES, Id
 from agentmem.http import (
     MAX_BODY_BYTES,
@@ -220,6 +221,35 @@ _OPERATIONS: dict[tuple[str, str], _Operation] = {
         {200: ("The consent state after the withdrawal.", _json(_ref("ConsentStatus")))},
         parameters={"principal": _CONSENT_PATH},
     ),
+    ("DELETE", "/v1/sessions/{session_id}"): _Operation(
+        "eraseSession",
+        "Erase a session for good",
+        "Removes the session's events (and those of runs started in it), its projections, the "
+        "beliefs formed from it, its consolidation audits and its exports, leaving one "
+        "content-free `erasure` event; the `-wal` is emptied before the answer (README, "
+        "'Privacy guarantees'). Backups made before are not reached. `dry_run=true` only "
+        "counts. Erasing it again answers 200 with `already_erased: true`. To a principal "
+        "token, another principal's session does not exist (404).",
+        "privacy",
+        {200: ("What was (or would be) erased.", _json(_ref("ErasureReport")))},
+        {
+            404: "`not_found`: nothing is stored for this session (or it is another principal's).",
+            503: "`database_busy`: erased, but a reader kept old pages in the `-wal`; repeat "
+            "the request to finish.",
+        },
+        {"session_id": _ID_PARAMETER},
+    ),
+    ("DELETE", "/v1/principals/{principal}"): _Operation(
+        "erasePrincipal",
+        "Erase every trace of a principal",
+        "Removes the principal's events and every event of the sessions they own, their "
+        "beliefs, consent records and artifacts, leaving one content-free `erasure` event that "
+        "does not name them. Backups made before are not reached. `dry_run=true` only counts.",
+        "privacy",
+        {200: ("What was (or would be) erased.", _json(_ref("ErasureReport")))},
+        {404: "`not_found`: nothing is stored for this principal."},
+        parameters={"principal": _CONSENT_PATH.replace("consent this is", "data this is")},
+    ),
     ("GET", "/v1/beliefs"): _Operation(
         "beliefs",
         "Recall the request principal's beliefs",
@@ -368,6 +398,7 @@ def _schemas() -> dict[str, Any]:
             ConsolidationReport,
             BeliefList,
             ErrorBody,
+            ErasureReport,
             ExportReply,
             Health,
         ),
