@@ -206,3 +206,28 @@ def test_a_process_event_whose_module_is_not_loaded_reads_generically(populated:
     payload = json.loads(done.stdout)
     assert payload["formation_policy"] == "formation@7"
     assert payload["outcomes"] == {"formed": 1}
+
+
+@pytest.mark.parametrize("command", [["event", "list", "--limit", "10"], ["beliefs", "list"]])
+def test_listing_commands_load_no_extractor_provider_or_service(
+    populated: Path, command: list[str]
+) -> None:
+    # What 'agentmem event list' and 'agentmem beliefs list' pay for at start-up.
+    argv = [*command, "--db", str(populated), "--principal", "alice"]
+    loaded = _loaded_after(
+        "import contextlib, io\n"
+        "from agentmem.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main({argv!r}) == 0\n"
+    )
+    assert "agentmem.cli" in loaded
+    assert (
+        not {
+            "agentmem.memory.extractor",
+            "agentmem.memory.service",
+            "agentmem.memory.provider",
+            "agentmem.memory.composition",
+        }
+        & loaded
+    )
+    assert not [m for m in loaded if m.startswith(("agentmem.providers", "agentmem.integrations"))]
