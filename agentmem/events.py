@@ -318,8 +318,10 @@ _unloaded_classes: dict[str, type[UnloadedEvent]] = {}
 def _unloaded(kind: str, row: dict[str, Any]) -> Event:
     cls = _unloaded_classes.get(kind)
     if cls is None:
+        # Relaxed like every stored type: the row was validated when it was appended.
+        relaxed = _relaxed(UnloadedEvent, {})
         options = {"tag": kind, "frozen": True, "kw_only": True}
-        cls = types.new_class(UnloadedEvent.__name__, (UnloadedEvent,), options)
+        cls = types.new_class(UnloadedEvent.__name__, (relaxed,), options)
         _unloaded_classes[kind] = cls
     envelope = {key: row.pop(key) for key in _ENVELOPE if key in row}
     return msgspec.convert({**envelope, "payload": row}, cls)

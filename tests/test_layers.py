@@ -231,3 +231,32 @@ def test_listing_commands_load_no_extractor_provider_or_service(
         & loaded
     )
     assert not [m for m in loaded if m.startswith(("agentmem.providers", "agentmem.integrations"))]
+
+
+def test_a_row_of_a_type_no_module_registered_keeps_its_envelope_and_payload() -> None:
+    # A process type registered by no module here (written by a later agentmem, say), with an
+    # id the current patterns would refuse: the history was validated when it was appended.
+    from agentmem.events import UnloadedEvent, event_type, payload_of, stored_decoder
+
+    row = json.dumps(
+        {
+            "seq": 7,
+            "event_id": "memory.future:" + "a" * 300,
+            "type": "memory.future",
+            "session_id": "s1",
+            "run_id": None,
+            "principal": "alice",
+            "created_at": "2026-01-01T00:00:00.000Z",
+            "count": 3,
+            "names": ["a", "b"],
+        }
+    )
+    event = stored_decoder().decode(row)
+    assert isinstance(event, UnloadedEvent)
+    assert (event_type(event), event.seq, event.session_id, event.principal) == (
+        "memory.future",
+        7,
+        "s1",
+        "alice",
+    )
+    assert payload_of(event) == {"count": 3, "names": ["a", "b"]}
