@@ -58,7 +58,7 @@ _group(
 )
 _group(
     "session",
-    "Inspect sessions.",
+    "List, show and close sessions.",
     [
         ("list", "session_cmds:list_", "List sessions, most recently active first."),
         ("show", "session_cmds:show", "Show one session and its runs."),
@@ -86,7 +86,7 @@ _group(
 )
 _group(
     "run",
-    "Inspect agent runs.",
+    "List, show and export agent runs.",
     [
         ("list", "run_cmds:list_", "List runs in start order."),
         ("show", "run_cmds:show", "Show one run: status, outcome, tools, consent stamp."),
@@ -136,7 +136,7 @@ app.command(
 )
 _group(
     "eval",
-    "Offline evaluations.",
+    "Evaluate redaction and memory formation; turn an export into a corpus case.",
     [
         ("redaction", "eval_cmds:redaction", "Score the redaction rules on the redaction corpus."),
         (
@@ -195,11 +195,12 @@ def main(argv: list[str] | None = None) -> int:
     tokens = sys.argv[1:] if argv is None else argv
     debug = os.environ.get("AGENTMEM_DEBUG") == "1"
     try:
+        if "--help" in tokens or "-h" in tokens:
+            _full_help(tokens)
         result = app(tokens, exit_on_error=False, print_error=False, result_action="return_value")
     except CycloptsError as exc:
-        first = str(exc).strip().splitlines()
-        message = first[0] if first else exc.__class__.__name__
-        print(f"agentmem: usage: {message} (see 'agentmem --help')", file=sys.stderr)
+        where = " ".join(["agentmem", *(exc.command_chain or ()), "--help"])
+        print(f"agentmem: usage: {_usage(exc)} (see '{where}')", file=sys.stderr)
         return 2
     except AgentmemError as exc:
         if debug:
@@ -228,6 +229,38 @@ def main(argv: list[str] | None = None) -> int:
     if isinstance(result, int) and not isinstance(result, bool):
         return result
     return 0
+
+
+def _full_help(tokens: list[str]) -> None:
+    """Let a command's own ``--help`` show its whole docstring (exit codes, defaults, why).
+
+    The one line registered with each command is for its parent's listing, which must not
+    import the command's module; once the command is being asked about, it is imported anyway.
+    """
+    import inspect
+
+    current = app
+    for token in tokens:
+        if token.startswith("-") or token not in current:
+            break
+        current = current[token]
+    if current is not app and current.default_command is not None:
+        doc = inspect.getdoc(current.default_command)
+        if doc:
+            current.help = doc
+
+
+def _usage(exc: Exception) -> str:
+    """cyclopts' message in the words a user typed ("unexpected argument 'x'")."""
+    from cyclopts.exceptions import MissingArgumentError, UnusedCliTokensError
+
+    if isinstance(exc, UnusedCliTokensError) and exc.unused_tokens:
+        extra = ", ".join(repr(t) for t in exc.unused_tokens)
+        return f"unexpected argument{'s' if len(exc.unused_tokens) > 1 else ''} {extra}"
+    if isinstance(exc, MissingArgumentError) and exc.argument is not None:
+        return f"missing {exc.argument.name}"
+    first = str(exc).strip().splitlines()
+    return first[0] if first else exc.__class__.__name__
 
 
 def _log_internal_error(exc: BaseException) -> str:

@@ -11,8 +11,10 @@ from cyclopts import Parameter
 from agentmem.cli._common import (
     DbOpt,
     JsonOpt,
+    SessionArg,
     command,
     db_args,
+    flag,
     open_store,
     print_fields,
     print_json,
@@ -27,25 +29,16 @@ if TYPE_CHECKING:
     from agentmem.backup import BackupInfo
     from agentmem.erasure import ErasureReport
 
-YesOpt = Annotated[
-    bool, Parameter(name="--yes", negative="", help="Erase without asking for confirmation.")
-]
-DryRunOpt = Annotated[
-    bool,
-    Parameter(name="--dry-run", negative="", help="Print what would be erased; change nothing."),
-]
+YesOpt = Annotated[bool, flag("Erase without asking for confirmation.", name="--yes")]
+DryRunOpt = Annotated[bool, flag("Print what would be erased; change nothing.", name="--dry-run")]
 ForceOpt = Annotated[
     bool,
-    Parameter(
-        name="--force",
-        negative="",
-        help="Replace an existing database (it is kept aside as NAME.replaced-TIME).",
-    ),
+    flag("Replace an existing database (it is kept aside as NAME.replaced-TIME).", name="--force"),
 ]
 
 
 def session(
-    session_id: str,
+    session_id: SessionArg,
     /,
     *,
     yes: YesOpt = False,
@@ -61,7 +54,7 @@ def session(
 
 
 def principal(
-    principal_id: str,
+    principal_id: Annotated[str, Parameter(help="The principal whose every trace is erased.")],
     /,
     *,
     yes: YesOpt = False,
@@ -112,16 +105,14 @@ def _confirm(preview: ErasureReport) -> None:
 
 
 def backup(
-    path: Path,
+    path: Annotated[Path, Parameter(help="The backup file to write.")],
     /,
     *,
     vacuum: Annotated[
         bool,
-        Parameter(name="--vacuum", negative="", help="Write a compact copy (VACUUM INTO)."),
+        flag("Write a compact copy (VACUUM INTO).", name="--vacuum"),
     ] = False,
-    force: Annotated[
-        bool, Parameter(name="--force", negative="", help="Overwrite an existing file at PATH.")
-    ] = False,
+    force: Annotated[bool, flag("Overwrite an existing file at PATH.", name="--force")] = False,
     db: DbOpt = None,
     json: JsonOpt = False,
 ) -> None:
@@ -139,7 +130,12 @@ def backup(
 
 
 def restore(
-    path: Path, /, *, force: ForceOpt = False, db: DbOpt = None, json: JsonOpt = False
+    path: Annotated[Path, Parameter(help="The backup file to restore from.")],
+    /,
+    *,
+    force: ForceOpt = False,
+    db: DbOpt = None,
+    json: JsonOpt = False,
 ) -> None:
     """Replace the database with the backup at PATH, after checking the backup.
 
