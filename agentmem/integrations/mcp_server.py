@@ -318,11 +318,6 @@ def create_server(store: Store, *, principal: str | None = None) -> MCPServer:
     def beliefs() -> str:
         return msgspec.json.encode(listing()).decode("utf-8")
 
-    @server.prompt(
-        name="what_you_remember",
-        description="What agentmem remembers about the user (optionally about one topic), "
-        "with the user's own words as evidence, ready to insert into a conversation.",
-    )
     def what_you_remember(topic: str = "") -> str:
         try:
             found = (
@@ -340,6 +335,11 @@ def create_server(store: Store, *, principal: str | None = None) -> MCPServer:
             lines.append(f"- {belief.statement} ({quotes})" if quotes else f"- {belief.statement}")
         return "\n".join(lines)
 
+    server.prompt(
+        name="what_you_remember",
+        description="What agentmem remembers about the user (optionally about one topic), "
+        "with the user's own words as evidence, ready to insert into a conversation.",
+    )(what_you_remember)
     return server
 
 
