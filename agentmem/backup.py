@@ -39,7 +39,7 @@ from agentmem.errors import (
 if TYPE_CHECKING:
     from agentmem.log import EventLog
 
-__all__ = ["BackupInfo", "backup", "inspect", "restore"]
+__all__ = ["BackupInfo", "backup", "backup_stamp", "inspect", "restore"]
 
 #: Pages copied per step of the backup API: about 4 MiB with 4 KiB pages, so a progress bar
 #: moves on large files while each step stays short.
@@ -174,6 +174,20 @@ def restore(
         if problems != ["ok"]:  # pragma: no cover - the source passed the same check
             raise DatabaseCorrupt(f"{target} failed its integrity check after the restore")
     return msgspec.structs.replace(info, path=str(target), size=target.stat().st_size), kept
+
+
+def backup_stamp(conn: apsw.Connection) -> dict[str, object] | None:
+    """What a file made by :func:`backup` records about itself (the log position it covers and
+    when it was taken), or ``None`` for a database that is not such a copy."""
+    rows: dict[str, object] = {
+        str(key): value
+        for key, value in conn.execute(
+            "SELECT key, value FROM meta WHERE key IN ('backup_through_seq', 'backup_created_at')"
+        )
+    }
+    if "backup_through_seq" not in rows:
+        return None
+    return {"through_seq": rows["backup_through_seq"], "created_at": rows.get("backup_created_at")}
 
 
 def _copy(dest: apsw.Connection, source: apsw.Connection, progress: Progress | None) -> None:

@@ -47,6 +47,7 @@ __all__ = [
     "describe",
     "file_state",
     "key_for",
+    "require_cipher",
     "unlock",
     "unlock_as",
 ]
@@ -64,6 +65,12 @@ _EXTRA = (
 def cipher_available() -> bool:
     """Whether the loaded apsw module is SQLite3 Multiple Ciphers' build."""
     return hasattr(apsw, "mc_version")
+
+
+def require_cipher(what: str) -> None:
+    """Refuse ``what`` with a message naming the extra when the loaded apsw has no cipher."""
+    if not cipher_available():
+        raise EncryptionUnavailable(f"{what} needs {_EXTRA}")
 
 
 def file_state(path: str | os.PathLike[str]) -> str:
@@ -217,8 +224,7 @@ def convert(path: str | os.PathLike[str], *, encrypt: bool) -> Path:
     whole. No other process may have the database open meanwhile (its connection would keep
     the old file). The key is the key file's, else a new random key in the OS keyring.
     """
-    if not cipher_available():
-        raise EncryptionUnavailable(f"converting {path} needs {_EXTRA}")
+    require_cipher(f"converting {path}")
     target = Path(path)
     state = file_state(target)
     if state not in ("plain", "encrypted"):

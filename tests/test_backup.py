@@ -186,3 +186,18 @@ def test_restore_creates_a_missing_database(db_path: Path, tmp_path: Path) -> No
     info, kept = backup_mod.restore(fresh, copy)
     assert kept is None and info.events == 10
     assert _events(fresh) == _events(db_path)
+
+
+def test_status_of_a_copy_shows_the_log_position_it_covers(
+    db_path: Path, tmp_path: Path, run_cli
+) -> None:
+    _seed(db_path, count=12)
+    copy = tmp_path / "copy.db"
+    assert run_cli("db", "backup", str(copy), "--db", str(db_path)).returncode == 0
+    status = run_cli("status", "--json", "--db", str(copy))
+    assert status.returncode == 0, status.stderr
+    assert json.loads(status.stdout)["backup"]["through_seq"] == 12
+    assert (
+        "backup of            the log through seq 12" in run_cli("status", "--db", str(copy)).stdout
+    )
+    assert json.loads(run_cli("status", "--json", "--db", str(db_path)).stdout)["backup"] is None

@@ -139,3 +139,63 @@ def test_backups_restores_and_erasure_work_encrypted(
     with agentmem.open(str(db_path)) as store:
         assert MESSAGE in [getattr(e, "text", None) for e in store.events()]
         assert store.check() == []
+
+
+@needs_cipher
+def test_init_encrypt_and_status_say_which_cipher(tmp_path: Path, run_cli) -> None:
+    key = tmp_path / "k.hex"
+    key.write_text(secrets.token_hex(32))
+    env = {"AGENTMEM_KEY_FILE": str(key)}
+    target = tmp_path / "new.db"
+    created = run_cli("init", "--encrypt", "--db", str(target), env=env)
+    assert created.returncode == 0, created.stderr
+    assert file_state(target) == "encrypted"
+    status = run_cli("status", "--json", "--db", str(target), env=env)
+    assert json.loads(status.stdout)["encryption"] == "chacha20"
+    plain = tmp_path / "plain.db"
+    assert run_cli("init", "--db", str(plain)).returncode == 0
+    refused = run_cli("init", "--encrypt", "--db", str(plain), env=env)
+    assert refused.returncode == 2 and "agentmem db encrypt" in refused.stderr
+    assert file_state(plain) == "plain"
+    # No key file and no OS keyring (as on this headless machine): refused before any file.
+    nothing = tmp_path / "nothing.db"
+    refused = run_cli("init", "--encrypt", "--db", str(nothing))
+    assert refused.returncode == 2 and not nothing.exists()
+
+
+@needs_cipher
+def test_a_key_kept_in_the_os_keyring(db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import keyring
+    import keyring.backend
+
+    entries: dict[tuple[str, str], str] = {}
+
+    class MemoryKeyring(keyring.backend.KeyringBackend):
+        priority = 1  # type: ignore[assignment]
+        store = entries
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.store.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.store[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            self.store.pop((service, username), None)
+
+    monkeypatch.delenv("AGENTMEM_KEY_FILE", raising=False)
+    previous = keyring.get_keyring()
+    keyring.set_keyring(MemoryKeyring())
+    try:
+        with agentmem.open(str(db_path)) as store:
+            store.append(user_msg(MESSAGE, run=None))
+        from agentmem.encryption import convert
+
+        convert(db_path, encrypt=True)
+        assert file_state(db_path) == "encrypted" and b"periwinkle" not in _raw(db_path)
+        (entry,) = entries
+        assert entry[0] == "agentmem" and str(db_path.resolve()) in entry[1]
+        with agentmem.open(str(db_path)) as store:
+            assert MESSAGE in [getattr(e, "text", None) for e in store.events()]
+    finally:
+        keyring.set_keyring(previous)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
+from cyclopts import Parameter
 
 from agentmem.cli._common import (
     DbOpt,
     JsonOpt,
+    command,
+    db_args,
     open_store,
     plural,
     print_fields,
@@ -17,22 +20,47 @@ from agentmem.cli._common import (
     read_store,
     resolve_settings,
 )
+from agentmem.errors import UsageError
 
 if TYPE_CHECKING:
     from agentmem.store import Store
 
 
-def init(*, db: DbOpt = None, json: JsonOpt = False) -> None:
+EncryptOpt = Annotated[
+    bool,
+    Parameter(
+        name="--encrypt",
+        negative="",
+        help="Create the file encrypted (needs the encryption extra; key from AGENTMEM_KEY_FILE "
+        "or a new random key in the OS keyring).",
+    ),
+]
+
+
+def init(*, encrypt: EncryptOpt = False, db: DbOpt = None, json: JsonOpt = False) -> None:
     """Create the database file with the current schema (safe to repeat: an existing database
     is kept as it is, upgraded to the current schema if it is older).
 
     The only command that also creates a missing directory for ``--db``.
     """
+    from agentmem.encryption import convert, file_state, key_for, require_cipher
+
+    if encrypt:
+        require_cipher("creating an encrypted database")
     settings = resolve_settings(db, create=True, create_parents=True)
     target = Path(settings.db_path())
     existed = target.is_file() and target.stat().st_size > 0
+    if encrypt and existed and file_state(target) == "plain":
+        raise UsageError(
+            f"{target} already exists unencrypted; encrypt it with: "
+            + command("db", "encrypt", *db_args(settings))
+        )
+    if encrypt:
+        key_for(target, create=True)  # no key to be had: refused before a file exists
     with open_store(db, create=True, create_parents=True) as store:
         info = store.status()
+    if encrypt and file_state(target) == "plain":
+        convert(target, encrypt=True)
     if json:
         print_json(
             {"db_path": info.db_path, "schema_version": info.schema_version, "created": not existed}
@@ -51,12 +79,16 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
 
     Exits 8 when provider assistance is ``required`` but no matching evidence activates it.
     """
+    from agentmem.backup import backup_stamp
+    from agentmem.encryption import describe as cipher_of
     from agentmem.errors import EvidenceMismatch
     from agentmem.memory.composition import describe
 
     with read_store(db) as store:
         info = store.status()
         beliefs = _belief_counts(store)
+        cipher = cipher_of(store.conn, store.path)
+        copy_of = backup_stamp(store.conn)
         try:
             formation = describe(store)
             refused = None
@@ -69,7 +101,15 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
             }
             refused = exc
     if json:
-        print_json({**msgspec.to_builtins(info), "beliefs": beliefs, "formation": formation})
+        print_json(
+            {
+                **msgspec.to_builtins(info),
+                "beliefs": beliefs,
+                "formation": formation,
+                "encryption": cipher,
+                "backup": copy_of,
+            }
+        )
     else:
         print_fields(
             [
@@ -84,6 +124,18 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
                 ),
                 ("artifacts", f"{info.artifacts:,}"),
                 ("synchronous", info.synchronous),
+                ("encryption", cipher or "none"),
+                *(
+                    [
+                        (
+                            "backup of",
+                            f"the log through seq {copy_of['through_seq']}, "
+                            f"taken {copy_of['created_at']}",
+                        )
+                    ]
+                    if copy_of
+                    else []
+                ),
                 ("provider assistance", formation["mode"]),
                 ("formation policy", formation["formation_policy"] or "- (refused)"),
                 ("decision", formation["decision"]),
