@@ -12,8 +12,11 @@ ones and runs all of them through the same gates. This module owns what the ADR 
   <= 30 s. Input is estimated at one token per UTF-8 byte plus :data:`PROMPT_OVERHEAD_TOKENS`
   (the only bound that holds offline for every tokenizer); the newest messages that fit are
   kept; the requested output tokens are capped by catalog pricing so cost is bounded *before*
-  the call. An unpriced model is never called. After the call, reported usage is priced (or the
-  pre-flight bound when usage is missing) and a crossed ceiling rejects the result.
+  the call, and to what a full batch of claims from the messages sent can take
+  (:func:`batch_output_tokens`), so a slow local server asked for a short answer is not left
+  generating 4,096 tokens for a client that gave up. An unpriced model is never called. After
+  the call, reported usage is priced (or the pre-flight bound when usage is missing) and a
+  crossed ceiling rejects the result.
 - **Validation.** The text must parse, match the batch schema, stay within the local limits the
   providers are not trusted to enforce (batch size, string lengths, seq range), and every quote
   must occur exactly in the cited message. Local code renders each claim into a candidate.
@@ -46,6 +49,7 @@ from agentmem.errors import AgentmemError, PolicyRefused, ProviderError
 from agentmem.events import Event, canonical_json, register_process_event
 from agentmem.memory.claims import (
     CLAIM_KINDS,
+    VALUE_FIELDS,
     Evidence,
     MemoryCandidate,
     claim_json_schema,
@@ -70,6 +74,7 @@ __all__ = [
     "ProviderAssistedCandidateExtractor",
     "ProviderCalled",
     "ProviderOutcome",
+    "batch_output_tokens",
     "build_request_parts",
     "response_schema",
 ]
@@ -196,6 +201,35 @@ class ProviderOutcome:
     retryable: bool = False
     selected: list[int] = field(default_factory=list)
     detail: str | None = None
+
+
+# One claim with every value field written (null where it does not belong to the kind), an empty
+# quote and a large seq: the part of each claim that does not grow with the user's words.
+_CLAIM_FRAME_BYTES: Final = len(
+    msgspec.json.encode(
+        {
+            "kind": max(CLAIM_KINDS, key=len),
+            "values": dict.fromkeys(VALUE_FIELDS),
+            "quote": "",
+            "seq": 10**9,
+        }
+    )
+)
+
+
+def batch_output_tokens(longest_message_bytes: int) -> int:
+    """Output tokens a full batch can need when the longest message sent has this many bytes.
+
+    :data:`MAX_BATCH` claims, each its frame (half again for whitespace a model may add), a
+    quote and two values no longer than that message (nor :data:`MAX_QUOTE_CHARS` and
+    :data:`MAX_VALUE_CHARS`), at three bytes per token (JSON and English take more per
+    token; CJK about one character per token, three bytes), plus the ``{"claims": []}``
+    wrapper. A longer answer is no batch this extractor accepts.
+    """
+    quote = min(longest_message_bytes, MAX_QUOTE_CHARS * 4)
+    value = min(longest_message_bytes, MAX_VALUE_CHARS * 4)
+    per_claim = math.ceil((_CLAIM_FRAME_BYTES * 3 // 2 + quote + 2 * value) / 3)
+    return MAX_BATCH * per_claim + 32
 
 
 def _message_line(seq: int, text: str) -> str:
@@ -382,7 +416,9 @@ class ProviderAssistedCandidateExtractor(MemoryCandidateExtractor):
         price = self.catalog.price(self.provider.provider, self.provider.model)
         if price is None:
             raise ProviderError("unpriced_model", "the model has no catalog price")
-        max_output = budget.max_output_tokens
+        sent = [e.text for e in owned_user_messages(episode) if e.seq in state["seqs"]]
+        longest = max((len(text.encode()) for text in sent), default=0)
+        max_output = min(budget.max_output_tokens, batch_output_tokens(longest))
         per_out = price.cost(0, 1_000_000) / 1_000_000
         room = budget.max_cost_usd - price.cost(estimate, 0)
         if per_out > 0:
