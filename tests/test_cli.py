@@ -90,6 +90,27 @@ def test_append_bad_input(run_cli, db_path: Path, payload: str, code: int, needl
     assert _count(run_cli, db_path) == 0
 
 
+@pytest.mark.parametrize(
+    ("stdin", "needle"),
+    [
+        ("", "agentmem: no event on standard input: expected one JSON object\n"),
+        ("  \n", "agentmem: no event on standard input: expected one JSON object\n"),
+        (
+            "x" * (5 << 20),
+            "agentmem: the event on standard input is too large: an event may be at most 4 MiB\n",
+        ),
+    ],
+    ids=["empty", "blank", "5 MiB"],
+)
+def test_append_from_stdin_says_what_is_wrong_in_words(
+    run_cli, db_path: Path, stdin: str, needle: str
+) -> None:
+    run_cli("init", "--db", str(db_path))
+    out = run_cli("event", "append", "--db", str(db_path), input=stdin)
+    assert out.returncode == 4 and out.stderr == needle
+    assert _count(run_cli, db_path) == 0
+
+
 def test_conflicting_event_id_exits_5(run_cli, db_path: Path) -> None:
     run_cli(
         "event",
@@ -300,7 +321,7 @@ def test_demo_shows_memory_traps_and_a_redacted_export(run_cli, tmp_path: Path) 
     assert "User has a daughter named Mia" in memory and '"My daughter Mia" (seq 3)' in memory
     assert "Berlin" not in memory
     traps = text.split("== traps")[1].split("== export")[0]
-    assert "Berlin next year\" -> hypothetical" in traps
+    assert 'Berlin next year" -> hypothetical' in traps
     assert "-> prompt injection" in traps and "-> never evidence" in traps
     assert "refused (exit 6)" in text and "[REDACTED:aws_access_key_id]" in text
     assert "the pasted key appears in the export: no" in text
