@@ -26,6 +26,7 @@ import apsw
 import msgspec
 
 from agentmem import db
+from agentmem._resources import data_path
 from agentmem.config import Settings, load_settings
 from agentmem.errors import (
     AgentmemError,
@@ -38,7 +39,6 @@ from agentmem.errors import (
 )
 from agentmem.events import (
     CLIENT_EVENT_TYPES,
-    EVENT_TYPES,
     ROW_JSON_SQL,
     Event,
     RunStarted,
@@ -441,15 +441,6 @@ class EventLog:
         agentmem's own process events (see :meth:`append_process`)."""
         return self._append_batch(events, where=where, process=True)
 
-    # Transitional names: the committed integrations/openai_agents.py (under change for issue
-    # 14) still calls these; they go as soon as it calls the public names above.
-    _append_process = append_process
-    _append_process_many = append_process_many
-
-    @property
-    def _lock(self) -> threading.RLock:
-        return self.lock
-
     # -- reading ---------------------------------------------------------------------------
 
     def _event_rows(
@@ -599,8 +590,7 @@ class EventLog:
 def _log_problems(conn: apsw.Connection) -> list[str]:
     """Events changed outside agentmem: a ``content_hash`` that no longer matches the stored
     event, or a type outside the closed set (the log cannot be read back past either)."""
-    stored_decoder()  # registers every process type
-    known = set(EVENT_TYPES)
+    known = _closed_types()
     altered: list[int] = []
     unknown: list[int] = []
     rows = conn.execute(
@@ -629,6 +619,14 @@ def _log_problems(conn: apsw.Connection) -> list[str]:
             f"{seqs(unknown)}): they were written outside agentmem"
         )
     return problems
+
+
+def _closed_types() -> frozenset[str]:
+    """The closed set of event types, as the log's insert guard in ``schema.sql`` lists them:
+    every client and process type, whether or not the module defining it is loaded."""
+    sql = data_path("schema.sql").read_text(encoding="utf-8")
+    guard = sql[sql.index("CREATE TRIGGER events_append_only_insert") :]
+    return frozenset(re.findall(r"WHEN '([^']*)' THEN 0", guard[: guard.index("\nEND;")]))
 
 
 def content_hash(
