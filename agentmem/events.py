@@ -17,7 +17,9 @@ integration, and a stored row of a type whose module is not loaded reads as an
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import re
 import secrets
 import time
 import types
@@ -30,6 +32,7 @@ import msgspec
 
 from agentmem._ids import ID_PATTERN
 from agentmem._json_depth import MAX_JSON_DEPTH, too_deep
+from agentmem._resources import data_path
 from agentmem.canonical import canonical_json
 from agentmem.errors import InvalidInput
 
@@ -51,6 +54,7 @@ __all__ = [
     "UnloadedEvent",
     "UserMessageCreated",
     "canonical_json",
+    "closed_types",
     "decode_client_event",
     "decode_client_object",
     "format_time",
@@ -347,6 +351,16 @@ class StoredDecoder:
             return _unloaded(kind, row)
 
 
+@functools.cache
+def closed_types() -> frozenset[str]:
+    """Every event type the log admits, as the insert guard in ``schema.sql`` lists them: the
+    client types and every process type, whether or not the module that defines it is loaded
+    (only the schema names them all; this module names none of agentmem's own)."""
+    sql = data_path("schema.sql").read_text(encoding="utf-8")
+    guard = sql[sql.index("CREATE TRIGGER events_append_only_insert") :]
+    return frozenset(re.findall(r"WHEN '([^']*)' THEN 0", guard[: guard.index("\nEND;")]))
+
+
 def stored_decoder() -> StoredDecoder:
     """Lenient decoder for the log's own history (unknown fields tolerated, every type read)."""
     global _stored_decoder
@@ -419,8 +433,7 @@ def _explain(exc: msgspec.ValidationError | msgspec.DecodeError, raw_type: objec
 
 
 def _unknown_type_message(raw_type: object) -> str:
-    stored_decoder()  # imports every module that registers process event types
-    if raw_type in EVENT_TYPES:
+    if raw_type in closed_types():
         return (
             f"type {raw_type!r} is written by agentmem itself and cannot be appended "
             "(use the matching command, e.g. 'agentmem consent grant')"

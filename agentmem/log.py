@@ -26,7 +26,6 @@ import apsw
 import msgspec
 
 from agentmem import db
-from agentmem._resources import data_path
 from agentmem.config import Settings, load_settings
 from agentmem.errors import (
     AgentmemError,
@@ -43,6 +42,7 @@ from agentmem.events import (
     Event,
     RunStarted,
     canonical_json,
+    closed_types,
     event_type,
     format_time,
     new_event_id,
@@ -590,7 +590,7 @@ class EventLog:
 def _log_problems(conn: apsw.Connection) -> list[str]:
     """Events changed outside agentmem: a ``content_hash`` that no longer matches the stored
     event, or a type outside the closed set (the log cannot be read back past either)."""
-    known = _closed_types()
+    known = closed_types()
     altered: list[int] = []
     unknown: list[int] = []
     rows = conn.execute(
@@ -619,14 +619,6 @@ def _log_problems(conn: apsw.Connection) -> list[str]:
             f"{seqs(unknown)}): they were written outside agentmem"
         )
     return problems
-
-
-def _closed_types() -> frozenset[str]:
-    """The closed set of event types, as the log's insert guard in ``schema.sql`` lists them:
-    every client and process type, whether or not the module defining it is loaded."""
-    sql = data_path("schema.sql").read_text(encoding="utf-8")
-    guard = sql[sql.index("CREATE TRIGGER events_append_only_insert") :]
-    return frozenset(re.findall(r"WHEN '([^']*)' THEN 0", guard[: guard.index("\nEND;")]))
 
 
 def content_hash(
