@@ -6,13 +6,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import msgspec
-from cyclopts import Parameter
 
 from agentmem.cli._common import (
     DbOpt,
     JsonOpt,
     command,
     db_args,
+    flag,
     open_store,
     plural,
     print_fields,
@@ -28,11 +28,10 @@ if TYPE_CHECKING:
 
 EncryptOpt = Annotated[
     bool,
-    Parameter(
-        name="--encrypt",
-        negative="",
-        help="Create the file encrypted (needs the encryption extra; key from AGENTMEM_KEY_FILE "
+    flag(
+        "Create the file encrypted (needs the encryption extra; key from AGENTMEM_KEY_FILE "
         "or a new random key in the OS keyring).",
+        name="--encrypt",
     ),
 ]
 
