@@ -25,7 +25,7 @@ from typing import Any, NamedTuple, Self, TypeVar, cast
 import apsw
 import msgspec
 
-from agentmem import db
+from agentmem import bulk, db
 from agentmem.config import Settings, load_settings
 from agentmem.errors import (
     AgentmemError,
@@ -399,28 +399,72 @@ class EventLog:
         where: Callable[[int], str] | None = None,
         process: bool,
     ) -> ImportResult:
-        imported = duplicates = 0
-        first = last = None
+        tally = _Tally()
         now = now_text()  # one transaction, one arrival time for events without their own
         with self.transaction():
             cursor = self.conn.cursor()
-            for index, event in enumerate(events, start=1):
-                try:
-                    result = self._insert(cursor, self._prepare(event, now, process=process))
-                except AgentmemError as exc:
-                    label = where(index) if where is not None else f"event {index}"
-                    exc.message = f"{label}: {exc.message}"
-                    exc.args = (exc.message,)
-                    raise
-                if result.duplicate:
-                    duplicates += 1
+            # Large batches of client events go in chunks through the bulk path (agentmem.bulk).
+            numbered = enumerate(events, start=1)
+            supported: bool | None = None
+            while chunk := list(itertools.islice(numbered, 1 if process else bulk.CHUNK)):
+                if len(chunk) >= bulk.MIN_CHUNK and supported is None:
+                    supported = bulk.supported(self.conn)
+                if len(chunk) < bulk.MIN_CHUNK or not supported:
+                    for index, event in chunk:
+                        with _labelled(index, where):
+                            prepared = self._prepare(event, now, process=process)
+                            tally.add(index, self._insert(cursor, prepared), progress)
                 else:
-                    imported += 1
-                    first = result.seq if first is None else first
-                    last = result.seq
-                if progress is not None:
-                    progress(index)
-        return ImportResult(imported, duplicates, first, last)
+                    self._append_chunk(cursor, chunk, now, tally, progress, where)
+        return ImportResult(tally.imported, tally.duplicates, tally.first, tally.last)
+
+    def _append_chunk(
+        self,
+        cursor: apsw.Cursor,
+        chunk: list[tuple[int, Event | ClientInput]],
+        now: str,
+        tally: _Tally,
+        progress: Callable[[int], None] | None,
+        where: Callable[[int], str] | None,
+    ) -> None:
+        """Client events, validated and hashed first, then inserted by :func:`bulk.insert_chunk`.
+
+        Whatever the bulk path cannot take as it is (an event id already stored or given twice,
+        an event a guard refuses, an invalid event) is appended event by event, in order, so
+        the batch fails at the same event with the same error as it would one by one.
+        """
+        prepared: list[tuple[int, tuple[_Row, bool]]] = []
+        failure: tuple[int, AgentmemError] | None = None
+        for index, event in chunk:
+            try:
+                prepared.append((index, self._prepare(event, now)))
+            except AgentmemError as exc:
+                failure = (index, exc)
+                break
+        given = [row.event_id for _, (row, was_given) in prepared if was_given]
+        span = None
+        if failure is None and len(set(given)) == len(given) and not self._stored_any(given):
+            span = bulk.insert_chunk(self.conn, [row for _, (row, _) in prepared])
+        if span is not None:
+            for seq, (index, (row, _)) in enumerate(prepared, start=span[0]):
+                tally.add(index, AppendResult(seq, row.event_id, False), progress)
+        else:
+            for index, one in prepared:
+                with _labelled(index, where):
+                    tally.add(index, self._insert(cursor, one), progress)
+        if failure is not None:
+            with _labelled(failure[0], where):
+                raise failure[1]
+
+    def _stored_any(self, event_ids: list[str]) -> bool:
+        if not event_ids:
+            return False
+        found = self.conn.execute(
+            "SELECT EXISTS (SELECT 1 FROM events WHERE event_id IN "
+            "(SELECT value FROM json_each(?)))",
+            (msgspec.json.encode(event_ids).decode("utf-8"),),
+        ).get
+        return bool(found)
 
     def append_process(self, event: Event) -> AppendResult:
         """Append an event agentmem itself writes: a process event (consent, memory audits,
@@ -585,6 +629,37 @@ class EventLog:
             for table, count in drift
         ]
         return problems
+
+
+class _Tally:
+    """What a batch append has written so far (an :class:`ImportResult` in the making)."""
+
+    def __init__(self) -> None:
+        self.imported = self.duplicates = 0
+        self.first: int | None = None
+        self.last: int | None = None
+
+    def add(self, index: int, result: AppendResult, progress: Callable[[int], None] | None) -> None:
+        if result.duplicate:
+            self.duplicates += 1
+        else:
+            self.imported += 1
+            self.first = result.seq if self.first is None else self.first
+            self.last = result.seq
+        if progress is not None:
+            progress(index)
+
+
+@contextlib.contextmanager
+def _labelled(index: int, where: Callable[[int], str] | None) -> Iterator[None]:
+    """Prefix an error raised inside with where the event came from (default ``event i``)."""
+    try:
+        yield
+    except AgentmemError as exc:
+        label = where(index) if where is not None else f"event {index}"
+        exc.message = f"{label}: {exc.message}"
+        exc.args = (exc.message,)
+        raise
 
 
 def _log_problems(conn: apsw.Connection) -> list[str]:

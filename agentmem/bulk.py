@@ -1,0 +1,248 @@
+"""Bulk appends: a chunk of client events in one ``executemany``, projections updated per set.
+
+Appended one by one, every event runs the projection triggers' programs (``events_proj_*``):
+half of a bulk import's time in SQLite. For a large batch of *client* events the log instead
+takes, inside a savepoint of the caller's write transaction: the four triggers client events
+fire are dropped, the chunk is inserted with one ``executemany``, the guards those triggers
+hold are checked over the whole chunk at once, the projections are updated by one statement
+per table, and the triggers are re-created from their own stored SQL. Other connections never
+see the file without its triggers (the savepoint is inside the writer's transaction), and the
+append-only guard on ``events`` stays in force throughout.
+
+Why this equals the triggers' result: the guard query flags an event exactly when its
+trigger would refuse it given the projections before the chunk plus every earlier event of the
+chunk, so it finds the first event an event-by-event append would refuse; then nothing is
+kept and the caller appends the chunk event by event, which raises the exact error for the
+exact event. Without a refusal, each statement below computes the value the triggers reach
+after the last event of the chunk (sums of their increments, the last event's status, the
+first event's creation values). ``tests/test_projections.py`` checks both against the
+event-by-event path on generated histories, refused ones included.
+
+The statements are written against the trigger bodies of :data:`TRIGGERS`; :func:`supported`
+refuses the bulk path (the caller then appends event by event) if the file's triggers are not
+those, so a changed trigger can make imports slower, never wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+
+import apsw
+
+from agentmem.errors import StoreError
+
+__all__ = ["CHUNK", "MIN_CHUNK", "TRIGGERS", "TRIGGERS_SHA256", "insert_chunk", "supported"]
+
+#: Events validated, checked and inserted at a time: large enough that the per-chunk work
+#: (a TEMP table, dropping and re-creating four triggers) is noise, small enough that an
+#: import of any size holds only one chunk in memory.
+CHUNK = 2048
+#: Smaller batches are appended event by event: the drop and re-creation of four triggers
+#: (and the schema reload it costs other connections) only pays off over many events.
+MIN_CHUNK = 256
+
+#: The projection triggers that client events fire; the statements below replace them.
+TRIGGERS = (
+    "events_proj_run_completed",
+    "events_proj_run_member",
+    "events_proj_run_started",
+    "events_proj_session",
+)
+#: SHA-256 of those triggers' SQL as ``schema.sql`` defines them, joined by newlines in the
+#: order above (a test compares it with a fresh database).
+TRIGGERS_SHA256 = "cc554472fa616607ed2f5af7c47c993e9f6119352264fd164bfa3805e08d5c89"
+
+_INSERT = (
+    "INSERT INTO events (event_id, type, session_id, run_id, principal, payload, content_hash,"
+    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_CHUNK_TABLE = (
+    "CREATE TEMP TABLE bulk_chunk (seq INTEGER PRIMARY KEY, type TEXT, session_id TEXT,"
+    " run_id TEXT, payload TEXT)"
+)
+_MEMBERS = (
+    "'user.message.created', 'assistant.message.created', 'tool.result.created', "
+    "'system.prompt.set'"
+)
+
+# Whether an event of the chunk (seq between ?1 and ?2) would be refused by a trigger, given
+# the projections before the chunk (the dropped triggers left them as they were) and the
+# chunk's earlier events; per session and per run, so it costs one pass over the chunk:
+# - events_proj_session: an event of a session closed before it (in the file, or earlier in
+#   the chunk: then the session's last event comes after its first close);
+# - events_proj_run_started: a run started twice, or under a parent started neither before the
+#   chunk nor earlier in it;
+# - events_proj_run_member / events_proj_run_completed: the first member (or completion) of a
+#   run that is not in the file and not started earlier in the chunk; a member of a completed
+#   run (completed in the file, or an event after the run's first completion in the chunk); a
+#   member of another session than the run's.
+_REFUSED = f"""
+WITH chunk AS MATERIALIZED (SELECT seq, type, session_id, run_id, payload FROM temp.bulk_chunk),
+started AS MATERIALIZED (
+    SELECT run_id, min(seq) AS seq, count(*) AS n, session_id FROM chunk
+    WHERE type = 'run.started' GROUP BY run_id
+),
+member AS MATERIALIZED (
+    SELECT run_id, min(seq) AS first, max(seq) AS last,
+           min(CASE type WHEN 'run.completed' THEN seq END) AS done
+    FROM chunk WHERE run_id IS NOT NULL AND type IN ({_MEMBERS}, 'run.completed')
+    GROUP BY run_id
+)
+SELECT EXISTS (
+    SELECT 1 FROM (
+        SELECT session_id, max(seq) AS last,
+               min(CASE type WHEN 'session.closed' THEN seq END) AS closed
+        FROM chunk GROUP BY session_id
+    ) AS g
+    WHERE g.last > g.closed
+       OR EXISTS (SELECT 1 FROM sessions AS s
+                  WHERE s.session_id = g.session_id AND s.status = 'closed'))
+OR EXISTS (
+    SELECT 1 FROM started
+    WHERE started.n > 1 OR EXISTS (SELECT 1 FROM runs WHERE runs.run_id = started.run_id))
+OR EXISTS (
+    SELECT 1 FROM chunk AS e
+    WHERE e.type = 'run.started' AND json_extract(e.payload, '$.parent_run_id') IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM runs
+                      WHERE run_id = json_extract(e.payload, '$.parent_run_id'))
+      AND NOT EXISTS (SELECT 1 FROM started AS p
+                      WHERE p.run_id = json_extract(e.payload, '$.parent_run_id')
+                        AND p.seq < e.seq))
+OR EXISTS (
+    SELECT 1 FROM member AS m
+    LEFT JOIN runs AS r ON r.run_id = m.run_id
+    LEFT JOIN started AS s ON s.run_id = m.run_id
+    WHERE (r.run_id IS NULL AND (s.seq IS NULL OR s.seq > m.first))
+       OR r.status = 'completed'
+       OR m.last > m.done)
+OR EXISTS (
+    SELECT 1 FROM chunk AS e
+    LEFT JOIN runs AS r ON r.run_id = e.run_id
+    LEFT JOIN started AS s ON s.run_id = e.run_id
+    WHERE e.run_id IS NOT NULL AND e.type IN ({_MEMBERS}, 'run.completed')
+      AND e.session_id IS NOT coalesce(r.session_id, s.session_id))
+"""
+
+# What the triggers leave after the chunk's last event, one statement per projection.
+_PROJECT = (
+    # events_proj_session: counts add up; status and closed_seq are the last event's; principal
+    # and created_at the first event's (a conflict keeps the existing row's); the latest
+    # activity is the greatest created_at.
+    """
+    WITH chunk AS (
+        SELECT session_id, min(seq) AS first_seq, max(seq) AS last_seq, count(*) AS n,
+               sum(type = 'user.message.created') AS users,
+               sum(type = 'assistant.message.created') AS assistants,
+               sum(type = 'run.started') AS runs, max(created_at) AS last_at,
+               max(CASE type WHEN 'session.closed' THEN seq END) AS closed_seq
+        FROM events WHERE seq BETWEEN ?1 AND ?2 GROUP BY session_id
+    )
+    INSERT INTO sessions (session_id, principal, status, event_count, user_message_count,
+                          assistant_message_count, run_count, first_seq, last_seq, closed_seq,
+                          created_at, last_activity_at)
+    SELECT c.session_id, f.principal, CASE WHEN c.closed_seq IS NULL THEN 'open' ELSE 'closed' END,
+           c.n, c.users, c.assistants, c.runs, c.first_seq, c.last_seq, c.closed_seq,
+           f.created_at, c.last_at
+    FROM chunk AS c JOIN events AS f ON f.seq = c.first_seq WHERE 1
+    ON CONFLICT (session_id) DO UPDATE SET
+        status = excluded.status,
+        event_count = event_count + excluded.event_count,
+        user_message_count = user_message_count + excluded.user_message_count,
+        assistant_message_count = assistant_message_count + excluded.assistant_message_count,
+        run_count = run_count + excluded.run_count,
+        last_seq = excluded.last_seq,
+        closed_seq = excluded.closed_seq,
+        last_activity_at = max(last_activity_at, excluded.last_activity_at)
+    """,
+    # events_proj_run_started: a row per run, stamped with the consent in force (client events
+    # never change consent, so it is the same for the whole chunk), and the run's tools.
+    """
+    INSERT INTO runs (run_id, session_id, parent_run_id, principal, status, event_count,
+                      started_seq, started_at, consent_seq)
+    SELECT e.run_id, e.session_id, json_extract(e.payload, '$.parent_run_id'), e.principal,
+           'running', 1, e.seq, e.created_at,
+           (SELECT granted_seq FROM consent
+            WHERE principal = e.principal AND purpose = 'trajectory_export'
+              AND status = 'granted')
+    FROM events AS e WHERE e.seq BETWEEN ?1 AND ?2 AND e.type = 'run.started' ORDER BY e.seq
+    """,
+    """
+    INSERT INTO run_tools (run_id, name, schema_sha256)
+    SELECT e.run_id, json_extract(t.value, '$.name'), json_extract(t.value, '$.schema_sha256')
+    FROM events AS e, json_each(e.payload, '$.tools') AS t
+    WHERE e.seq BETWEEN ?1 AND ?2 AND e.type = 'run.started' ORDER BY e.seq
+    """,
+    # events_proj_run_member and events_proj_run_completed: one more event per member and per
+    # completion; a completion (the run's last event) sets the outcome.
+    f"""
+    UPDATE runs SET
+        event_count = event_count + c.n,
+        status = CASE WHEN c.done IS NULL THEN status ELSE 'completed' END,
+        outcome = CASE WHEN c.done IS NULL THEN outcome
+                       ELSE json_extract(d.payload, '$.outcome') END,
+        failure_class = CASE WHEN c.done IS NULL THEN failure_class
+                             ELSE json_extract(d.payload, '$.failure_class') END,
+        completed_seq = CASE WHEN c.done IS NULL THEN completed_seq ELSE c.done END,
+        completed_at = CASE WHEN c.done IS NULL THEN completed_at ELSE d.created_at END
+    FROM (SELECT run_id, count(*) AS n,
+                 max(CASE type WHEN 'run.completed' THEN seq END) AS done
+          FROM events
+          WHERE seq BETWEEN ?1 AND ?2 AND run_id IS NOT NULL
+            AND type IN ({_MEMBERS}, 'run.completed')
+          GROUP BY run_id) AS c
+    LEFT JOIN events AS d ON d.seq = c.done
+    WHERE runs.run_id = c.run_id
+    """,
+)
+
+
+def _trigger_sql(conn: apsw.Connection) -> list[str]:
+    rows = conn.execute(
+        "SELECT name, sql FROM main.sqlite_schema WHERE type = 'trigger' AND name IN "
+        f"({', '.join('?' * len(TRIGGERS))}) ORDER BY name",
+        TRIGGERS,
+    ).fetchall()
+    return [str(sql) for _, sql in rows]
+
+
+def supported(conn: apsw.Connection) -> bool:
+    """Whether the file's projection triggers are the ones the bulk statements replace."""
+    found = _trigger_sql(conn)
+    digest = hashlib.sha256("\n".join(found).encode("utf-8")).hexdigest()
+    return len(found) == len(TRIGGERS) and digest == TRIGGERS_SHA256
+
+
+def insert_chunk(conn: apsw.Connection, rows: Sequence[Sequence[object]]) -> tuple[int, int] | None:
+    """Insert ``rows`` (new client events, in order; every ``event_id`` new) inside the caller's
+    write transaction and update the projections as the triggers would.
+
+    Returns the first and last seq, or ``None`` when nothing was written because an event
+    would be refused (the caller then appends the chunk event by event for the exact error).
+    The check runs on a TEMP copy of the chunk before anything is inserted: a savepoint around
+    the insert would have made SQLite journal it and cost five times the insert itself. Any
+    other failure propagates, and the caller's transaction rolls back (triggers included).
+    """
+    before = int(conn.execute("SELECT coalesce(max(seq), 0) FROM main.events").get)
+    first, last = before + 1, before + len(rows)
+    conn.execute(_CHUNK_TABLE)
+    try:
+        conn.executemany(
+            "INSERT INTO temp.bulk_chunk VALUES (?, ?, ?, ?, ?)",
+            ((seq, row[1], row[2], row[3], row[5]) for seq, row in enumerate(rows, first)),
+        )
+        if conn.execute(_REFUSED).get:
+            return None
+    finally:
+        conn.execute("DROP TABLE temp.bulk_chunk")
+    triggers = _trigger_sql(conn)
+    for name in TRIGGERS:
+        conn.execute(f"DROP TRIGGER main.{name}")
+    conn.executemany(_INSERT, rows)
+    if conn.last_insert_rowid() != last:
+        raise StoreError(f"bulk append: seqs {first}..{last} were expected, the log disagrees")
+    for statement in _PROJECT:
+        conn.execute(statement, (first, last))
+    for sql in triggers:
+        conn.execute(sql)
+    return first, last
