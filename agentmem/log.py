@@ -403,20 +403,38 @@ class EventLog:
         now = now_text()  # one transaction, one arrival time for events without their own
         with self.transaction():
             cursor = self.conn.cursor()
-            # Large batches of client events go in chunks through the bulk path (agentmem.bulk).
             numbered = enumerate(events, start=1)
+            if process:
+                self._append_one_by_one(cursor, numbered, now, tally, progress, where, True)
+                return ImportResult(tally.imported, tally.duplicates, tally.first, tally.last)
+            # Large batches of client events go in chunks through the bulk path (agentmem.bulk).
             supported: bool | None = None
-            while chunk := list(itertools.islice(numbered, 1 if process else bulk.CHUNK)):
+            while chunk := list(itertools.islice(numbered, bulk.CHUNK)):
                 if len(chunk) >= bulk.MIN_CHUNK and supported is None:
                     supported = bulk.supported(self.conn)
-                if len(chunk) < bulk.MIN_CHUNK or not supported:
-                    for index, event in chunk:
-                        with _labelled(index, where):
-                            prepared = self._prepare(event, now, process=process)
-                            tally.add(index, self._insert(cursor, prepared), progress)
-                else:
+                if len(chunk) >= bulk.MIN_CHUNK and supported:
                     self._append_chunk(cursor, chunk, now, tally, progress, where)
+                else:
+                    self._append_one_by_one(cursor, chunk, now, tally, progress, where, False)
         return ImportResult(tally.imported, tally.duplicates, tally.first, tally.last)
+
+    def _append_one_by_one(
+        self,
+        cursor: apsw.Cursor,
+        numbered: Iterable[tuple[int, Event | ClientInput]],
+        now: str,
+        tally: _Tally,
+        progress: Callable[[int], None] | None,
+        where: Callable[[int], str] | None,
+        process: bool,
+    ) -> None:
+        for index, event in numbered:
+            try:
+                result = self._insert(cursor, self._prepare(event, now, process=process))
+            except AgentmemError as exc:
+                _label(exc, index, where)
+                raise
+            tally.add(index, result, progress)
 
     def _append_chunk(
         self,
@@ -450,11 +468,15 @@ class EventLog:
                 tally.add(index, AppendResult(seq, row.event_id, False), progress)
         else:
             for index, one in prepared:
-                with _labelled(index, where):
-                    tally.add(index, self._insert(cursor, one), progress)
+                try:
+                    result = self._insert(cursor, one)
+                except AgentmemError as exc:
+                    _label(exc, index, where)
+                    raise
+                tally.add(index, result, progress)
         if failure is not None:
-            with _labelled(failure[0], where):
-                raise failure[1]
+            _label(failure[1], failure[0], where)
+            raise failure[1]
 
     def _stored_any(self, event_ids: list[str]) -> bool:
         if not event_ids:
@@ -650,16 +672,11 @@ class _Tally:
             progress(index)
 
 
-@contextlib.contextmanager
-def _labelled(index: int, where: Callable[[int], str] | None) -> Iterator[None]:
-    """Prefix an error raised inside with where the event came from (default ``event i``)."""
-    try:
-        yield
-    except AgentmemError as exc:
-        label = where(index) if where is not None else f"event {index}"
-        exc.message = f"{label}: {exc.message}"
-        exc.args = (exc.message,)
-        raise
+def _label(exc: AgentmemError, index: int, where: Callable[[int], str] | None) -> None:
+    """Prefix ``exc`` with where its event came from (``where(i)``, default ``event i``)."""
+    label = where(index) if where is not None else f"event {index}"
+    exc.message = f"{label}: {exc.message}"
+    exc.args = (exc.message,)
 
 
 def _log_problems(conn: apsw.Connection) -> list[str]:
