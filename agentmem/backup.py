@@ -258,7 +258,8 @@ def _verify(conn: apsw.Connection, path: Path) -> BackupInfo:
         raise DatabaseCorrupt(f"{path} is damaged ({exc}); nothing was changed") from exc
     if problems != ["ok"]:
         raise DatabaseCorrupt(
-            f"{path} failed SQLite's integrity check ({problems[0]}); nothing was changed"
+            f"{path} is damaged: it failed SQLite's integrity check ({problems[0]}); "
+            "nothing was changed"
         )
     events, through = conn.execute("SELECT count(*), coalesce(max(seq), 0) FROM events").get
     created = conn.execute("SELECT value FROM meta WHERE key = 'backup_created_at'").fetchall()

@@ -14,6 +14,27 @@ import agentmem
 
 REPO = Path(__file__).resolve().parent.parent
 
+# AGENTMEM_TEST_ENCRYPTED=1 runs the suite with every database encrypted (the CI job on
+# apsw-sqlite3mc, README "Encryption at rest"): a key file made for this run keys every new
+# file, the CLI subprocesses get it too, and raw apsw connections opened by tests are keyed
+# like agentmem's own.
+ENCRYPTED = os.environ.get("AGENTMEM_TEST_ENCRYPTED") == "1"
+if ENCRYPTED:
+    import secrets
+    import tempfile
+
+    import apsw
+
+    from agentmem.encryption import require_cipher, unlock
+
+    require_cipher("AGENTMEM_TEST_ENCRYPTED=1")
+    _key_file = Path(tempfile.mkdtemp(prefix="agentmem-test-key-")) / "key.hex"
+    _key_file.write_text(secrets.token_hex(32))
+    os.environ["AGENTMEM_KEY_FILE"] = str(_key_file)
+    apsw.connection_hooks.append(
+        lambda conn: unlock(conn, conn.filename) if conn.filename else None
+    )
+
 
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
@@ -38,6 +59,8 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
         XDG_STATE_HOME=str(home / ".local" / "state"),
         AGENTMEM_CONFIG=str(home / "no-config.toml"),
     )
+    if ENCRYPTED:
+        env["AGENTMEM_KEY_FILE"] = os.environ["AGENTMEM_KEY_FILE"]
     return env
 
 

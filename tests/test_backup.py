@@ -136,7 +136,7 @@ def _damaged(path: Path) -> None:
         (_garbage, 4, "not an SQLite database"),
         (_foreign, 4, "not an agentmem database"),
         (_newer, 5, "newer than this agentmem"),
-        (_damaged, 12, "nothing was changed"),
+        (_damaged, 12, "is damaged"),
     ],
 )
 def test_restore_refuses_a_bad_file_and_changes_nothing(

@@ -23,6 +23,12 @@ from agentmem.erasure import erase
 
 MESSAGE = "Our safe word is periwinkle-xylophone-7731."
 
+# This file manages its own keys and plain files; the whole-suite switch would mix them up.
+pytestmark = pytest.mark.skipif(
+    os.environ.get("AGENTMEM_TEST_ENCRYPTED") == "1",
+    reason="tests encryption itself; AGENTMEM_TEST_ENCRYPTED keys every file for the run",
+)
+
 needs_cipher = pytest.mark.skipif(
     not cipher_available() and os.environ.get("AGENTMEM_REQUIRE_CIPHER") != "1",
     reason="the loaded apsw has no cipher (install agentmem[encryption], see README)",
