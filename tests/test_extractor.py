@@ -579,6 +579,13 @@ def test_long_messages_stay_fast() -> None:
         "my daughter and my son " * 5000,
         " ".join(f"My daughter {name} is great." for name in names),
         "a" * 100_000 + ")",
+        # pasted tables and logs: long runs of spaces or newlines, and many corrections or
+        # denials in one message, must not make any pattern backtrack quadratically
+        "i live in leeds" + " " * 20_000 + "ok" + "\n" * 20_000,
+        "forget the dog bit. im not vegan. " * 3000,
+        "im not a nurse, im a doctor. " * 3000,
+        "im vegan — well vegetarian, sorry, pescatarian " * 3000,
+        "i live in leeds 'A " * 3000,
     ]
     started = time.perf_counter()
     results = [EXTRACTOR.extract(episode(text)) for text in texts]

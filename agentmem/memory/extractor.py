@@ -20,6 +20,7 @@ whole messages that cannot match. The candidates are exactly those of searching 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -264,7 +265,8 @@ _WS_HEADS = (
     r"|pipeline|ci|line\s+length|indentation|style\s+guide|convention|entry\s+point"
     r"|config\s+file|schema|monorepo|workspace|milestone|due\s+date|release\s+date|base\s+image"
     r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node|msrv"
-    r"|command|timezone|time\s+zone|test\s+runner|bundler|image|format|driver)"
+    r"|command|timezone|time\s+zone|test\s+runner|bundler|image|format|driver|formatting"
+    r"|linting)"
 )
 _STATE_WORDS: Final = frozenset(
     _words(
@@ -419,7 +421,8 @@ _JOKE = _grx(
 )
 _FICTION = _grx(
     rf"\bmy\s+(?:character|avatar|persona|oc|alter\s+ego|protagonist|hero|heroine|npc)\b"
-    rf"|\b(?:in|for|from)\s+(?:the|my|our|this|a|your)\s+(?:story|novel|book|game|role[- ]?play"
+    rf"|\b(?:in|for|from|of)\s+(?:the|my|our|this|a|your)\s+(?:short\s+|new\s+|next\s+)?"
+    rf"(?:story|novel|book|game|role[- ]?play"
     rf"|script|screenplay|scene|campaign|world|fic|fanfic|fanfiction|play|movie|show|dream"
     rf"|simulation|universe)\b|\brole[- ]?play|\blet{_A}?s\s+(?:pretend|play|imagine|write)\b"
     rf"|\bpretend|\bin[- ]character\b|\bthe\s+protagonist\b|\bfictional\b|\bnpc\b"
@@ -517,7 +520,7 @@ def _next_word(text: str, end: int) -> str:
 
 _NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&])")
 _NAMED = re.compile(
-    rf"\s*,?\s+(?:(?i:named|called|name\s+is|name|whose\s+name\s+is)\s+)(?P<names>{_NAMES})"
+    rf"(?:\s*,\s*|\s+)(?:(?i:named|called|name\s+is|name|whose\s+name\s+is)\s+)(?P<names>{_NAMES})"
 )
 _POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
 _IS_CALLED = re.compile(
@@ -744,7 +747,7 @@ def _rule_parent_married(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _PRONOUN_NAME = _grx(
-    rf"^\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
+    rf"(?:^|,\s*)\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
     rf"|(?P<pron2>she|he|it|they)(?:{_A}s|{_A}re|\s+is|\s+are)\s+(?:called|named))"
     rf"\s+(?P<name>{_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z&])",
     "name called named",
@@ -1040,6 +1043,13 @@ _OCCUPATION = [
         rf"(?P<org>{_ORG})",
         "company",
     ),
+    # "Just started at Grant Thornton last week as an audit senior"
+    _grx(
+        rf"(?:^\W*|\bi(?:{_A}ve|\s+have)?\s+)(?:just\s+|recently\s+)?(?:started|joined)\s+(?:at\s+)?"
+        rf"(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+|\s+\w+\s+ago)?\s+as\s+(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE}){_ROLE_END}",
+        "started joined",
+    ),
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer"
     _grx(
         rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:at|for|in)\s+"
@@ -1132,10 +1142,24 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _OCCUPATION:
         for m in pattern.finditer(c, mask):
             role = m.group("role")
+            field_of_work = (
+                m.group("org")
+                if "org" in m.re.groupindex
+                and m.group("org")
+                and m.group("org").isalpha()
+                and m.group("org").islower()
+                and is_common_word(m.group("org"))
+                and _IN_END.search(c, m.start(), m.start("org"))
+                else None
+            )
+            if field_of_work:  # "I work in construction like supervisor"
+                role = f"{field_of_work} {role}"
             modifiers = role.casefold().split()[:-1]
             if any(w in _ROLE_MOD_BLOCK or w.endswith(("'s", "’s")) for w in modifiers):
                 continue
             yield _Hit("occupation", {"role": role}, m.span())
+            if field_of_work:
+                continue
             if "org" in m.re.groupindex and m.group("org"):
                 if (value := _org(m.group("org"), c[m.end("org") :])) is not None:
                     yield _Hit("employer", {"org": value}, m.span())
@@ -1505,6 +1529,14 @@ _LANGUAGE = [
             "beginner basic a1 a2 elementary",
         ),
     ),
+    # "English I speak fluent", "french i speak very well"
+    (
+        "fluent",
+        _grx(
+            rf"\b(?P<langs>{_LANG})\s+i\s+speak\s+(?:fluent(?:ly)?|very\s+well|well)\b",
+            "speak",
+        ),
+    ),
     # "japanese is my second language but im fluent"
     (
         "fluent",
@@ -1537,7 +1569,8 @@ _LANGUAGE = [
     (
         "native",
         _grx(
-            rf"\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<langs>{_LANGS})",
+            rf"\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+"
+            rf"(?P<langs>{_LANG}(?:\s+and\s+{_LANG})?)",
             "native first mother",
         ),
     ),
@@ -1586,7 +1619,8 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
 _WS_VALUE = (
     r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
     r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
-    r"|btw|lol|pls|please|tbh|fyi|anyway"
+    r"|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
+    r"|though|ugh|haha|atm|everywhere"
     r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b))"
 )
 _WORKING_STATE = [
@@ -1614,7 +1648,9 @@ _WORKING_STATE = [
         _grx(
             rf"\b(?:(?:the|this|our)\s+(?:project|repo|repository|codebase|app|application"
             rf"|service|library|package|tool|cli)\s+(?:now\s+)?(?:targets|is\s+targeting)"
-            rf"|we\s+(?:now\s+)?target)\s+{_WS_VALUE}",
+            rf"|we\s+(?:now\s+)?target)\s+{_WS_VALUE}"
+            # "targets ios 15 and up": the lower bound is part of the value
+            rf"(?P<up>\s+(?:and\s+(?:up|above|newer|later)|or\s+(?:later|newer|higher|above)))?",
             "target targets targeting",
         ),
     ),
@@ -1712,7 +1748,7 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
     for m in _SETTING_FOR_REPO.finditer(c, mask):
         value = _setting(m.group("val"))
-        subject = m.group("subj")
+        subject = _SUBJECT_ALIASES.get(m.group("subj").casefold(), m.group("subj"))
         if subject.casefold().split()[0] not in {"the", "our", "my", "this", "a", "an"}:
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _RENAMED.finditer(c, mask):
@@ -1762,6 +1798,10 @@ def _setting(value: str) -> str:
     return " ".join(kept)
 
 
+_PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
+_SUBJECT_ALIASES: Final = {"formatting": "formatter", "linting": "linter"}
+
+
 def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
     if _THIRD_PARTY.search(c):
         return
@@ -1769,13 +1809,17 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
         for m in pattern.finditer(c, mask):
             if _FOR_REPO.search(c, 0, m.start()):  # "line length for this repo is 100"
                 continue
-            value = _setting(m.group("val"))
+            # "formatting in this repo is prettier": "this repo" is not the subject
+            if m.groupdict().get("det") and _PREP_BEFORE.search(c, 0, m.start()):
+                continue
+            value = _setting(m.group("val")) + (m.groupdict().get("up") or "")
             words = value.casefold().split()
             if words[0] in _STATE_WORDS or _VERB_FORM.search(words[0]):
                 continue
             if any(w in _OBJECT_BLOCK_ANY for w in words):
                 continue
             subj = subject or m.group("subj")
+            subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
@@ -1862,6 +1906,12 @@ _REFINED_PLACE = re.compile(
 )
 
 
+_REFINED_PLACE_ANY = re.compile(
+    r"^\W*(?:no,?\s+|sorry,?\s+)?(?P<head>[A-Za-z][\w'’.]+)(?:\s*[,—–-]\s*|\s+)"
+    r"(?P<region>[A-Za-z][\w'’.\-]+)(?=\s*(?:$|[,.;!]|\s+not\b|\s+lol\b))"
+)
+
+
 def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
     """(start, end, is_question) for each sentence; abbreviations do not end one."""
     start = 0
@@ -1918,10 +1968,29 @@ _NATIVE_ACROSS = _rx(
     rf"|\b(?P<lang2>{_LANG})\b[^()\n]{{0,40}}\(\s*my\s+(?:native|first|mother)\s+"
     rf"(?:language|tongue)\s*\)"
 )
+# "I'm a junior accountant at KPMG — sorry, was": what was just stated is over
+_NOW_PAST = _rx(
+    r"(?:[—–,]|\s-)\s*(?:sorry|oops|well|i\s+mean|or\s+rather)\W+(?:was|were|used\s+to\s+be)\b"
+)
 _REPORT_ENDS = _rx(r"^\W*but\s+(?:now\s+|then\s+|honestly\s+)?(?:i|i['’]m|im|we|we['’]re)\b")
 _BUT_BEFORE = _rx(r"\bbut\W*$")
 _OWN_VOICE = _rx(r"^\W*(?:now\s+|honestly\s+)?(?:i|i['’]m|im|we|we['’]re)\b")
-_QUOTE_AFTER_COLON = re.compile(r":\s*['‘\"“]")
+# Pasted code, logs and traces between ``` fences are output, not the user's statements.
+_CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_BLANK = "\u2063"
+_LONG_SPACE = re.compile(r"\s{4,}")
+
+
+def _squeezed(text: str) -> str:
+    r"""``text`` with each run of four or more whitespace characters kept as its first one and
+    blanks (offsets unchanged): a pasted table or log cannot make a ``\s+`` pattern backtrack
+    over thousands of spaces."""
+    return _LONG_SPACE.sub(lambda m: m.group()[0] + _BLANK * (len(m.group()) - 1), text)
+
+
+_CLOSE_SINGLE = re.compile(r"['’](?!\w)")
+_CLOSE_DOUBLE = re.compile(r"[\"”]")
+_QUOTE_AFTER_COLON = re.compile(r":\s*['‘\"“]|(?<=[\s?!.])['‘\"“](?=[A-Z])")
 # Words inside quotation marks are someone's text, even "my cat" in them.
 _QUOTE_MARK = re.compile(r"[\"“”«»]")
 # "we're not married" contradicts a spouse named in the same message
@@ -2013,6 +2082,11 @@ def _names_claim(hit: _Hit, what: str) -> bool:
     return False
 
 
+# "well, vegan actually, since january": a message that opens with the corrected value
+_CORRECTED_LEAD = _rx(
+    r"^\W*(?:well|no|sorry|oops|hmm|ah|wait)\W+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*)\s+"
+    r"(?:actually|technically|really)\b"
+)
 _RESTATED: Final = {
     "diet": ("i'm {}", _rule_diet),
     "occupation": ("i'm a {}", _rule_work),
@@ -2033,7 +2107,7 @@ def _reported(sentence: str, mask: int) -> bool:
 # other markers govern only the clause they are in.
 _CONDITIONAL = _grx(
     rf"\b(?:if|unless|suppose|supposing|imagine|imagining|let{_A}?s\s+say|in\s+case"
-    rf"|hypothetical(?:ly)?|what\s+if)\b",
+    rf"|hypothetical(?:ly)?|what\s+if|say\s+(?:we|i)(?=\s+\w+ed\b|\s+were\b|\s+had\b))\b",
     "if unless suppose supposing imagine imagining say case hypothetical hypothetically",
 )
 _LEADING_CONDITIONAL = _rx(
@@ -2213,6 +2287,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._taken_back: list[tuple[_Hit, int]] = []
         # the retractions of the last extraction, for the formation service (see retracted())
         self._last: tuple[Episode, list[tuple[Claim, int]]] | None = None
+        self._retraction_of: str | None = None
+        self._retraction = False
 
     def explain(self, episode: Episode) -> list[ClauseNote]:
         """Per clause of each owned user message: what was found, or what stopped it."""
@@ -2253,11 +2329,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 frame = frame or bool(_FRAME_ON.search_alone(event.text))
                 continue
             owned += 1
+            if _LONG_SPACE.search(event.text):
+                event = msgspec.structs.replace(event, text=_squeezed(event.text))
             text = event.text
             mask = _PREFILTER.scan(text)
-            corrected = bool(mask & _CORRECTED_VALUE.bit) and self._corrected_value(
-                event, hits, previous_seq
-            )
+            corrected = (
+                bool(mask & _CORRECTED_VALUE.bit) or _CORRECTED_LEAD.match(text) is not None
+            ) and self._corrected_value(event, hits, previous_seq)
             if mask & _NAME_SPELLING.bit and (m := _NAME_SPELLING.search(text, mask)):
                 corrected = self._respelled(event, m, hits) or corrected
             if mask & _RENAMED_NOT.bit:
@@ -2345,12 +2423,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         first_clause = True
         # a passage quoted after a colon is blanked out (offsets kept): what follows its closing
         # quote is the user's own again
-        for q in _QUOTE_AFTER_COLON.finditer(text):
-            opening = text[q.end() - 1]
-            close = re.compile(r"['’](?!\w)" if opening in "'‘" else r"[\"”]").search(text, q.end())
-            q_end = close.end() if close else len(text)
-            self._note(seq, q.end() - 1, q_end, "quoted")
-            text = text[: q.end() - 1] + " " * (q_end - q.end() + 1) + text[q_end:]
+        if "`" in text or _QUOTE_AFTER_COLON.search(text):
+            text = self._blank_quoted(text, seq)
         quoted = _QUOTED_START.search(text)
         limit = quoted.start() if quoted else len(text)
         if quoted:
@@ -2456,17 +2530,66 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hits[before:] = [h for h in hits[before:] if not h.needs_role]
         self._contradicted(text[:limit], seq, hits, before)
 
+    def _retracting(self, text: str, mask: int) -> bool:
+        """Whether the message takes something back, searched once per message (a clause asks
+        it for each of its claims)."""
+        if self._retraction_of is not text:
+            self._retraction_of = text
+            self._retraction = _RETRACTION.search(text, mask) is not None
+        return self._retraction
+
+    def _blank_quoted(self, text: str, seq: int) -> str:
+        r"""``text`` with pasted code (between ``` fences) and quoted passages blanked out,
+        offsets kept: what follows a closing quote is the user's own again. One pass.
+
+        The blank is an invisible separator (U+2063): neither a word, a space nor a sentence
+        end, so no pattern matches inside it and none backtracks across it (a long run of
+        spaces would make every ``\s+`` pattern quadratic)."""
+        spans = [m.span() for m in _CODE_FENCE.finditer(text)]
+        pos = 0
+        while q := _QUOTE_AFTER_COLON.search(text, pos):
+            start = q.end() - 1
+            if any(a <= start < b for a, b in spans):
+                pos = q.end()
+                continue
+            closing = _CLOSE_SINGLE if text[start] in "'‘" else _CLOSE_DOUBLE
+            close = closing.search(text, q.end())
+            end = close.end() if close else len(text)
+            spans.append((start, end))
+            pos = end
+        if not spans:
+            return text
+        out, last = [], 0
+        for a, b in sorted(spans):
+            if a < last:
+                a = last
+            if b <= a:
+                continue
+            out += [text[last:a], _BLANK * (b - a)]
+            self._note(seq, a, b, "quoted")
+            last = b
+        out.append(text[last:])
+        return "".join(out)
+
     def _refine_home(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "Portland Maine, not Oregon" right after "I'm in Portland": the home, made precise."""
         m = _REFINED_PLACE.match(event.text)
         if m is None:
-            return
+            # "portland — maine, not oregon", "springfield illinois, theres like 30 of them"
+            m = _REFINED_PLACE_ANY.match(event.text)
+            if m is None or canonical_place(m.group("region")) is None:
+                return
         head = m.group("head").casefold()
         if not any(
             h.kind == "home_location" and (h.values["place"] or "").casefold() == head for h in hits
         ):
             return
-        place = f"{m.group('head')}, {m.group('region')}"
+        head_text, region = m.group("head"), m.group("region")
+        if head_text.islower():
+            head_text = head_text.title()
+        if region.islower():
+            region = canonical_place(region) or region.title()
+        place = f"{head_text}, {region}"
         hit = _Hit("home_location", {"place": place}, (0, m.end("region")))
         hit.evidence.append((event.seq, m.start("head"), m.end("region")))
         hit.stated_end = m.end("region")
@@ -2491,26 +2614,32 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for m in _NOT_VALUE.finditer(folded)
             if not _OTHER_SUBJECT.search(text, max(0, m.start() - 40), m.start())
         ]
-        retractions = list(_RETRACTION.pattern.finditer(text))
+        retractions = list(_RETRACTION.pattern.finditer(text)) + list(_NOW_PAST.finditer(text))
         not_married = _NOT_MARRIED.search(text) is not None
         if not denials and not retractions and not not_married:
             return
+        # denials by the first letters of what they deny, retractions by position: a long
+        # message of many claims and "not"s stays near linear
+        by_prefix: dict[str, list[tuple[int, str]]] = {}
+        for start, m in denials:
+            by_prefix.setdefault(m.group(1)[:3], []).append((start, m.group(1)))
+        r_starts = [r.start() for r in retractions]
         denied = []
         for hit in hits[before:]:
             at = hit.stated_end
             values = [v.casefold() for k, v in hit.values.items() if v and k != "polarity"]
+            first_r = bisect.bisect_left(r_starts, at)
             if (
                 any(
-                    start >= at and m.group(1).startswith(v) for start, m in denials for v in values
+                    start >= at and denied_text.startswith(v)
+                    for v in values
+                    for start, denied_text in reversed(by_prefix.get(v[:3], ()))
                 )
                 or (hit.values.get("relation") in _SPOUSES and not_married)
                 or any(
-                    r.start() >= at
-                    and (
-                        (r.start() - at < 40 and not _SENTENCE_END.search(text, at, r.start()))
-                        or any(v in folded[r.end() : r.end() + 200] for v in values)
-                    )
-                    for r in retractions
+                    (r.start() - at < 40 and not _SENTENCE_END.search(text, at, r.start()))
+                    or any(v in folded[r.end() : r.end() + 200] for v in values)
+                    for r in retractions[first_r : first_r + 50]
                 )
             ):
                 denied.append(hit)
@@ -2585,7 +2714,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     ) -> bool:
         """A message giving the corrected value of an earlier claim ("i should say vegetarian
         now") replaces the latest claim of the kind whose plain statement the value makes."""
-        for m in _CORRECTED_VALUE.pattern.finditer(event.text):
+        for m in (
+            *_CORRECTED_VALUE.pattern.finditer(event.text),
+            *_CORRECTED_LEAD.finditer(event.text),
+        ):
             value = m.group("value")
             for hit in reversed(hits):
                 restated = _RESTATED.get(hit.kind)
@@ -2623,8 +2755,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _self_corrected(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
         """A value corrected right after it is stated ("vegetarian — well pescatarian") is
         replaced by the correction, which must read as a statement of the same kind."""
-        for m in _SELF_CORRECTION.finditer(text):
-            for hit in hits[before:]:
+        corrections = list(_SELF_CORRECTION.finditer(text))
+        if not corrections:
+            return
+        # the hits that end just before a correction, found by bisection: a long message of
+        # many claims and corrections stays linear
+        ends = sorted((h.stated_end, i) for i, h in enumerate(hits) if i >= before)
+        keys = [e for e, _ in ends]
+        for m in corrections:
+            lo = bisect.bisect_left(keys, m.start() - 39)
+            hi = bisect.bisect_right(keys, m.start())
+            for _, index in ends[lo:hi]:
+                hit = hits[index]
                 restated = _RESTATED.get(hit.kind)
                 if restated is None or not 0 <= m.start() - hit.stated_end < 40:
                     continue
@@ -2648,7 +2790,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._taken_back.append((hit, seq))
                 self._note(seq, hit.evidence[-1][1], hit.evidence[-1][2], "retracted", (hit,))
                 self._note(seq, m.start("value"), m.end("value"), None, (new,))
-                hits[hits.index(hit)] = new
+                hits[index] = new
                 break
 
     def _clause(
@@ -2680,7 +2822,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for rule, bits in _RULES:
                 if mask & bits:
                     found.extend(rule(clause, mask))
-            if mask & _RETRACTION.bit and _RETRACTION.search(text, mask):
+            if mask & _RETRACTION.bit and self._retracting(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
         if not found:
             if not quiet:
@@ -2740,7 +2882,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """Name an unnamed relative or pet from "Her name is Mia" when exactly one fits."""
         start, end = span
         clause = text[start:end]
-        m = _PRONOUN_NAME.match(clause, mask)
+        m = _PRONOUN_NAME.search(clause, mask)
         if m is None:
             antecedents.extend(
                 _Antecedent(hit, index)
@@ -2754,7 +2896,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if _clause_blocked(clause, None, mask) or not names:
             return
         pronoun = (m.group("pron") or m.group("pron2")).casefold()
-        fits = [a for a in antecedents if a.message >= index - 1 and _pronoun_fits(pronoun, a.hit)]
+        # the one relative or pet of the last few messages the pronoun can refer to
+        fits = [a for a in antecedents if a.message >= index - 4 and _pronoun_fits(pronoun, a.hit)]
         keys = {(a.hit.kind, *a.hit.values.values()) for a in fits}
         if len(keys) != 1:
             return
