@@ -12,7 +12,7 @@ Anything else that escapes is a bug and is reported as an internal error (exit 1
     │   └── EncryptionUnavailable         2   400   encrypted file, no cipher or no key here
     ├── NotFound                          3   404   run, session, artifact, belief
     ├── InvalidInput                      4   422   validation, malformed file, unknown type
-    │   └── EventRejected                 4   422   valid shape, refused by the log's rules
+    │   └── EventRejected                 4   409   valid shape, refused by the log's state
     ├── Conflict                          5   409   same event_id, other content
     │   └── SchemaTooNew                  5   409   database written by newer code
     ├── Refused                           6   403   access refused
@@ -122,8 +122,14 @@ class InvalidInput(AgentmemError):
 
 
 class EventRejected(InvalidInput):
-    """A well-formed event the log refuses (closed session, completed run, unknown run)."""
+    """A well-formed event the log refuses (closed session, completed run, unknown run).
 
+    Over HTTP it is 409: the request is valid and conflicts with the state it meets (the
+    statuses' one rule: 422 for input that is invalid anywhere, 409 for valid input the stored
+    state refuses).
+    """
+
+    http_status = 409
     code = "event_rejected"
 
 
