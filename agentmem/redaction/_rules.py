@@ -592,6 +592,15 @@ MARKER_RX: Final = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
 
 
 _PASSWORD_WORDS: Final = frozenset({"password", "passwd", "pwd", "pass", "passphrase"})
+_PHRASE_RX = re.compile(r"^[a-z]{3,}(?:-[a-z]{3,})+$")
+_SLUG_PART_RX = re.compile(r"[-_.]")
+
+
+def _is_slug(value: str) -> bool:
+    """Short parts, at least two of them words of three letters or more: a chosen name."""
+    parts = [p for p in _SLUG_PART_RX.split(value) if p]
+    words = [p for p in parts if p.isalpha() and len(p) >= 3]
+    return len(words) >= 2 and all(len(p) <= 12 for p in parts)
 
 
 def value_is_secret(
@@ -614,6 +623,9 @@ def value_is_secret(
         len(v) >= 16 and any(c.isdigit() for c in v) and any(c.isalpha() for c in v)
     ):
         return False
+    # a slug of words ("s-not-a-runner-charity-10k"): a name someone chose, never issued
+    if strict and _is_slug(v):
+        return False
     low = v.lower()
     if low in _STOP_VALUES or len(set(v)) == 1 or _PLACEHOLDER_RX.match(v):
         return False
@@ -622,7 +634,9 @@ def value_is_secret(
         return False
     if len(v) < 6 and not any(c.isalpha() for c in v):
         return False
-    if key and v.isascii() and v.isalpha() and v.islower():
+    if key and v.isascii() and ((v.isalpha() and v.islower()) or _PHRASE_RX.match(v) is not None):
+        # "auth: dependency-injected sessions" (a commit title): lower-case words joined by
+        # hyphens are a phrase, not an issued key or token; a password may still be one
         words = key_words(key)
         if not any(w in _PASSWORD_WORDS or w.endswith(("password", "passwd")) for w in words):
             return False
