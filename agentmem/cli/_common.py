@@ -8,6 +8,7 @@ import shutil
 import sys
 import textwrap
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -218,6 +219,11 @@ def print_table(
     characters as two columns. Without a terminal: no box drawing, no colour and nothing cut,
     unless ``fit`` gives a width to fit (at most the terminal's, on a terminal).
     """
+    if fit is None and not sys.stdout.isatty():
+        # a pipe: plain columns, nothing cut, and no rich import (a read command into a pipe
+        # starts as fast as its imports allow)
+        _plain_table(headers, rows, right=right, omit=omit)
+        return
     from rich import box
     from rich.cells import cell_len
     from rich.table import Table
@@ -267,6 +273,45 @@ def print_table(
     _print_rendered(out, table)
     if not cells:
         print("(none)")
+
+
+def _cell_width(text: str) -> int:
+    """Columns ``text`` takes: East Asian wide characters two, combining marks none."""
+    if text.isascii():
+        return len(text)
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _plain_table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    right: Sequence[str] = (),
+    omit: Sequence[str] = (),
+) -> None:
+    """The table without a terminal: upper-case titles, columns two spaces apart, padded to
+    their widest cell (right-aligned where asked), no trailing spaces, nothing cut."""
+    shown = [i for i, h in enumerate(headers) if h not in omit]
+    names = [headers[i] for i in shown]
+    cells = [[cell_text(row[i]) for i in shown] for row in rows]
+    lines_in = [[h.upper() for h in names], *cells]
+    widths = [max(_cell_width(line[i]) for line in lines_in) for i in range(len(names))]
+    out = []
+    for line in lines_in:
+        parts = []
+        for i, cell in enumerate(line):
+            pad = " " * (widths[i] - _cell_width(cell))
+            parts.append(pad + cell if names[i] in right else cell + pad)
+        out.append("  ".join(parts).rstrip())
+    sys.stdout.write("\n".join(out) + "\n")
+    if not cells:
+        sys.stdout.write("(none)\n")
+    sys.stdout.flush()
 
 
 def fit_widths(
