@@ -253,7 +253,7 @@ _ROLE_MOD_BLOCK: Final = frozenset(
         "former ex retired aspiring future wannabe would-be amateur hobby hobbyist big huge total"
         " good bad great terrible awful decent proud failed frustrated unemployed fan bit little"
         " kind sort not no very really pretty weekend backyard home armchair budding closet fake"
-        " pretend wannabe student a an the my our your his her their of in at for"
+        " pretend wannabe a an the my our your his her their of in at for"
         " i am im i'm me we you he she they it is are was"
     )
 )
@@ -354,7 +354,9 @@ _CLAUSE_SEP = _grx(
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?(?:{_SUBJECT_START}))"
     rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
     rf"(?:{_SUBJECT_START}))"
-    rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)",
+    rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
+    # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
+    rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)",
     words="but and so although though while whereas because since plus yet btw",
     parts=", ; : - – — ( )",
 )
@@ -759,11 +761,13 @@ _PRONOUN_NAME = _grx(
 _LOWER_NAME = r"(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})"
 _NAME_IS = _Gated(
     re.compile(
-        rf"\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}s))\s+"
+        rf"(?:\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}s))"
+        # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
+        rf"|\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself))\s+"
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME})?)"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
     ),
-    "name",
+    "name myself",
 )
 _GREETING = _rx(r"^\W*(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))\b")
 _I_AM_NAME = _Gated(
@@ -885,11 +889,12 @@ _HOME = [
     _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_ANY_PLACE})", "home"),
     # "i live in a tiny flat in aarhus"
     _grx(
-        rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?live\s+in\s+(?:a|an|the|my|our)\s+"
+        rf"(?:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?live|{_I_AM}|\bwe{_A}?re)\s+in\s+(?:a|an|the|my|our)\s+"
         rf"(?:[\w\-]+\s+){{0,3}}?(?:flat|apartment|house|studio|place|condo|cottage|bungalow"
         rf"|semi|terrace|village|town|suburb|houseboat)\s+(?:in|near|outside|just\s+outside)\s+"
         rf"(?P<place>{_ANY_PLACE})",
-        "live",
+        "live flat apartment house studio place condo cottage bungalow semi terrace village town"
+        " suburb houseboat",
     ),
     # "flying out of winnipeg, thats home", "near Edinburgh since that's where we live"
     _grx(
@@ -913,6 +918,26 @@ _HOME = [
         "staying living",
     ),
     _grx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b", "home"),
+    # "live up in brisbane", "born and raised in Cork and still here", "from Graz and still
+    # living there", "now back home in Kochi", "Staying in Pune only since birth"
+    _grx(
+        rf"(?:\b(?:i|we)\s+|^\W*|,\s*)(?:currently\s+|now\s+|still\s+)?live\s+(?:up|down|over|out)"
+        rf"\s+in\s+(?P<place>{_ANY_PLACE})",
+        "live",
+    ),
+    _grx(
+        rf"\bborn\s+and\s+(?:raised|bred)\s+in\s+(?P<place>{_ANY_PLACE})\s*,?\s+and\s+(?:i{_A}?m\s+)?"
+        rf"still\s+(?:here|there|live\s+(?:here|there)|living\s+(?:here|there))\b"
+        rf"|\bfrom\s+(?P<place2>{_ANY_PLACE})\s+and\s+(?:i{_A}?m\s+|i\s+am\s+)?still\s+"
+        rf"(?:living|live|based)\s+(?:here|there)\b",
+        "still",
+    ),
+    _grx(rf"\bnow\s+back\s+home\s+in\s+(?P<place>{_ANY_PLACE})", "back"),
+    _grx(
+        rf"(?:^\W*|\bi\s+am\s+|{_A}m\s+)(?:staying|living)\s+in\s+(?P<place>{_ANY_PLACE})"
+        rf"(?=\s+(?:only\s+)?since\s+(?:birth|\d{{4}}|childhood)\b)",
+        "staying living",
+    ),
 ]
 # "I'm in York" is a visit as often as a home, except in a message that corrects where the
 # user lives ("sorry, I mixed that up: Leeds is where my brother lives, I'm in York").
@@ -1068,6 +1093,12 @@ _OCCUPATION = [
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "title",
     ),
+    # a form the user fills in: "job: HR advisor. employer: NHS Lothian"
+    _grx(
+        rf"(?:^\W*|[.;\n]\s*)(?:job|occupation|job\s+title|position|profession)\s*:\s*(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE})(?=\s*(?:$|[.,;\n]))",
+        "job occupation title position profession",
+    ),
     # "As a nurse, I ...", "I make 2900 a month as a PM"
     _grx(
         rf"(?:^\W*|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s)as\s+(?:a|an)\s+"
@@ -1084,13 +1115,19 @@ _PLACE_AFTER_ROLE = _rx(
     r"\s+in\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
     r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now)\b)"
 )
+# "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
+_IM_AT = _grx(
+    rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*still\s+)at\s+(?P<org>{_ORG})"
+    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but)\b)",
+    "at",
+)
 _EMPLOYER = [
-    # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
     _grx(
-        rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*still\s+)at\s+(?P<org>{_ORG})"
-        rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but)\b)",
-        "at",
+        rf"(?:^\W*|[.;\n]\s*)(?:employer|company|workplace)\s*:\s*(?P<org>{_ORG})"
+        rf"(?=\s*(?:$|[.,;\n]))",
+        "employer company workplace",
     ),
+    _IM_AT,
     _grx(
         rf"\bi\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
         rf"(?:full[- ]time\s+|part[- ]time\s+|remotely\s+|from\s+home\s+)?(?:at|for)\s+"
@@ -1183,7 +1220,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             if (value := _org(m.group("org"), c[m.end() :])) is not None:
                 hit = _Hit("employer", {"org": value}, m.span())
-                hit.needs_role = pattern is _EMPLOYER[0]
+                hit.needs_role = pattern is _IM_AT
                 yield hit
 
 
@@ -1319,6 +1356,9 @@ _TO_BE_CALLED = re.compile(r"(?i)(?:to\s+be|being)\s+called\b")
 _PREF_VERBS = rf"love|like|enjoy|adore|hate|dislike|detest|despise|loathe|can{_A}?t\s+stand|prefer"
 _AND_PREF = _rx(
     rf"\s+(?:and|but)\s+(?:i\s+)?(?:{_ADVERBS}\s+)*(?P<verb>{_PREF_VERBS})\s+(?P<obj>[^;:]+)"
+    # "i hate mushrooms with a passion, love spicy food": a list of likes and dislikes
+    rf"|\s*,\s*(?:and\s+|but\s+)?(?:i\s+)?(?P<verb2>love|like|enjoy|adore|hate|dislike|detest)"
+    rf"\s+(?P<obj2>[^;:,]+)"
 )
 _POLARITY_OF: Final = {
     **dict.fromkeys(("love", "like", "enjoy", "adore"), "likes"),
@@ -1358,10 +1398,12 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
     for m in _PREF_HEAD.finditer(c, mask):
         # "i love 80s synthpop and hate country music": the second verb shares the subject
         for more in _AND_PREF.finditer(c, m.end()):
-            verb = more.group("verb").casefold()
+            which = "verb" if more.group("verb") else "verb2"
+            verb = more.group(which).casefold()
             polarity = _POLARITY_OF.get(verb.split()[0], "dislikes")
-            for item in _object_items(more.group("obj"), 5, _OBJECT_BLOCK_FIRST):
-                yield _Hit("preference", {"polarity": polarity, "object": item}, more.span("verb"))
+            obj = more.group("obj") or more.group("obj2")
+            for item in _object_items(obj, 5, _OBJECT_BLOCK_FIRST):
+                yield _Hit("preference", {"polarity": polarity, "object": item}, more.span(which))
     for polarity, pattern in _PREFERENCE:
         for m in pattern.finditer(c, mask):
             obj = m.group("obj") or m.group("obj2") if "obj2" in m.re.groupindex else m.group("obj")
@@ -1478,8 +1520,9 @@ _ALLERGY = [
     _grx(
         rf"(?P<verb>(?:{_I_AM}\s+|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
         rf"|deathly|highly|mildly|seriously|extremely"
-        rf"|quite)\s+)*allergic\s+(?:to|against|on))\s+(?P<obj>[^;:]+)",
-        "allergic",
+        rf"|quite)\s+)*al+er+gic\s+(?:to|against|on))\s+(?P<obj>[^;:]+)",
+        "allergic alergic allergik alergik allerigc",
+        "lergic",
     ),
     _grx(
         rf"(?P<verb>\b(?:i\s+(?:also\s+)?(?:have|have\s+got)|i{_A}ve\s+(?:also\s+)?got))\s+"
@@ -2119,6 +2162,7 @@ _RELEVANCE = _rx(
     r"|(?:if|in\s+case)\s+(?:that|it|this)\s+(?:is\s+relevant|makes\s+a\s+difference"
     r"|changes\s+anything|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
     r"(?:need|want|care|wanna|were\s+wondering)\s+to\s+know\b|if\s+(?:you|u)\s+(?:care|must\s+know)\b"
+    r"|if\s+(?:you|u)\s+need\s+(?:it|that|them|this)\b"
 )
 # "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
 _TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
@@ -2447,7 +2491,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         clause = text[c_start:c_end]
                     # "my wife says inflatable but i live in aberdeen": a contrast in the
                     # user's own voice ends the report
-                    if governed == "reported" and (
+                    if governed in ("reported", "hypothetical") and (
                         _REPORT_ENDS.match(clause)
                         or (
                             _BUT_BEFORE.search(text, max(0, c_start - 8), c_start)
