@@ -58,6 +58,7 @@ __all__ = [
     "decode_client_event",
     "decode_client_object",
     "format_time",
+    "json_problem",
     "now_text",
     "validate_client_event",
 ]
@@ -447,6 +448,15 @@ def _unknown_type_message(raw_type: object) -> str:
 _validated: weakref.WeakValueDictionary[int, Event] = weakref.WeakValueDictionary()
 
 
+def json_problem(exc: msgspec.DecodeError) -> str:
+    """The parser's complaint in a user's words: "Input data was truncated" says where the
+    problem is no more than "the JSON ends before its last value is closed" does."""
+    text = str(exc)
+    if text.startswith("Input data was truncated"):
+        return 'the JSON ends before its last value is closed (a missing } ] or ")'
+    return text.removeprefix("JSON is malformed: ")
+
+
 def validate_client_event(event: Event | dict[str, Any] | bytes | str) -> Event:
     """The one validation path for client events, whatever form they arrive in.
 
@@ -500,7 +510,7 @@ def decode_client_event(data: bytes | str) -> Event:
         raw_type = _peek_type(data)
         raise InvalidInput(_explain(exc, raw_type)) from exc
     except msgspec.DecodeError as exc:
-        raise InvalidInput(f"malformed JSON: {exc}") from exc
+        raise InvalidInput(f"malformed JSON: {json_problem(exc)}") from exc
     _check_json_texts(event)
     if event.created_at is not None:
         try:

@@ -75,7 +75,7 @@ from agentmem.errors import (
     Refused,
     UsageError,
 )
-from agentmem.events import Event, decode_client_event, decode_client_object
+from agentmem.events import Event, decode_client_event, decode_client_object, json_problem
 from agentmem.memory.service import Belief
 from agentmem.store import Store
 
@@ -275,7 +275,7 @@ def _parse_events(request: Request) -> Event | list[Event]:
     try:
         items = msgspec.json.decode(body)
     except msgspec.DecodeError as exc:
-        raise InvalidInput(f"malformed JSON: {exc}") from exc
+        raise InvalidInput(f"malformed JSON: {json_problem(exc)}") from exc
     except RecursionError as exc:
         raise InvalidInput("the batch nests too deeply to be events") from exc
     events = []
