@@ -235,7 +235,14 @@ def insert_chunk(conn: apsw.Connection, rows: Sequence[Sequence[object]]) -> tup
             return None
     finally:
         conn.execute("DROP TABLE temp.bulk_chunk")
-    triggers = _trigger_sql(conn)
+    # Every trigger on the log, in creation order: SQLite fires a table's triggers newest
+    # first, so re-creating only the dropped ones would change which check refuses an event
+    # that breaks two rules (and so the error a later append reports). All of them are
+    # re-created in their original order instead.
+    on_events = conn.execute(
+        "SELECT name, sql FROM main.sqlite_schema WHERE type = 'trigger' AND tbl_name = 'events' "
+        "ORDER BY rowid"
+    ).fetchall()
     for name in TRIGGERS:
         conn.execute(f"DROP TRIGGER main.{name}")
     conn.executemany(_INSERT, rows)
@@ -243,6 +250,9 @@ def insert_chunk(conn: apsw.Connection, rows: Sequence[Sequence[object]]) -> tup
         raise StoreError(f"bulk append: seqs {first}..{last} were expected, the log disagrees")
     for statement in _PROJECT:
         conn.execute(statement, (first, last))
-    for sql in triggers:
-        conn.execute(sql)
+    for trigger, _ in on_events:
+        if trigger not in TRIGGERS:
+            conn.execute(f"DROP TRIGGER main.{trigger}")
+    for _, sql in on_events:
+        conn.execute(str(sql))
     return first, last
