@@ -2033,7 +2033,9 @@ def _squeezed(text: str) -> str:
 
 _CLOSE_SINGLE = re.compile(r"['’](?!\w)")
 _CLOSE_DOUBLE = re.compile(r"[\"”]")
-_QUOTE_AFTER_COLON = re.compile(r":\s*['‘\"“]|(?<=[\s?!.])['‘\"“](?=[A-Z])")
+# Where a quoted passage opens: after a colon ("starts like this: 'My name is ..."), or a quote
+# mark before a capital after a space or a sentence end ("tighten it? 'My name is ...").
+_QUOTE_OPENS = re.compile(r":\s*['‘\"“]|(?<=[\s?!.])['‘\"“](?=[A-Z])")
 # Words inside quotation marks are someone's text, even "my cat" in them.
 _QUOTE_MARK = re.compile(r"[\"“”«»]")
 # "we're not married" contradicts a spouse named in the same message
@@ -2467,7 +2469,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         first_clause = True
         # a passage quoted after a colon is blanked out (offsets kept): what follows its closing
         # quote is the user's own again
-        if "`" in text or _QUOTE_AFTER_COLON.search(text):
+        if "`" in text or _QUOTE_OPENS.search(text):
             text = self._blank_quoted(text, seq)
         quoted = _QUOTED_START.search(text)
         limit = quoted.start() if quoted else len(text)
@@ -2591,7 +2593,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         spaces would make every ``\s+`` pattern quadratic)."""
         spans = [m.span() for m in _CODE_FENCE.finditer(text)]
         pos = 0
-        while q := _QUOTE_AFTER_COLON.search(text, pos):
+        while q := _QUOTE_OPENS.search(text, pos):
             start = q.end() - 1
             if any(a <= start < b for a, b in spans):
                 pos = q.end()
