@@ -13,6 +13,10 @@ hope"), unless the city has 400,000 people or more ("boston"). It lets the
 deterministic extractor accept a place the user typed in lower case ("living in porto now") and
 spell it properly; a capitalised place needs no lexicon.
 
+``wordlike_places.txt.gz``: the one-word place names left out above, for the one context where
+a dictionary word cannot be meant: the place after "I live in" or "based in" ("we live in
+dearborn", "i live in bath"), less the abstract nouns that phrase takes ("live in hope").
+
 ``common_words.txt.gz``: English words that the dictionary writes in lower case (english-words,
 the web2 list, MIT: "tired", "hope", and also "mark" or "will"), plus chat words no dictionary
 lists ("gonna", "tbh"). A lower-case word among them is never taken for a name or a place ("im
@@ -77,10 +81,15 @@ def build() -> None:
     # a word in both dictionaries (GCIDE lower-cases its proper nouns, web2 keeps them capitalised)
     dictionary = get_english_words_set(["gcide"], lower=True, alpha=True) & words
     big = {c["name"] for c in cache.get_cities().values() if c["population"] >= 400_000}
-    places = {p for p in places if " " in p or p in big or p.casefold() not in dictionary}
+    kept = {p for p in places if " " in p or p in big or p.casefold() not in dictionary}
+    # the rest ("Bath", "Cork", "Dearborn") are places only where nothing else fits:
+    # after "I live in", never in "I'm in bath"
+    wordlike = {p for p in places - kept if p[:1].isupper() and len(p) > 3}
     OUT.mkdir(parents=True, exist_ok=True)
-    lines = "\n".join(sorted(places)) + "\n"
-    (OUT / "places.txt.gz").write_bytes(gzip.compress(lines.encode(), mtime=0))
+    for name, entries in (("places.txt.gz", kept), ("wordlike_places.txt.gz", wordlike)):
+        lines = "\n".join(sorted(entries)) + "\n"
+        (OUT / name).write_bytes(gzip.compress(lines.encode(), mtime=0))
+    places = kept
     common = "\n".join(sorted(words)) + "\n"
     (OUT / "common_words.txt.gz").write_bytes(gzip.compress(common.encode(), mtime=0))
     print(f"{len(places)} places, {len(words)} common words -> {OUT}")

@@ -205,8 +205,9 @@ def test_secrets_are_placeholders_in_a_few_protected_cases() -> None:
             with_placeholders.append(path.stem)
             assert set(families) <= SECRET_FAMILIES, f"{path.name}: unknown secret family"
             assert load(path).protected, f"{path.name}: placeholders only in protected cases"
-        assert "{{" not in PLACEHOLDER.sub("", raw), f"{path.name}: malformed placeholder"
-    assert 1 <= len(with_placeholders) <= 10
+        # "{{ msg }}" in a pasted Vue template is text; only "{{secret:" opens a placeholder
+        assert "{{secret" not in PLACEHOLDER.sub("", raw), f"{path.name}: malformed placeholder"
+    assert 1 <= len(with_placeholders) <= 20
 
 
 def test_readme_documents_the_format() -> None:

@@ -239,6 +239,9 @@ _OCCUPATIONS: Final = _words(
     " neuroscientist pharmacologist toxicologist immunologist virologist dietician doula"
     " homemaker housewife househusband undergrad apprentice trainee postman postwoman mailman"
     " miner logger lumberjack assessor adjuster croupier"
+    " rep agent guard lifeguard postie attendant operator operative clinician labourer laborer"
+    " medic educator registrar handler conductor packer picker courier grocer bookseller"
+    " paraprofessional caterer cashier surveyor hostess valet usher"
 )
 _ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
 _INSTITUTION = (
@@ -275,6 +278,7 @@ _STATE_WORDS: Final = frozenset(
         " right correct weird bad good great huge big small important urgent late early blocked"
         " frozen corrupted corrupt unavailable available there here not still already probably too"
         " very really so a an the it this that them mine ours yours his hers theirs messy tiny"
+        " dead deprecated legacy obsolete abandoned retired archived unused deleted removed"
     )
 )
 
@@ -421,6 +425,11 @@ _HIGH_ENTROPY = re.compile(
 _JOKE = _grx(
     r"\b(?:just\s+kidding|jk|kidding|joking|lol\s+no)\b|(?:^|\s)/s\b", "kidding jk joking lol s"
 )
+_SERIOUSLY = _rx(
+    r"(?<=[.!?\s])(?:(?:but|ok|okay|no|anyway)\W+)?(?:seriously|jokes?\s+aside|joking\s+aside"
+    r"|in\s+all\s+seriousness|real\s+talk)\b"
+)
+_LAUGH = re.compile(r"(?i:\blol\b|\blmao\b|\bha(?:ha)+\b|\bjk\b)|[😂🤣😆😜🙃]")
 _FICTION = _grx(
     rf"\bmy\s+(?:character|avatar|persona|oc|alter\s+ego|protagonist|hero|heroine|npc)\b"
     rf"|\b(?:in|for|from|of)\s+(?:the|my|our|this|a|your)\s+(?:short\s+|new\s+|next\s+)?"
@@ -440,8 +449,10 @@ _FICTION = _grx(
 _FRAME_ON = _grx(
     rf"\blet{_A}?s\s+(?:role[- ]?play|play\s+a\s+game|pretend|do\s+a\s+role[- ]?play"
     rf"|write\s+a\s+story|imagine)\b|\brole[- ]?play|\bstay\s+in\s+character\b"
-    rf"|\bin\s+character\b|\bi{_A}?(?:ll|\s+will)\s+play\s+(?:the|a)\b",
-    words="let lets role character play",
+    rf"|\bin\s+character\b|\bi{_A}?(?:ll|\s+will)\s+play\s+(?:the|a)\b"
+    # "pretend ur a pirate and im a sea captain"
+    rf"|\bpretend\s+(?:ur|you{_A}?re|youre|u\s+r|you\s+are|to\s+be|that\s+you)\b",
+    words="let lets role character play pretend",
     parts="roleplay",
 )
 _FRAME_OFF = _grx(
@@ -933,6 +944,19 @@ _HOME = [
         "still",
     ),
     _grx(rf"\bnow\s+back\s+home\s+in\s+(?P<place>{_ANY_PLACE})", "back"),
+    # "i'm a retired postie living in Aberdeen", "im a mum of two based in leeds": whatever
+    # the user calls themself, the participle places them
+    _grx(
+        rf"{_I_AM}\s+(?:a|an)\s+(?:[\w'’\-]+\s+){{1,4}}?(?:living|based|residing)\s+in\s+"
+        rf"(?P<place>{_ANY_PLACE})",
+        "living based residing",
+    ),
+    # "lived in sheffield my whole life"
+    _grx(
+        rf"(?:^\W*|\b(?:i|we)(?:{_A}?ve|\s+have)?\s+)(?:lived|been)\s+in\s+(?P<place>{_ANY_PLACE})"
+        rf"\s+(?:my|our)\s+(?:whole|entire)\s+li(?:fe|ves)\b(?!\s*(?:,\s*)?(?:until|till|but|before))",
+        "lived been",
+    ),
     _grx(
         rf"(?:^\W*|\bi\s+am\s+|{_A}m\s+)(?:staying|living)\s+in\s+(?P<place>{_ANY_PLACE})"
         rf"(?=\s+(?:only\s+)?since\s+(?:birth|\d{{4}}|childhood)\b)",
@@ -973,14 +997,30 @@ def _entity_ok(value: str, after: str) -> bool:
     return not value.endswith(("'s", "’s")) or tokens[0].rstrip(".") in {"St", "Saint", "Mt"}
 
 
-def _place(m: re.Match[str], c: str) -> str | None:
-    """The place a home pattern captured: as typed when capitalised, else from the gazetteer."""
+# Words that may follow a place named in lower case: "we live in dearborn with the kids".
+_AFTER_PLACE: Final = frozenset(
+    _words(
+        "with and but so now btw since for near too lol tbh which where though anyway haha"
+        " actually these days right"
+    )
+)
+
+
+def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
+    """The place a home pattern captured: as typed when capitalised, else from the gazetteer.
+
+    With ``wordlike`` (after "I live in", "based in"), a name that is also an English word
+    ("bath", "cork", "dearborn") is a place too, when it ends the phrase: "i live in bath with
+    my wife", never "i live in university accommodation".
+    """
     place = m.group("place") or m.groupdict().get("place2") or ""
     if place[:1].islower():
         words = place.split()
         for n in range(len(words), 0, -1):
             if (found := canonical_place(" ".join(words[:n]))) is not None:
                 return found
+        if wordlike and (len(words) == 1 or words[1].casefold() in _AFTER_PLACE):
+            return canonical_place(words[0], wordlike=True)
         return None
     return place if _entity_ok(place, c[m.end() :]) else None
 
@@ -988,7 +1028,7 @@ def _place(m: re.Match[str], c: str) -> str | None:
 def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
-            if (place := _place(m, c)) is not None:
+            if (place := _place(m, c, wordlike=True)) is not None:
                 yield _Hit("home_location", {"place": place}, m.span())
 
 
@@ -1031,7 +1071,8 @@ _ROLE_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:at|for|with|in|of|by|and|who|working|now|since|here|there"
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
-    r"|since|which)\b)"
+    r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
+    r"|on\s+nights|on\s+days)\b)"
 )
 _OCCUPATION = [
     _grx(
@@ -1046,16 +1087,21 @@ _OCCUPATION = [
     ),
     # without an article (non-native or hurried): "Me I am accountant", "im nurse in leeds"
     _grx(
-        rf"{_I_AM}\s+(?P<role>(?:(?:senior|junior|software|staff|registered|qualified|certified"
-        rf"|head|chief|civil|mechanical|data|web|primary|secondary|school|music)\s+)?"
-        rf"(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
+        rf"{_I_AM}\s+(?P<role>(?:senior|junior|software|staff|registered|qualified|certified"
+        rf"|head|chief|civil|mechanical|data|web|primary|secondary|school|music|research|sales"
+        rf"|marketing|project|product|account|lab|teaching|nursing|medical|dental|legal"
+        rf"|financial|business|network|security|support|customer|graphic|ux|ui|frontend"
+        rf"|backend|full[- ]?stack|mobile|game|cloud|ml|ai|electrical|chemical|structural"
+        rf"|english|math|maths|science|history|art|office|admin|executive|personal|store|shop"
+        rf"|sous|pastry|line|delivery|truck|bus|taxi|uber|care|social|youth|dental|veterinary)"
+        rf"\s+{_ROLE_HEAD}|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|by\s+profession|by\s+trade)\b)",
         " ".join(_OCCUPATIONS),
     ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
     _grx(
-        rf"(?:\bi\s+|^\W*|,\s*|\band\s+)(?:currently\s+|now\s+|also\s+)?work(?:ing)?\s+"
-        rf"(?:nights\s+"
+        rf"(?:\bi\s+|^\W*|,\s*|\band\s+|{_I_AM}\s+)(?:currently\s+|now\s+|also\s+)?"
+        rf"work(?:ing)?\s+(?:nights\s+"
         rf"|days\s+|(?:long\s+|\d{{1,2}}\s*(?:hr|hour|h)\s+|night\s+|early\s+|late\s+)?shifts\s+"
         rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?"
         rf"(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
@@ -1075,6 +1121,12 @@ _OCCUPATION = [
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "started joined",
     ),
+    # "now I am with Equity Bank as systems administrator"
+    _grx(
+        rf"{_I_AM}\s+(?:now\s+|currently\s+)?with\s+(?P<org>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
+        rf"\s+as\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "with",
+    ),
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer"
     _grx(
         rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:at|for|in)\s+"
@@ -1089,9 +1141,10 @@ _OCCUPATION = [
     ),
     # "my title changed to analytics engineer", "my job title is now staff engineer"
     _grx(
-        rf"\bmy\s+(?:job\s+)?title\s+(?:changed\s+to|is\s+now|is)\s+(?:a\s+|an\s+)?"
+        rf"\bmy\s+(?:job\s+|official\s+|current\s+)?(?:title|position|role|profession"
+        rf"|occupation|designation)\s+(?:changed\s+to|is\s+now|is)\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
-        "title",
+        "title position role profession occupation designation",
     ),
     # a form the user fills in: "job: HR advisor. employer: NHS Lothian"
     _grx(
@@ -1109,11 +1162,17 @@ _OCCUPATION = [
 _ORG_AFTER_ROLE = _rx(
     rf"\s+(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})"
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
-    rf"|\s+in\s+(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION}))\b"
+    rf"|\s+in\s+(?:the\s+)?(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION})"
+    # "research assistant in University of Manchester"
+    rf"|(?-i:University|College|Bank|Institute|Ministry|Hospital|Museum|Department)\s+of\s+"
+    rf"{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,2}})\b"
 )
+# "a nurse in leeds", "a postie living in Aberdeen", "a dev based in tallinn", "a call centre
+# agent here in cebu": the worker's place is where the user lives
 _PLACE_AFTER_ROLE = _rx(
-    r"\s+in\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
-    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now)\b)"
+    r"\s*,?\s+(?:(?:living|based|located|residing|working|here|over|out)\s+)?in\s+"
+    r"(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
+    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now|i|we|with|w)\b)"
 )
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
@@ -1232,7 +1291,9 @@ _PREFERENCE = [
     (
         "likes",
         _grx(
-            rf"\b(?:i|we)\s+(?:{_ADVERBS}\s+)*(?P<verb>love|like|enjoy|adore)\s+(?P<obj>[^;:]+)"
+            rf"\b(?:i|we)\s+(?:{_ADVERBS}\s+)*(?P<verb>love|like|enjoy|adore)\s+"
+            # non-native "I like very much cycling"
+            rf"(?:(?:very|so)\s+much\s+)?(?P<obj>[^;:]+)"
             # "i dont drink alcohol but love mocktails": the subject carries over
             rf"|\bi\s+(?:[\w'’]+\s+){{1,4}}?(?:but|and)\s+(?:{_ADVERBS}\s+)*"
             rf"(?P<verb2>love|enjoy|adore)\s+(?P<obj2>[^;:]+)",
@@ -1282,7 +1343,12 @@ _OBJECT_CUT = _rx(
     r"|over|rather|instead|more|most|a\s+lot|very\s+much|so\s+much|too|lately|these\s+days"
     r"|nowadays|in\s+general|generally|in|at|on|for|during|with|from|by|to|about|around|after"
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
-    r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi)\b|[.!?]|[^\w\s'’\-+#.&,]"
+    r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
+    r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc"
+    # a run-on's next clause: "i hate red eyes cant sleep on planes"
+    r"|(?:can|don|won|didn|isn|doesn)['’]?t|(?:it|that)['’]s|i['’]?m|i['’]?ve|i['’]d|i['’]ll)\b"
+    r"|[.!?]"
+    r"|[^\w\s'’\-+#.&,]"
 )
 _OBJECT_BLOCK_FIRST: Final = frozenset(
     _words(
@@ -1679,8 +1745,10 @@ _WORKING_STATE = [
     (
         None,
         _grx(
-            rf"(?:^|:\s*|[,;]\s*|\s+and\s+)\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay)\W+)*"
-            rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an)\s)[\w\-.]+\s+){{0,2}}?"
+            rf"(?:^|:\s*|[,;.]\s*|\s+and\s+)\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay|anyway|anyways"
+            rf"|right|alright|well|now|then|actually|basically|also)\W+)*"
+            rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an|anyway|anyways|right"
+            rf"|alright|well|now|then|actually|basically|ok|okay|fyi)\s)[\w\-.]+\s+){{0,2}}?"
             rf"{_WS_HEADS})\s+(?:is\s+set\s+to|is\s+called|is\s+named|is(?:\s+still|\s+now)?)\s+"
             rf"{_WS_VALUE}",
             "is",
@@ -1704,11 +1772,12 @@ _VERB_FORM = re.compile(r"(?:ing|ed)$")
 _FOR_REPO = _rx(r"\bfor\s+$")
 _DEPLOYS_FROM = _grx(
     r"\b(?:we\s+(?:now\s+)?deploy|deploys?\s+(?:go\s+out|ship|happen|run)?)\s*(?:only\s+)?from\s+"
-    r"(?:the\s+)?(?!main\b)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
+    r"(?:the\s+)?(?!main\.)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
     "deploy deploys",
 )
 _SETTING_FOR_REPO = _grx(
-    rf"\b(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+(?:for|in|of)\s+(?:this|the|our)\s+"
+    rf"\b(?P<subj>(?:(?!(?:and|also|oh|btw|so|ok|okay|anyway|well|now|then|fyi)\s)[\w\-.]+\s+)"
+    rf"{{0,2}}?{_WS_HEADS})\s+(?:for|in|of)\s+(?:this|the|our)\s+"
     rf"(?:repo|repository|project|codebase|app|service)\s+is\s+{_WS_VALUE}",
     "is",
 )
@@ -1745,7 +1814,8 @@ _CI_RUNS = _rx(r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b")
 _TECH_MORE = _rx(rf"\s*(?:,|\+|&|\bwith\b|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
 _PACKAGE_MANAGER = _grx(
-    rf"(?:\b(?:we|i)\s+(?:use|are\s+using|{_A}re\s+using|switched\s+to|moved\s+to)|^\W*use)\s+"
+    rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase))\s+(?:use|uses"
+    rf"|are\s+using|{_A}re\s+using|is\s+using|switched\s+to|moved\s+to)|^\W*use)\s+"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
     "use using switched moved",
 )
@@ -1975,7 +2045,9 @@ def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
 
 _QUESTION_PARTS = re.compile(
     r",|\s[-–—]\s|;|\s+so\s+(?=(?:i|we|you|u|what|how|which|where|when|can|could|should|is|are"
-    r"|do|does|any)\b)",
+    r"|do|does|any|maybe|perhaps|probably|she|he|they|it|that|this|my|her|his|their)\b)"
+    r"|\s+but\s+(?=(?:what|how|which|where|when|can|could|should|would|is|are|do|does|any"
+    r"|will)\b)",
     re.IGNORECASE,
 )
 
@@ -2059,8 +2131,9 @@ _FILLER = r"technically|really|actually|i\s+guess|tbh|i\s+suppose|strictly|i\s+t
 _SELF_CORRECTION = _rx(
     rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:well|or\s+rather|rather|i\s+mean"
     r"|more\s+like|make\s+(?:that|it)|sorry|oops|wait\s+no(?:\W+sorry)?|no\s+wait"
+    r"|no\W+actually|no\W+sorry|actually\W+no"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+(?:an?\s+)?"
-    rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*)?)"
+    rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*)?|\d+(?:\.\d+)*)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]))"
 )
@@ -2132,6 +2205,7 @@ _CORRECTED_LEAD = _rx(
     r"^\W*(?:well|no|sorry|oops|hmm|ah|wait)\W+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*)\s+"
     r"(?:actually|technically|really)\b"
 )
+_VERSION_VALUE = re.compile(r"\d+(?:\.\d+)*")
 _RESTATED: Final = {
     "diet": ("i'm {}", _rule_diet),
     "occupation": ("i'm a {}", _rule_work),
@@ -2152,12 +2226,16 @@ def _reported(sentence: str, mask: int) -> bool:
 # other markers govern only the clause they are in.
 _CONDITIONAL = _grx(
     rf"\b(?:if|unless|suppose|supposing|imagine|imagining|let{_A}?s\s+say|in\s+case"
-    rf"|hypothetical(?:ly)?|what\s+if|say\s+(?:we|i)(?=\s+\w+ed\b|\s+were\b|\s+had\b))\b",
+    rf"|hypothetical(?:ly)?|what\s+if|say\s+(?:we|i)(?=\s+\w+ed\b|\s+were\b|\s+had\b))\b"
+    # "say im a product manager at google and ...": a scenario, said at the start of a clause
+    rf"|(?:^\W*|\b(?:so|ok|okay|and|but|now|like)\s+)say\s+(?=(?:i{_A}?m|im|i\s+am|we{_A}?re"
+    rf"|we\s+are|i\s+(?:have|work|live|get|got|had))\b)",
     "if unless suppose supposing imagine imagining say case hypothetical hypothetically",
 )
 _LEADING_CONDITIONAL = _rx(
     r"^\W*(?:(?:and|but|so|ok|okay|well|also|oh|hmm)\W+)*(?:if|unless|suppose|supposing|imagine"
-    r"|let'?s\s+say|in\s+case|what\s+if|hypothetically)\b"
+    r"|let'?s\s+say|in\s+case|what\s+if|hypothetically|say(?=\s+(?:i'?m|im|i\s+am|we'?re"
+    r"|we\s+are|i\s+(?:have|work|live|get|got|had))\b))\b"
 )
 _RELEVANCE = _rx(
     r"(?:if|in\s+case)\s+(?:[\w'’]+\s+){0,6}?(?:helps?|matters?)\b"
@@ -2165,6 +2243,9 @@ _RELEVANCE = _rx(
     r"|changes\s+anything|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
     r"(?:need|want|care|wanna|were\s+wondering)\s+to\s+know\b|if\s+(?:you|u)\s+(?:care|must\s+know)\b"
     r"|if\s+(?:you|u)\s+need\s+(?:it|that|them|this)\b"
+    # "we live in dearborn btw if you know any good places": the condition is on the request
+    r"|if\s+(?:you|u|ya|anyone|any1)\s+(?:know|knows|have|has|got|can|could|happen|have\s+got"
+    r"|['’]ve\s+got|are\s+able)\b|if\s+(?:possible|so|any)\b"
 )
 # "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
 _TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
@@ -2471,6 +2552,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # quote is the user's own again
         if "`" in text or _QUOTE_OPENS.search(text):
             text = self._blank_quoted(text, seq)
+        # "i am the queen of england and my husband is a billionaire lol. seriously tho, ...":
+        # what was laughed off before "seriously" was not meant
+        if (serious := _SERIOUSLY.search(text)) and _LAUGH.search(text, 0, serious.start()):
+            self._note(seq, 0, serious.start(), "joke")
+            text = _BLANK * serious.start() + text[serious.start() :]
         quoted = _QUOTED_START.search(text)
         limit = quoted.start() if quoted else len(text)
         if quoted:
@@ -2814,15 +2900,24 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for _, index in ends[lo:hi]:
                 hit = hits[index]
                 restated = _RESTATED.get(hit.kind)
-                if restated is None or not 0 <= m.start() - hit.stated_end < 40:
+                version = _VERSION_VALUE.fullmatch(m.group("value")) and (
+                    hit.kind == "working_state"
+                    and (hit.values.get("subject") or "").endswith("version")
+                )
+                if (restated is None and not version) or not 0 <= m.start() - hit.stated_end < 40:
                     continue
                 if _SENTENCE_END.search(text, hit.stated_end, m.start()):
                     continue
-                template, rule = restated
-                synthetic = template.format(m.group("value"))
-                found = [
-                    h for h in rule(synthetic, _PREFILTER.scan(synthetic)) if h.kind == hit.kind
-                ]
+                if version:  # "we're on node 18... no actually 20"
+                    found = [_Hit(hit.kind, {**hit.values, "value": m.group("value")})]
+                else:
+                    template, rule = restated  # type: ignore[misc]
+                    synthetic = template.format(m.group("value"))
+                    found = [
+                        h
+                        for h in rule(synthetic, _PREFILTER.scan(synthetic))
+                        if h.kind == hit.kind
+                    ]
                 if len(found) != 1 or found[0].values == hit.values:
                     continue
                 new = found[0]

@@ -66,10 +66,61 @@ def is_common_word(word: str) -> bool:
     return any(stem in words for stem in _stems(word.casefold()))
 
 
-def canonical_place(text: str) -> str | None:
+@functools.cache
+def _wordlike_places() -> dict[str, str]:
+    return {line.casefold(): line for line in _lines("wordlike_places.txt.gz")}
+
+
+# What "live in" takes besides a place: "I live in hope", "we live in fear of the landlord".
+_NOT_PLACES: Final = frozenset(
+    [
+        "hope",
+        "fear",
+        "peace",
+        "sin",
+        "denial",
+        "luxury",
+        "poverty",
+        "harmony",
+        "comfort",
+        "misery",
+        "style",
+        "squalor",
+        "terror",
+        "dread",
+        "shame",
+        "exile",
+        "isolation",
+        "fantasy",
+        "dreamland",
+        "ignorance",
+        "bliss",
+        "filth",
+        "chaos",
+        "limbo",
+        "paradise",
+        "heaven",
+        "hell",
+        "university",
+        "college",
+        "halls",
+        "residence",
+        "accommodation",
+        "officer",
+        "name",
+    ]
+)
+
+
+def canonical_place(text: str, *, wordlike: bool = False) -> str | None:
     """The gazetteer's spelling of ``text`` if it names a place, else ``None``.
 
     The gazetteer leaves out one-word names that are also English words ("nice", "reading",
-    "hope"): typed in lower case they are more likely the word.
+    "hope"): typed in lower case they are more likely the word. ``wordlike`` lets them back in
+    for a caller whose context leaves only a place ("we live in dearborn", "i live in bath").
     """
-    return _places().get(" ".join(text.split()).casefold())
+    key = " ".join(text.split()).casefold()
+    found = _places().get(key)
+    if found is None and wordlike and key not in _NOT_PLACES:
+        found = _wordlike_places().get(key)
+    return found

@@ -114,6 +114,15 @@ TRANSIENT_MARKERS: Final = _compile(
             r"(?:days|weeks|months)\b|\bfor a while\b|\buntil further notice\b",
         ),
         (
+            # "im in lisbon till friday", "here for 3 more days": the stay has an end
+            "transient:until",
+            r"\b(?:until|till|til)\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)"
+            r"(?:day)?|next|the end|end of|tomorrow|tonight|the \d|\d|jan|feb|march|april|may"
+            r"|june|july|aug|sept?|oct|nov|dec|christmas|easter|summer|spring|autumn|fall"
+            r"|winter)\b|\bfor (?:\d+|two|three|four|five|six|seven|ten) (?:more )?"
+            r"(?:days|nights|weeks)\b",
+        ),
+        (
             "transient:travel",
             r"\bon (?:vacation|holiday|a trip|a business trip|leave|(?:a )?layover)\b"
             r"|\bi(?:'m| am) (?:visiting|staying (?:in|at|with)|travell?ing)\b|\bvisiting\b"
@@ -146,6 +155,7 @@ _TRIGGERS: Final = {
         "",
     ),
     "transient:for_now": ("now being temporary temporarily days weeks months while notice", ""),
+    "transient:until": ("until till til days nights weeks", ""),
     "transient:travel": (
         "vacation holiday trip leave visiting staying traveling travelling layover conference"
         " meeting wedding funeral visit few couple week weekend night match concert festival"
