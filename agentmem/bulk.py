@@ -1,13 +1,14 @@
 """Bulk appends: a chunk of client events in one ``executemany``, projections updated per set.
 
 Appended one by one, every event runs the projection triggers' programs (``events_proj_*``):
-half of a bulk import's time in SQLite. For a large batch of *client* events the log instead
-takes, inside a savepoint of the caller's write transaction: the four triggers client events
-fire are dropped, the chunk is inserted with one ``executemany``, the guards those triggers
-hold are checked over the whole chunk at once, the projections are updated by one statement
-per table, and the triggers are re-created from their own stored SQL. Other connections never
-see the file without its triggers (the savepoint is inside the writer's transaction), and the
-append-only guard on ``events`` stays in force throughout.
+half of a bulk import's time in SQLite. For a large batch of client events (and of the Agents
+SDK's verbatim items, ``agents.item.added``, which ``AgentmemSession.add_items`` writes beside
+them) the log instead takes, inside the caller's write transaction: the guards of the five
+triggers those events fire are checked over the whole chunk at once, the triggers are
+dropped, the chunk is inserted with one ``executemany``, the projections are updated by one
+statement per table, and the triggers are re-created from their own stored SQL. Other
+connections never see the file without its triggers (all of it happens inside the writer's
+transaction), and the append-only guard on ``events`` stays in force throughout.
 
 Why this equals the triggers' result: the guard query flags an event exactly when its
 trigger would refuse it given the projections before the chunk plus every earlier event of the
@@ -26,24 +27,36 @@ those, so a changed trigger can make imports slower, never wrong.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import apsw
 
 from agentmem.errors import StoreError
+from agentmem.events import CLIENT_EVENT_TYPES
 
-__all__ = ["CHUNK", "MIN_CHUNK", "TRIGGERS", "TRIGGERS_SHA256", "insert_chunk", "supported"]
+__all__ = [
+    "CHUNK",
+    "MIN_CHUNK",
+    "TAKEN_TYPES",
+    "TRIGGERS",
+    "TRIGGERS_SHA256",
+    "insert_chunk",
+    "supported",
+    "takes",
+]
 
 #: Events validated, checked and inserted at a time: large enough that the per-chunk work
-#: (a TEMP table, dropping and re-creating four triggers) is noise, small enough that an
+#: (a TEMP table, dropping and re-creating the triggers) is noise, small enough that an
 #: import of any size holds only one chunk in memory.
 CHUNK = 2048
-#: Smaller batches are appended event by event: the drop and re-creation of four triggers
+#: Smaller batches are appended event by event: the drop and re-creation of the triggers
 #: (and the schema reload it costs other connections) only pays off over many events.
 MIN_CHUNK = 256
 
-#: The projection triggers that client events fire; the statements below replace them.
+#: The projection triggers that client events and ``agents.item.added`` fire (by name); the
+#: statements below replace them.
 TRIGGERS = (
+    "events_proj_agents_item_added",
     "events_proj_run_completed",
     "events_proj_run_member",
     "events_proj_run_started",
@@ -51,7 +64,7 @@ TRIGGERS = (
 )
 #: SHA-256 of those triggers' SQL as ``schema.sql`` defines them, joined by newlines in the
 #: order above (a test compares it with a fresh database).
-TRIGGERS_SHA256 = "cc554472fa616607ed2f5af7c47c993e9f6119352264fd164bfa3805e08d5c89"
+TRIGGERS_SHA256 = "7cf2dbc82410ec6aba6d90e09babf95943b99a236e580ddb0a93c43bfaee30e2"
 
 _INSERT = (
     "INSERT INTO events (event_id, type, session_id, run_id, principal, payload, content_hash,"
@@ -61,6 +74,16 @@ _CHUNK_TABLE = (
     "CREATE TEMP TABLE bulk_chunk (seq INTEGER PRIMARY KEY, type TEXT, session_id TEXT,"
     " run_id TEXT, payload TEXT)"
 )
+#: The types events_proj_session fires on (its WHEN clause): the client types.
+_CONVERSATION = (
+    "'session.closed', 'run.started', 'run.completed', 'user.message.created', "
+    "'assistant.message.created', 'tool.result.created', 'system.prompt.set'"
+)
+#: What the bulk path inserts: the client types, and the Agents SDK's verbatim items
+#: (``agents.item.added``, written by AgentmemSession.add_items with their conversation
+#: events), whose one trigger only adds the item to ``agents_items``. Any other type in a chunk
+#: sends it event by event.
+TAKEN_TYPES = frozenset((*CLIENT_EVENT_TYPES, "agents.item.added"))
 _MEMBERS = (
     "'user.message.created', 'assistant.message.created', 'tool.result.created', "
     "'system.prompt.set'"
@@ -93,7 +116,7 @@ SELECT EXISTS (
     SELECT 1 FROM (
         SELECT session_id, max(seq) AS last,
                min(CASE type WHEN 'session.closed' THEN seq END) AS closed
-        FROM chunk GROUP BY session_id
+        FROM chunk WHERE type IN ({_CONVERSATION}) GROUP BY session_id
     ) AS g
     WHERE g.last > g.closed
        OR EXISTS (SELECT 1 FROM sessions AS s
@@ -126,17 +149,18 @@ OR EXISTS (
 
 # What the triggers leave after the chunk's last event, one statement per projection.
 _PROJECT = (
-    # events_proj_session: counts add up; status and closed_seq are the last event's; principal
-    # and created_at the first event's (a conflict keeps the existing row's); the latest
-    # activity is the greatest created_at.
-    """
+    # events_proj_session (client types only): counts add up; status and closed_seq are the
+    # last event's; principal and created_at the first event's (a conflict keeps the existing
+    # row's); the latest activity is the greatest created_at.
+    f"""
     WITH chunk AS (
         SELECT session_id, min(seq) AS first_seq, max(seq) AS last_seq, count(*) AS n,
                sum(type = 'user.message.created') AS users,
                sum(type = 'assistant.message.created') AS assistants,
                sum(type = 'run.started') AS runs, max(created_at) AS last_at,
                max(CASE type WHEN 'session.closed' THEN seq END) AS closed_seq
-        FROM events WHERE seq BETWEEN ?1 AND ?2 GROUP BY session_id
+        FROM events WHERE seq BETWEEN ?1 AND ?2 AND type IN ({_CONVERSATION})
+        GROUP BY session_id
     )
     INSERT INTO sessions (session_id, principal, status, event_count, user_message_count,
                           assistant_message_count, run_count, first_seq, last_seq, closed_seq,
@@ -194,6 +218,13 @@ _PROJECT = (
     LEFT JOIN events AS d ON d.seq = c.done
     WHERE runs.run_id = c.run_id
     """,
+    # events_proj_agents_item_added: every item with a session is live when added (its seq is
+    # new, so the primary key never conflicts).
+    """
+    INSERT INTO agents_items (session_id, principal, item_seq)
+    SELECT session_id, principal, seq FROM events
+    WHERE seq BETWEEN ?1 AND ?2 AND type = 'agents.item.added' AND session_id IS NOT NULL
+    """,
 )
 
 
@@ -211,6 +242,11 @@ def supported(conn: apsw.Connection) -> bool:
     found = _trigger_sql(conn)
     digest = hashlib.sha256("\n".join(found).encode("utf-8")).hexdigest()
     return len(found) == len(TRIGGERS) and digest == TRIGGERS_SHA256
+
+
+def takes(types: Iterable[str]) -> bool:
+    """Whether every event type of a chunk is one the bulk path inserts (:data:`TAKEN_TYPES`)."""
+    return TAKEN_TYPES.issuperset(types)
 
 
 def insert_chunk(conn: apsw.Connection, rows: Sequence[Sequence[object]]) -> tuple[int, int] | None:

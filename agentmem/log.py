@@ -401,71 +401,62 @@ class EventLog:
     ) -> ImportResult:
         tally = _Tally()
         now = now_text()  # one transaction, one arrival time for events without their own
+        numbered = enumerate(events, start=1)
+        # The first chunk is validated and hashed before the write lock is taken (BEGIN
+        # IMMEDIATE), so a batch that fits in one chunk (every HTTP request) holds the lock
+        # only while it inserts; later chunks of a large import are prepared as they come.
+        chunk = list(itertools.islice(numbered, bulk.CHUNK))
+        prepared = self._prepare_chunk(chunk, now, process)
         with self.transaction():
             cursor = self.conn.cursor()
-            numbered = enumerate(events, start=1)
-            if process:
-                self._append_one_by_one(cursor, numbered, now, tally, progress, where, True)
-                return ImportResult(tally.imported, tally.duplicates, tally.first, tally.last)
-            # Large batches of client events go in chunks through the bulk path (agentmem.bulk).
             supported: bool | None = None
-            while chunk := list(itertools.islice(numbered, bulk.CHUNK)):
-                if len(chunk) >= bulk.MIN_CHUNK and supported is None:
+            while chunk:
+                large = len(chunk) >= bulk.MIN_CHUNK
+                if large and supported is None:
                     supported = bulk.supported(self.conn)
-                if len(chunk) >= bulk.MIN_CHUNK and supported:
-                    self._append_chunk(cursor, chunk, now, tally, progress, where)
-                else:
-                    self._append_one_by_one(cursor, chunk, now, tally, progress, where, False)
+                self._write_chunk(cursor, *prepared, tally, progress, where, large and supported)
+                chunk = list(itertools.islice(numbered, bulk.CHUNK))
+                prepared = self._prepare_chunk(chunk, now, process)
         return ImportResult(tally.imported, tally.duplicates, tally.first, tally.last)
 
-    def _append_one_by_one(
-        self,
-        cursor: apsw.Cursor,
-        numbered: Iterable[tuple[int, Event | ClientInput]],
-        now: str,
-        tally: _Tally,
-        progress: Callable[[int], None] | None,
-        where: Callable[[int], str] | None,
-        process: bool,
-    ) -> None:
-        for index, event in numbered:
-            try:
-                result = self._insert(cursor, self._prepare(event, now, process=process))
-            except AgentmemError as exc:
-                _label(exc, index, where)
-                raise
-            tally.add(index, result, progress)
-
-    def _append_chunk(
-        self,
-        cursor: apsw.Cursor,
-        chunk: list[tuple[int, Event | ClientInput]],
-        now: str,
-        tally: _Tally,
-        progress: Callable[[int], None] | None,
-        where: Callable[[int], str] | None,
-    ) -> None:
-        """Client events, validated and hashed first, then inserted by :func:`bulk.insert_chunk`.
-
-        Whatever the bulk path cannot take as it is (an event id already stored or given twice,
-        an event a guard refuses, an invalid event) is appended event by event, in order, so
-        the batch fails at the same event with the same error as it would one by one.
-        """
+    def _prepare_chunk(
+        self, chunk: list[tuple[int, Event | ClientInput]], now: str, process: bool
+    ) -> tuple[list[tuple[int, tuple[_Row, bool]]], tuple[int, AgentmemError] | None]:
+        """The rows of ``chunk`` up to its first invalid event, and that event's error."""
         prepared: list[tuple[int, tuple[_Row, bool]]] = []
-        failure: tuple[int, AgentmemError] | None = None
+        prepare = self._prepare
         for index, event in chunk:
             try:
-                prepared.append((index, self._prepare(event, now)))
+                prepared.append((index, prepare(event, now, process=process)))
             except AgentmemError as exc:
-                failure = (index, exc)
-                break
-        given = [row.event_id for _, (row, was_given) in prepared if was_given]
+                return prepared, (index, exc)
+        return prepared, None
+
+    def _write_chunk(
+        self,
+        cursor: apsw.Cursor,
+        prepared: list[tuple[int, tuple[_Row, bool]]],
+        failure: tuple[int, AgentmemError] | None,
+        tally: _Tally,
+        progress: Callable[[int], None] | None,
+        where: Callable[[int], str] | None,
+        use_bulk: bool | None,
+    ) -> None:
+        """Insert a prepared chunk: by :func:`bulk.insert_chunk` when ``use_bulk`` and it can
+        take the chunk as it is, else event by event.
+
+        Whatever the bulk path cannot take as it is (an event id already stored or given twice,
+        an event a guard refuses, an invalid event, a process type it does not project) is
+        appended event by event, in order, so the batch fails at the same event with the same
+        error as it would one by one.
+        """
         span = None
-        if failure is None and len(set(given)) == len(given) and not self._stored_any(given):
-            span = bulk.insert_chunk(self.conn, [row for _, (row, _) in prepared])
+        if use_bulk and failure is None and bulk.takes(row.type for _, (row, _) in prepared):
+            given = [row.event_id for _, (row, was_given) in prepared if was_given]
+            if len(set(given)) == len(given) and not self._stored_any(given):
+                span = bulk.insert_chunk(self.conn, [row for _, (row, _) in prepared])
         if span is not None:
-            for seq, (index, (row, _)) in enumerate(prepared, start=span[0]):
-                tally.add(index, AppendResult(seq, row.event_id, False), progress)
+            tally.add_span(span, [index for index, _ in prepared], progress)
         else:
             for index, one in prepared:
                 try:
@@ -660,6 +651,17 @@ class _Tally:
         self.imported = self.duplicates = 0
         self.first: int | None = None
         self.last: int | None = None
+
+    def add_span(
+        self, span: tuple[int, int], indexes: list[int], progress: Callable[[int], None] | None
+    ) -> None:
+        """Events ``indexes`` of the batch, all new, written at seqs ``span``."""
+        self.imported += len(indexes)
+        self.first = span[0] if self.first is None else self.first
+        self.last = span[1]
+        if progress is not None:
+            for index in indexes:
+                progress(index)
 
     def add(self, index: int, result: AppendResult, progress: Callable[[int], None] | None) -> None:
         if result.duplicate:
