@@ -105,7 +105,9 @@ _REL_SURFACE = (
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|spouse|partner"
     r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy"
-    r"|father|kiddos?|wifey|missus|twins|gran|grandad|granddad"
+    r"|father|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
+    r"|amma|tatay|abbu|appa|nan|nanna|nani|dadi|abuelita|abuela|abuelo|oma|opa|nonna|nonno"
+    r"|babcia|dziadek"
     r"|step(?:mom|mum|dad|mother|father)|grand(?:ma|pa|mother|father|parents?)|granny|siblings?"
     r"|sisters?|brothers?|nieces?|nephews?|aunts?|uncles?|cousins?)"
 )
@@ -128,6 +130,10 @@ _PET_MOD = (
     rf"|black|white|orange|grey|gray|brown|ginger|tabby|lazy|grumpy|two|three|four|five"
     rf"|golden|cocker|german|jack|border|french|english|miniature|mini|toy|standard|springer"
     rf"|\d{{1,2}}|{_AGE})"
+)
+_SHARED_RELATIONS: Final = frozenset(
+    {"mother", "father", "parent", "grandmother", "grandfather", "grandparent", "sister"}
+    | {"brother", "sibling"}
 )
 _CHILD_RELATIONS: Final = frozenset(
     {"daughter", "son", "child", "stepdaughter", "stepson", "stepchild", "grandchild"}
@@ -598,7 +604,13 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         noun = "child" if surface.casefold() == "twins" else _normal(kind, field_name, surface)
         if noun is None or (not m.group("tail") and _next_word(c, m.end()) in _COMPOUND_NEXT):
             continue
-        if m.group("det").casefold() == "our" and not is_pet and noun not in _CHILD_RELATIONS:
+        # "our daughter" (the couple's), "our mum" (the siblings'); never "our wife"
+        if (
+            m.group("det").casefold() == "our"
+            and not is_pet
+            and noun not in _CHILD_RELATIONS
+            and noun not in _SHARED_RELATIONS
+        ):
             continue
         if not is_pet and noun == "partner" and _next_word(c, m.end()) == "in":
             continue
@@ -727,6 +739,40 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             for hit in _with_names(kind, field_name, noun, names, head.span()):
                 hit.plural = count != 1 and not names
                 yield hit
+
+
+# Fragments of the user's household, in the register of bios and hurried requests: "husband
+# travels a lot so it's often just me", "nurse, 3 kids, leeds", "with my family, 3 kids".
+_HOUSEHOLD = _grx(
+    r"(?:^\W*|[,;:]\s*|\b(?:and|but|so)\s+)(?P<noun>husband|hubby|wife|wifey|(?:the\s+)?missus"
+    r"|kids|mum|mom|dad)\s+(?=(?:travels|works|eats|loves|hates|says|wants|thinks|doesn['’]?t"
+    r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives)\b)"
+    r"|\bw(?:ith|/)?\s+(?:the\s+)?(?P<noun2>missus|wifey|hubby)\b"
+    r"|(?:^\W*|[,;:]\s*|\bw(?:ith|/)?\s+(?:the\s+|my\s+)?(?:missus|wife|husband|family)\s*,?\s*"
+    r"(?:and\s+)?)"
+    r"(?P<qty>\d|two|three|four|five)\s+(?:little\s+|young\s+|teenage\s+)?"
+    r"(?P<kids>kids|children|teenagers|teens|boys|girls|rugrats|little\s+ones|littles)"
+    r"(?=\s*(?:$|[,.;!]|\s+(?:under|and|aged|who|at\s+home)\b))",
+    "husband hubby wife wifey missus kids mum mom dad children teenagers teens boys girls"
+    " rugrats ones littles",
+)
+
+
+def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _HOUSEHOLD.finditer(c, mask):
+        if m.group("kids"):
+            span = (m.start("qty"), m.end("kids"))
+            hit = _Hit("relationship", {"relation": "child", "name": None}, span)
+            hit.plural = True
+        else:
+            which = "noun" if m.group("noun") else "noun2"
+            relation = _normal("relationship", "relation", m.group(which).split()[-1])
+            if relation is None:
+                continue
+            hit = _Hit("relationship", {"relation": relation, "name": None}, m.span(which))
+            hit.plural = relation == "child"
+        hit.phrase = True
+        yield hit
 
 
 _PARENT = _grx(
@@ -1953,6 +1999,7 @@ _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_parent_married, _bits(_PARENT, _MARRIED)),
+    (_rule_household, _HOUSEHOLD.bit),
     (_rule_home, _bits(*_HOME)),
     (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)),
     (_rule_im_in, _IM_IN.bit),
@@ -2914,9 +2961,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     template, rule = restated  # type: ignore[misc]
                     synthetic = template.format(m.group("value"))
                     found = [
-                        h
-                        for h in rule(synthetic, _PREFILTER.scan(synthetic))
-                        if h.kind == hit.kind
+                        h for h in rule(synthetic, _PREFILTER.scan(synthetic)) if h.kind == hit.kind
                     ]
                 if len(found) != 1 or found[0].values == hit.values:
                     continue
