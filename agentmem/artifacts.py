@@ -123,10 +123,10 @@ def info(store: EventLog, artifact_id: str) -> ArtifactInfo:
 def read(
     store: EventLog, artifact_id: str, *, principal: str | None = None, operator: bool = False
 ) -> tuple[ArtifactInfo, bytes]:
-    """The one authorized read path: principal must match (or ``operator``), never expired."""
+    """The one authorized read path: the owner must be ``principal`` (the store's principal
+    when ``None``), unless ``operator``; never expired."""
     row = info(store, artifact_id)
-    principal = principal or store.principal
-    if not operator and row.principal != principal:
+    if not operator and row.principal != store.acting_for(principal):
         raise ArtifactUnavailable(f"artifact {artifact_id!r} belongs to another principal")
     if row.expired():
         raise ArtifactUnavailable(
@@ -138,11 +138,17 @@ def read(
 
 
 def list_artifacts(
-    store: EventLog, *, principal: str | None = None, include_expired: bool = False
+    store: EventLog,
+    *,
+    principal: str | None = None,
+    all_principals: bool = False,
+    include_expired: bool = False,
 ) -> list[ArtifactInfo]:
-    """Artifacts of ``principal`` (all principals when ``None``), newest first."""
+    """Artifacts of ``principal`` (the store's principal when ``None``; every principal's with
+    ``all_principals``, an administrator's listing), newest first."""
     live = [] if include_expired else [("expires_at > ?", [now_text()])]
-    condition, params = where({"principal": principal}, *live)
+    owner = store.principal_filter(principal, all_principals)
+    condition, params = where({"principal": owner}, *live)
     sql = f"SELECT {_COLUMNS} FROM artifacts{condition} ORDER BY created_at DESC, artifact_id"
     return [_bind(row) for row in store.conn.execute(sql, params)]
 

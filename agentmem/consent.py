@@ -34,8 +34,8 @@ class ConsentStatus(msgspec.Struct, frozen=True):
 
 
 def status(store: EventLog, principal: str | None = None, purpose: str = PURPOSE) -> ConsentStatus:
-    """Current consent of ``principal`` (default: the store's principal)."""
-    principal = principal or store.principal
+    """Current consent of ``principal`` (the store's principal when ``None``)."""
+    principal = store.acting_for(principal)
     rows = store.conn.execute(
         "SELECT status, granted_seq, last_withdrawn_seq, changed_at FROM consent "
         "WHERE principal = ? AND purpose = ?",
@@ -52,7 +52,7 @@ def status(store: EventLog, principal: str | None = None, purpose: str = PURPOSE
 
 def grant(store: EventLog, principal: str | None = None) -> ConsentStatus:
     """Grant consent from now on. Runs that already started stay unstamped; repeat is a no-op."""
-    principal = principal or store.principal
+    principal = store.acting_for(principal)
     with store.transaction():
         if status(store, principal).state == "granted":
             return status(store, principal)
@@ -62,7 +62,7 @@ def grant(store: EventLog, principal: str | None = None) -> ConsentStatus:
 
 def withdraw(store: EventLog, principal: str | None = None) -> ConsentStatus:
     """Withdraw consent: every export of the principal's runs expires now (same transaction)."""
-    principal = principal or store.principal
+    principal = store.acting_for(principal)
     with store.transaction():
         if status(store, principal).state != "granted":
             return status(store, principal)

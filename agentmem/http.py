@@ -312,7 +312,7 @@ def _session(store: Store, request: Request) -> Reply:
     session_id = request.params["session_id"]
     info = store.session(session_id)
     _own_session(store, request, session_id)
-    runs = store.runs(session_id=session_id)
+    runs = store.runs(session_id=session_id, principal=info.principal)
     return Reply(200, {**msgspec.to_builtins(info), "runs": msgspec.to_builtins(runs)})
 
 
@@ -361,7 +361,8 @@ def _erase_session(store: Store, request: Request) -> Reply:
     bound = request.caller.bound_principal
     if bound is not None:
         # A principal token erases only its own session; another's does not exist for it.
-        owners = {e.principal for e in store.events(session_id=session_id, limit=1)}
+        first = store.events(session_id=session_id, all_principals=True, limit=1)
+        owners = {e.principal for e in first}
         with contextlib.suppress(NotFound):
             owners = {store.session(session_id).principal}
         if owners and owners != {bound}:

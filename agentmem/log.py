@@ -35,6 +35,7 @@ from agentmem.errors import (
     InvalidInput,
     NotFound,
     StoreError,
+    UsageError,
 )
 from agentmem.events import (
     CLIENT_EVENT_TYPES,
@@ -290,6 +291,24 @@ class EventLog:
         """The default principal events and commands act for."""
         return self.settings.principal
 
+    def acting_for(self, principal: str | None = None) -> str:
+        """``principal``, or this log's own principal when ``None``: the one meaning of
+        ``principal=None`` across the library, so leaving it out never reaches another
+        principal's data."""
+        return self.principal if principal is None else principal
+
+    def principal_filter(
+        self, principal: str | None = None, all_principals: bool = False
+    ) -> str | None:
+        """The principal a read is limited to (see :meth:`acting_for`); ``None``, no limit,
+        only when ``all_principals`` asks for every principal's rows (an administrator's
+        listing), never because ``principal`` was left out."""
+        if all_principals:
+            if principal is not None:
+                raise UsageError("a read is for one principal or for all of them, not both")
+            return None
+        return self.acting_for(principal)
+
     # -- appending -------------------------------------------------------------------------
 
     def _prepare(
@@ -504,6 +523,7 @@ class EventLog:
         self,
         *,
         principal: str | None = None,
+        all_principals: bool = False,
         session_id: str | None = None,
         run_id: str | None = None,
         after: int | None = None,
@@ -517,7 +537,12 @@ class EventLog:
             wanted = list(types)
             extra.append((f"type IN ({', '.join('?' * len(wanted))})", wanted))
         condition, params = db.where(
-            {"principal": principal, "session_id": session_id, "run_id": run_id}, *extra
+            {
+                "principal": self.principal_filter(principal, all_principals),
+                "session_id": session_id,
+                "run_id": run_id,
+            },
+            *extra,
         )
         sql = f"SELECT {ROW_JSON_SQL} FROM events{condition} ORDER BY seq"
         if limit is not None:
@@ -528,14 +553,16 @@ class EventLog:
     def events(self, **filters: Any) -> Iterator[Event]:
         """Stored events in seq order, as structs.
 
-        Filters: principal, session_id, run_id, after, limit, types (``None``: no filter).
+        Filters: principal (``None``: this log's principal; ``all_principals=True``: every
+        principal's), session_id, run_id, after, limit, types (``None``: no filter).
         """
         decode = stored_decoder().decode
         for (text,) in self._event_rows(**filters):
             yield decode(text)
 
     def events_json(self, **filters: Any) -> Iterator[bytes]:
-        """Stored events in seq order, each in the interchange format plus seq and created_at."""
+        """Stored events in seq order, each in the interchange format plus seq and created_at
+        (the filters of :meth:`events`)."""
         for (text,) in self._event_rows(**filters):
             yield text.encode("utf-8")
 
@@ -551,10 +578,16 @@ class EventLog:
         return _bind(SessionInfo, rows[0])
 
     def sessions(
-        self, *, principal: str | None = None, status: str | None = None
+        self,
+        *,
+        principal: str | None = None,
+        all_principals: bool = False,
+        status: str | None = None,
     ) -> list[SessionInfo]:
-        """Sessions, most recently active first."""
-        condition, params = db.where({"principal": principal, "status": status})
+        """Sessions of ``principal`` (this log's principal when ``None``; every principal's
+        with ``all_principals``), most recently active first."""
+        owner = self.principal_filter(principal, all_principals)
+        condition, params = db.where({"principal": owner, "status": status})
         sql = (
             f"SELECT {_SESSION_COLUMNS} FROM sessions{condition} "
             "ORDER BY last_activity_at DESC, session_id"
@@ -568,9 +601,17 @@ class EventLog:
             raise NotFound(f"no run {run_id!r}")
         return found[0]
 
-    def runs(self, *, session_id: str | None = None, principal: str | None = None) -> list[RunInfo]:
-        """Runs in start order, each with the tools it declared."""
-        return self._runs(*db.where({"session_id": session_id, "principal": principal}))
+    def runs(
+        self,
+        *,
+        session_id: str | None = None,
+        principal: str | None = None,
+        all_principals: bool = False,
+    ) -> list[RunInfo]:
+        """Runs of ``principal`` (this log's principal when ``None``; every principal's with
+        ``all_principals``) in start order, each with the tools it declared."""
+        owner = self.principal_filter(principal, all_principals)
+        return self._runs(*db.where({"session_id": session_id, "principal": owner}))
 
     def _runs(self, condition: str, params: list[object]) -> list[RunInfo]:
         # fetchall, never a half-read cursor (see session()); tools in one query for all runs.

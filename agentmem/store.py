@@ -63,7 +63,12 @@ class Store(EventLog):
     # -- consent, export and artifacts (ADR-0032) ------------------------------------------
 
     def grant_consent(self, principal: str | None = None) -> ConsentStatus:
-        """Grant trajectory-export consent for runs that start from now on."""
+        """Grant trajectory-export consent for runs that start from now on.
+
+        Here as everywhere in the library, ``principal=None`` means the store's principal (the
+        one given to :func:`open`); reading across principals is an explicit
+        ``all_principals=True``.
+        """
         return consent.grant(self, principal)
 
     def withdraw_consent(self, principal: str | None = None) -> ConsentStatus:
@@ -85,10 +90,19 @@ class Store(EventLog):
         return artifacts.read(self, artifact_id, principal=principal, operator=operator)
 
     def artifacts(
-        self, *, principal: str | None = None, include_expired: bool = False
+        self,
+        *,
+        principal: str | None = None,
+        all_principals: bool = False,
+        include_expired: bool = False,
     ) -> list[ArtifactInfo]:
-        """Artifacts, newest first."""
-        return artifacts.list_artifacts(self, principal=principal, include_expired=include_expired)
+        """Artifacts of the principal (every principal's with ``all_principals``), newest first."""
+        return artifacts.list_artifacts(
+            self,
+            principal=principal,
+            all_principals=all_principals,
+            include_expired=include_expired,
+        )
 
     def sweep_artifacts(self) -> SweepResult:
         """Delete expired artifacts and unreferenced blobs (the only deletion path)."""
@@ -170,32 +184,53 @@ class Store(EventLog):
         return consolidate_idle(self, self.formation_service(), idle_seconds)
 
     def beliefs(
-        self, *, principal: str | None = None, include_inactive: bool = False
+        self,
+        *,
+        principal: str | None = None,
+        all_principals: bool = False,
+        include_inactive: bool = False,
     ) -> list[Belief]:
-        """Active beliefs (of ``principal``; every principal when ``None``), newest first."""
+        """Active beliefs of the principal (every principal's with ``all_principals``), newest
+        first."""
         from agentmem.memory.beliefs import beliefs
 
-        return beliefs(self, principal=principal, include_inactive=include_inactive)
+        return beliefs(
+            self,
+            principal=principal,
+            all_principals=all_principals,
+            include_inactive=include_inactive,
+        )
 
-    def belief(self, belief_id: str, *, principal: str | None = None) -> Belief:
-        """One belief, with its evidence."""
+    def belief(
+        self, belief_id: str, *, principal: str | None = None, all_principals: bool = False
+    ) -> Belief:
+        """One of the principal's beliefs (anyone's with ``all_principals``), with its evidence."""
         from agentmem.memory.beliefs import belief
 
-        return belief(self, belief_id, principal=principal)
+        return belief(self, belief_id, principal=principal, all_principals=all_principals)
 
     def search_beliefs(
-        self, query: str, *, principal: str | None = None, limit: int = 20
+        self,
+        query: str,
+        *,
+        principal: str | None = None,
+        all_principals: bool = False,
+        limit: int = 20,
     ) -> list[Belief]:
-        """Full-text recall over active beliefs, best BM25 match first."""
+        """Full-text recall over the principal's active beliefs (every principal's with
+        ``all_principals``), best BM25 match first."""
         from agentmem.memory.beliefs import search
 
-        return search(self, query, principal=principal, limit=limit)
+        return search(self, query, principal=principal, all_principals=all_principals, limit=limit)
 
-    def forget_belief(self, belief_id: str, *, principal: str | None = None) -> Belief:
-        """Erase a belief's content (table and index), keeping a content-free tombstone."""
+    def forget_belief(
+        self, belief_id: str, *, principal: str | None = None, all_principals: bool = False
+    ) -> Belief:
+        """Erase one of the principal's beliefs (anyone's with ``all_principals``): its content
+        leaves the table and the index, a content-free tombstone stays."""
         from agentmem.memory.beliefs import forget
 
-        return forget(self, belief_id, principal=principal)
+        return forget(self, belief_id, principal=principal, all_principals=all_principals)
 
 
 def open(

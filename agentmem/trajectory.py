@@ -56,6 +56,7 @@ def build_document(store: EventLog, run: RunInfo) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
     called: set[str] = set()
     for event in store.events(
+        all_principals=True,  # the run's owner was checked; its events are the run's
         run_id=run.run_id,
         types=("user.message.created", "assistant.message.created", "tool.result.created"),
     ):
@@ -119,7 +120,7 @@ def _check_consent(store: EventLog, run: RunInfo) -> None:
 
 def export_run(store: EventLog, run_id: str, *, principal: str | None = None) -> ExportResult:
     """Export one run, idempotently per run and document schema (ADR-0032 decision 9)."""
-    principal = principal or store.principal
+    principal = store.acting_for(principal)
     result = _export(store, run_id, principal)
     if result is None:
         # The run's earlier export has expired but still holds its place under the unique

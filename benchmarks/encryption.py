@@ -45,7 +45,7 @@ def _appends(path: Path, count: int) -> float:
 
 
 def _read(path: Path) -> float:
-    with agentmem.open(str(path), readonly=True) as store:
+    with agentmem.open(str(path), principal="alice", readonly=True) as store:
         started = time.perf_counter()
         count = sum(1 for _ in store.events(session_id="s1"))
         elapsed = time.perf_counter() - started

@@ -48,7 +48,7 @@ def _digest(path: Path) -> str:
 
 def _events(path: Path) -> list[bytes]:
     with agentmem.open(str(path), readonly=True) as store:
-        return list(store.events_json())
+        return list(store.events_json(all_principals=True))
 
 
 def test_backup_while_a_writer_appends_is_a_checked_snapshot(
@@ -170,7 +170,8 @@ def test_restore_replaces_a_live_database_only_when_asked(
     with agentmem.open(str(db_path)) as reader:  # another connection stays open throughout
         result = run_cli("db", "restore", str(copy), "--force", "--db", str(db_path))
         assert result.returncode == 0, result.stderr
-        assert list(reader.events_json()) == backed_up  # it sees the restored file at once
+        # it sees the restored file at once
+        assert list(reader.events_json(all_principals=True)) == backed_up
     (kept,) = tmp_path.glob("agentmem.db.replaced-*")
     assert f"kept at {kept}" in result.stdout
     assert _events(kept) == newer

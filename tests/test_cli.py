@@ -296,7 +296,7 @@ def test_two_processes_import_into_one_file(tmp_path: Path, cli_env: dict) -> No
     import agentmem
 
     with agentmem.open(str(db)) as s:
-        seqs = [e.seq for e in s.events()]
+        seqs = [e.seq for e in s.events(all_principals=True)]
         assert len(seqs) == 802 and len(set(seqs)) == 802
         assert s.check() == []
 

@@ -55,7 +55,7 @@ def test_consent_commands_are_idempotent_and_logged(store: agentmem.Store) -> No
     assert not store.grant_consent("bo").changed
     assert store.withdraw_consent("bo").changed
     assert not store.withdraw_consent("bo").changed
-    types = [e.type if hasattr(e, "type") else type(e).__name__ for e in store.events()]
+    types = [type(e).__name__ for e in store.events(principal="bo")]
     assert types == ["ConsentGranted", "ConsentWithdrawn"]
 
 
@@ -89,7 +89,8 @@ def test_expired_artifact_is_unreadable_before_any_sweep(store: agentmem.Store) 
     store.conn.execute("UPDATE artifacts SET expires_at = '2000-01-01T00:00:00.000Z'")
     with pytest.raises(agentmem.ArtifactUnavailable, match="expired"):
         store.read_artifact(info.artifact_id, principal="alice")
-    assert store.artifacts() == [] and len(store.artifacts(include_expired=True)) == 1
+    mine = {"principal": "alice", "include_expired": True}
+    assert store.artifacts(principal="alice") == [] and len(store.artifacts(**mine)) == 1
 
 
 def test_blobs_are_content_addressed_under_a_per_database_key(tmp_path: Path) -> None:
@@ -143,7 +144,7 @@ def test_sweep_deletes_expired_and_unreferenced_and_frees_the_bytes(db_path: Pat
         )
         result = store.sweep_artifacts()
         assert (result.artifacts, result.blobs, result.bytes) == (1, 1, len(marker))
-        assert [a.artifact_id for a in store.artifacts()] == [keep.artifact_id]
+        assert [a.artifact_id for a in store.artifacts(principal="p")] == [keep.artifact_id]
     raw = db_path.read_bytes()
     wal = db_path.with_name(db_path.name + "-wal")
     assert b"SWEEP-ME-" not in raw

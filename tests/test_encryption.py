@@ -72,7 +72,7 @@ def test_the_raw_files_hold_none_of_a_message(db_path: Path, key_file: Path) -> 
         store.append(user_msg(MESSAGE, run=None))
         assert file_state(db_path) == "encrypted"
         assert MESSAGE.encode()[:12] not in _raw(db_path)  # open: the -wal is encrypted too
-        assert [e.text for e in store.events()][-1] == MESSAGE
+        assert [e.text for e in store.events(all_principals=True)][-1] == MESSAGE
     assert b"periwinkle" not in _raw(db_path)
 
 
@@ -143,7 +143,7 @@ def test_backups_restores_and_erasure_work_encrypted(
     _, kept = backup_mod.restore(db_path, copy, replace=True)
     assert kept is not None and file_state(kept) == "encrypted"
     with agentmem.open(str(db_path)) as store:
-        assert MESSAGE in [getattr(e, "text", None) for e in store.events()]
+        assert MESSAGE in [getattr(e, "text", None) for e in store.events(all_principals=True)]
         assert store.check() == []
 
 
@@ -202,6 +202,6 @@ def test_a_key_kept_in_the_os_keyring(db_path: Path, monkeypatch: pytest.MonkeyP
         (entry,) = entries
         assert entry[0] == "agentmem" and str(db_path.resolve()) in entry[1]
         with agentmem.open(str(db_path)) as store:
-            assert MESSAGE in [getattr(e, "text", None) for e in store.events()]
+            assert MESSAGE in [getattr(e, "text", None) for e in store.events(all_principals=True)]
     finally:
         keyring.set_keyring(previous)

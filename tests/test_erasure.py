@@ -124,7 +124,7 @@ def test_erase_session_leaves_none_of_its_text_in_the_files(db_path: Path, run_c
         with pytest.raises(agentmem.NotFound):
             store.session("s1")
         assert store.beliefs(principal="alice") == []
-        assert store.artifacts(include_expired=True) == []
+        assert store.artifacts(all_principals=True, include_expired=True) == []
         assert [b.statement for b in store.beliefs(principal="bob")] == ["User lives in Lisbon"]
     check = run_cli("db", "check", "--db", str(db_path))
     assert check.returncode == 0, check.stdout
@@ -169,14 +169,15 @@ def test_erase_principal_removes_consent_artifacts_and_their_name(db_path: Path,
     with agentmem.open(str(db_path)) as store:
         assert store.check() == []
         assert store.consent_status(name).state == "never"
-        assert [s.session_id for s in store.sessions()] == ["s2"]
+        assert [s.session_id for s in store.sessions(all_principals=True)] == ["s2"]
         assert store.conn.execute("SELECT count(*) FROM blobs").get == 0
 
 
 def test_dry_run_and_a_refused_confirmation_change_nothing(db_path: Path, run_cli) -> None:
     with agentmem.open(str(db_path)) as store:
         _seed(store)
-        before = (list(store.events_json()), dbmod.projection_snapshot(store.conn))
+        everyone = list(store.events_json(all_principals=True))
+        before = (everyone, dbmod.projection_snapshot(store.conn))
     dry = run_cli("erase", "principal", "alice", "--dry-run", "--db", str(db_path))
     assert dry.returncode == 0, dry.stderr
     assert "would erase principal 'alice'" in dry.stdout and "events          10" in dry.stdout
@@ -184,7 +185,9 @@ def test_dry_run_and_a_refused_confirmation_change_nothing(db_path: Path, run_cl
     assert declined.returncode == 2
     assert "Erase it? [y/N]" in declined.stderr and "nothing was erased" in declined.stderr
     with agentmem.open(str(db_path)) as store:
-        assert (list(store.events_json()), dbmod.projection_snapshot(store.conn)) == before
+        assert before[0]  # alice and bob wrote events
+        everyone = store.events_json(all_principals=True)
+        assert (list(everyone), dbmod.projection_snapshot(store.conn)) == before
     confirmed = run_cli("erase", "principal", "alice", "--db", str(db_path), input="y\n")
     assert confirmed.returncode == 0, confirmed.stderr
     with agentmem.open(str(db_path)) as store:

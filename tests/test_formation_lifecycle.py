@@ -41,7 +41,7 @@ def _audit_ids_are_derived_from_content(store: agentmem.Store) -> None:
     """Every idempotent audit's id is the one :func:`audit_event_id` derives from its content."""
     decode = stored_decoder().decode
     audits = 0
-    for raw in store.events_json():
+    for raw in store.events_json(all_principals=True):
         kind = json.loads(raw)["type"]
         if kind == "memory.belief.forgotten" or not kind.startswith(
             ("memory.", "agents.item.popped", "agents.session.cleared")
@@ -85,7 +85,7 @@ def test_second_and_third_principals_consolidate_through_the_cli(run_cli, tmp_pa
     with agentmem.open(str(db)) as store:
         decisions = {
             e.principal
-            for e in store.events()
+            for e in store.events(all_principals=True)
             if event_type(e) == "memory.formation.policy_resolved"
         }
         assert decisions == {"local", "alice", "bob", "eve"}

@@ -428,7 +428,7 @@ def test_principal_comes_from_the_header_or_the_server(
         long = client.request("GET", "/v1/beliefs", headers={"X-Agentmem-Principal": "p" * 129})
         assert long.status == 400
         client.close()
-    owners = {s.session_id: s.principal for s in store.sessions()}
+    owners = {s.session_id: s.principal for s in store.sessions(all_principals=True)}
     assert owners == {
         "s-default": "carol",
         "s-header": "dave",
@@ -840,7 +840,7 @@ def test_concurrent_clients_lose_nothing(server: AgentmemServer, db_path: Path) 
     assert len(seqs) == len(set(seqs)) == 400
     with agentmem.open(str(db_path)) as store:
         assert store.status().events == 400
-        assert {s.session_id: s.event_count for s in store.sessions()} == {
+        assert {s.session_id: s.event_count for s in store.sessions(all_principals=True)} == {
             f"s{i}": 100 for i in range(4)
         }
         assert store.check() == []
@@ -879,8 +879,9 @@ def test_a_refused_append_fails_alone_among_concurrent_writers(
     written = {e for e, s in statuses.items() if s == 201}
     assert len(refused) + len(written) == 200 and refused and written
     with agentmem.open(str(db_path)) as store:
-        stored = {e.event_id for e in store.events(types=["user.message.created"])}
-        stored -= {e.event_id for e in store.events(session_id="closed")}
+        alices = store.events(principal="alice", types=["user.message.created"])
+        stored = {e.event_id for e in alices}
+        stored -= {e.event_id for e in store.events(principal="alice", session_id="closed")}
         assert stored == written
         assert store.check() == []
 

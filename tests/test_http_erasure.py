@@ -62,7 +62,7 @@ def test_a_principal_token_erases_its_own_session_only(server, db_path: Path) ->
     status, body = _request(server, alice, "DELETE", "/v1/sessions/a1")
     assert status == 200 and body["erasure_seq"] is not None
     with agentmem.open(str(db_path)) as store:
-        assert [s.session_id for s in store.sessions()] == ["b1"]
+        assert [s.session_id for s in store.sessions(all_principals=True)] == ["b1"]
         assert store.check() == []
     status, body = _request(server, alice, "DELETE", "/v1/sessions/a1")
     assert status == 200 and body["already_erased"]
@@ -81,4 +81,4 @@ def test_a_principal_token_erases_itself_but_not_another(server, db_path: Path) 
     raw = db_path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
     assert b"Zanzibarvillage" not in raw
     with agentmem.open(str(db_path)) as store:
-        assert {s.principal for s in store.sessions()} == {"bob"}
+        assert {s.principal for s in store.sessions(all_principals=True)} == {"bob"}

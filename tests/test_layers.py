@@ -151,7 +151,7 @@ def populated(db_path: Path) -> Path:
 def test_reading_the_log_loads_no_memory_provider_or_integration(populated: Path) -> None:
     loaded = _loaded_after(
         "import agentmem\n"
-        f"store = agentmem.open({str(populated)!r}, readonly=True)\n"
+        f"store = agentmem.open({str(populated)!r}, principal='alice', readonly=True)\n"
         "assert [e.seq for e in store.events()]\n"
         "store.sessions(); store.runs(); store.status()\n"
     )
@@ -188,7 +188,7 @@ def test_the_formation_service_loads_neither_the_facade_nor_the_evaluation() -> 
 def test_a_process_event_whose_module_is_not_loaded_reads_generically(populated: Path) -> None:
     code = (
         "import agentmem, json\n"
-        f"store = agentmem.open({str(populated)!r}, readonly=True)\n"
+        f"store = agentmem.open({str(populated)!r}, principal='alice', readonly=True)\n"
         "from agentmem.events import UnloadedEvent, event_type, payload_of\n"
         "audit = [e for e in store.events() if event_type(e) == 'memory.consolidated'][0]\n"
         "assert isinstance(audit, UnloadedEvent), type(audit)\n"

@@ -51,7 +51,7 @@ def _form(store: agentmem.Store, candidates: list[MemoryCandidate], session: str
 def test_quote_must_occur_in_the_cited_user_message(store: agentmem.Store) -> None:
     (seq,) = _session(store, ["I have a dog named Rex."])
     report = _form(store, [_pet("Rex", seq, "I have a dog named Max")])
-    assert report.rejected == {"quote_not_in_source": 1} and store.beliefs() == []
+    assert report.rejected == {"quote_not_in_source": 1} and store.beliefs(principal="alice") == []
 
 
 def test_seq_from_another_session_is_refused(store: agentmem.Store) -> None:
@@ -98,7 +98,7 @@ def test_secret_elsewhere_in_the_cited_message_rejects_it(store: agentmem.Store)
     assert list(report.rejected) == ["secret:github_token"] or all(
         k.startswith("secret:") for k in report.rejected
     )
-    assert store.beliefs() == []
+    assert store.beliefs(principal="alice") == []
 
 
 def test_injection_elsewhere_in_the_cited_message_rejects_it(store: agentmem.Store) -> None:
@@ -107,7 +107,7 @@ def test_injection_elsewhere_in_the_cited_message_rejects_it(store: agentmem.Sto
     )
     report = _form(store, [_pet("Rex", seq, "I have a dog named Rex")])
     assert all(k.startswith("injection") for k in report.rejected) and report.rejected
-    assert store.beliefs() == []
+    assert store.beliefs(principal="alice") == []
 
 
 def test_at_most_twelve_candidates_per_consolidation(store: agentmem.Store) -> None:
@@ -117,7 +117,7 @@ def test_at_most_twelve_candidates_per_consolidation(store: agentmem.Store) -> N
     report = _form(store, candidates)
     assert report.counts == {"formed": MAX_CANDIDATES}
     assert report.rejected == {"over_limit": 3}
-    assert len(store.beliefs()) == MAX_CANDIDATES
+    assert len(store.beliefs(principal="alice")) == MAX_CANDIDATES
 
 
 def test_consolidation_is_idempotent(store: agentmem.Store) -> None:
@@ -135,9 +135,9 @@ def test_single_valued_kind_supersedes_and_keeps_provenance(store: agentmem.Stor
     store.close_session("a")
     _session(store, ["We moved last month, I live in Lisbon now."], session="b")
     store.close_session("b")
-    (active,) = [b for b in store.beliefs() if b.kind == "home_location"]
+    (active,) = [b for b in store.beliefs(principal="alice") if b.kind == "home_location"]
     assert active.statement == "User lives in Lisbon"
-    old = store.belief(active.supersedes)
+    old = store.belief(active.supersedes, principal="alice")
     assert old.status == "superseded" and old.superseded_by == active.belief_id
 
 
@@ -146,7 +146,7 @@ def test_equal_belief_merges_evidence(store: agentmem.Store) -> None:
     store.close_session("a")
     _session(store, ["As I said, I live in Lisbon."], session="b")
     report = store.close_session("b")
-    (belief,) = store.beliefs()
+    (belief,) = store.beliefs(principal="alice")
     assert report.counts == {"merged": 1} and len(belief.evidence) == 2
 
 
@@ -249,7 +249,7 @@ def test_concurrent_consolidations_of_one_session_write_once(db_path: Path) -> N
     for t in threads:
         t.join(60)
     assert errors == []
-    with agentmem.open(str(db_path)) as store:
+    with agentmem.open(str(db_path), principal="alice") as store:
         assert store.conn.execute("SELECT count(*) FROM consolidations").get == 1
         assert len(store.beliefs()) == 2
         audits = [e for e in store.events() if type(e).__name__ == "MemoryConsolidated"]

@@ -608,7 +608,7 @@ def test_reconsolidation_with_a_provider_never_conflicts(tmp_path, server, run_c
     again = run_cli("consolidate", "--idle", "0s", "--db", str(db), env=env)
     assert again.returncode == 0, again.stderr
 
-    with agentmem.open(str(db)) as store:
+    with agentmem.open(str(db), principal="alice") as store:
         audits = _audits(store)
         assert len(audits) == 3 and len({a["event_id"] for a in audits}) == 3
         through = [

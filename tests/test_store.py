@@ -19,7 +19,7 @@ def test_append_returns_increasing_seqs_and_reads_back(store: agentmem.Store) ->
     s1 = store.append(run_started())
     s2 = store.append(user_msg("hello"))
     assert s2 > s1
-    events = list(store.events(session_id="s1"))
+    events = list(store.events(session_id="s1", principal="alice"))
     assert [e.seq for e in events] == [s1, s2]
     assert events[1].text == "hello"
     assert events[1].created_at is not None and events[1].event_id
@@ -193,7 +193,7 @@ def test_sql_metacharacters_are_stored_verbatim(store: agentmem.Store) -> None:
     nasty = "x'); DROP TABLE events; -- \" % _ \\ ; /* */"
     store.append(run_started(nasty, session=nasty, principal=nasty))
     store.append(user_msg(nasty, session=nasty, run=nasty, principal=nasty, event_id=nasty))
-    (event,) = [e for e in store.events(session_id=nasty) if e.event_id == nasty]
+    (event,) = [e for e in store.events(session_id=nasty, principal=nasty) if e.event_id == nasty]
     assert (event.text, event.session_id, event.run_id, event.principal) == (nasty,) * 4
     assert store.session(nasty).principal == nasty
 

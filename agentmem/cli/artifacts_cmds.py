@@ -38,8 +38,7 @@ def list_(
     """List one principal's artifacts, newest first (``--all-principals``: everyone's)."""
     check_scope(principal, all_principals)
     with read_store(db, principal) as store:
-        who = None if all_principals else store.principal
-        rows = store.artifacts(principal=who, include_expired=expired)
+        rows = store.artifacts(all_principals=all_principals, include_expired=expired)
     if json:
         print_json([msgspec.to_builtins(r) for r in rows])
         return

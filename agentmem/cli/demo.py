@@ -110,7 +110,7 @@ def _run(tour: _Tour, store: Store, *, full: bool) -> None:
         if line.strip()
     ]
     result = store.append_many(events)
-    sessions = store.sessions()
+    sessions = store.sessions(all_principals=True)
     tour.say(
         f"A sample conversation: {result.imported} events, {len(sessions)} sessions of "
         f"{len({s.principal for s in sessions})} users, in {store.path}"
@@ -145,18 +145,19 @@ _REASONS = {
 
 def _memory_tour(tour: _Tour, store: Store) -> None:
     tour.section("memory: what each user said, with the words that prove it")
-    for session in store.sessions():
+    for session in store.sessions(all_principals=True):
         store.close_session(session.session_id)
     policy = store.formation_service().formation_policy
     tour.say(f"{policy}: the versioned rules that formed these; each belief records it.")
-    beliefs = sorted(store.beliefs(), key=lambda b: (b.principal, b.statement or ""))
+    everyone = store.beliefs(all_principals=True)
+    beliefs = sorted(everyone, key=lambda b: (b.principal, b.statement or ""))
     tour.table(
         ["user", "belief", "evidence"],
         [(b.principal, b.statement, _quote(b.evidence[0])) for b in beliefs],
         wrap=("belief", "evidence"),
     )
     tour.section("traps: said in the trap session, not remembered")
-    for event in store.events(session_id="s-traps"):
+    for event in store.events(session_id="s-traps", all_principals=True):
         text = getattr(event, "text", None)
         if event_type(event) == "assistant.message.created" and text:
             tour.say(f'assistant: "{text}" -> never evidence', "  ")
@@ -212,7 +213,7 @@ def _export_tour(tour: _Tour, store: Store, *, full: bool) -> None:
     except AgentmemError as exc:
         tour.say(f"read after withdrawal -> refused: {exc.message}")
     swept = store.sweep_artifacts()
-    left = len(store.artifacts(include_expired=True))
+    left = len(store.artifacts(all_principals=True, include_expired=True))
     tour.say(
         f"sweeper: deleted {plural(swept.artifacts, 'artifact')} and "
         f"{plural(swept.blobs, 'blob')}; artifacts left: {left}"

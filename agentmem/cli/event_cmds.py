@@ -170,7 +170,7 @@ def list_(
     check_scope(principal, all_principals)
     with read_store(db, principal) as store:
         filters = {
-            "principal": None if all_principals else store.principal,
+            "all_principals": all_principals,
             "session_id": session,
             "run_id": run,
             "after": after,

@@ -165,7 +165,7 @@ def _owned(store: Store, belief_id: str, action: Callable[..., Belief]) -> Belie
         return action(belief_id, principal=store.principal)
     except NotFound as exc:
         try:
-            store.belief(belief_id)
+            store.belief(belief_id, all_principals=True)
         except NotFound:
             raise exc from None
         exc.message += OWNER_HINT
@@ -204,8 +204,7 @@ def list_(
     """List one principal's beliefs (``--all-principals``: everyone's)."""
     check_scope(principal, all_principals)
     with read_store(db, principal) as store:
-        who = None if all_principals else store.principal
-        beliefs = store.beliefs(principal=who, include_inactive=all)
+        beliefs = store.beliefs(all_principals=all_principals, include_inactive=all)
     if json:
         print_json([msgspec.to_builtins(b) for b in beliefs])
         return
@@ -228,8 +227,7 @@ def search(
     """Full-text search over one principal's active beliefs (FTS5, BM25 ranking)."""
     check_scope(principal, all_principals)
     with read_store(db, principal) as store:
-        who = None if all_principals else store.principal
-        found = store.search_beliefs(query, principal=who, limit=limit)
+        found = store.search_beliefs(query, all_principals=all_principals, limit=limit)
     if json:
         print_json([msgspec.to_builtins(b) for b in found])
         return

@@ -49,8 +49,7 @@ def list_(
     """List one principal's runs in start order (``--all-principals``: everyone's)."""
     check_scope(principal, all_principals)
     with read_store(db, principal) as store:
-        who = None if all_principals else store.principal
-        runs = store.runs(session_id=session, principal=who)
+        runs = store.runs(session_id=session, all_principals=all_principals)
     if json:
         print_json([msgspec.to_builtins(r) for r in runs])
         return

@@ -46,8 +46,7 @@ def list_(
     """List one principal's sessions (``--all-principals``: everyone's)."""
     check_scope(principal, all_principals)
     with read_store(db, principal) as store:
-        who = None if all_principals else store.principal
-        sessions = store.sessions(principal=who, status=status)
+        sessions = store.sessions(all_principals=all_principals, status=status)
     if json:
         print_json([msgspec.to_builtins(s) for s in sessions])
         return

@@ -154,13 +154,16 @@ def beliefs(
     store: EventLog,
     *,
     principal: str | None = None,
+    all_principals: bool = False,
     include_inactive: bool = False,
     limit: int | None = None,
 ) -> list[Belief]:
-    """Active beliefs of ``principal`` (every principal when ``None``), newest first; at most
-    ``limit`` of them (the limit is applied by SQLite, so a few are cheap among many)."""
+    """Active beliefs of ``principal`` (the store's principal when ``None``; every principal's
+    with ``all_principals``), newest first; at most ``limit`` of them (the limit is applied by
+    SQLite, so a few are cheap among many)."""
     active: list[tuple[str, list[object]]] = [] if include_inactive else [("status = 'active'", [])]
-    condition, params = where({"principal": principal}, *active)
+    owner = store.principal_filter(principal, all_principals)
+    condition, params = where({"principal": owner}, *active)
     if limit is None:
         sql = f"SELECT {_SELECT} FROM beliefs AS b{condition} ORDER BY created_at DESC, belief_id"
     else:
@@ -171,14 +174,19 @@ def beliefs(
     return _beliefs(store, store.conn.execute(sql, params).fetchall())
 
 
-def belief(store: EventLog, belief_id: str, *, principal: str | None = None) -> Belief:
-    """One belief by id (of ``principal`` when given; ``None`` checks no owner)."""
+def belief(
+    store: EventLog, belief_id: str, *, principal: str | None = None, all_principals: bool = False
+) -> Belief:
+    """One belief by id, if it belongs to ``principal`` (the store's principal when ``None``;
+    any principal with ``all_principals``). Another principal's belief is not found, so its
+    existence is not revealed either."""
+    owner = store.principal_filter(principal, all_principals)
     rows = store.conn.execute(
         f"SELECT {_SELECT} FROM beliefs AS b WHERE belief_id = ?", (belief_id,)
     ).fetchall()
     found = _beliefs(store, rows)
-    if not found or (principal is not None and found[0].principal != principal):
-        raise NotFound(f"no belief {belief_id!r}" + (f" for {principal!r}" if principal else ""))
+    if not found or (owner is not None and found[0].principal != owner):
+        raise NotFound(f"no belief {belief_id!r}" + (f" for {owner!r}" if owner else ""))
     return found[0]
 
 
@@ -189,10 +197,16 @@ def fts_query(text: str) -> str:
 
 
 def search(
-    store: EventLog, query: str, *, principal: str | None = None, limit: int = 20
+    store: EventLog,
+    query: str,
+    *,
+    principal: str | None = None,
+    all_principals: bool = False,
+    limit: int = 20,
 ) -> list[Belief]:
-    """Active beliefs matching ``query`` (of ``principal``; every principal when ``None``),
-    best BM25 match first."""
+    """Active beliefs of ``principal`` (the store's principal when ``None``; every principal's
+    with ``all_principals``) matching ``query``, best BM25 match first."""
+    owner = store.principal_filter(principal, all_principals)
     match = fts_query(query)
     if not match:
         return []
@@ -201,16 +215,21 @@ def search(
         "WHERE beliefs_fts MATCH ? AND b.status = 'active'"
     )
     params: list[object] = [match]
-    if principal is not None:
+    if owner is not None:
         sql += " AND b.principal = ?"
-        params.append(principal)
+        params.append(owner)
     sql += " ORDER BY bm25(beliefs_fts) LIMIT ?"
     params.append(int(limit))
     return _beliefs(store, store.conn.execute(sql, params).fetchall())
 
 
-def forget(store: EventLog, belief_id: str, *, principal: str | None = None) -> Belief:
+def forget(
+    store: EventLog, belief_id: str, *, principal: str | None = None, all_principals: bool = False
+) -> Belief:
     """Erase a belief's content everywhere; keep only a content-free tombstone and an event.
+
+    The belief must be ``principal``'s (the store's principal when ``None``; anyone's with
+    ``all_principals``, an administrator's erasure).
 
     Everywhere means every byte of the file and its ``-wal``: the row and its evidence quotes,
     the FTS index (its trigger deletes the entry under ``secure-delete``), and the query
@@ -222,7 +241,7 @@ def forget(store: EventLog, belief_id: str, *, principal: str | None = None) -> 
     is harmless and retries the checkpoint.
     """
     with store.transaction():
-        target = belief(store, belief_id, principal=principal)
+        target = belief(store, belief_id, principal=principal, all_principals=all_principals)
         if target.status != "forgotten":
             store.conn.execute(
                 "UPDATE beliefs SET statement = NULL, claim_values = NULL, claim_key = NULL, "
@@ -248,7 +267,7 @@ def forget(store: EventLog, belief_id: str, *, principal: str | None = None) -> 
                     event_id=f"memory.belief.forgotten:{belief_id}",
                 )
             )
-        forgotten = belief(store, belief_id)
+        forgotten = belief(store, belief_id, principal=target.principal)
     if not store.conn.in_transaction:
         busy, _, _ = store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()[0]
         if busy:
