@@ -10,13 +10,13 @@ statement per table, and the triggers are re-created from their own stored SQL. 
 connections never see the file without its triggers (all of it happens inside the writer's
 transaction), and the append-only guard on ``events`` stays in force throughout.
 
-Why this equals the triggers' result: the guard query flags an event exactly when its
-trigger would refuse it given the projections before the chunk plus every earlier event of the
-chunk, so it finds the first event an event-by-event append would refuse; then nothing is
-kept and the caller appends the chunk event by event, which raises the exact error for the
-exact event. Without a refusal, each statement below computes the value the triggers reach
-after the last event of the chunk (sums of their increments, the last event's status, the
-first event's creation values). ``tests/test_projections.py`` checks both against the
+Why this equals the triggers' result: the guard walk (:func:`refused`) flags a chunk exactly
+when a trigger would refuse one of its events given the projections before the chunk plus the
+chunk's earlier events; then nothing is kept and the caller appends the chunk event by event,
+which raises the exact error for the exact event. Without a refusal, each statement below
+computes the value the triggers reach after the last event of the chunk (sums of their
+increments, the last event's status, the first event's creation values).
+``tests/test_projections.py`` and ``tests/test_bulk_sessions.py`` check both against the
 event-by-event path on generated histories, refused ones included.
 
 The statements are written against the trigger bodies of :data:`TRIGGERS`; :func:`supported`
@@ -28,8 +28,10 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 import apsw
+import msgspec
 
 from agentmem.errors import StoreError
 from agentmem.events import CLIENT_EVENT_TYPES
@@ -41,6 +43,7 @@ __all__ = [
     "TRIGGERS",
     "TRIGGERS_SHA256",
     "insert_chunk",
+    "refused",
     "supported",
     "takes",
 ]
@@ -70,10 +73,6 @@ _INSERT = (
     "INSERT INTO events (event_id, type, session_id, run_id, principal, payload, content_hash,"
     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_CHUNK_TABLE = (
-    "CREATE TEMP TABLE bulk_chunk (seq INTEGER PRIMARY KEY, type TEXT, session_id TEXT,"
-    " run_id TEXT, payload TEXT)"
-)
 #: The types events_proj_session fires on (its WHEN clause): the client types.
 _CONVERSATION = (
     "'session.closed', 'run.started', 'run.completed', 'user.message.created', "
@@ -89,63 +88,81 @@ _MEMBERS = (
     "'system.prompt.set'"
 )
 
-# Whether an event of the chunk (seq between ?1 and ?2) would be refused by a trigger, given
-# the projections before the chunk (the dropped triggers left them as they were) and the
-# chunk's earlier events; per session and per run, so it costs one pass over the chunk:
-# - events_proj_session: an event of a session closed before it (in the file, or earlier in
-#   the chunk: then the session's last event comes after its first close);
-# - events_proj_run_started: a run started twice, or under a parent started neither before the
-#   chunk nor earlier in it;
-# - events_proj_run_member / events_proj_run_completed: the first member (or completion) of a
-#   run that is not in the file and not started earlier in the chunk; a member of a completed
-#   run (completed in the file, or an event after the run's first completion in the chunk); a
-#   member of another session than the run's.
-_REFUSED = f"""
-WITH chunk AS MATERIALIZED (SELECT seq, type, session_id, run_id, payload FROM temp.bulk_chunk),
-started AS MATERIALIZED (
-    SELECT run_id, min(seq) AS seq, count(*) AS n, session_id FROM chunk
-    WHERE type = 'run.started' GROUP BY run_id
-),
-member AS MATERIALIZED (
-    SELECT run_id, min(seq) AS first, max(seq) AS last,
-           min(CASE type WHEN 'run.completed' THEN seq END) AS done
-    FROM chunk WHERE run_id IS NOT NULL AND type IN ({_MEMBERS}, 'run.completed')
-    GROUP BY run_id
+_SESSION_TYPES = frozenset(CLIENT_EVENT_TYPES)
+_MEMBER_TYPES = frozenset(
+    (
+        "user.message.created",
+        "assistant.message.created",
+        "tool.result.created",
+        "system.prompt.set",
+    )
 )
-SELECT EXISTS (
-    SELECT 1 FROM (
-        SELECT session_id, max(seq) AS last,
-               min(CASE type WHEN 'session.closed' THEN seq END) AS closed
-        FROM chunk WHERE type IN ({_CONVERSATION}) GROUP BY session_id
-    ) AS g
-    WHERE g.last > g.closed
-       OR EXISTS (SELECT 1 FROM sessions AS s
-                  WHERE s.session_id = g.session_id AND s.status = 'closed'))
-OR EXISTS (
-    SELECT 1 FROM started
-    WHERE started.n > 1 OR EXISTS (SELECT 1 FROM runs WHERE runs.run_id = started.run_id))
-OR EXISTS (
-    SELECT 1 FROM chunk AS e
-    WHERE e.type = 'run.started' AND json_extract(e.payload, '$.parent_run_id') IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM runs
-                      WHERE run_id = json_extract(e.payload, '$.parent_run_id'))
-      AND NOT EXISTS (SELECT 1 FROM started AS p
-                      WHERE p.run_id = json_extract(e.payload, '$.parent_run_id')
-                        AND p.seq < e.seq))
-OR EXISTS (
-    SELECT 1 FROM member AS m
-    LEFT JOIN runs AS r ON r.run_id = m.run_id
-    LEFT JOIN started AS s ON s.run_id = m.run_id
-    WHERE (r.run_id IS NULL AND (s.seq IS NULL OR s.seq > m.first))
-       OR r.status = 'completed'
-       OR m.last > m.done)
-OR EXISTS (
-    SELECT 1 FROM chunk AS e
-    LEFT JOIN runs AS r ON r.run_id = e.run_id
-    LEFT JOIN started AS s ON s.run_id = e.run_id
-    WHERE e.run_id IS NOT NULL AND e.type IN ({_MEMBERS}, 'run.completed')
-      AND e.session_id IS NOT coalesce(r.session_id, s.session_id))
-"""
+_ID_LIST = "(SELECT value FROM json_each(?))"
+
+
+def refused(conn: apsw.Connection, rows: Sequence[Sequence[object]]) -> bool:
+    """Whether a trigger would refuse an event of ``rows`` appended one by one after the file's
+    current state: the guards of the replaced triggers, replayed in order over the chunk from
+    the projection rows it touches (two indexed queries), before anything is inserted.
+
+    - events_proj_session (client types): an event of a session that is closed, in the file
+      or by an earlier event of the chunk;
+    - events_proj_run_started: a run that already exists, or a parent run that does not (yet);
+    - events_proj_run_member (with a run_id) and events_proj_run_completed: a run that does not
+      exist, belongs to another session, or has completed.
+
+    ``agents.item.added`` has no guard. The walk only answers whether; which event and which
+    error is left to the event-by-event append, which raises exactly what the triggers raise.
+    """
+    sessions: set[object] = set()
+    run_ids: set[object] = set()
+    parents: dict[int, object] = {}
+    for position, row in enumerate(rows):
+        kind = row[1]
+        if kind not in _SESSION_TYPES:
+            continue
+        sessions.add(row[2])
+        if row[3] is not None:
+            run_ids.add(row[3])
+        if kind == "run.started":
+            parent = msgspec.json.decode(cast("str", row[5])).get("parent_run_id")
+            if parent is not None:
+                parents[position] = parent
+                run_ids.add(parent)
+    closed = {
+        session_id
+        for (session_id,) in conn.execute(
+            f"SELECT session_id FROM sessions WHERE session_id IN {_ID_LIST} AND status = 'closed'",
+            (msgspec.json.encode(sorted(map(str, sessions))).decode(),),
+        )
+    }
+    runs = {
+        run_id: [session_id, status]
+        for run_id, session_id, status in conn.execute(
+            f"SELECT run_id, session_id, status FROM runs WHERE run_id IN {_ID_LIST}",
+            (msgspec.json.encode(sorted(map(str, run_ids))).decode(),),
+        )
+    }
+    for position, row in enumerate(rows):
+        kind, session_id, run_id = row[1], row[2], row[3]
+        if kind not in _SESSION_TYPES:
+            continue
+        if session_id in closed:
+            return True
+        if kind == "session.closed":
+            closed.add(session_id)
+        elif kind == "run.started":
+            if run_id in runs or (position in parents and parents[position] not in runs):
+                return True
+            runs[run_id] = [session_id, "running"]
+        elif run_id is not None and (kind in _MEMBER_TYPES or kind == "run.completed"):
+            run = runs.get(run_id)
+            if run is None or run[0] != session_id or run[1] != "running":
+                return True
+            if kind == "run.completed":
+                run[1] = "completed"
+    return False
+
 
 # What the triggers leave after the chunk's last event, one statement per projection.
 _PROJECT = (
@@ -255,22 +272,15 @@ def insert_chunk(conn: apsw.Connection, rows: Sequence[Sequence[object]]) -> tup
 
     Returns the first and last seq, or ``None`` when nothing was written because an event
     would be refused (the caller then appends the chunk event by event for the exact error).
-    The check runs on a TEMP copy of the chunk before anything is inserted: a savepoint around
-    the insert would have made SQLite journal it and cost five times the insert itself. Any
-    other failure propagates, and the caller's transaction rolls back (triggers included).
+    The check (:func:`refused`) runs before anything is inserted: a savepoint around the
+    insert would have made SQLite journal it and cost five times the insert itself, and a
+    TEMP copy of the chunk for a query to check cost a fifth of the bulk path. Any other
+    failure propagates, and the caller's transaction rolls back (triggers included).
     """
     before = int(conn.execute("SELECT coalesce(max(seq), 0) FROM main.events").get)
     first, last = before + 1, before + len(rows)
-    conn.execute(_CHUNK_TABLE)
-    try:
-        conn.executemany(
-            "INSERT INTO temp.bulk_chunk VALUES (?, ?, ?, ?, ?)",
-            ((seq, row[1], row[2], row[3], row[5]) for seq, row in enumerate(rows, first)),
-        )
-        if conn.execute(_REFUSED).get:
-            return None
-    finally:
-        conn.execute("DROP TABLE temp.bulk_chunk")
+    if refused(conn, rows):
+        return None
     # Every trigger on the log, in creation order: SQLite fires a table's triggers newest
     # first, so re-creating only the dropped ones would change which check refuses an event
     # that breaks two rules (and so the error a later append reports). All of them are
