@@ -56,6 +56,7 @@ from agentmem.events import (
 
 __all__ = [
     "AppendResult",
+    "BeliefCounts",
     "ClientInput",
     "EventLog",
     "ImportResult",
@@ -158,8 +159,21 @@ class RunInfo(msgspec.Struct, frozen=True):
 _RUN_COLUMNS = ", ".join(RunInfo.__struct_fields__[:-1])
 
 
+class BeliefCounts(msgspec.Struct, frozen=True):
+    """Beliefs of every principal by status: each status the ``beliefs`` table allows, 0 when
+    none, so a reader never has to know which ones are missing."""
+
+    active: int = 0
+    superseded: int = 0
+    forgotten: int = 0
+
+
 class StatusInfo(msgspec.Struct, frozen=True):
-    """What ``agentmem status`` reports."""
+    """What ``agentmem status`` reports (counts over every principal: the file's state).
+
+    ``artifacts`` counts every artifact row, ``expired_artifacts`` those past ``expires_at``
+    that are unreadable already and wait for the sweeper to delete them.
+    """
 
     db_path: str
     schema_version: int
@@ -168,6 +182,8 @@ class StatusInfo(msgspec.Struct, frozen=True):
     open_sessions: int
     runs: int
     artifacts: int
+    expired_artifacts: int
+    beliefs: BeliefCounts
     synchronous: str
 
 
@@ -628,8 +644,16 @@ class EventLog:
         return [_bind(RunInfo, row, tools=tools.get(row[0], [])) for row in rows]
 
     def status(self) -> StatusInfo:
-        """Counts and settings for ``agentmem status``."""
+        """Counts and settings for ``agentmem status``.
+
+        Beliefs are counted in SQL, not by loading them: the count stays as cheap as the
+        others, and reading the log's status loads no memory module.
+        """
         q = self.conn.execute
+        beliefs = {
+            str(status): count
+            for status, count in q("SELECT status, count(*) FROM beliefs GROUP BY status")
+        }
         return StatusInfo(
             db_path=self.path,
             schema_version=self.conn.pragma("user_version"),
@@ -638,6 +662,10 @@ class EventLog:
             open_sessions=q("SELECT count(*) FROM sessions WHERE status = 'open'").get,
             runs=q("SELECT count(*) FROM runs").get,
             artifacts=q("SELECT count(*) FROM artifacts").get,
+            expired_artifacts=q(
+                "SELECT count(*) FROM artifacts WHERE expires_at <= ?", (now_text(),)
+            ).get,
+            beliefs=msgspec.convert(beliefs, BeliefCounts),
             synchronous=self.settings.storage.synchronous,
         )
 

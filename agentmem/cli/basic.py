@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import msgspec
 
@@ -21,10 +21,6 @@ from agentmem.cli._common import (
     resolve_settings,
 )
 from agentmem.errors import UsageError
-
-if TYPE_CHECKING:
-    from agentmem.store import Store
-
 
 EncryptOpt = Annotated[
     bool,
@@ -85,7 +81,6 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
 
     with read_store(db) as store:
         info = store.status()
-        beliefs = _belief_counts(store)
         cipher = cipher_of(store.conn, store.path)
         copy_of = backup_stamp(store.conn)
         try:
@@ -103,7 +98,6 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
         print_json(
             {
                 **msgspec.to_builtins(info),
-                "beliefs": beliefs,
                 "formation": formation,
                 "encryption": cipher,
                 "backup": copy_of,
@@ -119,9 +113,12 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
                 ("runs", f"{info.runs:,}"),
                 (
                     "beliefs",
-                    ", ".join(f"{count:,} {status}" for status, count in beliefs.items()),
+                    ", ".join(
+                        f"{count:,} {status}"
+                        for status, count in msgspec.structs.asdict(info.beliefs).items()
+                    ),
                 ),
-                ("artifacts", f"{info.artifacts:,}"),
+                ("artifacts", _artifacts(info.artifacts, info.expired_artifacts)),
                 ("synchronous", info.synchronous),
                 ("encryption", cipher or "none"),
                 *(
@@ -144,12 +141,9 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
     return refused.exit_code if refused is not None else 0
 
 
-def _belief_counts(store: Store) -> dict[str, int]:
-    """Beliefs of every principal per status, each status present (0 when none).
-
-    Counted in SQL rather than by loading every belief: ``status`` must start as fast as a
-    bare import, and the belief reader pulls in the formation service (25 ms).
-    """
-    counts = dict.fromkeys(("active", "superseded", "forgotten"), 0)
-    counts.update(store.conn.execute("SELECT status, count(*) FROM beliefs GROUP BY status"))
-    return counts
+def _artifacts(count: int, expired: int) -> str:
+    """The artifact count, and how many of them are expired: unreadable already, and on disk
+    until a sweep deletes them."""
+    if not expired:
+        return f"{count:,}"
+    return f"{count:,} ({expired:,} expired; 'agentmem artifacts sweep' deletes them)"
