@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 import apsw
@@ -200,7 +201,14 @@ def subject_hmac(store: EventLog, scope: str, subject: str) -> str:
     return hmac.new(secret, message, hashlib.sha256).hexdigest()
 
 
-def erase(store: EventLog, scope: str, subject: str, *, dry_run: bool = False) -> ErasureReport:
+def erase(
+    store: EventLog,
+    scope: str,
+    subject: str,
+    *,
+    dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> ErasureReport:
     """Erase every trace of a session or a principal from the database file.
 
     ``scope`` is ``"session"`` (``subject`` a session id) or ``"principal"``. With
@@ -209,7 +217,10 @@ def erase(store: EventLog, scope: str, subject: str, *, dry_run: bool = False) -
     (the way to finish one whose checkpoint a reader held up); a subject never seen is
     :class:`NotFound`. Raises :class:`DatabaseBusy` after the commit when another connection
     kept reading, so earlier page images could not yet be removed from the ``-wal``.
+    ``progress(done, total)`` follows the steps (selecting, each deletion, the rebuild and
+    reindexing, the scrub), for a caller's progress bar.
     """
+    step = _Steps(progress)
     if scope not in SCOPES:
         raise InvalidInput(f"unknown erasure scope {scope!r}; one of: {', '.join(SCOPES)}")
     if not subject:
@@ -219,6 +230,7 @@ def erase(store: EventLog, scope: str, subject: str, *, dry_run: bool = False) -
         _create_work_tables(conn)
         try:
             counts = _select(store, scope, subject)
+            step()
             if not any(counts.values()):
                 digest = subject_hmac(store, scope, subject)
                 done = conn.execute(
@@ -232,7 +244,7 @@ def erase(store: EventLog, scope: str, subject: str, *, dry_run: bool = False) -
             elif dry_run:
                 report = ErasureReport(scope, subject, counts, True)
             else:
-                seq = _purge(store, scope, subject, counts)
+                seq = _purge(store, scope, subject, counts, step)
                 report = ErasureReport(scope, subject, counts, False, seq)
         finally:
             for table in _WORK_TABLES:
@@ -245,7 +257,24 @@ def erase(store: EventLog, scope: str, subject: str, *, dry_run: bool = False) -
             if mapped is None:
                 raise
             raise mapped from exc
+    step(final=True)
     return report
+
+
+class _Steps:
+    """Counts an erasure's steps for ``progress(done, total)``: selecting, writing the event,
+    each deletion, the rebuild, each reindex, the statistics and the scrub."""
+
+    TOTAL = 1 + 1 + len(_DELETE_DERIVED) + 1 + len(_REINDEX) + 1 + 1
+
+    def __init__(self, progress: Callable[[int, int], None] | None) -> None:
+        self.progress = progress
+        self.done = 0
+
+    def __call__(self, *, final: bool = False) -> None:
+        self.done = self.TOTAL if final else self.done + 1
+        if self.progress is not None:
+            self.progress(self.done, self.TOTAL)
 
 
 def _create_work_tables(conn: apsw.Connection) -> None:
@@ -268,7 +297,7 @@ def _select(store: EventLog, scope: str, subject: str) -> dict[str, int]:
     return {name: conn.execute(sql, bindings).get for name, sql in _COUNTS.items()}
 
 
-def _purge(store: EventLog, scope: str, subject: str, counts: dict[str, int]) -> int:
+def _purge(store: EventLog, scope: str, subject: str, counts: dict[str, int], step: _Steps) -> int:
     """Write the erasure event, delete what it covers, rebuild the projections; its seq."""
     conn = store.conn
     through = conn.execute("SELECT coalesce(max(seq), 0) FROM main.events").get
@@ -281,6 +310,7 @@ def _purge(store: EventLog, scope: str, subject: str, counts: dict[str, int]) ->
         event_id="erasure-" + secrets.token_hex(12),
     )
     seq = store.append_process(event).seq
+    step()
     conn.execute(
         "INSERT INTO main.purge (seq, erasure_seq) SELECT seq, ? FROM temp.erasure_seqs "
         "ORDER BY seq",
@@ -288,13 +318,17 @@ def _purge(store: EventLog, scope: str, subject: str, counts: dict[str, int]) ->
     )
     for sql in _DELETE_DERIVED:
         conn.execute(sql, {"scope": scope, "subject": subject})
+        step()
     db.rebuild_projections(conn)
+    step()
     for index in _REINDEX:
         conn.execute(f"REINDEX main.{index}")
+        step()
     # The planner's samples (sqlite_stat4) copy index keys; ANALYZE replaces them with samples
     # of what remains. Only where statistics exist: a file that never had them keeps none.
     if conn.execute("SELECT 1 FROM main.sqlite_schema WHERE name = 'sqlite_stat1'").fetchall():
         conn.execute("ANALYZE main")
+    step()
     return seq
 
 

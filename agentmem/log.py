@@ -678,9 +678,10 @@ class EventLog:
         with self.transaction():
             db.rebuild_projections(self.conn)
 
-    def check(self) -> list[str]:
+    def check(self, *, progress: Callable[[int, int], None] | None = None) -> list[str]:
         """Integrity check, schema and log verification, projection consistency; returns the
-        problems found (empty: ok).
+        problems found (empty: ok). ``progress(done, total)`` follows the events verified,
+        the long part on a large file, for a caller's progress bar.
 
         The schema objects must equal ``schema.sql`` (a dropped trigger is reported), and
         every event's ``content_hash`` is recomputed, so a row rewritten by a raw SQL client
@@ -705,11 +706,11 @@ class EventLog:
             for row in self.conn.execute("PRAGMA foreign_key_check")
         ]
         problems += [f"schema: {d}" for d in db.schema_differences(self.conn)]
-        problems += _log_problems(self.conn)
+        problems += _log_problems(self.conn, progress)
         drift = db.projection_drift(self.conn)
         problems += [
             f"projection {table}: {count} rows differ from a rebuild from the log "
-            "(run 'agentmem db rebuild-projections')"
+            "(rebuilding the projections repairs them)"
             for table, count in drift
         ]
         return problems
@@ -752,21 +753,28 @@ def _label(exc: AgentmemError, index: int, where: Callable[[int], str] | None) -
     exc.args = (exc.message,)
 
 
-def _log_problems(conn: apsw.Connection) -> list[str]:
+def _log_problems(
+    conn: apsw.Connection, progress: Callable[[int, int], None] | None = None
+) -> list[str]:
     """Events changed outside agentmem: a ``content_hash`` that no longer matches the stored
     event, or a type outside the closed set (the log cannot be read back past either)."""
     known = closed_types()
     altered: list[int] = []
     unknown: list[int] = []
+    total = conn.execute("SELECT count(*) FROM events").get if progress is not None else 0
     rows = conn.execute(
         "SELECT seq, event_id, type, session_id, run_id, principal, payload, content_hash "
         "FROM events ORDER BY seq"
     )
-    for seq, event_id, kind, session_id, run_id, principal, payload, digest in rows:
+    for done, (seq, event_id, kind, session_id, run_id, principal, payload, digest) in enumerate(
+        rows, start=1
+    ):
         if kind not in known:
             unknown.append(seq)
         if content_hash(kind, session_id, run_id, principal, event_id, payload.encode()) != digest:
             altered.append(seq)
+        if progress is not None and (done % 256 == 0 or done >= total):
+            progress(done, max(done, total))  # a writer may have appended since the count
 
     def seqs(found: list[int]) -> str:
         shown = ", ".join(map(str, found[:10]))

@@ -110,13 +110,25 @@ class Store(EventLog):
 
     # -- erasure and backup ----------------------------------------------------------------
 
-    def erase_session(self, session_id: str, *, dry_run: bool = False) -> ErasureReport:
+    def erase_session(
+        self,
+        session_id: str,
+        *,
+        dry_run: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ErasureReport:
         """Erase a session and everything formed from it (see :mod:`agentmem.erasure`)."""
-        return erasure.erase(self, "session", session_id, dry_run=dry_run)
+        return erasure.erase(self, "session", session_id, dry_run=dry_run, progress=progress)
 
-    def erase_principal(self, principal: str, *, dry_run: bool = False) -> ErasureReport:
+    def erase_principal(
+        self,
+        principal: str,
+        *,
+        dry_run: bool = False,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> ErasureReport:
         """Erase every trace of a principal (see :mod:`agentmem.erasure`)."""
-        return erasure.erase(self, "principal", principal, dry_run=dry_run)
+        return erasure.erase(self, "principal", principal, dry_run=dry_run, progress=progress)
 
     def backup(
         self,
@@ -172,16 +184,22 @@ class Store(EventLog):
         """
         return self.formation_service().explain(session_id)
 
-    def consolidate_idle(self, idle_seconds: float | None = None) -> list[ConsolidationReport]:
+    def consolidate_idle(
+        self,
+        idle_seconds: float | None = None,
+        *,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> list[ConsolidationReport]:
         """Consolidate closed and idle sessions that have unconsolidated events.
 
         One session's failure does not stop the others: its report carries ``error`` and
         ``error_code``, and the next session is consolidated. A refused formation policy
         (``required`` without evidence) raises before anything is written.
+        ``progress(done, total)`` follows the sessions, for a caller's progress bar.
         """
         from agentmem.memory.service import consolidate_idle
 
-        return consolidate_idle(self, self.formation_service(), idle_seconds)
+        return consolidate_idle(self, self.formation_service(), idle_seconds, progress=progress)
 
     def beliefs(
         self,

@@ -226,31 +226,41 @@ def _import_file(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize(
-    ("args", "label"),
+    ("args", "label", "counts"),
     [
-        (["event", "import", "{file}"], "importing events"),
-        (["consolidate", "--idle", "0s"], "consolidating sessions"),
-        (["artifacts", "sweep"], "sweeping artifacts"),
-        (["db", "check"], "checking the database"),
+        (["event", "import", "{file}"], "importing events", None),
+        (["consolidate", "--idle", "0s"], "consolidating sessions", r"1/1 sessions"),
+        (["artifacts", "sweep"], "sweeping artifacts", None),
+        (["db", "check"], "checking the database", r"2001/2001 events"),
+        (["db", "backup", "{out}"], "backing up", r"(\d+)/\1 pages"),
+        (["erase", "session", "s-many", "--yes"], "erasing", r"(\d+)/\1 steps"),
     ],
-    ids=lambda v: v if isinstance(v, str) else " ".join(v[:2]),
+    ids=lambda v: v if isinstance(v, str) else " ".join(v[:2]) if isinstance(v, list) else "",
 )
 def test_progress_only_on_a_terminal_and_never_with_json(
-    run_cli, cli_env, tmp_path: Path, args: list[str], label: str
+    run_cli, cli_env, tmp_path: Path, args: list[str], label: str, counts: str | None
 ) -> None:
+    """Long work shows a bar on a terminal, ending on its real count where it has one (the
+    sessions consolidated, the events verified, the pages copied, the erasure's steps)."""
     source = _import_file(tmp_path)
-    full = [a.replace("{file}", str(source)) for a in args]
     dbs = [tmp_path / f"{name}.db" for name in ("tty", "json", "pipe")]
+
+    def full(db: Path) -> list[str]:
+        out = str(db.with_suffix(".copy"))
+        return [a.replace("{file}", str(source)).replace("{out}", out) for a in args]
+
     for db in dbs:
         assert run_cli("init", "--db", str(db)).returncode == 0
         if args[0] != "event":
             assert run_cli("event", "import", str(source), "--db", str(db)).returncode == 0
-    code, raw = run_pty([*full, "--db", str(dbs[0])], 100, cli_env)
+    code, raw = run_pty([*full(dbs[0]), "--db", str(dbs[0])], 100, cli_env)
     assert code == 0 and label in raw, raw[-500:]
-    code, raw = run_pty([*full, "--db", str(dbs[1]), "--json"], 100, cli_env)
+    if counts is not None:
+        assert re.search(counts, _CSI.sub("", raw)), raw[-500:]
+    code, raw = run_pty([*full(dbs[1]), "--db", str(dbs[1]), "--json"], 100, cli_env)
     json.loads(_CSI.sub("", raw).strip())  # nothing but the JSON document
     assert code == 0 and label not in raw
-    piped = run_cli(*full, "--db", str(dbs[2]))
+    piped = run_cli(*full(dbs[2]), "--db", str(dbs[2]))
     assert piped.returncode == 0 and piped.stderr == "" and label not in piped.stdout
 
 

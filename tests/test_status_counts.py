@@ -1,11 +1,13 @@
 """``status`` counts beliefs by status and artifacts (expired ones apart) from the library's
-StatusInfo, the same numbers in Python, in the CLI's table and in its ``--json``."""
+StatusInfo, the same numbers in Python, in the CLI's table and in its ``--json``; ``db check``
+reports what the library found and adds what to type."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import apsw
 from _events import user_msg
 
 import agentmem
@@ -65,3 +67,22 @@ def test_the_cli_shows_the_librarys_counts(db_path: Path, run_cli) -> None:
     assert run_cli("artifacts", "sweep", "--db", str(db_path)).returncode == 0
     swept = json.loads(run_cli("status", "--db", str(db_path), "--json").stdout)
     assert (swept["artifacts"], swept["expired_artifacts"]) == (1, 0)
+
+
+def test_a_drifted_projection_the_cli_says_what_to_type_the_library_does_not(
+    db_path: Path, run_cli
+) -> None:
+    """``check()`` says what is wrong (HTTP and Python callers have no commands to type); the
+    CLI adds the command that repairs it."""
+    with agentmem.open(str(db_path)) as store:
+        store.append(user_msg("hello", run=None))
+
+    raw = apsw.Connection(str(db_path))
+    raw.execute("UPDATE sessions SET event_count = 999")
+    raw.close()
+    with agentmem.open(str(db_path), readonly=True) as store:
+        (problem,) = store.check()
+    assert problem.startswith("projection sessions:") and "agentmem" not in problem
+    shown = run_cli("db", "check", "--db", str(db_path))
+    assert shown.returncode == 1
+    assert f"agentmem db rebuild-projections --db {db_path}" in shown.stdout

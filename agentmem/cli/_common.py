@@ -416,7 +416,7 @@ def print_fields(pairs: Iterable[tuple[str, Any]]) -> None:
 
 @contextmanager
 def progress(
-    label: str, *, total: int | None = None, enabled: bool = True
+    label: str, *, total: int | None = None, enabled: bool = True, unit: str | None = None
 ) -> Iterator[Callable[..., None]]:
     """A progress bar on stderr for long work, yielding ``update(done, total=None)``.
 
@@ -437,13 +437,15 @@ def progress(
         TimeElapsedColumn,
     )
 
+    With a ``unit`` the bar shows the counts themselves ("37/120 sessions"), not a percentage.
     bar = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
         BarColumn(),
-        TaskProgressColumn(),
+        *([MofNCompleteColumn(), TextColumn(unit)] if unit else [TaskProgressColumn()]),
         TimeElapsedColumn(),
         console=Console(file=sys.stderr, highlight=False, markup=False),
+        MofNCompleteColumn,
         transient=True,
     )
     task = bar.add_task(label, total=total)
@@ -452,7 +454,8 @@ def progress(
     def update(done: int, total: int | None = None) -> None:
         # called per event by bulk imports: redraw data at most ten times a second
         now = time.monotonic()
-        if now - last[0] < 0.1:
+        final = total is not None and done >= total  # always drawn: the bar ends on the count
+        if now - last[0] < 0.1 and not final:
             return
         last[0] = now
         if total is None:

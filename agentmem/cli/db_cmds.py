@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from agentmem.cli._common import DbOpt, JsonOpt, open_store, print_json, progress, read_store
+from agentmem.cli._common import (
+    DbOpt,
+    JsonOpt,
+    command,
+    db_args,
+    open_store,
+    print_json,
+    progress,
+    read_store,
+)
 from agentmem.errors import StoreError
 
 
@@ -11,13 +20,19 @@ def check(*, db: DbOpt = None, json: JsonOpt = False) -> int:
 
     Exits 1 when a problem is found; the file is never modified.
     """
-    with progress("checking the database", enabled=not json), read_store(db) as store:
-        problems = store.check()
+    with (
+        progress("checking the database", enabled=not json, unit="events") as update,
+        read_store(db) as store,
+    ):
+        problems = store.check(progress=update)
     if json:
         print_json({"ok": not problems, "problems": problems})
     elif problems:
         for problem in problems:
             print(problem)
+        if any(p.startswith("projection ") for p in problems):
+            hint = command("db", "rebuild-projections", *db_args(store))
+            print(f"the projections are rebuilt from the log with: {hint}")
     else:
         print("ok: integrity check passed; projections match the log")
     return 1 if problems else 0

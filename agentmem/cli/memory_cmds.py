@@ -126,8 +126,11 @@ def consolidate(
     code is then that of the first failure.
     """
     seconds = parse_duration(idle) if idle is not None else None
-    with progress("consolidating sessions", enabled=not json), open_store(db) as store:
-        reports = store.consolidate_idle(seconds)
+    with (
+        progress("consolidating sessions", enabled=not json, unit="sessions") as update,
+        open_store(db) as store,
+    ):
+        reports = store.consolidate_idle(seconds, progress=update)
     failed = [r for r in reports if r.error is not None]
     if json:
         print_json([msgspec.to_builtins(r) for r in reports])

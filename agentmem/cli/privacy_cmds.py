@@ -78,7 +78,8 @@ def _erase(
             preview = erase(subject, dry_run=True)
             if not preview.already_erased:
                 _confirm(preview)
-        report = erase(subject, dry_run=dry_run)
+        with progress("erasing", enabled=not json, unit="steps") as update:
+            report = erase(subject, dry_run=dry_run, progress=update)
     if json:
         print_json(report)
         return
@@ -120,7 +121,7 @@ def backup(
 
     It records the log position it covers. Erasing later does not reach this copy.
     """
-    with read_store(db) as store, progress("backing up", enabled=not json) as update:
+    with read_store(db) as store, progress("backing up", enabled=not json, unit="pages") as update:
         info = store.backup(path, vacuum=vacuum, overwrite=force, progress=update)
     if json:
         print_json(info)
@@ -148,7 +149,7 @@ def restore(
     settings = resolve_settings(db, create=True)
     target = settings.db_path()
     try:
-        with progress("restoring", enabled=not json) as update:
+        with progress("restoring", enabled=not json, unit="pages") as update:
             info, kept = run_restore(target, path, replace=force, progress=update)
     except Conflict as exc:
         raise Conflict(

@@ -691,24 +691,31 @@ def _merge(a: MemoryCandidate, b: MemoryCandidate) -> MemoryCandidate:
 
 
 def consolidate_idle(
-    store: EventLog, service: FormationService, idle_seconds: float | None = None
+    store: EventLog,
+    service: FormationService,
+    idle_seconds: float | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[ConsolidationReport]:
     """Consolidate closed and idle sessions that have unconsolidated events, then retry the
     retryable provider failures (ADR-0068) when ``service`` has provider assistance.
 
     ``idle_seconds`` defaults to the settings' ``memory.idle_minutes``. One session's failure
     does not stop the others: its report carries ``error`` and ``error_code``, and the next
-    session is consolidated.
+    session is consolidated. ``progress(done, total)`` is called after each idle session.
     """
     if idle_seconds is None:
         idle_seconds = store.settings.memory.idle_minutes * 60.0
     cutoff = format_time(datetime.now(UTC) - timedelta(seconds=idle_seconds))
     reports: list[ConsolidationReport] = []
-    for session_id, status in idle_sessions(store, cutoff):
+    idle = idle_sessions(store, cutoff)
+    for done, (session_id, status) in enumerate(idle, start=1):
         trigger = "close" if status == "closed" else "idle"
         report = _isolated(store, session_id, service.consolidate, trigger=trigger)
         if report is not None:
             reports.append(report)
+        if progress is not None:
+            progress(done, len(idle))
     if service.assist is not None:
         retry_ids = [
             row[0]
