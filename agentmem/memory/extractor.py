@@ -366,7 +366,9 @@ _CLAUSE_SEP = _grx(
     rf"(?:{_SUBJECT_START}))"
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
-    rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)",
+    rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
+    # "Infosys was till last month only, from 3rd of this month I am joined TCS"
+    rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)",
     words="but and so although though while whereas because since plus yet btw",
     parts=", ; : - – — ( )",
 )
@@ -404,7 +406,10 @@ _HEDGE = _grx(
 )
 _SELF_REPORT = _grx(
     r"\b(?:as|like)\s+i\s+(?:already\s+)?(?:said|mentioned|told\s+you|wrote)\b"
-    r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+you\b",
+    r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+you\b"
+    # "oh earlier i said dublin, i actually live in bray": quoting oneself to correct it
+    r"|\b(?:earlier|before|above|previously)\s+i\s+(?:said|wrote|told\s+you)\b"
+    r"|\bi\s+(?:said|wrote|told\s+you)\s+(?:earlier|before|above)\b",
     words="said mentioned told wrote",
 )
 _REPORTED = _grx(
@@ -474,9 +479,13 @@ _RETRACTION = _grx(
     r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
     r"|correction|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
     r"|typo|no\s+wait|i\s+mixed\s+(?:that|it|them|those)\s+up|(?:sorry|oops),?\s+i\s+mean"
-    r"|autocorrect|actually\s+no|scrap\s+(?:the|that)|actually\s+(?:it['’]?s|its)\s+only)\b",
+    r"|autocorrect|actually\s+no|scrap\s+(?:the|that)|actually\s+(?:it['’]?s|its)\s+only"
+    # "i said that wrong", non-native "I told wrongly"
+    r"|i\s+(?:said|told|typed|wrote|got)\s+(?:(?:that|it|you)\s+)?wrong(?:ly)?"
+    # "oh wait ignore all that, this form is for my friend"
+    r"|(?:ignore|forget|scratch|disregard)\s+all\s+(?:of\s+)?(?:that|this|the\s+above))\b",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
-    " mistake typo mixed mean autocorrect no scrap only",
+    " mistake typo mixed mean autocorrect no scrap only wrongly",
 )
 _NEGATION = _grx(
     rf"\b(?:not|never|no|none|neither|nor|without|nobody|nothing|nowhere|cannot|hardly|barely"
@@ -674,7 +683,7 @@ _HAVE_HEAD = _grx(
     "have got adopted",
 )
 _HAVE_ITEM = _rx(
-    rf"(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
+    rf"(?:only\s+|just\s+)?(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
     rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])"
 )
 # "two retired greyhounds", "a very loud parrot": any adjective may describe a pet (a relative
@@ -1162,7 +1171,8 @@ _OCCUPATION = [
     ),
     # "Just started at Grant Thornton last week as an audit senior"
     _grx(
-        rf"(?:^\W*|\bi(?:{_A}ve|\s+have)?\s+)(?:just\s+|recently\s+)?(?:started|joined)\s+(?:at\s+)?"
+        rf"(?:^\W*|\bi(?:{_A}ve|\s+have|\s+am|\s+have\s+now)?\s+)(?:just\s+|recently\s+)?"
+        rf"(?:started|joined)\s+(?:at\s+)?"
         rf"(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+|\s+\w+\s+ago)?\s+as\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "started joined",
@@ -1840,6 +1850,8 @@ _TECHS: Final = _words(
     " golang rust typescript kotlin swift scala elixir flask fastapi next.js nextjs express"
     " symfony maven kubernetes k8s terraform react vue angular spring-boot ubuntu debian"
     " numpy pandas pytorch tensorflow webpack vite eslint ts-jest angularjs svelte deno bun"
+    " flutter dart nuxt phoenix spark sqlalchemy prisma expo ember gatsby remix astro sveltekit"
+    " nestjs electron tauri unity godot hibernate dbt airflow pydantic"
 )
 _TECH_ALIASES: Final = {"node.js": "node", "nodejs": "node", ".net": "dotnet", "golang": "go"}
 _TECH_VERSION = (
@@ -1852,9 +1864,12 @@ _TECH_CONTEXT = _grx(
     rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+)?"
     rf"(?:on|using|running|at|to|with)|\b(?:compatible\s+with|supports?"
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
-    rf"|we\s+use|we{_A}?re\s+using))\s+(?:{_TECH_VERSION})",
+    rf"|we\s+use|we{_A}?re\s+using"
+    # "we bumped to node 20 last sprint"
+    rf"|\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|moved|switched"
+    rf"|migrated)\s+(?:up\s+|over\s+)?to))\s+(?:{_TECH_VERSION})",
     "on using running at to with compatible target targets targeting support supports pinned"
-    " locked run runs built stay use",
+    " locked run runs built stay use bumped upgraded moved switched migrated",
 )
 _CI_RUNS = _rx(r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b")
 _TECH_MORE = _rx(rf"\s*(?:,|\+|&|\bwith\b|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
@@ -1867,7 +1882,8 @@ _PACKAGE_MANAGER = _grx(
 )
 # "node 20, npm", "terraform 1.5.7 here", ", gradle 8.5": a stack named in a fragment
 _TECH_FRAGMENT = _grx(
-    rf"(?:^\W*|[,;]\s*)(?:{_TECH_VERSION})(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath"
+    rf"(?:^\W*|[,;]\s*|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
+    rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath"
     rf"|btw|and|in\s+(?:this|the|our)\b)))",
     " ".join(_TECHS),
 )
@@ -1881,6 +1897,8 @@ _FORMATTER = _grx(
     "use using format",
 )
 _LINE_LENGTH = _grx(
+    # "black line length is 100": the user's noun phrase keeps the tool it names
+    r"(?:\b(?P<tool>black|ruff|prettier|flake8|pylint|eslint|rubocop|ktlint)\s+)?"
     r"\b(?:max(?:imum)?\s+)?line[- ]length\s+(?:is\s+|of\s+|=\s*|:\s*|to\s+|at\s+)?"
     r"(?P<val>\d{2,3})\b",
     "length",
@@ -1915,7 +1933,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         if value.casefold().split()[0] not in _STATE_WORDS:
             yield _Hit("working_state", {"subject": m.group("subj"), "value": value}, m.span())
     for m in _LINE_LENGTH.finditer(c, mask):
-        yield _Hit("working_state", {"subject": "line length", "value": m.group("val")}, m.span())
+        subject = f"{m.group('tool').casefold()} line length" if m.group("tool") else "line length"
+        yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     fragments = list(_TECH_FRAGMENT.finditer(c, mask))
     for m in fragments:
         tech = " ".join(m.group("tech").casefold().split())
@@ -1972,6 +1991,10 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if m.groupdict().get("det") and _PREP_BEFORE.search(c, 0, m.start()):
                 continue
             value = _setting(m.group("val")) + (m.groupdict().get("up") or "")
+            # "staging database is on postgres 16 now"
+            lead, _, rest = value.partition(" ")
+            if lead.casefold() in ("on", "using", "running") and rest:
+                value = rest
             words = value.casefold().split()
             if words[0] in _STATE_WORDS or _VERB_FORM.search(words[0]):
                 continue
@@ -2067,7 +2090,7 @@ _REFINED_PLACE = re.compile(
 
 
 _REFINED_PLACE_ANY = re.compile(
-    r"^\W*(?:no,?\s+|sorry,?\s+)?(?P<head>[A-Za-z][\w'’.]+)(?:\s*[,—–-]\s*|\s+)"
+    r"^\W*(?:(?:lol|haha|oh|ah)\s+)?(?:no,?\s+|sorry,?\s+)?(?:i\s+mean(?:t)?\s+)?(?P<head>[A-Za-z][\w'’.]+)(?:\s*[,—–-]\s*|\s+)"
     r"(?P<region>[A-Za-z][\w'’.\-]+)(?=\s*(?:$|[,.;!]|\s+not\b|\s+lol\b))"
 )
 
@@ -2195,7 +2218,10 @@ _CORRECTED_VALUE = _grx(
 )
 # "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
 _NAME_SPELLING = _grx(
-    rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah)\W+)*(?:it{_A}?s|its|it\s+is)\s+"
+    rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah)\W+)*"
+    # "ah sorry i typed that wrong, its Oluwaseyi not Oluwaseun"
+    rf"(?:i\s+(?:typed|wrote|spelled|spelt|said|got)\s+(?:that|it)\s+wrong\W+)?"
+    rf"(?:it{_A}?s|its|it\s+is)\s+"
     rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+\w+|btw|with\s+(?:an?|one|two)\b|spelled\b)",
     "actually not btw with spelled",
 )
@@ -2206,10 +2232,35 @@ _RENAMED_NOT = _grx(
 )
 # "forget the gluten-free bit", "ignore what i said about the cat"
 _FORGET_WHAT = _grx(
-    r"\b(?:forget|ignore|scratch|disregard|drop|delete|remove)\s+(?:about\s+)?(?:the|that|my"
-    r"|what\s+i\s+said\s+about(?:\s+the|\s+my)?)\s+(?P<what>[\w\-'’]+(?:\s+[\w\-'’]+)?)",
+    r"\b(?:forget|ignore|scratch|disregard|drop|delete|remove)\s+(?:about\s+)?("
+    # "please ignore the bit about my sister"
+    r"?:the\s+(?:bit|part|thing|stuff|line)\s+about(?:\s+the|\s+my)?|the|that|my"
+    r"|what\s+i\s+said\s+about(?:\s+the|\s+my)?)"
+    r"\s+(?P<what>[\w\-'’]+(?:\s+[\w\-'’]+)?)",
     "forget ignore scratch disregard drop delete remove",
 )
+# "hmm actually thats my old job, i left in may", "that one was my old job": the work stated
+# before is over; "well 'live' is a stretch lol, im only here till march": the home was a stay
+_OLD_JOB = _grx(
+    rf"\b(?:that|thats|that{_A}s|this|that\s+one|it)\s+(?:is\s+|was\s+|{_A}s\s+)?my\s+(?:old|previous"
+    rf"|last|former|ex)\s+(?:job|role|position|company|employer|work|workplace)\b",
+    "old previous last former ex",
+)
+_ONLY_HERE = _grx(
+    rf"{_I_AM}\s+only\s+(?:here|there|in\s+\w+)\s+(?:till|until|til|for)\b"
+    rf"|\blive{_A}?\s+is\s+a\s+stretch\b",
+    "only stretch",
+)
+_WITHDRAWN_KINDS: Final = (
+    (_OLD_JOB, frozenset({"occupation", "employer"})),
+    (_ONLY_HERE, frozenset({"home_location"})),
+)
+
+
+def _forget_spans(text: str, mask: int) -> list[tuple[int, int]]:
+    return [m.span() for m in _FORGET_WHAT.finditer(text, mask)]
+
+
 # "im not coeliac", "im not sure im allergic"
 _NOT_SO = _grx(
     rf"{_I_AM}\s+not\s+(?:really\s+|actually\s+|even\s+)?(?:sure\s+(?:if\s+|that\s+|whether\s+)?"
@@ -2252,9 +2303,15 @@ _CORRECTED_LEAD = _rx(
     r"^\W*(?:well|no|sorry|oops|hmm|ah|wait)\W+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*)\s+"
     r"(?:actually|technically|really)\b"
 )
+# "my boyfriend Marco - fiancé actually!!": the value first, then "actually"
+_VALUE_ACTUALLY = _rx(
+    r"\s*[—–,-]\s*(?P<value>[^\W\d_][\w'’\-]*)\s+(?:actually|technically|now)\b(?=\W*(?:$|[,.;!?]))"
+)
+_ALL_OF_IT = re.compile(r"\ball\b", re.IGNORECASE)
 _VERSION_VALUE = re.compile(r"\d+(?:\.\d+)*")
 _RESTATED: Final = {
     "diet": ("i'm {}", _rule_diet),
+    "relationship": ("my {}", _rule_possessive),
     "occupation": ("i'm a {}", _rule_work),
     "allergy": ("i'm allergic to {}", _rule_allergy),
     "home_location": ("i live in {}", _rule_home),
@@ -2514,10 +2571,22 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._respelled(event, m, hits) or corrected
             if mask & _RENAMED_NOT.bit:
                 corrected = self._renamed(event, hits, mask) or corrected
-            if hits and mask & _bits(_FORGET_WHAT, _NOT_SO):
+            if hits and mask & _bits(_FORGET_WHAT, _NOT_SO, _OLD_JOB, _ONLY_HERE):
                 corrected = self._withdrawn(event, hits, mask) or corrected
-            if not corrected and _RETRACTION.search(text, mask) and previous_seq is not None:
-                self._retract(text, previous_seq, hits, antecedents, at_seq=event.seq)
+            # "ignore the bit about my sister" names the sister to take her back, not to state
+            # her again: the phrase is blanked (offsets kept) before the message is read
+            if mask & _FORGET_WHAT.bit and (spans := _forget_spans(text, mask)):
+                for a, b in spans:
+                    text = text[:a] + _BLANK * (b - a) + text[b:]
+                event = msgspec.structs.replace(event, text=text)
+            if (
+                not corrected
+                and (retraction := _RETRACTION.search(text, mask))
+                and previous_seq is not None
+            ):
+                # "ignore all that" takes back the whole previous message, whatever it names
+                whole = _ALL_OF_IT.search(retraction.group()) is not None
+                self._retract(text, previous_seq, hits, antecedents, at_seq=event.seq, whole=whole)
             previous_seq = event.seq
             if frame:
                 frame = not _FRAME_OFF.search(text, mask)
@@ -2554,6 +2623,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         antecedents: list[_Antecedent],
         since: int = 0,
         at_seq: int = 0,
+        whole: bool = False,
     ) -> None:
         """A message that takes back what was said just before ("no wait", "I mixed that up").
 
@@ -2563,7 +2633,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         previous = [h for h in hits[since:] if any(e[0] == seq for e in h.evidence)]
         folded = text.casefold()
         named = [
-            h for h in previous if any(v and v.casefold() in folded for v in h.values.values())
+            h
+            for h in previous
+            if not whole and any(v and v.casefold() in folded for v in h.values.values())
         ]
         gone = {id(h) for h in (named or previous)}
         for h in hits:
@@ -2836,7 +2908,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             old = hit.values.get("name")
             if not old or old.casefold() == spelled.casefold():
                 continue
-            if SequenceMatcher(None, old.casefold(), spelled.casefold()).ratio() < 0.6:
+            # "Oluwaseun Adeyemi", then "its Oluwaseyi not Oluwaseun": one word is respelled
+            words = old.split()
+            folded = spelled.casefold()
+            ratios = [SequenceMatcher(None, w.casefold(), folded).ratio() for w in words]
+            best = max(range(len(words)), key=ratios.__getitem__)
+            whole = SequenceMatcher(None, old.casefold(), spelled.casefold()).ratio()
+            if len(words) > len(spelled.split()) and ratios[best] >= 0.6:
+                spelled = " ".join([*words[:best], spelled, *words[best + 1 :]])
+            elif whole < 0.6:
                 continue
             new = _Hit(hit.kind, {**hit.values, "name": spelled}, None)
             new.evidence.append((event.seq, m.start("name"), m.end()))
@@ -2880,6 +2960,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         continue
                     if _names_claim(hit, what):
                         gone.append(hit)
+        for pattern, kinds in _WITHDRAWN_KINDS:
+            if mask & pattern.bit and pattern.search(text, mask):
+                gone += [
+                    h
+                    for h in hits
+                    if h.kind in kinds
+                    and h not in gone
+                    and not all(e[0] == event.seq for e in h.evidence)
+                ]
         for hit in gone:
             self._taken_back.append((hit, event.seq))
             self._note(event.seq, 0, len(text), "retracted", (hit,))
@@ -2934,7 +3023,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _self_corrected(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
         """A value corrected right after it is stated ("vegetarian — well pescatarian") is
         replaced by the correction, which must read as a statement of the same kind."""
-        corrections = list(_SELF_CORRECTION.finditer(text))
+        corrections = [*_SELF_CORRECTION.finditer(text), *_VALUE_ACTUALLY.finditer(text)]
         if not corrections:
             return
         # the hits that end just before a correction, found by bisection: a long message of
@@ -2968,7 +3057,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 new = found[0]
                 new.verb = None
                 end = m.end("value")
-                if m.group("region") and new.kind == "home_location":
+                if new.kind == "relationship":  # "my boyfriend Marco - fiancé actually"
+                    new.values["name"] = hit.values.get("name")
+                if m.groupdict().get("region") and new.kind == "home_location":
                     new.values["place"] = f"{new.values['place']}, {m.group('region')}"
                     end = m.end("region")
                 new.evidence.append((seq, hit.evidence[-1][1], end))

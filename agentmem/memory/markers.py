@@ -275,12 +275,24 @@ def _prepared(text: str) -> tuple[str, int]:
     return prepared, _PREFILTER.scan(prepared)
 
 
+# "as of today we live in bath", "from 3rd of this month I am joined TCS", "since last month":
+# a time that starts a lasting state does not bound it
+_STATE_START: Final = re.compile(r"\b(?:since|from|as of)\b[\w\s]{0,16}$")
+
+
 def _first(markers: tuple[tuple[str, re.Pattern[str], int], ...], text: str) -> str | None:
     # only a str is cached; anything else fails in _prepare exactly as it always did
     prepared, mask = _prepared(text) if isinstance(text, str) else (_prepare(text), -1)
     for code, pattern, bit in markers:
-        if mask & bit and pattern.search(prepared):
-            return code
+        if not mask & bit:
+            continue
+        if code != "transient:time_window":
+            if pattern.search(prepared):
+                return code
+            continue
+        for m in pattern.finditer(prepared):
+            if not _STATE_START.search(prepared, max(0, m.start() - 24), m.start()):
+                return code
     return None
 
 
