@@ -263,10 +263,11 @@ def _relaxed(cls: type, swap: dict[type, type]) -> type:
 
     History was validated when it was appended; re-checking every id pattern on every read
     cost four times the decoding itself. Being a subclass keeps ``isinstance`` checks working.
-    Nested struct types are swapped for their relaxed versions (``swap``).
+    Nested struct types are swapped for their relaxed versions (``swap``). The field types come
+    from one ``msgspec.structs.fields`` call, not also from ``typing.get_type_hints``: evaluating
+    every annotation twice was most of a read command's first decode.
     """
-    hints = typing.get_type_hints(cls)  # include_extras=False strips Annotated constraints
-    fields = {f.name: f for f in msgspec.structs.fields(cls)}
+    fields = msgspec.structs.fields(cls)
 
     def plain(tp: Any) -> Any:
         if tp in swap:
@@ -275,21 +276,21 @@ def _relaxed(cls: type, swap: dict[type, type]) -> type:
         origin = typing.get_origin(tp)
         if not args or origin is Literal:
             return tp
-        if origin is tuple:
-            return tuple[tuple(plain(a) for a in args)]  # type: ignore[misc]
+        if origin is Annotated:
+            return plain(args[0])
         if origin in (Union, types.UnionType):
             return Union[tuple(plain(a) for a in args)]  # noqa: UP007
-        return tp
+        return origin[tuple(plain(a) for a in args)]
 
     def body(namespace: dict[str, Any]) -> None:
         namespace["__module__"] = cls.__module__
         namespace["__qualname__"] = cls.__qualname__
-        namespace["__annotations__"] = {name: plain(hints[name]) for name in fields}
-        for name, info in fields.items():
+        namespace["__annotations__"] = {info.name: plain(info.type) for info in fields}
+        for info in fields:
             if info.default is not msgspec.NODEFAULT:
-                namespace[name] = info.default
+                namespace[info.name] = info.default
             elif info.default_factory is not msgspec.NODEFAULT:
-                namespace[name] = msgspec.field(default_factory=info.default_factory)
+                namespace[info.name] = msgspec.field(default_factory=info.default_factory)
 
     options = {"forbid_unknown_fields": False, "kw_only": True}
     return types.new_class(cls.__name__, (cls,), options, exec_body=body)
@@ -441,7 +442,7 @@ def _unknown_type_message(raw_type: object) -> str:
     if raw_type in closed_types():
         return (
             f"type {raw_type!r} is written by agentmem itself and cannot be appended "
-            "(use the matching command, e.g. 'agentmem consent grant')"
+            "(it is recorded by the matching action, e.g. granting consent)"
         )
     return f"unknown event type {raw_type!r}; known types: " + ", ".join(CLIENT_EVENT_TYPES)
 

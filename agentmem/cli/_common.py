@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
-from cyclopts import Parameter, Token, validators
+from cyclopts import Parameter, Token
 
 from agentmem.errors import UsageError
 
@@ -71,13 +71,27 @@ def _whole_number(type_: Any, tokens: Sequence[Token]) -> int:
     return int(text)
 
 
+def _within(minimum: int, maximum: int) -> Callable[[Any, int | None], None]:
+    """The bounds check of ``cyclopts.validators.Number(gte=..., lte=...)``, in its words.
+
+    Importing ``cyclopts.validators`` (attrs classes built at import) cost every command that
+    has a number option 4 ms of start-up, a tenth of what agentmem adds to a bare import.
+    """
+
+    def check(type_: Any, value: int | None) -> None:
+        if value is None:
+            return
+        if value > maximum:
+            raise ValueError(f"Must be <= {maximum}.")
+        if value < minimum:
+            raise ValueError(f"Must be >= {minimum}.")
+
+    return check
+
+
 def whole_number(help: str, *, minimum: int = 0, maximum: int = SQL_INT_MAX) -> Parameter:
     """An integer option refused (exit 2) unless it is written as digits within bounds."""
-    return Parameter(
-        help=help,
-        converter=_whole_number,
-        validator=validators.Number(gte=minimum, lte=maximum),
-    )
+    return Parameter(help=help, converter=_whole_number, validator=_within(minimum, maximum))
 
 
 def check_scope(principal: str | None, all_principals: bool) -> None:
@@ -423,6 +437,7 @@ def progress(
     Shown only when stderr is a terminal and ``enabled`` (commands pass ``not json``): a pipe
     or a log file never receives bar redraws. Without a known total the bar pulses and the
     elapsed time still moves, because rich redraws from its own thread while the work runs.
+    With a ``unit`` the bar shows the counts themselves ("37/120 sessions"), not a percentage.
     """
     if not (enabled and sys.stderr.isatty()):
         yield lambda done, total=None: None
@@ -430,6 +445,7 @@ def progress(
     from rich.console import Console
     from rich.progress import (
         BarColumn,
+        MofNCompleteColumn,
         Progress,
         SpinnerColumn,
         TaskProgressColumn,
@@ -437,7 +453,6 @@ def progress(
         TimeElapsedColumn,
     )
 
-    With a ``unit`` the bar shows the counts themselves ("37/120 sessions"), not a percentage.
     bar = Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -445,7 +460,6 @@ def progress(
         *([MofNCompleteColumn(), TextColumn(unit)] if unit else [TaskProgressColumn()]),
         TimeElapsedColumn(),
         console=Console(file=sys.stderr, highlight=False, markup=False),
-        MofNCompleteColumn,
         transient=True,
     )
     task = bar.add_task(label, total=total)
