@@ -107,8 +107,7 @@ def _check_consent(store: EventLog, run: RunInfo) -> None:
         raise ConsentRequired(
             f"principal {run.principal!r} has "
             + ("withdrawn" if current.state == "withdrawn" else "not granted")
-            + f" consent for {PURPOSE}; run 'agentmem consent grant {run.principal}' "
-            "(only runs started after a grant can be exported)"
+            + f" consent for {PURPOSE} (only runs started after a grant can be exported)"
         )
     withdrawn = current.last_withdrawn_seq or 0
     if run.consent_seq is None or run.consent_seq < withdrawn:

@@ -180,6 +180,9 @@ _HINTS = {
     "disk_full": "free some space ('agentmem artifacts sweep' returns expired exports' pages "
     "once there is room to start)",
     "database_corrupt": "see what is damaged with 'agentmem db check' and restore a backup",
+    # The library says what is wrong; what to type is the CLI's to say.
+    "consent_required": "grant it with 'agentmem consent grant PRINCIPAL'",
+    "evidence_mismatch": "'agentmem status' shows the model tuple the evidence must match",
 }
 
 

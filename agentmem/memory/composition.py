@@ -189,8 +189,8 @@ def _refuse_or_fallback(resolution: Resolution) -> Resolution:
         detail = f" (field {resolution.field})" if resolution.field else ""
         raise EvidenceMismatch(
             "provider assistance is required but cannot activate: "
-            f"{resolution.reason}{detail}; run 'agentmem status' for the tuple, or set "
-            "memory.provider_assistance to auto"
+            f"{resolution.reason}{detail}; supply evidence for the configured model tuple, or "
+            "set memory.provider_assistance to auto"
         )
     return resolution
 
