@@ -17,23 +17,42 @@ REPO = Path(__file__).resolve().parent.parent
 # AGENTMEM_TEST_ENCRYPTED=1 runs the suite with every database encrypted (the CI job on
 # apsw-sqlite3mc, README "Encryption at rest"): a key file made for this run keys every new
 # file, the CLI subprocesses get it too, and raw apsw connections opened by tests are keyed
-# like agentmem's own.
+# like agentmem's own. Tests marked ``own_keys`` (the encryption tests, which make plain files,
+# wrong keys and keyring entries of their own) run without the suite's key.
 ENCRYPTED = os.environ.get("AGENTMEM_TEST_ENCRYPTED") == "1"
+SUITE_KEY_FILE: str | None = None
 if ENCRYPTED:
     import secrets
     import tempfile
 
     import apsw
 
-    from agentmem.encryption import require_cipher, unlock
+    from agentmem.encryption import KEY_FILE_ENV, require_cipher, unlock
 
     require_cipher("AGENTMEM_TEST_ENCRYPTED=1")
     _key_file = Path(tempfile.mkdtemp(prefix="agentmem-test-key-")) / "key.hex"
     _key_file.write_text(secrets.token_hex(32))
-    os.environ["AGENTMEM_KEY_FILE"] = str(_key_file)
-    apsw.connection_hooks.append(
-        lambda conn: unlock(conn, conn.filename) if conn.filename else None
+    SUITE_KEY_FILE = os.environ[KEY_FILE_ENV] = str(_key_file)
+
+    def _key_raw_connections(conn: apsw.Connection) -> None:
+        """Key what a test opens with apsw itself, while the suite's key is in force."""
+        if conn.filename and os.environ.get(KEY_FILE_ENV) == SUITE_KEY_FILE:
+            unlock(conn, conn.filename)
+
+    apsw.connection_hooks.append(_key_raw_connections)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "own_keys: the test manages encryption keys itself (not the suite's key)"
     )
+
+
+@pytest.fixture(autouse=True)
+def _suite_key(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Withdraw the suite's key from a test marked ``own_keys`` (a no-op on a plain run)."""
+    if ENCRYPTED and request.node.get_closest_marker("own_keys"):
+        monkeypatch.delenv("AGENTMEM_KEY_FILE")
 
 
 @pytest.fixture
@@ -59,8 +78,8 @@ def cli_env(tmp_path: Path) -> dict[str, str]:
         XDG_STATE_HOME=str(home / ".local" / "state"),
         AGENTMEM_CONFIG=str(home / "no-config.toml"),
     )
-    if ENCRYPTED:
-        env["AGENTMEM_KEY_FILE"] = os.environ["AGENTMEM_KEY_FILE"]
+    if SUITE_KEY_FILE is not None and os.environ.get("AGENTMEM_KEY_FILE") == SUITE_KEY_FILE:
+        env["AGENTMEM_KEY_FILE"] = SUITE_KEY_FILE
     return env
 
 

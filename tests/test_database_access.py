@@ -22,15 +22,12 @@ import pytest
 
 import agentmem
 from tests._events import run_started, user_msg
-
-
-def _raw(db_path: Path) -> bytes:
-    """The database file and its -wal, as a forensic reader of the disk would see them."""
-    wal = db_path.with_name(db_path.name + "-wal")
-    return db_path.read_bytes() + (wal.read_bytes() if wal.exists() else b"")
-
+from tests._forensics import readable
 
 # -- item 5: forgetting erases every byte ----------------------------------------------------
+
+# What an encrypted file must not show at all (the greps below then read it decrypted).
+_PLAINTEXT = (b"Zanzibar", b"zanzibar", b"Lisbon", b"User has a dog")
 
 
 def test_forget_leaves_no_byte_in_the_file_stat4_or_wal(db_path: Path) -> None:
@@ -44,11 +41,12 @@ def test_forget_leaves_no_byte_in_the_file_stat4_or_wal(db_path: Path) -> None:
         store.conn.execute("ANALYZE")
         samples = b"".join(row[0] for row in store.conn.execute("SELECT sample FROM sqlite_stat4"))
         assert b'["pet",["dog","zanzibar"]]' in samples  # the beliefs_by_claim key
-        assert b"User has a dog named Zanzibar" in _raw(db_path)
+        # (an encrypted file shows none of it, even before; the rest reads it decrypted)
+        assert b"User has a dog named Zanzibar" in readable(db_path, *_PLAINTEXT)
 
         store.forget_belief(pet.belief_id)
 
-        raw = _raw(db_path)
+        raw = readable(db_path, *_PLAINTEXT)
         # The user's own message stays in the append-only log, once; nothing else remains:
         # not the statement, the claim's values or key, the quote, or an FTS term.
         assert raw.count(b"Zanzibar") == 1
@@ -56,7 +54,7 @@ def test_forget_leaves_no_byte_in_the_file_stat4_or_wal(db_path: Path) -> None:
         assert b"User has a dog named" not in raw
         assert b"Lisbon" in raw  # the other belief is untouched
         assert [b.statement for b in store.search_beliefs("lisbon")] == ["User lives in Lisbon"]
-    raw = _raw(db_path)  # closing re-analyzes: it samples only what is left
+    raw = readable(db_path, *_PLAINTEXT)  # closing re-analyzes: it samples only what is left
     assert raw.count(b"Zanzibar") == 1 and b"zanzibar" not in raw
 
 
@@ -72,7 +70,7 @@ def test_cli_forget_erases_from_the_raw_files(run_cli, db_path: Path) -> None:
         store.conn.execute("ANALYZE")
         forgot = run_cli("beliefs", "forget", pet["belief_id"], *db, env=alice)
         assert forgot.returncode == 0, forgot.stderr
-        raw = _raw(db_path)
+        raw = readable(db_path, *_PLAINTEXT)
         assert raw.count(b"Zanzibar") == 1 and b"zanzibar" not in raw
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from _events import user_msg
+from _forensics import raw_bytes, readable
 
 import agentmem
 from agentmem import backup as backup_mod
@@ -23,11 +24,9 @@ from agentmem.erasure import erase
 
 MESSAGE = "Our safe word is periwinkle-xylophone-7731."
 
-# This file manages its own keys and plain files; the whole-suite switch would mix them up.
-pytestmark = pytest.mark.skipif(
-    os.environ.get("AGENTMEM_TEST_ENCRYPTED") == "1",
-    reason="tests encryption itself; AGENTMEM_TEST_ENCRYPTED keys every file for the run",
-)
+# This file makes its own keys, wrong keys and plain files, so it runs without the suite's key
+# when the whole suite runs encrypted (that job is where the cipher is, and so where it runs).
+pytestmark = pytest.mark.own_keys
 
 needs_cipher = pytest.mark.skipif(
     not cipher_available() and os.environ.get("AGENTMEM_REQUIRE_CIPHER") != "1",
@@ -41,12 +40,6 @@ def key_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path.write_text(secrets.token_hex(32))  # a fresh fake key per test
     monkeypatch.setenv("AGENTMEM_KEY_FILE", str(path))
     return path
-
-
-def _raw(db_path: Path) -> bytes:
-    return b"".join(
-        Path(f"{db_path}{s}").read_bytes() for s in ("", "-wal") if Path(f"{db_path}{s}").exists()
-    )
 
 
 @pytest.mark.skipif(cipher_available(), reason="this apsw has the cipher")
@@ -71,9 +64,12 @@ def test_the_raw_files_hold_none_of_a_message(db_path: Path, key_file: Path) -> 
     with agentmem.open(str(db_path)) as store:
         store.append(user_msg(MESSAGE, run=None))
         assert file_state(db_path) == "encrypted"
-        assert MESSAGE.encode()[:12] not in _raw(db_path)  # open: the -wal is encrypted too
+        assert MESSAGE.encode()[:12] not in raw_bytes(db_path)  # open: the -wal is encrypted too
         assert [e.text for e in store.events(all_principals=True)][-1] == MESSAGE
-    assert b"periwinkle" not in _raw(db_path)
+        # the same bytes, decrypted page by page and frame by frame with the key, hold it
+        assert MESSAGE.encode() in readable(db_path, b"periwinkle")
+    assert b"periwinkle" not in raw_bytes(db_path)
+    assert MESSAGE.encode() in readable(db_path, b"periwinkle")
 
 
 @needs_cipher
@@ -111,11 +107,11 @@ def test_encrypt_and_decrypt_an_existing_file(db_path: Path, tmp_path: Path, run
     key = tmp_path / "k.hex"
     key.write_text(secrets.token_hex(32))
     env = {"AGENTMEM_KEY_FILE": str(key)}
-    assert b"periwinkle" in _raw(db_path)
+    assert b"periwinkle" in raw_bytes(db_path)
     result = run_cli("db", "encrypt", "--db", str(db_path), "--json", env=env)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["cipher"] == "chacha20"
-    assert b"periwinkle" not in _raw(db_path) and file_state(db_path) == "encrypted"
+    assert b"periwinkle" not in raw_bytes(db_path) and file_state(db_path) == "encrypted"
     assert run_cli("db", "check", "--db", str(db_path), env=env).returncode == 0
     again = run_cli("db", "encrypt", "--db", str(db_path), env=env)
     assert again.returncode == 4 and "already encrypted" in again.stderr
@@ -137,7 +133,7 @@ def test_backups_restores_and_erasure_work_encrypted(
         compact = tmp_path / "compact.db"
         backup_mod.backup(store, compact, vacuum=True)
         erase(store, "session", "s1")
-        assert b"periwinkle" not in _raw(db_path)
+        assert b"periwinkle" not in raw_bytes(db_path)
     for made in (copy, compact):
         assert file_state(made) == "encrypted" and b"periwinkle" not in made.read_bytes()
     _, kept = backup_mod.restore(db_path, copy, replace=True)
@@ -198,7 +194,7 @@ def test_a_key_kept_in_the_os_keyring(db_path: Path, monkeypatch: pytest.MonkeyP
         from agentmem.encryption import convert
 
         convert(db_path, encrypt=True)
-        assert file_state(db_path) == "encrypted" and b"periwinkle" not in _raw(db_path)
+        assert file_state(db_path) == "encrypted" and b"periwinkle" not in raw_bytes(db_path)
         (entry,) = entries
         assert entry[0] == "agentmem" and str(db_path.resolve()) in entry[1]
         with agentmem.open(str(db_path)) as store:

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import tempfile
 from pathlib import Path
 
 import apsw
 import pytest
 from _events import run_started, user_msg
+from _forensics import readable
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -22,10 +22,11 @@ import agentmem
 from agentmem import db as dbmod
 from agentmem.erasure import erase
 
-# Under AGENTMEM_TEST_ENCRYPTED=1 (tests/conftest.py) no plaintext is ever in the files.
-ENCRYPTED = os.environ.get("AGENTMEM_TEST_ENCRYPTED") == "1"
-# Distinctive words that occur nowhere but in the erased conversation.
+# Distinctive words that occur nowhere but in the erased conversation. Under
+# AGENTMEM_TEST_ENCRYPTED=1 (tests/conftest.py) the raw files must hold none of them, nor bob's
+# "Lisbon", at any time, and the greps read the files decrypted (tests/_forensics.py).
 SECRET_WORDS = ("Quorvelle", "Zanzibarvillage", "plumtreeargument", "calloway-9931")
+_PLAINTEXT = (*(w.encode() for w in SECRET_WORDS), b"Lisbon")
 
 
 def _seed(store: agentmem.Store, *, alice: str = "alice", session: str = "s1") -> None:
@@ -80,15 +81,6 @@ def _seed(store: agentmem.Store, *, alice: str = "alice", session: str = "s1") -
     store.conn.execute("ANALYZE")  # the planner's samples now copy index keys
 
 
-def _raw_bytes(db_path: Path) -> bytes:
-    data = b""
-    for suffix in ("", "-wal", "-shm"):
-        path = Path(f"{db_path}{suffix}")
-        if path.exists():
-            data += path.read_bytes()
-    return data
-
-
 def _stat_rows(db_path: Path) -> str:
     with contextlib.closing(apsw.Connection(str(db_path))) as raw:
         names = [
@@ -103,9 +95,8 @@ def test_erase_session_leaves_none_of_its_text_in_the_files(db_path: Path, run_c
         _seed(store)
         assert len(store.beliefs(principal="alice")) == 3
         assert _stat_rows(db_path) != "[]"
-        if not ENCRYPTED:
-            raw = _raw_bytes(db_path)
-            assert all(word.encode() in raw for word in SECRET_WORDS)  # the test can see them
+        raw = readable(db_path, *_PLAINTEXT)
+        assert all(word.encode() in raw for word in SECRET_WORDS)  # the test can see them
         # This Store stays open (idle) while the CLI erases: its -wal holds old page images.
         result = run_cli("erase", "session", "s1", "--yes", "--json", "--db", str(db_path))
         assert result.returncode == 0, result.stderr
@@ -114,12 +105,12 @@ def test_erase_session_leaves_none_of_its_text_in_the_files(db_path: Path, run_c
         assert report["counts"]["events"] == 9
         assert report["counts"]["beliefs"] == 3
         assert report["counts"]["artifacts"] == 1
-        raw = _raw_bytes(db_path)
+        raw = readable(db_path, *_PLAINTEXT)
         for word in SECRET_WORDS:
             assert word.encode() not in raw, word
             assert word not in _stat_rows(db_path)
         assert Path(f"{db_path}-wal").stat().st_size == 0
-        assert ENCRYPTED or b"Lisbon" in raw  # bob's conversation is untouched
+        assert b"Lisbon" in raw  # bob's conversation is untouched
         assert store.check() == []
         with pytest.raises(agentmem.NotFound):
             store.session("s1")
@@ -162,7 +153,7 @@ def test_erase_principal_removes_consent_artifacts_and_their_name(db_path: Path,
     assert result.returncode == 0, result.stderr
     counts = json.loads(result.stdout)["counts"]
     assert counts["sessions"] == 2 and counts["consent"] == 1 and counts["artifacts"] == 1
-    raw = _raw_bytes(db_path)
+    raw = readable(db_path, name.encode(), *_PLAINTEXT)
     assert name.encode() not in raw
     for word in SECRET_WORDS:
         assert word.encode() not in raw

@@ -4,12 +4,13 @@ the others."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-import sqlite3
 import urllib.error
 import urllib.request
 from pathlib import Path
 
+import apsw
 import msgspec
 import pytest
 from _events import run_started, user_msg
@@ -233,14 +234,13 @@ def test_one_failing_session_does_not_stop_the_others(run_cli, tmp_path: Path) -
         )
         store.append({"type": "session.closed", "session_id": "bad"})
         store.append({"type": "session.closed", "session_id": "good"})
-    # A fault only this session's consolidation meets (as a broken disk sector would).
-    raw = sqlite3.connect(db)
-    raw.execute(
-        "CREATE TRIGGER fault BEFORE INSERT ON consolidations WHEN NEW.session_id = 'bad' "
-        "BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
-    )
-    raw.commit()
-    raw.close()
+    # A fault only this session's consolidation meets (as a broken disk sector would); a raw
+    # apsw connection, which the suite keys when it runs encrypted.
+    with contextlib.closing(apsw.Connection(str(db))) as raw:
+        raw.execute(
+            "CREATE TRIGGER fault BEFORE INSERT ON consolidations WHEN NEW.session_id = 'bad' "
+            "BEGIN SELECT RAISE(ABORT, 'injected fault'); END"
+        )
 
     out = run_cli("consolidate", "--idle", "0s", "--db", str(db), "--json")
     assert out.returncode != 0

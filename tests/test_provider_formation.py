@@ -11,6 +11,7 @@ from pathlib import Path
 import msgspec
 import pytest
 from _events import run_started, user_msg
+from _forensics import readable
 from provider_server import (
     ProviderServer,
     answer,
@@ -201,11 +202,7 @@ def test_audit_and_database_never_hold_prompt_or_response_text(tmp_path, server)
         # the events table keeps the user's own message (that is the log); nothing else may
         rows = store.conn.execute("SELECT count(*) FROM events WHERE payload LIKE '%quokka%'").get
         assert rows == 1
-    blob = db.read_bytes() + (
-        db.with_name(db.name + "-wal").read_bytes()
-        if db.with_name(db.name + "-wal").exists()
-        else b""
-    )
+    blob = readable(db, b"quokka", b"Lisbon")  # decrypted when the suite runs encrypted
     assert blob.count(b"quokka") == 1  # only the user message itself, in the log
     assert b"You extract durable facts" not in blob  # the prompt template
     assert b'"claims"' not in blob  # the response body
