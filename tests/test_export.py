@@ -164,7 +164,7 @@ def test_verification_hit_fails_closed_and_writes_nothing(store, monkeypatch) ->
     store.grant_consent("alice")
     _conversation(store, secret=secret)
     registry = default_registry()
-    monkeypatch.setattr(type(registry), "redact_json", lambda self, obj: (obj, 0))
+    monkeypatch.setattr(type(registry), "redact_json", lambda self, obj, **_: (obj, 0))
     with pytest.raises(agentmem.RedactionFailed) as info:
         store.export_run("r1", principal="alice")
     assert secret not in str(info.value) and info.value.rule and info.value.path.startswith("$")
@@ -224,7 +224,7 @@ def test_export_gate_fails_when_redaction_is_broken(monkeypatch) -> None:
     from agentmem.redaction import default_registry
 
     registry_type = type(default_registry())
-    monkeypatch.setattr(registry_type, "redact_json", lambda self, obj: (obj, 0))
-    monkeypatch.setattr(registry_type, "verify_document", lambda self, obj: None)
+    monkeypatch.setattr(registry_type, "redact_json", lambda self, obj, **_: (obj, 0))
+    monkeypatch.setattr(registry_type, "verify_document", lambda self, obj, **_: None)
     (result,) = run_gates(["gate.event.export_redacted"])
     assert not result.passed and "survived" in result.details
