@@ -133,7 +133,7 @@ def export_run(store: EventLog, run_id: str, *, principal: str | None = None) ->
 
 def _export(store: EventLog, run_id: str, principal: str) -> ExportResult | None:
     """The live export (made now if there is none); None if an expired one is in the way."""
-    from agentmem.redaction import default_registry
+    from agentmem.redaction import ScanMemo, default_registry
 
     with store.transaction():
         run = store.run(run_id)
@@ -150,9 +150,10 @@ def _export(store: EventLog, run_id: str, principal: str) -> ExportResult | None
             return ExportResult(artifact_id, created=False) if live else None
         registry = default_registry()
         document = build_document(store, run)
-        redacted, count = registry.redact_json(document)
+        memo = ScanMemo(registry)  # each distinct string is scanned once, not once a stage
+        redacted, count = registry.redact_json(document, memo=memo)
         redacted["redaction"] = {"rules_version": registry.version, "replacements": count}
-        registry.verify_document(redacted)
+        registry.verify_document(redacted, memo=memo)
         info = artifacts.put(
             store,
             origin=ORIGIN,
