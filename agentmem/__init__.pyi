@@ -36,7 +36,9 @@ from agentmem.events import ToolCall as ToolCall
 from agentmem.events import ToolDef as ToolDef
 from agentmem.events import ToolResultCreated as ToolResultCreated
 from agentmem.events import UserMessageCreated as UserMessageCreated
+from agentmem.log import BeliefCounts as BeliefCounts
 from agentmem.log import EventLog as EventLog
+from agentmem.log import StatusInfo as StatusInfo
 from agentmem.memory.beliefs import Belief as Belief
 from agentmem.memory.service import ConsolidationReport as ConsolidationReport
 from agentmem.store import AppendResult as AppendResult

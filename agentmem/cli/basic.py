@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
@@ -21,6 +21,9 @@ from agentmem.cli._common import (
     resolve_settings,
 )
 from agentmem.errors import UsageError
+
+if TYPE_CHECKING:
+    from agentmem.log import BeliefCounts
 
 EncryptOpt = Annotated[
     bool,
@@ -111,13 +114,7 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
                 ("events", f"{info.events:,}"),
                 ("sessions", f"{info.sessions:,} ({info.open_sessions:,} open)"),
                 ("runs", f"{info.runs:,}"),
-                (
-                    "beliefs",
-                    ", ".join(
-                        f"{count:,} {status}"
-                        for status, count in msgspec.structs.asdict(info.beliefs).items()
-                    ),
-                ),
+                ("beliefs", _beliefs(info.beliefs)),
                 ("artifacts", _artifacts(info.artifacts, info.expired_artifacts)),
                 ("synchronous", info.synchronous),
                 ("encryption", cipher or "none"),
@@ -139,6 +136,13 @@ def status(*, db: DbOpt = None, json: JsonOpt = False) -> int:
             ]
         )
     return refused.exit_code if refused is not None else 0
+
+
+def _beliefs(counts: BeliefCounts) -> str:
+    return (
+        f"{counts.active:,} active, {counts.superseded:,} superseded, "
+        f"{counts.forgotten:,} forgotten"
+    )
 
 
 def _artifacts(count: int, expired: int) -> str:
