@@ -75,7 +75,8 @@ from agentmem.errors import (
     Refused,
     UsageError,
 )
-from agentmem.events import Event, decode_client_event, decode_client_object, json_problem
+from agentmem.events import Event, decode_client_event, decode_client_object, json_problem, now_text
+from agentmem.log import PreparedEvent, prepare_event
 from agentmem.memory.service import Belief
 from agentmem.store import Store
 
@@ -267,11 +268,14 @@ def _with_principal(event: Event, request: Request) -> Event:
     return event
 
 
-def _parse_events(request: Request) -> Event | list[Event]:
-    """Decode and validate the body before it joins the writer queue (no lock held)."""
+def _parse_events(request: Request) -> PreparedEvent | list[PreparedEvent]:
+    """Decode, validate and hash the body before it joins the writer queue (no lock held):
+    the writer's transaction then holds only the inserts."""
     body = request.body.lstrip()
+    now = now_text()  # one arrival time for the request's events without their own
     if body[:1] != b"[":
-        return _with_principal(decode_client_event(request.body), request)
+        event = _with_principal(decode_client_event(request.body), request)
+        return prepare_event(event, principal=request.principal, now=now)
     try:
         items = msgspec.json.decode(body)
     except msgspec.DecodeError as exc:
@@ -285,11 +289,11 @@ def _parse_events(request: Request) -> Event | list[Event]:
                 item["principal"] = request.principal
             event = decode_client_object(item)
             _acting_for(request, event.principal or request.principal)
+            events.append(prepare_event(event, principal=request.principal, now=now))
         except AgentmemError as exc:
             exc.message = f"event {index}: {exc.message}"
             exc.args = (exc.message,)
             raise
-        events.append(event)
     return events
 
 

@@ -60,11 +60,13 @@ __all__ = [
     "ClientInput",
     "EventLog",
     "ImportResult",
+    "PreparedEvent",
     "RunInfo",
     "RunTool",
     "SessionInfo",
     "StatusInfo",
     "content_hash",
+    "prepare_event",
 ]
 
 
@@ -89,6 +91,20 @@ _GUARD = re.compile(r"agentmem:([a-z_]+)")
 
 #: A client event before validation: a dict, or JSON text (``Event`` structs are accepted too).
 ClientInput = dict[str, Any] | bytes | str
+
+
+class PreparedEvent(NamedTuple):
+    """A client event validated, normalised and hashed into its row (:func:`prepare_event`),
+    which every append of any EventLog accepts as it is. Build it only with
+    :func:`prepare_event`: an append trusts its hash."""
+
+    row: _Row
+    given: bool
+
+    @property
+    def session_id(self) -> str | None:
+        """The event's session."""
+        return self.row.session_id
 
 
 class AppendResult(msgspec.Struct, frozen=True):
@@ -328,43 +344,15 @@ class EventLog:
     # -- appending -------------------------------------------------------------------------
 
     def _prepare(
-        self, event: Event | ClientInput, now: str | None = None, *, process: bool = False
+        self,
+        event: Event | ClientInput | PreparedEvent,
+        now: str | None = None,
+        *,
+        process: bool = False,
     ) -> tuple[_Row, bool]:
-        """Validate and normalise one event into its row, and whether the client gave its id
-        (only then can a conflict be a replay). On the hot path: kept lean.
-
-        Client input of every form goes through :func:`validate_client_event`; only agentmem's
-        own process events, appended with ``process=True``, skip it. See :func:`content_hash`
-        for what the hash covers.
-        """
-        if not (
-            process and isinstance(event, Event) and event_type(event) not in CLIENT_EVENT_TYPES
-        ):
-            event = validate_client_event(event)
-        principal = event.principal if event.principal is not None else self.principal
-        if isinstance(event, RunStarted) and event.tools:
-            event = _hash_tools(event)
-        event_id = event.event_id
-        given = event_id is not None
-        if event_id is None:
-            event_id = new_event_id()
-        if event.created_at is not None:
-            created_at = format_time(event.created_at)
-        else:
-            created_at = now or now_text()
-        kind = event_type(event)
-        payload = canonical_json(payload_of(event))
-        row = _Row(
-            event_id,
-            kind,
-            event.session_id,
-            event.run_id,
-            principal,
-            payload.decode("utf-8"),
-            content_hash(kind, event.session_id, event.run_id, principal, event_id, payload),
-            created_at,
-        )
-        return row, given
+        if isinstance(event, PreparedEvent):
+            return event
+        return _row_of(event, self.principal, now, process)
 
     def _insert(self, cursor: apsw.Cursor, prepared: tuple[_Row, bool]) -> AppendResult:
         row, given = prepared
@@ -399,7 +387,7 @@ class EventLog:
             )
         return AppendResult(seq, row.event_id, True)
 
-    def append(self, event: Event | ClientInput) -> int:
+    def append(self, event: Event | ClientInput | PreparedEvent) -> int:
         """Append one event durably and return its seq (the original seq on replay).
 
         ``event`` is a client event as a struct, a dict or JSON text; every form is validated
@@ -408,7 +396,7 @@ class EventLog:
         """
         return self.append_event(event).seq
 
-    def append_event(self, event: Event | ClientInput) -> AppendResult:
+    def append_event(self, event: Event | ClientInput | PreparedEvent) -> AppendResult:
         """Like :meth:`append`, but also says whether the event was an idempotent replay."""
         prepared = self._prepare(event)
         with self.transaction():
@@ -416,7 +404,7 @@ class EventLog:
 
     def append_many(
         self,
-        events: Iterable[Event | ClientInput],
+        events: Iterable[Event | ClientInput | PreparedEvent],
         *,
         progress: Callable[[int], None] | None = None,
         where: Callable[[int], str] | None = None,
@@ -430,7 +418,7 @@ class EventLog:
 
     def _append_batch(
         self,
-        events: Iterable[Event | ClientInput],
+        events: Iterable[Event | ClientInput | PreparedEvent],
         *,
         progress: Callable[[int], None] | None = None,
         where: Callable[[int], str] | None = None,
@@ -457,7 +445,7 @@ class EventLog:
         return ImportResult(tally.imported, tally.duplicates, tally.first, tally.last)
 
     def _prepare_chunk(
-        self, chunk: list[tuple[int, Event | ClientInput]], now: str, process: bool
+        self, chunk: list[tuple[int, Event | ClientInput | PreparedEvent]], now: str, process: bool
     ) -> tuple[list[tuple[int, tuple[_Row, bool]]], tuple[int, AgentmemError] | None]:
         """The rows of ``chunk`` up to its first invalid event, and that event's error."""
         prepared: list[tuple[int, tuple[_Row, bool]]] = []
@@ -529,7 +517,10 @@ class EventLog:
             return self._insert(self.conn.cursor(), self._prepare(event, process=True))
 
     def append_process_many(
-        self, events: Iterable[Event | ClientInput], *, where: Callable[[int], str] | None = None
+        self,
+        events: Iterable[Event | ClientInput | PreparedEvent],
+        *,
+        where: Callable[[int], str] | None = None,
     ) -> ImportResult:
         """Like :meth:`append_many`, for a batch that mixes client events (validated) with
         agentmem's own process events (see :meth:`append_process`)."""
@@ -792,6 +783,57 @@ def _log_problems(
             f"{seqs(unknown)}): they were written outside agentmem"
         )
     return problems
+
+
+def _row_of(
+    event: Event | ClientInput, default_principal: str, now: str | None, process: bool
+) -> tuple[_Row, bool]:
+    """Validate and normalise one event into its row, and whether the client gave its id
+    (only then can a conflict be a replay). On the hot path: kept lean.
+
+    Client input of every form goes through :func:`validate_client_event`; only agentmem's
+    own process events, appended with ``process=True``, skip it. See :func:`content_hash`
+    for what the hash covers.
+    """
+    if not (process and isinstance(event, Event) and event_type(event) not in CLIENT_EVENT_TYPES):
+        event = validate_client_event(event)
+    principal = event.principal if event.principal is not None else default_principal
+    if isinstance(event, RunStarted) and event.tools:
+        event = _hash_tools(event)
+    event_id = event.event_id
+    given = event_id is not None
+    if event_id is None:
+        event_id = new_event_id()
+    if event.created_at is not None:
+        created_at = format_time(event.created_at)
+    else:
+        created_at = now or now_text()
+    kind = event_type(event)
+    payload = canonical_json(payload_of(event))
+    row = _Row(
+        event_id,
+        kind,
+        event.session_id,
+        event.run_id,
+        principal,
+        payload.decode("utf-8"),
+        content_hash(kind, event.session_id, event.run_id, principal, event_id, payload),
+        created_at,
+    )
+    return row, given
+
+
+def prepare_event(
+    event: Event | ClientInput, *, principal: str, now: str | None = None
+) -> PreparedEvent:
+    """Validate, normalise and hash one client event into the row an append inserts, without
+    a database: a server prepares events on its request threads, so its single writer holds
+    the write lock only while it inserts them. ``principal`` fills in a missing principal;
+    ``now`` is the arrival time of an event without ``created_at`` (default: now).
+    Raises :class:`InvalidInput` as :meth:`EventLog.append` would.
+    """
+    row, given = _row_of(event, principal, now or now_text(), False)
+    return PreparedEvent(row, given)
 
 
 def content_hash(
