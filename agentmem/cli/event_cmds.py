@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, BinaryIO
 
 from cyclopts import Parameter
 
+from agentmem.bulk import CHUNK
 from agentmem.cli._common import (
     AllPrincipalsOpt,
     DbOpt,
@@ -74,7 +76,32 @@ def _size(limit: int) -> str:
     return f"{limit // 2**20} MiB" if limit % 2**20 == 0 else f"{limit:,} bytes"
 
 
-def _read_events(stream: BinaryIO, lines: list[int]) -> Iterator[Event]:
+class _RecentLines:
+    """The line numbers of the events read last, so an error can name the line.
+
+    Blank lines make an event's position differ from its line number. A batch append reports
+    an error at most one chunk behind the event it is reading (:data:`agentmem.bulk.CHUNK`),
+    so only a few chunks' worth is kept: memory stays flat whatever the file's size (a list
+    of every line number held 69 MB at a million events).
+    """
+
+    def __init__(self, keep: int) -> None:
+        self._recent: deque[int] = deque(maxlen=keep)
+        self._count = 0
+
+    def append(self, line: int) -> None:
+        self._recent.append(line)
+        self._count += 1
+
+    def label(self, index: int) -> str:
+        """``line N`` for the ``index``-th event (1-based) read."""
+        back = self._count - index
+        if 0 <= back < len(self._recent):
+            return f"line {self._recent[-1 - back]}"
+        return f"event {index}"  # out of reach: never the case for the batch append's errors
+
+
+def _read_events(stream: BinaryIO, lines: _RecentLines) -> Iterator[Event]:
     """Yield events from JSONL, refusing over-long lines before reading them whole."""
     number = 0
     while True:
@@ -124,7 +151,7 @@ def import_(
         except OSError as exc:
             raise UsageError(f"cannot read {file}: {exc.strerror}") from exc
         total = os.fstat(stream.fileno()).st_size
-    lines: list[int] = []
+    lines = _RecentLines(4 * CHUNK)
     try:
         # Progress by bytes read, which is known for a file without counting its lines first.
         with (
@@ -134,7 +161,7 @@ def import_(
             result = store.append_many(
                 _read_events(stream, lines),
                 progress=(lambda done: update(stream.tell())) if total else update,
-                where=lambda index: f"line {lines[index - 1]}",
+                where=lines.label,
             )
     finally:
         if stream is not sys.stdin.buffer:
