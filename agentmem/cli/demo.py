@@ -140,6 +140,7 @@ _REASONS = {
     "question": "a question",
     "negation": "a negation",
     "hypothetical": "hypothetical",
+    "transient": "time-bounded, not a lasting fact",
 }
 
 
@@ -164,7 +165,8 @@ def _memory_tour(tour: _Tour, store: Store) -> None:
     for clause in store.explain_session("s-traps"):
         if clause.statements:
             continue
-        why = _REASONS.get(clause.reason or "", clause.reason or "nothing to remember")
+        reason = clause.reason or ""
+        why = _REASONS.get(reason.partition(":")[0], reason or "nothing to remember")
         tour.say(f'seq {clause.seq}: "{clause.clause}" -> {why.replace("_", " ")}', "  ")
 
 

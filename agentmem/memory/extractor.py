@@ -54,6 +54,7 @@ from agentmem.memory.markers import (
     conjunct_start,
     fold,
     injection_marker,
+    transient_marker,
     transient_marker_at,
 )
 
@@ -2257,6 +2258,15 @@ _WITHDRAWN_KINDS: Final = (
 )
 
 
+def _idle_reason(clause: str) -> str | None:
+    """For the explanation only: why a clause no rule took would not have been remembered
+    anyway ("I don't have a cat": a negation; "I'm in Paris this week": time-bounded)."""
+    mask = _PREFILTER.scan(clause)
+    if _NEGATION.search(clause, mask):
+        return "negation"
+    return transient_marker(clause)
+
+
 def _forget_spans(text: str, mask: int) -> list[tuple[int, int]]:
     return [m.span() for m in _FORGET_WHAT.finditer(text, mask)]
 
@@ -2515,6 +2525,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
 
     def __init__(self) -> None:
         self._notes: list[ClauseNote] | None = None
+        self._note_text: str | None = None  # the message being explained
         self._taken_back: list[tuple[_Hit, int]] = []
         # the retractions of the last extraction, for the formation service (see retracted())
         self._last: tuple[Episode, list[tuple[Claim, int]]] | None = None
@@ -2543,6 +2554,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
 
     def _note(self, seq: int, start: int, end: int, reason: str | None, hits=()) -> None:
         if self._notes is not None:
+            if reason is None and not hits and self._note_text is not None:
+                reason = _idle_reason(self._note_text[start:end])
             claims = tuple((h.kind, tuple(h.values.items())) for h in hits)
             self._notes.append(
                 ClauseNote(seq=seq, start=start, end=end, reason=reason, claims=claims)
@@ -2562,7 +2575,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             owned += 1
             if _LONG_SPACE.search(event.text):
                 event = msgspec.structs.replace(event, text=_squeezed(event.text))
-            text = event.text
+            text = self._note_text = event.text
             mask = _PREFILTER.scan(text)
             corrected = (
                 bool(mask & _CORRECTED_VALUE.bit) or _CORRECTED_LEAD.match(text) is not None
