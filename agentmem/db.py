@@ -291,7 +291,7 @@ def connect(
         if not target.exists():
             if not create:
                 raise DatabaseUnavailable(
-                    f"no agentmem database at {path}; 'agentmem init' creates one"
+                    f"no agentmem database at {path}, and this open does not create one"
                 )
             parent = target.parent
             try:
@@ -379,7 +379,9 @@ def _connect_readonly(path: str, busy_timeout_ms: int) -> apsw.Connection:
     if target.is_dir():
         raise DatabaseUnavailable(f"{path} is a directory; pass a database file path")
     if not target.exists():
-        raise DatabaseUnavailable(f"no agentmem database at {path}; 'agentmem init' creates one")
+        raise DatabaseUnavailable(
+            f"no agentmem database at {path}, and a read-only open never creates one"
+        )
     writable = os.access(target, os.W_OK) and os.access(target.parent, os.W_OK)
     if writable:
         name, flags = path, apsw.SQLITE_OPEN_READWRITE

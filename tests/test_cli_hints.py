@@ -53,3 +53,15 @@ def test_required_provider_assistance_without_evidence_the_cli_points_at_status(
     message = refused.stderr.removeprefix("agentmem: ").split("; 'agentmem status'")[0]
     assert "cannot activate" in message and "agentmem" not in message
     assert "'agentmem status' shows the model tuple" in refused.stderr
+
+
+def test_a_missing_database_is_named_by_the_library_and_the_cli_says_init(
+    tmp_path: Path, run_cli
+) -> None:
+    missing = tmp_path / "missing.db"
+    for options in ({"readonly": True}, {"create": False}):
+        with pytest.raises(agentmem.UsageError, match="no agentmem database") as refused:
+            agentmem.open(str(missing), **options)
+        assert "'agentmem " not in refused.value.message and not missing.exists()
+    shown = run_cli("status", "--db", str(missing))
+    assert shown.returncode == 2 and f"agentmem init --db {missing}" in shown.stderr
