@@ -38,6 +38,7 @@ from agentmem.events import CLIENT_EVENT_TYPES
 
 __all__ = [
     "CHUNK",
+    "IDLE_TRIGGERS",
     "MIN_CHUNK",
     "TAKEN_TYPES",
     "TRIGGERS",
@@ -65,9 +66,20 @@ TRIGGERS = (
     "events_proj_run_started",
     "events_proj_session",
 )
-#: SHA-256 of those triggers' SQL as ``schema.sql`` defines them, joined by newlines in the
-#: order above (a test compares it with a fresh database).
-TRIGGERS_SHA256 = "7cf2dbc82410ec6aba6d90e09babf95943b99a236e580ddb0a93c43bfaee30e2"
+#: AFTER INSERT triggers on the log that no taken type fires (the WHEN of each names a type
+#: outside :data:`TAKEN_TYPES`): dropped too while the chunk is inserted, so SQLite does not
+#: evaluate their WHEN for every row, and re-created with the others.
+IDLE_TRIGGERS = (
+    "events_proj_agents_item_popped",
+    "events_proj_agents_session_cleared",
+    "events_proj_consent_granted",
+    "events_proj_consent_withdrawn",
+)
+#: SHA-256 of the SQL of those triggers and the idle ones as ``schema.sql`` defines them,
+#: joined by newlines in name order (a test compares it with a fresh database).
+TRIGGERS_SHA256 = "e53ef4797bd21438ce488cebc731a4eb40babe43db328b7f8310b0b5a032329e"
+
+_CHECKED = tuple(sorted((*TRIGGERS, *IDLE_TRIGGERS)))
 
 _INSERT = (
     "INSERT INTO events (event_id, type, session_id, run_id, principal, payload, content_hash,"
@@ -248,17 +260,18 @@ _PROJECT = (
 def _trigger_sql(conn: apsw.Connection) -> list[str]:
     rows = conn.execute(
         "SELECT name, sql FROM main.sqlite_schema WHERE type = 'trigger' AND name IN "
-        f"({', '.join('?' * len(TRIGGERS))}) ORDER BY name",
-        TRIGGERS,
+        f"({', '.join('?' * len(_CHECKED))}) ORDER BY name",
+        _CHECKED,
     ).fetchall()
     return [str(sql) for _, sql in rows]
 
 
 def supported(conn: apsw.Connection) -> bool:
-    """Whether the file's projection triggers are the ones the bulk statements replace."""
+    """Whether the file's projection triggers are the ones the bulk statements replace, and
+    the idle ones still fire on other types only."""
     found = _trigger_sql(conn)
     digest = hashlib.sha256("\n".join(found).encode("utf-8")).hexdigest()
-    return len(found) == len(TRIGGERS) and digest == TRIGGERS_SHA256
+    return len(found) == len(_CHECKED) and digest == TRIGGERS_SHA256
 
 
 def takes(types: Iterable[str]) -> bool:
@@ -289,7 +302,7 @@ def insert_chunk(conn: apsw.Connection, rows: Sequence[Sequence[object]]) -> tup
         "SELECT name, sql FROM main.sqlite_schema WHERE type = 'trigger' AND tbl_name = 'events' "
         "ORDER BY rowid"
     ).fetchall()
-    for name in TRIGGERS:
+    for name in _CHECKED:
         conn.execute(f"DROP TRIGGER main.{name}")
     conn.executemany(_INSERT, rows)
     if conn.last_insert_rowid() != last:
@@ -297,7 +310,7 @@ def insert_chunk(conn: apsw.Connection, rows: Sequence[Sequence[object]]) -> tup
     for statement in _PROJECT:
         conn.execute(statement, (first, last))
     for trigger, _ in on_events:
-        if trigger not in TRIGGERS:
+        if trigger not in _CHECKED:
             conn.execute(f"DROP TRIGGER main.{trigger}")
     for _, sql in on_events:
         conn.execute(str(sql))
