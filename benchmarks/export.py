@@ -85,7 +85,7 @@ def measure(messages: int, runs: int) -> list[tuple[float, float, float, float]]
 
 def rows(quick: bool = False) -> list[table.Row]:
     """(benchmark, agentmem, baseline, ratio, target), for run_all."""
-    messages = 1_000 if quick else 10_000
+    messages = 3_000 if quick else 10_000
     pairs = measure(messages, 3 if quick else 5)
     read = statistics.median(p[0] for p in pairs)
     export = statistics.median(p[1] for p in pairs)
@@ -103,4 +103,4 @@ def rows(quick: bool = False) -> list[table.Row]:
 
 
 if __name__ == "__main__":
-    table.main(__doc__, rows, "1,000 messages instead")
+    table.main(__doc__, rows, "3,000 messages instead")
