@@ -277,6 +277,9 @@ class RuleRegistry:
             if r.gate is not None:
                 gates.setdefault(r.gate[:2], []).append(r)
         self._gates = [_gate_plan(char, lit, rules) for (char, lit), rules in gates.items()]
+        # every gate fires only where its gate character occurs (see _gate_plan): a text with
+        # none of them skips the per-gate searches, one ``re`` pass instead of seven ``find``s
+        self._gate_chars = re.compile("[" + "".join(re.escape(g[0]) for g in self._gates) + "]")
         self._scheme_rules = {r.name: r for r in TOKEN_RULES if r.scheme}
         self._num_rules = self._pii & {"payment_card", "us_ssn", "phone_number"}
         self.version = self._version()
@@ -339,7 +342,9 @@ class RuleRegistry:
         # literal once) at a fixed offset, so walking the probe (``memchr`` speed) and checking
         # the literal there visits exactly the literal's occurrences, in order, without the
         # slow whole-literal search (common letters defeat its skip table).
-        for need, probe, off, literal, rules in self._gates:
+        for need, probe, off, literal, rules in (
+            self._gates if self._gate_chars.search(text) else ()
+        ):
             if probe is None:
                 if need not in text:
                     continue
