@@ -923,7 +923,11 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
 
 # A place the user typed in lower case ("living in porto now") is taken only when the gazetteer
 # knows it (see lexicon.canonical_place); capitalised places are taken as typed.
-_LOWER_PLACE = r"(?-i:[a-z][a-z'’.\-]*(?:\s+[a-z][a-z'’.\-]*){0,2})"
+_LOWER_LETTER = "a-zß-öø-ÿā-ž"  # "wrocław", "são paulo"
+_LOWER_PLACE = (
+    rf"(?-i:[{_LOWER_LETTER}][{_LOWER_LETTER}'’.\-]*(?:\s+[{_LOWER_LETTER}][{_LOWER_LETTER}'’.\-]*)"
+    r"{0,2})"
+)
 _ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
 _HOME = [
     _grx(
@@ -1053,6 +1057,10 @@ def _entity_ok(value: str, after: str) -> bool:
     return not value.endswith(("'s", "’s")) or tokens[0].rstrip(".") in {"St", "Saint", "Mt"}
 
 
+# Parts of any city, not a place of their own: "i live in midtown"
+_AREAS: Final = frozenset(
+    _words("midtown downtown uptown suburbs burbs outskirts centre center countryside sticks")
+)
 # Words that may follow a place named in lower case: "we live in dearborn with the kids".
 _AFTER_PLACE: Final = frozenset(
     _words(
@@ -1076,7 +1084,17 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
             if (found := canonical_place(" ".join(words[:n]))) is not None:
                 return found
         if wordlike and (len(words) == 1 or words[1].casefold() in _AFTER_PLACE):
-            return canonical_place(words[0], wordlike=True)
+            if (found := canonical_place(words[0], wordlike=True)) is not None:
+                return found
+            # "i live in rathmines": a suburb no gazetteer lists, and no English word either
+            word = words[0]
+            if (
+                len(word) >= 4
+                and word.isalpha()
+                and not is_common_word(word)
+                and word.casefold() not in _AREAS
+            ):
+                return word.title()
         return None
     return place if _entity_ok(place, c[m.end() :]) else None
 
@@ -1193,7 +1211,8 @@ _OCCUPATION = [
     ),
     # a fragment that opens a message: "vet tech here", "swe at google, live in brooklyn"
     _grx(
-        rf"^\W*(?P<role>{_ROLE})\s+(?:here\b|(?:at|for)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]|here\b)))",
+        rf"^\W*(?P<role>{_ROLE})\s+(?:here\b(?!\s+(?:is|are|was|uses?)\b)"
+        rf"|(?:at|for)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]|here\b)))",
         " ".join(_OCCUPATIONS),
     ),
     # "my title changed to analytics engineer", "my job title is now staff engineer"
@@ -1216,6 +1235,7 @@ _OCCUPATION = [
         " ".join(_OCCUPATIONS),
     ),
 ]
+_STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
 _ORG_AFTER_ROLE = _rx(
     rf"\s+(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})"
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
@@ -1316,6 +1336,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if "org" in m.re.groupindex and m.group("org"):
                 if (value := _org(m.group("org"), c[m.end("org") :])) is not None:
                     yield _Hit("employer", {"org": value}, m.span())
+            elif role.casefold().split()[-1] in _STUDENT_HEADS:
+                continue  # "a computer science student at ucd": a school, not an employer
             elif (
                 (org := _ORG_AFTER_ROLE.match(c, m.end()))
                 and not (org.group("article") and (org.group("org") or "")[:1].islower())
@@ -1401,7 +1423,10 @@ _OBJECT_CUT = _rx(
     r"|nowadays|in\s+general|generally|in|at|on|for|during|with|from|by|to|about|around|after"
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
-    r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc"
+    r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar"
+    # "i love smoothies and use it every morning": the subject's next verb
+    r"|and\s+(?:use|get|make|go|have|take|do|eat|need|want|try|buy|cook|drink|play|watch"
+    r"|listen|read|put|keep|work|am|was|will|can|should|would|could)"
     # a run-on's next clause: "i hate red eyes cant sleep on planes"
     r"|(?:can|don|won|didn|isn|doesn)['’]?t|(?:it|that)['’]s|i['’]?m|i['’]?ve|i['’]d|i['’]ll)\b"
     r"|[.!?]"
@@ -1806,8 +1831,8 @@ _WORKING_STATE = [
             rf"|right|alright|well|now|then|actually|basically|also)\W+)*"
             rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an|anyway|anyways|right"
             rf"|alright|well|now|then|actually|basically|ok|okay|fyi)\s)[\w\-.]+\s+){{0,2}}?"
-            rf"{_WS_HEADS})\s+(?:is\s+set\s+to|is\s+called|is\s+named|is(?:\s+still|\s+now)?)\s+"
-            rf"{_WS_VALUE}",
+            rf"{_WS_HEADS})(?:\s+here)?\s+(?:is\s+set\s+to|is\s+called|is\s+named"
+            rf"|is(?:\s+still|\s+now)?)\s+{_WS_VALUE}",
             "is",
         ),
     ),
@@ -1959,7 +1984,7 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
 _VALUE_STOP: Final = frozenset(
     _words(
         "locally everywhere else running in on for with everything now here there too also anyway"
-        " btw lol pls please tbh for at by from via which that since as across throughout"
+        " btw lol pls please tbh for at by from via which that since as across throughout not"
     )
 )
 
@@ -2251,6 +2276,12 @@ _ONLY_HERE = _grx(
     rf"{_I_AM}\s+only\s+(?:here|there|in\s+\w+)\s+(?:till|until|til|for)\b"
     rf"|\blive{_A}?\s+is\s+a\s+stretch\b",
     "only stretch",
+)
+# "i said monzo earlier, thats out of date": the values the message names are over
+_OUTDATED = _grx(
+    rf"\b(?:that|thats|that{_A}s|this|it|its|it{_A}s)\s+(?:is\s+|was\s+)?(?:out\s+of\s+date"
+    rf"|outdated|old\s+news|not\s+true\s+any\s?more|no\s+longer\s+true|not\s+current)\b",
+    "date outdated news anymore more longer current",
 )
 _WITHDRAWN_KINDS: Final = (
     (_OLD_JOB, frozenset({"occupation", "employer"})),
@@ -2584,7 +2615,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._respelled(event, m, hits) or corrected
             if mask & _RENAMED_NOT.bit:
                 corrected = self._renamed(event, hits, mask) or corrected
-            if hits and mask & _bits(_FORGET_WHAT, _NOT_SO, _OLD_JOB, _ONLY_HERE):
+            if hits and mask & _bits(_FORGET_WHAT, _NOT_SO, _OLD_JOB, _ONLY_HERE, _OUTDATED):
                 corrected = self._withdrawn(event, hits, mask) or corrected
             # "ignore the bit about my sister" names the sister to take her back, not to state
             # her again: the phrase is blanked (offsets kept) before the message is read
@@ -2973,6 +3004,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         continue
                     if _names_claim(hit, what):
                         gone.append(hit)
+        if mask & _OUTDATED.bit and (outdated := _OUTDATED.search(text, mask)):
+            folded = text[: outdated.start()].casefold()  # what "that" refers to
+            gone += [
+                h
+                for h in hits
+                if h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+                and any(v and len(v) > 2 and v.casefold() in folded for v in h.values.values())
+            ]
         for pattern, kinds in _WITHDRAWN_KINDS:
             if mask & pattern.bit and pattern.search(text, mask):
                 gone += [
