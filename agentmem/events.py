@@ -405,8 +405,15 @@ def now_text() -> str:
 
 
 def new_event_id() -> str:
-    """A fresh random event id for events that arrive without one."""
-    return "ev-" + secrets.token_hex(12)
+    """A fresh event id for events that arrive without one: the time (16 ms steps), then 56
+    random bits, 24 hex digits in all.
+
+    Ids that grow with time land at the end of the log's ``event_id`` index; fully random
+    ones landed on a random page of it, and once that index outgrew the page cache each
+    insert read and dirtied another page (a 10,000-item ``add_items`` into a session of
+    20,000 items ran 3x slower than into an empty one).
+    """
+    return f"ev-{int(time.time() * 1000) >> 4:010x}{secrets.token_hex(7)}"
 
 
 def schema_sha256(schema: dict[str, Any]) -> str:

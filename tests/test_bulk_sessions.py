@@ -87,6 +87,8 @@ def _outcome(path: Path, steps: list[tuple], *, bulk_path: bool) -> tuple:
         mock.patch.object(bulk, "MIN_CHUNK", limit),
         mock.patch.object(bulk, "CHUNK", 7),
         mock.patch("secrets.token_hex", lambda n=16: f"{next(ids):0{2 * n}d}"),
+        mock.patch("agentmem.log.new_event_id", lambda: f"ev-{next(ids)}"),
+        mock.patch("agentmem.integrations.openai_agents.new_event_id", lambda: f"ev-{next(ids)}"),
         mock.patch("agentmem.log.now_text", lambda: "2026-12-01T00:00:00.000Z"),
         agentmem.open(str(path), principal="alice") as store,
     ):
