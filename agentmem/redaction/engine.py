@@ -644,12 +644,12 @@ class RuleRegistry:
             return obj
         if isinstance(obj, dict):
             out: dict[Any, Any] = {}
-            clean = memo.clean
+            clean, key_rule = memo.clean, memo.key_rule
             for k, v in obj.items():
                 if isinstance(k, str):
                     nk = k if k in clean else self._redact_str(k, counter, depth, memo)
                     # most keys name no secret: then no value of theirs is a keyed hit
-                    rule = _keyed_rule(k, v, memo.key_rule) if memo.key_rule(k) else None
+                    rule = _keyed_rule(k, v, key_rule) if key_rule(k) else None
                 else:
                     nk, rule = k, None
                 if rule is not None:
@@ -730,16 +730,23 @@ class RuleRegistry:
         if depth >= MAX_JSON_DEPTH and isinstance(obj, (dict, list, tuple)):
             raise RedactionFailed(_DEPTH_RULE, _short(_render(path, memo)))
         if isinstance(obj, dict):
+            findings, key_rule = memo.findings, memo.key_rule
             for k, v in obj.items():
                 if isinstance(k, str):
-                    found = memo.findings(k)
+                    found = findings(k)
                     if found:
                         raise RedactionFailed(found[0].rule, _render((path, k, True), memo))
-                    rule = _keyed_rule(k, v, memo.key_rule) if memo.key_rule(k) else None
+                    rule = _keyed_rule(k, v, key_rule) if key_rule(k) else None
                     if rule is not None:
                         raise RedactionFailed(rule, _render((path, k, True), memo))
-                if type(v) is str:  # the common leaf
-                    if not (v.isdigit() and _id_number(k, v)):
+                if type(v) is str:  # the common leaf, checked here unless it may hold JSON
+                    if v.isdigit() and _id_number(k, v):
+                        continue
+                    found = findings(v)
+                    if found:
+                        raise RedactionFailed(found[0].rule, _render((path, k, True), memo))
+                    first = v[:1]
+                    if first == "{" or first == "[" or first.isspace():
                         self._verify_str(v, (path, k, True), depth + 1, memo)
                 elif not (_maybe_id(v) and _id_number(k, v)):
                     self._verify_obj(v, (path, k, True), depth + 1, memo)
