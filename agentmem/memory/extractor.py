@@ -92,7 +92,8 @@ _PLACE = (
 )
 _ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*)"
 _ORG = (
-    rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des)\s+)?{_ORG_TOKEN}){{0,4}}"
+    rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des)\s+(?-i:[A-Z][\w&'’.\-+]*)"
+    rf"|{_ORG_TOKEN})){{0,4}}"
     r"|(?-i:[a-z][a-z0-9&.\-+]{2,24}))"
 )
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -759,7 +760,7 @@ _HOUSEHOLD = _grx(
     r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives)\b)"
     r"|\bw(?:ith|/)?\s+(?:the\s+)?(?P<noun2>missus|wifey|hubby)\b"
     r"|(?:^\W*|[,;:]\s*|\bw(?:ith|/)?\s+(?:the\s+|my\s+)?(?:missus|wife|husband|family)\s*,?\s*"
-    r"(?:and\s+)?)"
+    r"(?:and\s+)?|\bmarried\s+(?:with|and\s+have|and\s+got)\s+)"
     r"(?P<qty>\d|two|three|four|five)\s+(?:little\s+|young\s+|teenage\s+)?"
     r"(?P<kids>kids|children|teenagers|teens|boys|girls|rugrats|little\s+ones|littles)"
     r"(?=\s*(?:$|[,.;!]|\s+(?:under|and|aged|who|at\s+home)\b))",
@@ -1099,10 +1100,28 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
     return place if _entity_ok(place, c[m.end() :]) else None
 
 
+# "i live in partick, glasgow": a region qualifier the user gave is part of the place
+_REGION_AFTER = re.compile(
+    r"\s*,\s*(?P<region>[^\W\d_][\w'’.\-]*(?:\s+[^\W\d_][\w'’.\-]*)?)(?=\s*(?:$|[,.;!?)]))"
+)
+
+
+def _with_region(place: str, c: str, end: int) -> tuple[str, int]:
+    if (r := _REGION_AFTER.match(c, end)) is None or "," in place:
+        return place, end
+    region = r.group("region")
+    found = canonical_place(region)
+    if found is None or found.casefold() == place.casefold():
+        return place, end
+    return f"{place}, {region if region[:1].isupper() else found}", r.end("region")
+
+
 def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
             if (place := _place(m, c, wordlike=True)) is not None:
+                if m.group("place") and place.casefold() == m.group("place").casefold():
+                    place, _ = _with_region(place, c, m.end("place"))
                 yield _Hit("home_location", {"place": place}, m.span())
 
 
@@ -1228,6 +1247,12 @@ _OCCUPATION = [
         rf"(?P<role>{_ROLE})(?=\s*(?:$|[.,;\n]))",
         "job occupation title position profession",
     ),
+    # "ive been a hairdresser 20 odd years", "i have been a nurse for 12 years": still one
+    _grx(
+        rf"\bi(?:{_A}?ve|\s+have)\s+been\s+(?:a|an)\s+(?P<role>{_ROLE})\s+(?:for\s+)?"
+        rf"(?:\d+|a\s+few|twenty|thirty|ten|fifteen|many|several)\b",
+        " ".join(_OCCUPATIONS),
+    ),
     # "As a nurse, I ...", "I make 2900 a month as a PM"
     _grx(
         rf"(?:^\W*|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s)as\s+(?:a|an)\s+"
@@ -1235,6 +1260,7 @@ _OCCUPATION = [
         " ".join(_OCCUPATIONS),
     ),
 ]
+_STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
 _ORG_AFTER_ROLE = _rx(
     rf"\s+(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})"
@@ -1327,6 +1353,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             )
             if field_of_work:  # "I work in construction like supervisor"
                 role = f"{field_of_work} {role}"
+            # "a 2nd year nursing student": the year is not part of the title
+            role = _STUDY_YEAR.sub("", role)
             modifiers = role.casefold().split()[:-1]
             if any(w in _ROLE_MOD_BLOCK or w.endswith(("'s", "’s")) for w in modifiers):
                 continue
@@ -1340,7 +1368,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue  # "a computer science student at ucd": a school, not an employer
             elif (
                 (org := _ORG_AFTER_ROLE.match(c, m.end()))
-                and not (org.group("article") and (org.group("org") or "")[:1].islower())
+                and not org.group("article")
                 and (value := _org(org.group("org") or org.group("org2"), c[org.end() :]))
             ):
                 yield _Hit("employer", {"org": value}, m.span())
@@ -1423,7 +1451,7 @@ _OBJECT_CUT = _rx(
     r"|nowadays|in\s+general|generally|in|at|on|for|during|with|from|by|to|about|around|after"
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
-    r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar"
+    r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
     # "i love smoothies and use it every morning": the subject's next verb
     r"|and\s+(?:use|get|make|go|have|take|do|eat|need|want|try|buy|cook|drink|play|watch"
     r"|listen|read|put|keep|work|am|was|will|can|should|would|could)"
@@ -1603,13 +1631,18 @@ _VOCABULARY = _rx(
 
 _DIET = [
     _grx(
+        rf"{_I_AM}\s+not\s+(?:fully|strictly|totally|completely|really|100%)\s+{_DIET_WORDS}\W+"
+        rf"(?:more|more\s+like|just|only|basically|mostly)\s+(?P<diet>{_DIET_WORDS})\b",
+        "more just only basically mostly",
+    ),
+    _grx(
         rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)\s+both"
         rf"|\bboth\s+of\s+us\s+are)\s+"
         rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+)?"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
         rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
         rf"|dairy[- ]free|keto|veggie){_DIET_END}",
-        "vegetarian vegan pescatarian pescetarian flexitarian free keto",
+        "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie",
     ),
     _grx(
         rf"\b(?:i|we)\s+(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to)\s+"
@@ -1661,7 +1694,7 @@ _ALLERGEN_BLOCK_FIRST: Final = _OBJECT_BLOCK_FIRST | frozenset(
         "monday mondays tuesday wednesday thursday friday weekends homework school stress math"
         " meetings exercise cardio life nonsense effort responsibility commitment"
         " food foods seasonal many several multiple bad severe mild serious certain most various"
-        " lots lot work people mornings"
+        " lots lot work people mornings now too also again well"
     )
 )
 _ALLERGY = [
@@ -1904,7 +1937,7 @@ _PACKAGE_MANAGER = _grx(
     rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase))\s+(?:use|uses"
     rf"|are\s+using|{_A}re\s+using|is\s+using|switched\s+to|moved\s+to)|^\W*use)\s+"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
-    "use using switched moved",
+    "use uses using switched moved",
 )
 # "node 20, npm", "terraform 1.5.7 here", ", gradle 8.5": a stack named in a fragment
 _TECH_FRAGMENT = _grx(
@@ -2169,7 +2202,8 @@ def _segments(text: str, start: int, end: int, question: bool) -> list[tuple[int
 # Where forwarded or quoted text starts inside a message; from there on it is someone else's.
 _QUOTED_START = re.compile(
     r"^\s*(?:-{2,}\s*(?:forwarded|original)\s+message|(?:from|subject|to|sent|date|cc):\s"
-    r"|>|begin\s+forwarded)",
+    # a pasted block set off by a line of dashes or equals signs
+    r"|>|begin\s+forwarded|[-=_*]{3,}\s*$)",
     re.IGNORECASE | re.MULTILINE,
 )
 # "starts exactly like this: 'My name is Ingrid ...'": a passage quoted after a colon
@@ -2225,7 +2259,7 @@ _SECOND_THOUGHT = _rx(r"\bon\s+second\s+thoughts?\b")
 # nothing.
 _FILLER = r"technically|really|actually|i\s+guess|tbh|i\s+suppose|strictly|i\s+think"
 _SELF_CORRECTION = _rx(
-    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:well|or\s+rather|rather|i\s+mean"
+    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:(?<!\bas\s)well|or\s+rather|rather|i\s+mean"
     r"|more\s+like|make\s+(?:that|it)|sorry|oops|wait\s+no(?:\W+sorry)?|no\s+wait"
     r"|no\W+actually|no\W+sorry|actually\W+no"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+(?:an?\s+)?"
@@ -2388,6 +2422,7 @@ _RELEVANCE = _rx(
     r"|changes\s+anything|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
     r"(?:need|want|care|wanna|were\s+wondering)\s+to\s+know\b|if\s+(?:you|u)\s+(?:care|must\s+know)\b"
     r"|if\s+(?:you|u)\s+need\s+(?:it|that|them|this)\b"
+    r"|if\s+(?:that|it)\s+(?:wasn['’]?t|isn['’]?t|was\s+not|is\s+not)\s+(?:obvious|clear)\b"
     # "we live in dearborn btw if you know any good places": the condition is on the request
     r"|if\s+(?:you|u|ya|anyone|any1)\s+(?:know|knows|have|has|got|can|could|happen|have\s+got"
     r"|['’]ve\s+got|are\s+able)\b|if\s+(?:possible|so|any)\b"
