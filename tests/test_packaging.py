@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import os
+import re
 import subprocess
 import sys
 import venv
@@ -12,6 +14,8 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
+# The suite runs with every database encrypted (tests/conftest.py).
+ENCRYPTED = os.environ.get("AGENTMEM_TEST_ENCRYPTED") == "1"
 
 
 @pytest.mark.slow
@@ -40,6 +44,16 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path, cli_env: d
         capture_output=True,
         timeout=600,
     )
+    if ENCRYPTED:
+        # The suite's key makes init create an encrypted file, so this venv takes the cipher
+        # the way the README says: apsw-sqlite3mc forced over the apsw the wheel brought.
+        cipher = f"apsw-sqlite3mc=={importlib.metadata.version('apsw-sqlite3mc')}"
+        subprocess.run(
+            [str(py), "-m", "pip", "install", "-q", "--force-reinstall", "--no-deps", cipher],
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
     work = tmp_path / "elsewhere"
     work.mkdir()
     db = work / "store.db"
@@ -64,6 +78,9 @@ def test_wheel_installs_and_runs_outside_the_checkout(tmp_path: Path, cli_env: d
     )
     assert status.returncode == 0, status.stderr
     assert "schema" in status.stdout
+    assert re.search(r"^encryption +(\S+)$", status.stdout, re.M)[1] == (
+        "chacha20" if ENCRYPTED else "none"
+    )
     where = subprocess.run(
         [str(py), "-c", "import agentmem, sys; print(agentmem.__file__)"],
         cwd=work,
