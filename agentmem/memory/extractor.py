@@ -481,6 +481,7 @@ _RETRACTION = _grx(
     r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
     r"|correction|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
     r"|typo|no\s+wait|i\s+mixed\s+(?:that|it|them|those)\s+up|(?:sorry|oops),?\s+i\s+mean"
+    r"|sorry,?\s+no(?=\s*,)"
     r"|autocorrect|actually\s+no|scrap\s+(?:the|that)|actually\s+(?:it['’]?s|its)\s+only"
     # "i said that wrong", non-native "I told wrongly"
     r"|i\s+(?:said|told|typed|wrote|got)\s+(?:(?:that|it|you)\s+)?wrong(?:ly)?"
@@ -498,10 +499,16 @@ _NEGATION = _grx(
 _PAST = _grx(
     r"\b(?:used\s+to|formerly|previously|once|no\s+longer|back\s+(?:then|when|in)"
     r"|when\s+i\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|grew\s+up"
-    r"|in\s+the\s+past|former|ex|passed\s+away|died|deceased|lived|worked|until|before"
+    r"|in\s+the\s+past|former|ex|passed\s+away|passed|died|deceased|lived|worked|until|before"
+    r"|put\s+(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
     r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)|\bhad\b",
     words="used formerly previously once longer back was were kid child teen teenager student up"
-    " past former ex passed died deceased lived worked until before late had",
+    " past former ex passed died deceased lived worked until before late had put rainbow lost",
+)
+_DIED = _grx(
+    r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few)|died|put\s+(?:down|to\s+sleep)"
+    r"|rainbow\s+bridge|is\s+no\s+longer\s+with\s+us)\b",
+    "passed died put rainbow longer",
 )
 _THIRD_PARTY = _rx(
     r"\b(?:he|she|they|his|her|their|your|friend|friend's|colleague|coworker|co-worker|client"
@@ -1280,7 +1287,7 @@ _PLACE_AFTER_ROLE = _rx(
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
     rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*still\s+)at\s+(?P<org>{_ORG})"
-    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but)\b)",
+    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now)\b)",
     "at",
 )
 _EMPLOYER = [
@@ -1624,7 +1631,7 @@ _DIET_WORDS = (
 )
 # Words the rules know as something else: "im vegan", "im portuguese", "im a dev".
 _VOCABULARY = _rx(
-    rf"{_DIET_WORDS}|{_LANG}|{_ROLE_HEAD}|{_REL_SURFACE}|{_PET_SURFACE}"
+    rf"{_DIET_WORDS}|veggie|{_LANG}|{_ROLE_HEAD}|{_REL_SURFACE}|{_PET_SURFACE}"
     rf"|{'|'.join(sorted(_DEMONYMS))}"
 )
 
@@ -1872,9 +1879,9 @@ _WORKING_STATE = [
     (
         "target",
         _grx(
-            rf"\b(?:(?:the|this|our)\s+(?:project|repo|repository|codebase|app|application"
-            rf"|service|library|package|tool|cli)\s+(?:now\s+)?(?:targets|is\s+targeting)"
-            rf"|we\s+(?:now\s+)?target)\s+{_WS_VALUE}"
+            rf"(?:(?:\b(?:the|this|our)\s+|(?:^|[.,;:]\s*)\W*)(?:project|repo|repository|codebase"
+            rf"|app|application|service|library|package|tool|cli)\s+(?:now\s+)?(?:targets"
+            rf"|is\s+targeting)|\bwe\s+(?:now\s+)?target)\s+{_WS_VALUE}"
             # "targets ios 15 and up": the lower bound is part of the value
             rf"(?P<up>\s+(?:and\s+(?:up|above|newer|later)|or\s+(?:later|newer|higher|above)))?",
             "target targets targeting",
@@ -1958,7 +1965,7 @@ _FORMATTER = _grx(
 _LINE_LENGTH = _grx(
     # "black line length is 100": the user's noun phrase keeps the tool it names
     r"(?:\b(?P<tool>black|ruff|prettier|flake8|pylint|eslint|rubocop|ktlint)\s+)?"
-    r"\b(?:max(?:imum)?\s+)?line[- ]length\s+(?:is\s+|of\s+|=\s*|:\s*|to\s+|at\s+)?"
+    r"\b(?P<max>max(?:imum)?\s+)?line[- ]length\s+(?:is\s+|of\s+|=\s*|:\s*|to\s+|at\s+)?"
     r"(?P<val>\d{2,3})\b",
     "length",
 )
@@ -1992,7 +1999,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         if value.casefold().split()[0] not in _STATE_WORDS:
             yield _Hit("working_state", {"subject": m.group("subj"), "value": value}, m.span())
     for m in _LINE_LENGTH.finditer(c, mask):
-        subject = f"{m.group('tool').casefold()} line length" if m.group("tool") else "line length"
+        subject = "max line length" if m.group("max") else "line length"
+        if m.group("tool"):
+            subject = f"{m.group('tool').casefold()} {subject}"
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     fragments = list(_TECH_FRAGMENT.finditer(c, mask))
     for m in fragments:
@@ -2262,10 +2271,12 @@ _SELF_CORRECTION = _rx(
     rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:(?<!\bas\s)well|or\s+rather|rather|i\s+mean"
     r"|more\s+like|make\s+(?:that|it)|sorry|oops|wait\s+no(?:\W+sorry)?|no\s+wait"
     r"|no\W+actually|no\W+sorry|actually\W+no"
-    r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+(?:an?\s+)?"
+    r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
+    # "im veggie - well actually fully vegan since january"
+    r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*(?:an?\s+)?"
     rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*)?|\d+(?:\.\d+)*)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
-    rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]))"
+    rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days)\b))"
 )
 # "actually i should say vegetarian now", "i meant Bradford": a later message that gives the
 # corrected value of something said before.
@@ -3189,6 +3200,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found.extend(rule(clause, mask))
             if mask & _RETRACTION.bit and self._retracting(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
+        # "my old collie Bess passed in the spring": a pet or person who died is not kept
+        if found and mask & _DIED.bit and _DIED.search(clause, mask):
+            found = [h for h in found if h.kind not in ("pet", "relationship")]
         if not found:
             if not quiet:
                 self._note(event.seq, start, end, "question" if asking else None)
