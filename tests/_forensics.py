@@ -1,13 +1,13 @@
 """What a reader of the disk finds in a database's files: the view the raw-file tests grep.
 
-For a plain file that is the bytes of the file and of its ``-wal``. For an encrypted file (every
-file when the suite runs with ``AGENTMEM_TEST_ENCRYPTED=1``) those bytes are ciphertext, so a
-grep for left-over text would pass whatever was left behind. The view is then what someone
-holding the file *and its key* reads: every page of a copy of the file and every frame of its
-``-wal``, stale ones included, decrypted by SQLite3 Multiple Ciphers' own VFS (its ``xRead``,
-called through the file handle SQLite gives out), so free pages, old frames and the planner's
-samples are seen exactly as they would be in a plain file. Before that, the raw bytes are
-checked to hold none of the words the caller names: the stronger property encryption adds.
+For a plain file that is the bytes of the file, its ``-wal`` and its ``-shm``. For an encrypted
+file (every file when the suite runs with ``AGENTMEM_TEST_ENCRYPTED=1``) those bytes are
+ciphertext, so a grep for left-over text would pass whatever was left behind. The view is then
+what someone holding the file *and its key* reads: every page of a copy of the file and every
+frame of its ``-wal``, stale ones included, decrypted by SQLite3 Multiple Ciphers' own VFS (its
+``xRead``, called through the file handle SQLite gives out), so free pages, old frames and the
+planner's samples are seen exactly as they would be in a plain file. Before that, the raw bytes
+are checked to hold none of the words the caller names: the stronger property encryption adds.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def raw_bytes(db_path: Path, suffixes: tuple[str, ...] = ("", "-wal", "-shm")) -
 
 
 def readable(db_path: Path, *words: bytes) -> bytes:
-    """Everything of ``db_path`` and its -wal a reader with the key can see.
+    """Everything of ``db_path``, its -wal and its -shm that a reader with the key can see.
 
     For an encrypted file, first asserts that none of ``words`` is in the raw bytes at all.
     """
