@@ -369,6 +369,8 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
+    # "used to live in oslo but moved to bergen", "in nairobi till thursday but home is kampala"
+    rf"|,?\s+but\s+(?=(?:then\s+|now\s+|just\s+)?(?:moved|relocated)\b|home(?:\s+is|{_A}s)\s)"
     # "Infosys was till last month only, from 3rd of this month I am joined TCS"
     rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)",
     words="but and so although though while whereas because since plus yet btw",
@@ -1012,6 +1014,38 @@ _HOME = [
         "still",
     ),
     _grx(rf"\bnow\s+back\s+home\s+in\s+(?P<place>{_ANY_PLACE})", "back"),
+    # habitual present: "me and my husband we stay in Cebu", "we stay here in Makati"
+    _grx(
+        rf"\b(?:i|we)\s+(?:also\s+|all\s+|both\s+)?stay\s+(?:here\s+)?in\s+(?P<place>{_ANY_PLACE})",
+        "stay",
+    ),
+    # "staying here in Makati already 3 years", "we are staying in Pune only"
+    _grx(
+        rf"\bstaying\s+(?:here\s+)?in\s+(?P<place>{_ANY_PLACE})(?=\s+(?:already|only\b|since\b"
+        rf"|for\s+(?:\d+|many|several|a\s+few)\s+years))",
+        "staying",
+    ),
+    # "I am from Poland but living in Dublin now 5 years", "I am from Poland, living in Dublin"
+    _grx(
+        rf"{_I_AM}\s+from\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s*(?:,\s*|\s+)(?:but\s+|and\s+)?"
+        rf"(?:now\s+|currently\s+)?(?:living|based|staying|settled)\s+(?:now\s+)?in\s+"
+        rf"(?P<place>{_ANY_PLACE})",
+        "living based staying settled",
+    ),
+    # "ive been in this flat in glasgow nearly 2 yrs"
+    _grx(
+        rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+been\s+in\s+(?:this|my|our|the)\s+(?:flat|house"
+        rf"|apartment|place|home)\s+in\s+(?P<place>{_ANY_PLACE})",
+        "been",
+    ),
+    # "im in nairobi for work till thursday but home is kampala"
+    _grx(rf"(?:^\W*|\b(?:but|and|so)\s+)home(?:\s+is|{_A}s)\s+(?P<place>{_ANY_PLACE})", "home"),
+    # "used to live in oslo but moved to bergen last year", "moved back to curitiba"
+    _grx(
+        rf"(?:^\W*|\b(?:but|and|then|so)\s+)(?:just\s+|finally\s+|recently\s+)?"
+        rf"(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<place>{_ANY_PLACE})",
+        "moved relocated",
+    ),
     # "i'm a retired postie living in Aberdeen", "im a mum of two based in leeds": whatever
     # the user calls themself, the participle places them
     _grx(
@@ -1109,14 +1143,22 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
 
 # "i live in partick, glasgow": a region qualifier the user gave is part of the place
 _REGION_AFTER = re.compile(
-    r"\s*,\s*(?P<region>[^\W\d_][\w'’.\-]*(?:\s+[^\W\d_][\w'’.\-]*)?)(?=\s*(?:$|[,.;!?)]))"
+    r"\s*,\s*(?P<region>[^\W\d_][\w'’.\-]*(?:\s+[^\W\d_][\w'’.\-]*)?)"
+    r"(?=\s*(?:$|[,.;!?)])|\s+(?:and|but|so|with|near|btw)\b)"
 )
+
+
+_LISTED_PLACE = re.compile(r"\s+(?:and|or|&)\s+([^\W\d_][\w'’.\-]*)")
 
 
 def _with_region(place: str, c: str, end: int) -> tuple[str, int]:
     if (r := _REGION_AFTER.match(c, end)) is None or "," in place:
         return place, end
     region = r.group("region")
+    # "i live in leeds, york and hull are close" lists places; it qualifies none
+    listed = _LISTED_PLACE.match(c, r.end("region"))
+    if listed and canonical_place(listed.group(1), wordlike=True) is not None:
+        return place, end
     found = canonical_place(region)
     if found is None or found.casefold() == place.casefold():
         return place, end
@@ -1194,7 +1236,8 @@ _OCCUPATION = [
         rf"|backend|full[- ]?stack|mobile|game|cloud|ml|ai|electrical|chemical|structural"
         rf"|english|math|maths|science|history|art|office|admin|executive|personal|store|shop"
         rf"|sous|pastry|line|delivery|truck|bus|taxi|uber|care|social|youth|dental|veterinary)"
-        rf"\s+{_ROLE_HEAD}|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
+        rf"\s+(?:(?:school|software|data|research|sales|support|project|product)\s+)?{_ROLE_HEAD}"
+        rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|by\s+profession|by\s+trade)\b)",
         " ".join(_OCCUPATIONS),
     ),
@@ -1262,8 +1305,9 @@ _OCCUPATION = [
     ),
     # "As a nurse, I ...", "I make 2900 a month as a PM"
     _grx(
-        rf"(?:^\W*|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s)as\s+(?:a|an)\s+"
-        rf"(?P<role>{_ROLE})(?:\s+myself)?(?=\s*,|\s+i\b|{_ROLE_END[3:]}",
+        rf"(?:^\W*|,\s*|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s)as\s+(?:a|an)\s+"
+        rf"(?P<role>{_ROLE})(?:\s+myself)?(?=\s*,|\s+(?:i|people|everyone|patients|customers"
+        rf"|clients)\b|{_ROLE_END[3:]}",
         " ".join(_OCCUPATIONS),
     ),
 ]
@@ -1621,7 +1665,7 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _DIET_END = (
-    r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days"
+    r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days|only"
     r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
     r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess)\b)"
 )
@@ -1645,7 +1689,7 @@ _DIET = [
     _grx(
         rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)\s+both"
         rf"|\bboth\s+of\s+us\s+are)\s+"
-        rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+)?"
+        rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+|pure\s+)?"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
         rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
         rf"|dairy[- ]free|keto|veggie){_DIET_END}",
@@ -1716,6 +1760,12 @@ _ALLERGY = [
         rf"(?P<verb>\b(?:i\s+(?:also\s+)?(?:have|have\s+got)|i{_A}ve\s+(?:also\s+)?got))\s+"
         rf"(?:an?\s+)?(?:(?:severe|serious|mild|bad|life-threatening|strong|terrible|nasty)\s+)?"
         rf"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+allerg(?:y|ies)\b",
+        "allergy allergies",
+    ),
+    # non-native "i have allergy in shrimp", "I have allergy to nuts"
+    _grx(
+        r"(?P<verb>\bi\s+(?:also\s+)?have\s+(?:an?\s+)?(?:food\s+)?allerg(?:y|ies))\s+"
+        r"(?:in|to|of|on|with|from)\s+(?P<obj>[^;:]+)",
         "allergy allergies",
     ),
     _grx(
@@ -1800,7 +1850,7 @@ _LANGUAGE = [
     (
         "native",
         _grx(
-            rf"\bmy\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+"
+            rf"\bmy\s+(?:native|first|mother)(?:\s+(?:language|tongue))?\s+(?:is|are)\s+"
             rf"(?P<langs>{_LANG}(?:\s+and\s+{_LANG})?)",
             "native first mother",
         ),

@@ -329,7 +329,7 @@ def transient_marker(text: str) -> str | None:
 # ends of sentences, semicolons, parentheses and spaced dashes, and a comma or conjunction that
 # starts a new first-person statement ("Leeds is where my brother lives, I'm in York"). Kept
 # coarse on purpose: a clause that is too long can only make the check stricter.
-_SUBJECT = r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've)\b"
+_SUBJECT = r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've|home is|home's)\b"
 _TIME_OPENER = (
     r"(?:this|next|last)\s+\w+|today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment"
 )
