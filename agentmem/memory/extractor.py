@@ -2165,6 +2165,7 @@ _RULES: Final = (
         ),
     ),
 )
+_HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
 _YIELDING_BITS: Final = _bits(_NAMES_BITS, _PRONOUN_NAME, *(bits for _, bits in _RULES))
@@ -2403,6 +2404,7 @@ _NOT_SO = _grx(
     rf"i{_A}?m\s+(?:really\s+|actually\s+)?)?(?:a\s+|an\s+)?(?P<what>[\w\-]+)",
     "not",
 )
+_WITHDRAWING_BITS: Final = _bits(_FORGET_WHAT, _NOT_SO, _OLD_JOB, _ONLY_HERE, _OUTDATED)
 _WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
 _KIND_WORDS: Final = {
     "allergy": "allergy",
@@ -2711,7 +2713,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._respelled(event, m, hits) or corrected
             if mask & _RENAMED_NOT.bit:
                 corrected = self._renamed(event, hits, mask) or corrected
-            if hits and mask & _bits(_FORGET_WHAT, _NOT_SO, _OLD_JOB, _ONLY_HERE, _OUTDATED):
+            if hits and mask & _WITHDRAWING_BITS:
                 corrected = self._withdrawn(event, hits, mask) or corrected
             # "ignore the bit about my sister" names the sister to take her back, not to state
             # her again: the phrase is blanked (offsets kept) before the message is read
@@ -3238,7 +3240,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # only what the question mentions in passing, cited as the phrase itself
             if mask & _POSSESSIVE.bit:
                 found.extend(_rule_possessive(clause, mask))
-            if mask & _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE):
+            if mask & _HOME_MENTION_BITS:
                 found.extend(_rule_home_possessive(clause, mask))
             if mask & _CALL_ME.bit:
                 found.extend(h for h in _rule_names(clause, mask, False))
