@@ -66,3 +66,23 @@ def test_a_prepared_event_meets_the_same_guards(tmp_path: Path) -> None:
         with pytest.raises(agentmem.EventRejected, match="was never started"):
             store.append_event(prepare_event(orphan, principal="alice"))
         assert _rows(store) == []
+
+
+def test_a_struct_at_a_dead_decoded_events_address_is_validated_again(tmp_path: Path) -> None:
+    """Decoded events are remembered by address; a struct that later gets the address of a
+    dead one is not taken for it (the remembered reference no longer returns it)."""
+    import gc
+    import json
+
+    from agentmem import events
+
+    decoded = events.decode_client_event(json.dumps({**RUN, "event_id": "e1"}))
+    stale = events._validated[id(decoded)]
+    del decoded
+    gc.collect()
+    bad = events.UserMessageCreated(session_id="s1", principal="alice", text="")
+    events._validated[id(bad)] = stale  # as if bad had been allocated where decoded lived
+    with agentmem.open(str(tmp_path / "a.db")) as store:
+        with pytest.raises(agentmem.InvalidInput, match="length >= 1"):
+            store.append(bad)
+        assert _rows(store) == []
