@@ -378,6 +378,42 @@ def test_numbers_that_are_card_numbers_are_redacted(reg: RuleRegistry) -> None:
     reg.verify_document(redacted)
 
 
+#: Tokens ending in digits glued to letters (a cell, a hex id, a float, a version): what
+#: precedes a number must not decide whether the number is looked at.
+_DIGIT_ENDED_TOKENS = ("A00", "B01", "e10", "1e100", "ff00", "abc123", "v2", "x1")
+
+
+def _pii_numbers() -> list[tuple[str, str]]:
+    """One fake card per grouping (spaces, dashes, dots, none), an SSN and phone numbers."""
+    rng = random.Random("pii-numbers")
+    cards: dict[str, str] = {}
+    while len(cards) < 4:
+        card = fakes.generate("payment_card", rng)
+        cards.setdefault(next((c for c in " -." if c in card), ""), card)
+    numbers = [("payment_card", card) for _, card in sorted(cards.items())]
+    numbers.append(("us_ssn", fakes.generate("us_ssn", rng)))
+    numbers += [("phone_number", fakes.generate("phone_number", rng)) for _ in range(4)]
+    return numbers
+
+
+def test_pii_number_after_a_token_ending_in_digits_is_redacted(reg: RuleRegistry) -> None:
+    """``A00 <card>``: the card is replaced whole and the token before it is kept as it was."""
+    for rule, value in _pii_numbers():
+        for token in _DIGIT_ENDED_TOKENS:
+            for sep in (" ", "\t"):
+                where = f"{rule} after {token!r}+{sep!r}"
+                text = f"{token}{sep}{value}{sep}end"
+                redacted, found = reg.redact_text(text)
+                replaced = redacted == f"{token}{sep}[REDACTED:{rule}]{sep}end"
+                assert replaced, f"{where} not replaced"
+                assert [f.rule for f in found] == [rule], where
+                with pytest.raises(RedactionFailed) as info:
+                    reg.verify_document({"content": text})
+                assert info.value.rule == rule, where
+                doc, count = reg.redact_json({"content": text})
+                assert (doc, count) == ({"content": redacted}, 1), where
+
+
 def test_first_secret_ignores_pii(reg: RuleRegistry) -> None:
     rng = random.Random(4)
     email, key = fakes.generate("email", rng), fakes.generate("gcp_api_key", rng)

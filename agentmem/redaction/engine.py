@@ -202,8 +202,6 @@ _FOLD_TABLE: Final = _fold_table()
 #: In the folded shape every grouped PII number contains this: ``123-4567`` ends every phone
 #: number and grouped card, ``45-6789`` every SSN. Bare card numbers are digit-only token runs.
 _NUM_NEEDLE: Final = b"00_0000"
-_ZERO: Final = ord("0")
-_WORD_BYTES: Final = frozenset(b"abcdefghijklmnopqrstuvwxyz")
 _NUM_SPAN: Final = frozenset(b"0_()+")
 _NUM_SPAN_RX = re.compile(rb"[0_()+]*")
 #: Where a PII number can start inside a region: a digit, ``(`` or ``+`` not glued to a word.
@@ -419,24 +417,25 @@ class RuleRegistry:
 
     def _num_hits(self, text: str, folded: bytes, hits: list[Hit], q: int) -> None:
         """PII numbers in the regions around each occurrence of the number needle, the first
-        of which is at ``q``."""
+        of which is at ``q``.
+
+        The needle can start inside whatever precedes a number (``A00 4111 ...`` folds to
+        ``a00_0000 ...``), so it only says where to look: every start in the region is judged
+        on its own, and digits glued to a word (a uuid or hex id group) are refused there, by
+        ``_NUM_START_RX`` and ``_num_hit``, never by skipping the region around them.
+        """
         done = 0
         span = _NUM_SPAN_RX.match
         find = folded.find
         while q >= 0:
             b = span(folded, q).end()  # type: ignore[union-attr]
-            g = q
-            while g > 0 and folded[g - 1] == _ZERO:
-                g -= 1
-            # digits glued to a word are a uuid or hex id group, not a number
-            if g == 0 or folded[g - 1] not in _WORD_BYTES:
-                a = g
-                while a > done and folded[a - 1] in _NUM_SPAN:
-                    a -= 1
-                for m in _NUM_START_RX.finditer(folded, a, b):
-                    hit = self._num_hit(text, m.start())
-                    if hit is not None:
-                        hits.append(hit)
+            a = q
+            while a > done and folded[a - 1] in _NUM_SPAN:
+                a -= 1
+            for m in _NUM_START_RX.finditer(folded, a, b):
+                hit = self._num_hit(text, m.start())
+                if hit is not None:
+                    hits.append(hit)
             done = b
             q = find(_NUM_NEEDLE, b)
 
