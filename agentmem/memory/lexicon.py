@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-__all__ = ["canonical_place", "is_common_word"]
+__all__ = ["canonical_place", "is_common_word", "is_town"]
 
 _DATA: Final = Path(__file__).resolve().parent / "data"
 
@@ -124,3 +124,15 @@ def canonical_place(text: str, *, wordlike: bool = False) -> str | None:
     if found is None and wordlike and key not in _NOT_PLACES:
         found = _wordlike_places().get(key)
     return found
+
+
+@functools.cache
+def _towns() -> frozenset[str]:
+    return frozenset(line.casefold() for line in _lines("towns.txt.gz"))
+
+
+def is_town(text: str) -> bool:
+    """Whether ``text`` names any place of at least 1,000 people, gazetteer or not: the check a
+    capitalised word must fail before it may be taken for something else (an employer)."""
+    key = " ".join(text.split()).casefold()
+    return canonical_place(key, wordlike=True) is not None or key in _towns()
