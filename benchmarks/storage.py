@@ -213,7 +213,7 @@ def bench_bulk_import(tmp: Path, n: int) -> tuple[float, float, float, float | N
 
 def bench_session_read(tmp: Path, n: int) -> tuple[float, float]:
     path = tmp / "read.db"
-    with agentmem.open(str(path)) as store:
+    with agentmem.open(str(path), principal="alice") as store:
         store.append(
             {"type": "run.started", "session_id": "big", "run_id": "rb", "principal": "alice"}
         )
