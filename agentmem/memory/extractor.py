@@ -82,7 +82,7 @@ def _words(text: str) -> tuple[str, ...]:
 
 _A = "['’]"
 _I_AM = rf"\bi(?:{_A}?m|\s+am)"
-_NAME = r"(?-i:[A-ZÀ-ÖØ-Þ][A-Za-zÀ-ÖØ-öø-ÿ'’\-]*)"
+_NAME = r"(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][A-Za-zÀ-ÖØ-öø-ÿĀ-ž'’\-]*)"  # "Zieliński", "Łukasz"
 _NAMES = rf"{_NAME}(?:\s*,\s*{_NAME})*(?:\s*,?\s+(?:and|&)\s+{_NAME})?"
 _PLACE_TOKEN = r"(?-i:[A-ZÀ-ÖØ-Þ][\wÀ-ÖØ-öø-ÿ'’.\-]*)"
 _PLACE_LINK = r"(?-i:de|da|do|dos|das|del|di|la|le|upon|on|am|im|sur|of|y|el)"
@@ -846,13 +846,36 @@ _NAME_IS = _Gated(
     ),
     "name myself",
 )
-_GREETING = _rx(r"^\W*(?:hi|hello|hey|hiya|greetings|good\s+(?:morning|afternoon|evening))\b")
+_HELLO = (
+    r"(?i:hi+|hello|hey+|hiya|heya|yo|hola|oi|ola|olá|ciao|bonjour|salut|merhaba|salam|namaste"
+    r"|good\s+(?:morning|afternoon|evening))(?:\s+(?i:there|all|everyone|again))?"
+)
+_GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
 _I_AM_NAME = _Gated(
     re.compile(
-        rf"^\W*(?:(?i:hi|hello|hey|hiya)(?:\s+(?i:there|all|everyone))?\W+)?(?i:i{_A}?m|i\s+am)"
-        rf"\s+(?P<name>{_NAME}|{_LOWER_NAME})(?=\W*$|\s*,|\s+(?i:and|from|btw)\b)"
+        rf"^\W*(?:{_HELLO}\W+)?(?i:i{_A}?m|i\s+am)"
+        rf"\s+(?P<name>{_NAME}|{_LOWER_NAME})(?=\W*$|\s*,|\s+(?i:and|from|btw|but)\b)"
     ),
     "am m im",  # I'm, I am, im
+)
+# "hi again, it's Amara (you probably know that already lol)", "hey its jonas again"
+_ITS_NAME = _Gated(
+    re.compile(
+        rf"^\W*{_HELLO}\W+(?i:it{_A}?s|its|it\s+is)\s+(?P<name>{_NAME}|{_LOWER_NAME})"
+        rf"(?=\s+(?i:again|here)\b|\s*\(|\s*$)"
+        # without a greeting only "it's X again" / "it's X here" introduces the user
+        rf"|^\W*(?i:it{_A}?s|its|it\s+is)\s+(?P<name2>{_NAME}|{_LOWER_NAME})"
+        rf"(?=\s+(?i:again|here)\b)"
+    ),
+    "its s is",
+)
+# "ok thats my colleague marek. im Piotr Zieliński btw"
+_NAME_BTW = _Gated(
+    re.compile(
+        rf"(?:^|[.!?]\s+|,\s*)(?i:i{_A}?m|i\s+am)\s+(?P<name>{_NAME}(?:\s+{_NAME})?)"
+        rf"\s+(?i:btw|by\s+the\s+way)\b"
+    ),
+    "btw way",
 )
 _CALL_ME = _Gated(
     re.compile(
@@ -920,6 +943,16 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         and (names := _given_names(m.group("name")))
     ):
         yield _Hit("name", {"name": names[0]}, m.span())
+    if (
+        message_start
+        and (m := _ITS_NAME.match(c, mask))
+        and not (said := m.group("name") or m.group("name2")).isupper()
+        and (names := _given_names(said))
+    ):
+        yield _Hit("name", {"name": names[0]}, m.span())
+    for m in _NAME_BTW.finditer(c, mask):
+        if (names := _names(m.group("name"))) and len(names) == len(m.group("name").split()):
+            yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _CALL_ME.finditer(c, mask):
         if names := _given_names(m.group("name")):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
@@ -2173,7 +2206,9 @@ def _bits(*patterns: _Gated | int) -> int:
 
 # The rules after _rule_names, in the order their hits are listed, each with the bits of the
 # patterns it starts from: a rule none of whose patterns can match a message finds nothing in it.
-_NAMES_BITS: Final = _bits(_NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE)
+_NAMES_BITS: Final = _bits(
+    _NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE, _ITS_NAME, _NAME_BTW
+)
 _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
