@@ -358,6 +358,9 @@ _SUBJECT_START = (
     rf"|he{_A}s|she{_A}s|they{_A}re|you{_A}re)\b"
     r"|(?:this|next|last)\s+(?:week|weekend|month|year|morning|evening|time)\b"
     r"|(?:today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment)\b"
+    # a coding session's own subjects: "..., the repo uses vitest", "and CI runs on python 3.12"
+    r"|(?:the|this)\s+(?:repo|project|codebase|app)\s+(?:uses|is|runs|targets)\b"
+    r"|ci\s+(?:runs|is|uses)\b"
 )
 _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
@@ -369,6 +372,8 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
+    # "CI runs on python 3.12 so dont worry about old syntax": the "dont" is an instruction
+    rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need)\b)"
     # "used to live in oslo but moved to bergen", "in nairobi till thursday but home is kampala"
     rf"|,?\s+but\s+(?=(?:then\s+|now\s+|just\s+)?(?:moved|relocated)\b|home(?:\s+is|{_A}s)\s)"
     # "Infosys was till last month only, from 3rd of this month I am joined TCS"
@@ -2040,7 +2045,7 @@ _TECHS: Final = _words(
     " flutter dart nuxt phoenix spark sqlalchemy prisma expo ember gatsby remix astro sveltekit"
     " nestjs electron tauri unity godot hibernate dbt airflow pydantic"
 )
-_TECH_ALIASES: Final = {"node.js": "node", "nodejs": "node", ".net": "dotnet", "golang": "go"}
+_TECH_ALIASES: Final = {"node.js": "node", "nodejs": "node", "golang": "go"}
 _TECH_VERSION = (
     r"(?P<tech>"
     + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
@@ -2059,13 +2064,38 @@ _TECH_CONTEXT = _grx(
     " locked run runs built stay use bumped upgraded moved switched migrated",
 )
 _CI_RUNS = _rx(r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b")
-_TECH_MORE = _rx(rf"\s*(?:,|\+|&|\bwith\b|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
+_TECH_MORE = _rx(rf"\s*(?:,|\+|&|/|\bwith\b|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
+# "rails 7.1 app", "nuxt 3.9 project", "we're a phoenix 1.7 / elixir 1.15 shop", "its node 20":
+# the stack a coding session names in passing
+_TECH_APP = _grx(
+    rf"(?:^\W*|[,;.:]\s*|\b(?:a|an|our|the|this|my|its|it{_A}s)\s+)(?:{_TECH_VERSION})"
+    rf"(?=(?:\s*(?:/|\+|&|,|\band\b|\bwith\b)\s*[\w.]+\s*v?\d+(?:\.\d+)*)*\s+(?:app|project"
+    rf"|service|api|shop|codebase|repo|backend|frontend|monolith|site|server|stack)\b)",
+    " ".join(_TECHS) + " net",
+)
+_ITS_TECH = _grx(
+    rf"\b(?:it{_A}?s|its)\s+(?:{_TECH_VERSION})(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here)\b)",
+    "its s",
+)
+_TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
+_TEST_RUNNER = _grx(
+    rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team))\s+(?:use|uses"
+    rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs)\s+(?P<val>{_TEST_RUNNERS})\b"
+    rf"(?!\s+(?:for|in)\s+(?:some|one|a)\b)",
+    "use uses using run runs",
+)
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
 _PACKAGE_MANAGER = _grx(
     rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase))\s+(?:use|uses"
     rf"|are\s+using|{_A}re\s+using|is\s+using|switched\s+to|moved\s+to)|^\W*use)\s+"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
     "use uses using switched moved",
+)
+# "we switched from poetry to uv last month"
+_PM_SWITCH = _grx(
+    rf"\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:switched|moved|migrated)\s+from\s+"
+    rf"(?:{_PACKAGE_MANAGERS})\s+to\s+(?P<pm>{_PACKAGE_MANAGERS})(?![\w.])",
+    "switched moved migrated",
 )
 # "node 20, npm", "terraform 1.5.7 here", ", gradle 8.5": a stack named in a fragment
 _TECH_FRAGMENT = _grx(
@@ -2105,6 +2135,26 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             ci = _CI_RUNS.search(c, 0, m.start("tech")) is not None
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": pair.group("ver")}, m.span())
+    for m in (*_TECH_APP.finditer(c, mask), *_ITS_TECH.finditer(c, mask)):
+        pairs = [m]
+        pos = m.end()
+        while (more := _TECH_MORE.match(c, pos)) is not None:
+            pairs.append(more)
+            pos = more.end()
+        for pair in pairs:
+            tech = " ".join(pair.group("tech").casefold().split())
+            tech = _TECH_ALIASES.get(tech, tech)
+            yield _Hit(
+                "working_state",
+                {"subject": f"{tech} version", "value": pair.group("ver")},
+                m.span(),
+            )
+    for m in _TEST_RUNNER.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "test runner", "value": m.group("val")}, m.span())
+    for m in _PM_SWITCH.finditer(c, mask):
+        yield _Hit(
+            "working_state", {"subject": "package manager", "value": m.group("pm")}, m.span()
+        )
     for m in _PACKAGE_MANAGER.finditer(c, mask):
         value = m.group("pm") + (m.group("ver") or "")
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
@@ -2235,6 +2285,10 @@ _RULES: Final = (
             _RENAMED,
             _SETTING_FOR_REPO,
             _DEPLOYS_FROM,
+            _TECH_APP,
+            _ITS_TECH,
+            _TEST_RUNNER,
+            _PM_SWITCH,
         ),
     ),
 )
@@ -2563,7 +2617,7 @@ _RELEVANCE = _rx(
     r"|(?:if|in\s+case)\s+(?:that|it|this)\s+(?:is\s+relevant|makes\s+a\s+difference"
     r"|changes\s+anything|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
     r"(?:need|want|care|wanna|were\s+wondering)\s+to\s+know\b|if\s+(?:you|u)\s+(?:care|must\s+know)\b"
-    r"|if\s+(?:you|u)\s+need\s+(?:it|that|them|this)\b"
+    r"|if\s+(?:you|u)\s+need\s+(?:it|that|them|this|to)\b"
     r"|if\s+(?:that|it)\s+(?:wasn['’]?t|isn['’]?t|was\s+not|is\s+not)\s+(?:obvious|clear)\b"
     # "we live in dearborn btw if you know any good places": the condition is on the request
     r"|if\s+(?:you|u|ya|anyone|any1)\s+(?:know|knows|have|has|got|can|could|happen|have\s+got"
