@@ -39,7 +39,7 @@ def _v2_belief(conn: apsw.Connection, belief_id: str, statement: str, values: st
         " claim_values, status, candidate_status, scope, portability, salience,"
         " formation_policy, extractor, origin, session_id, created_at, updated_at)"
         " VALUES (?, 'alice', 'home_location', ?, ?, ?, ?, 'active', 'AFFIRMED', 'principal',"
-        " 'portable', 0.8, 'formation@7', 'deterministic-extractor/8', 'deterministic', 's1',"
+        " 'portable', 0.8, 'formation@7', 'deterministic-extractor/9', 'deterministic', 's1',"
         " '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
         (belief_id, f"key-{belief_id}", f"conflict-{belief_id}", statement, values),
     )
