@@ -580,7 +580,16 @@ _TITLED_LOWER_NAME = re.compile(
 _PET_NAME_THEN_VERB = re.compile(
     r"\s+(?P<names>[a-z][a-z'’\-]{1,19})(?=\s+(?:keeps|is|has|just|always|never|loves|hates"
     r"|likes|gets|sleeps|barks|meows|wont|won't|doesnt|doesn't|refuses|ate|eats|chews|scratches"
-    r"|needs|was|had)\b)"
+    r"|needs|was|had|goes|chewed|stole|steals|ran|runs|jumped|jumps|bit|bites|howls|cries"
+    r"|sheds|pulls|digs|dug|knocked|knocks|follows|hides|wakes|woke)\b)"
+)
+# "a cocker spaniel called biscuit": after "called" or "named" a lower-case word is a name even
+# if it is also an English word
+_CALLED_LOWER = re.compile(
+    r"\s*,?\s+(?:(?i:is|who\s+is|she\s+is|he\s+is|she['’]s|he['’]s)\s+)?(?i:named|called)\s+"
+    r"(?P<names>(?!(?:after|by|for|in|the|a|an|it|that|him|her"
+    r"|them|something|anything)\b)[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!?)]|\s+(?:and|who|lol"
+    r"|haha|btw|but|because|cause|since|so)\b)"
 )
 _NOT_A_NAME: Final = frozenset(
     _words(
@@ -649,7 +658,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             named := _NAME_AFTER.match(rest)
         ):
             names, end = _names(named.group("names")), m.end() + named.end()
-        elif named := _TITLED_LOWER_NAME.match(rest):
+        elif named := _TITLED_LOWER_NAME.match(rest) or _CALLED_LOWER.match(rest):
             names, end = [named.group("names").title()], m.end() + named.end()
         elif (named := _LOWER_NAME_AFTER.match(rest)) and (
             lower := _given_names(named.group("names"))
@@ -737,6 +746,9 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             pos = m.end()
             if named := _NAMED.match(c, pos):
                 items[-1] = (m, _names(named.group("names")))
+                pos = named.end()
+            elif named := _CALLED_LOWER.match(c, pos):
+                items[-1] = (m, [named.group("names").title()])
                 pos = named.end()
             else:
                 items[-1] = (m, [])
@@ -1773,7 +1785,7 @@ _DIET = [
     ),
     _grx(
         rf"\b(?:i|we)\s+(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to)\s+"
-        rf"(?:a\s+|an\s+)?"
+        rf"(?:only\s+)?(?:a\s+|an\s+)?"
         rf"(?:strictly\s+|strict\s+)?(?P<diet>{_DIET_WORDS})(?:\s+(?:diet|food|meals?))?"
         rf"{_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher",
@@ -1840,8 +1852,8 @@ _ALLERGY = [
     ),
     # non-native "i have allergy in shrimp", "I have allergy to nuts"
     _grx(
-        r"(?P<verb>\bi\s+(?:also\s+)?have\s+(?:an?\s+)?(?:food\s+)?allerg(?:y|ies))\s+"
-        r"(?:in|to|of|on|with|from)\s+(?P<obj>[^;:]+)",
+        rf"(?P<verb>\bi\s+(?:also\s+)?have\s+(?:an?\s+)?(?:food\s+)?allerg(?:y|ies)"
+        rf"|{_I_AM}\s+allergy)\s+(?:in|to|of|on|with|from|for)\s+(?P<obj>[^;:]+)",
         "allergy allergies",
     ),
     _grx(
