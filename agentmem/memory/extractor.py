@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Final
@@ -740,18 +740,18 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
         possessive = _HAVE_VERB.search(verb) is not None
         acquired = "adopted" in verb or ("got" in verb and not possessive)
         we = head.group("subj").casefold() == "we"
-        pos, items = head.end(), []
+        pos = head.end()
+        items: list[tuple[re.Match[str], list[str]]] = []
         while m := _have_item(c, pos):
-            items.append(m)
             pos = m.end()
             if named := _NAMED.match(c, pos):
-                items[-1] = (m, _names(named.group("names")))
+                items.append((m, _names(named.group("names"))))
                 pos = named.end()
             elif named := _CALLED_LOWER.match(c, pos):
-                items[-1] = (m, [named.group("names").title()])
+                items.append((m, [named.group("names").title()]))
                 pos = named.end()
             else:
-                items[-1] = (m, [])
+                items.append((m, []))
             sep = _HAVE_SEP.match(c, pos)
             if not sep or not _have_item(c, sep.end()):
                 break
@@ -760,16 +760,16 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
         trailing = _NAME_AFTER.match(c, pos) if _COMMA.match(c, pos) else None
         if len(items) == 1 and not items[0][1] and trailing:
             items[0] = (items[0][0], _names(trailing.group("names")))
-        for m, names in items:
-            surface = m.group("noun")
+        for item, names in items:
+            surface = item.group("noun")
             is_pet = _PET_NOUN.fullmatch(surface) is not None
             kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
             noun = _normal(kind, field_name, surface)
-            if noun is None or _next_word(c, m.end()) in _COMPOUND_NEXT:
+            if noun is None or _next_word(c, item.end()) in _COMPOUND_NEXT:
                 continue
             if not is_pet and (acquired or (we and noun not in _CHILD_RELATIONS)):
                 continue
-            qty = m.group("qty").casefold()
+            qty = item.group("qty").casefold()
             count = _COUNTS.get(qty, int(qty) if qty.isdigit() else 2)
             if len(names) > max(count, 1):
                 names = []
@@ -2826,7 +2826,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         run.extract(episode)
         return run._last[1] if run._last is not None else []
 
-    def _note(self, seq: int, start: int, end: int, reason: str | None, hits=()) -> None:
+    def _note(
+        self, seq: int, start: int, end: int, reason: str | None, hits: Iterable[_Hit] = ()
+    ) -> None:
         if self._notes is not None:
             if reason is None and not hits and self._note_text is not None:
                 reason = _idle_reason(self._note_text[start:end])
@@ -3214,7 +3216,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             return True
         return False
 
-    def _replace(self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]):
+    def _replace(
+        self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]
+    ) -> None:
         new.evidence.append((seq, *span))
         new.stated_end = span[1]
         self._taken_back.append((hit, seq))
@@ -3318,8 +3322,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             name = event.text[m.start("value") : m.end("value")].split()[0]
             if name[:1].isupper() and previous_seq is not None:
                 for hit in reversed(hits):
-                    if hit.values.get("name") and any(e[0] == previous_seq for e in hit.evidence):
-                        if hit.values["name"].casefold() != name.casefold():
+                    held = hit.values.get("name")
+                    if held and any(e[0] == previous_seq for e in hit.evidence):
+                        if held.casefold() != name.casefold():
                             new = _Hit(hit.kind, {**hit.values, "name": name}, None)
                             span = (m.start("value"), m.start("value") + len(name))
                             self._replace(hit, new, hits, event.seq, span)
