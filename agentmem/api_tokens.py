@@ -163,7 +163,7 @@ def read_token(path: Path) -> str:
     try:
         text = _read_private(path, "API token file").strip()
     except FileNotFoundError as exc:
-        raise UsageError(f"no API token file at {path}; 'agentmem serve' creates one") from exc
+        raise UsageError(f"no API token file at {path}") from exc
     if not text or not text.isascii() or not text.isprintable():
         raise UsageError(f"the API token file {path} holds no usable token; rotate it")
     return text

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -121,6 +122,32 @@ def test_no_module_imports_another_modules_private_name() -> None:
             if name is not None and name.startswith("_") and target != module:
                 private.append(f"{path.relative_to(PACKAGE.parent)}:{line} {target}.{name}")
     assert private == []
+
+
+# A CLI flag (``--principal``) or a quoted command (``'agentmem serve'``) in a message.
+_CLI_WORDS = re.compile(r"(?<![\w-])--[a-z][a-z-]+|['`\"]agentmem [a-z]")
+
+
+def test_library_errors_name_no_cli_flag_or_command() -> None:
+    # HTTP and Python callers read these messages too; the CLI adds its own hints where it
+    # catches them (sqlite-utils keeps "Try using --alter" in cli.py, not in db.py).
+    modules = _modules()
+    naming = []
+    for module, path in sorted(modules.items()):
+        if _layer(module) == LAYERS["agentmem.cli"]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Raise) or not isinstance(node.exc, ast.Call):
+                continue
+            text = " ".join(
+                part.value
+                for arg in node.exc.args
+                for part in ast.walk(arg)
+                if isinstance(part, ast.Constant) and isinstance(part.value, str)
+            )
+            if _CLI_WORDS.search(text):
+                naming.append(f"{path.relative_to(PACKAGE.parent)}:{node.lineno} {text!r}")
+    assert naming == []
 
 
 def _loaded_after(code: str) -> set[str]:
