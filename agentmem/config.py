@@ -16,8 +16,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from agentmem._ids import ID_PATTERN
 from agentmem.errors import ConfigError
+from agentmem.ids import ID_PATTERN
 
 __all__ = ["Settings", "default_config_path", "default_db_path", "load_settings"]
 

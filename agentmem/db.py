@@ -32,7 +32,6 @@ from pathlib import Path
 
 import apsw
 
-from agentmem._resources import data_path
 from agentmem.encryption import unlock
 from agentmem.errors import (
     AgentmemError,
@@ -45,6 +44,7 @@ from agentmem.errors import (
     StoreError,
     UsageError,
 )
+from agentmem.resources import data_path
 
 __all__ = [
     "APPLICATION_ID",

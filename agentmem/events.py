@@ -30,11 +30,11 @@ from typing import Annotated, Any, Literal, Union
 
 import msgspec
 
-from agentmem._ids import ID_PATTERN
-from agentmem._json_depth import MAX_JSON_DEPTH, json_depth, too_deep
-from agentmem._resources import data_path
 from agentmem.canonical import canonical_json
 from agentmem.errors import InvalidInput
+from agentmem.ids import ID_PATTERN
+from agentmem.json_depth import MAX_JSON_DEPTH, json_depth, too_deep
+from agentmem.resources import data_path
 
 __all__ = [
     "CLIENT_EVENT_TYPES",

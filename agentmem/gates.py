@@ -221,9 +221,9 @@ def export_consent(tmp: Path) -> GateResult:
     "belief and no belief on a protected case.",
 )
 def memory_no_fabrication(tmp: Path) -> GateResult:
-    from agentmem._resources import data_path
     from agentmem.evaluation.corpus import run_case, tuned_cases
     from agentmem.memory.service import FormationService
+    from agentmem.resources import data_path
 
     cases = tuned_cases(data_path("corpus") / "memory-formation")
     results = [run_case(case, lambda store: FormationService(store)) for case in cases]

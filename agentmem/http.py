@@ -55,7 +55,6 @@ from starlette.requests import Request as StarletteRequest
 from starlette.responses import Response
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from agentmem._net import is_loopback
 from agentmem.api_tokens import (
     CONFIG_DIR_ENV,
     TOKEN_FILE_NAME,
@@ -78,6 +77,7 @@ from agentmem.errors import (
 from agentmem.events import Event, decode_client_event, decode_client_object, json_problem, now_text
 from agentmem.log import PreparedEvent, prepare_event
 from agentmem.memory.service import Belief
+from agentmem.net import is_loopback
 from agentmem.store import Store
 
 __all__ = [

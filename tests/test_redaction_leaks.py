@@ -22,8 +22,8 @@ import pytest
 from _events import run_started, user_msg
 
 import agentmem
-from agentmem._json_depth import MAX_JSON_DEPTH as APPEND_DEPTH
 from agentmem.errors import InvalidInput, RedactionFailed
+from agentmem.json_depth import MAX_JSON_DEPTH as APPEND_DEPTH
 from agentmem.redaction import default_registry, fakes
 from agentmem.redaction.engine import MAX_JSON_DEPTH, RuleRegistry
 from agentmem.redaction.evaluation import _leaked, materialize

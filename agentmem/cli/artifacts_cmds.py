@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 import msgspec
 from cyclopts import Parameter
 
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     AllPrincipalsOpt,
     ArtifactArg,
     DbOpt,

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import msgspec
 
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     DbOpt,
     JsonOpt,
     command,

@@ -7,7 +7,7 @@ from typing import Annotated
 import msgspec
 from cyclopts import Parameter
 
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     DbOpt,
     JsonOpt,
     open_store,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     DbOpt,
     JsonOpt,
     command,

@@ -17,8 +17,7 @@ from typing import Annotated, Any
 
 import msgspec
 
-from agentmem._resources import data_path
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     DbOpt,
     command,
     flag,
@@ -29,6 +28,7 @@ from agentmem.cli._common import (
 )
 from agentmem.errors import AgentmemError, UsageError
 from agentmem.events import decode_client_event, event_type
+from agentmem.resources import data_path
 from agentmem.store import Store
 
 #: Width of the tour when stdout is not a terminal (a pipe, a file, a test).

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     ArtifactArg,
     JsonOpt,
     PrincipalOpt,
@@ -36,8 +36,8 @@ def redaction(
 
     Exits 7 if any planted secret is missed.
     """
-    from agentmem._resources import data_path
     from agentmem.redaction.evaluation import evaluate
+    from agentmem.resources import data_path
 
     report = evaluate(corpus or data_path("corpus") / "redaction")
     data = report.to_dict()
@@ -122,7 +122,6 @@ def memory_formation(
 
     import msgspec
 
-    from agentmem._resources import data_path
     from agentmem.config import load_settings
     from agentmem.errors import UsageError
     from agentmem.evaluation.harness import evaluate_memory_formation, write_atomically
@@ -130,6 +129,7 @@ def memory_formation(
     from agentmem.memory.provider import ProviderAssistedCandidateExtractor
     from agentmem.providers import make_provider
     from agentmem.providers.pricing import load_catalog
+    from agentmem.resources import data_path
 
     settings = load_settings()
     spec = {k: v for k, v in msgspec.to_builtins(settings.memory.provider).items() if v}
@@ -358,7 +358,7 @@ def promote(
 
     Reads only the redacted artifact (never the event log); refuses expired or withdrawn ones.
     """
-    from agentmem.cli._common import read_store
+    from agentmem.cli.common import read_store
     from agentmem.evaluation.promote import promote as do_promote
 
     with read_store(db, principal) as store:

@@ -12,7 +12,7 @@ from typing import Annotated, BinaryIO
 from cyclopts import Parameter
 
 from agentmem.bulk import CHUNK
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     AllPrincipalsOpt,
     DbOpt,
     JsonOpt,

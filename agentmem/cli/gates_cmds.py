@@ -7,7 +7,7 @@ from typing import Annotated
 import msgspec
 from cyclopts import Parameter
 
-from agentmem.cli._common import JsonOpt, print_json
+from agentmem.cli.common import JsonOpt, print_json
 
 
 def list_(*, json: JsonOpt = False) -> None:

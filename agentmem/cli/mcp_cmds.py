@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentmem.cli._common import DbOpt, PrincipalOpt, open_store, resolve_settings
+from agentmem.cli.common import DbOpt, PrincipalOpt, open_store, resolve_settings
 from agentmem.errors import UsageError
 
 

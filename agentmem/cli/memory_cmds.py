@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import msgspec
 from cyclopts import Parameter
 
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     OWNER_HINT,
     AllPrincipalsOpt,
     BeliefArg,

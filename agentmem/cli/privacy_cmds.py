@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import (
+from agentmem.cli.common import (
     DbOpt,
     JsonOpt,
     SessionArg,

@@ -8,7 +8,7 @@ from typing import Annotated
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import JsonOpt, print_json
+from agentmem.cli.common import JsonOpt, print_json
 from agentmem.errors import RedactionFailed, UsageError
 
 

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from cyclopts import Parameter
 
-from agentmem.cli._common import DbOpt, PrincipalOpt, flag, resolve_settings, whole_number
+from agentmem.cli.common import DbOpt, PrincipalOpt, flag, resolve_settings, whole_number
 from agentmem.errors import UsageError
 
 
@@ -92,7 +92,7 @@ def serve(
     logging.basicConfig(
         level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
-    from agentmem._net import is_loopback
+    from agentmem.net import is_loopback
 
     if not allow_remote and not is_loopback(host):
         raise UsageError(

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
-from agentmem._resources import data_path
 from agentmem.canonical import canonical_json
 from agentmem.corpus import corpus_hash, tuned_cases
 from agentmem.errors import EvidenceMismatch
@@ -29,6 +28,7 @@ from agentmem.events import Event, register_process_event
 from agentmem.memory.episode import DETERMINISTIC_POLICY
 from agentmem.memory.events import audit_event_id
 from agentmem.memory.evidence import ModelTuple, Resolution, find_evidence
+from agentmem.resources import data_path
 
 if TYPE_CHECKING:
     from agentmem.config import Settings

@@ -32,8 +32,8 @@ from urllib.parse import urlsplit
 
 import msgspec
 
-from agentmem._net import is_loopback
 from agentmem.errors import ConfigError, ProviderError
+from agentmem.net import is_loopback
 
 __all__ = [
     "FAILURE_CLASSES",

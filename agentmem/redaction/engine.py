@@ -35,12 +35,13 @@ from typing import Any, Final
 import msgspec
 
 from agentmem.errors import ConfigError, RedactionFailed
-from agentmem.redaction import _rules
-from agentmem.redaction._rules import (
+from agentmem.redaction.rules import (
     KEY_ENDINGS,
+    KEY_QUALIFIERS,
     KEY_RULES,
     MARKER_RX,
     PII_RULES,
+    SECRET_WORDS,
     TOKEN_RULES,
     TokenRule,
     classify_key,
@@ -48,7 +49,7 @@ from agentmem.redaction._rules import (
     luhn_ok,
     value_is_secret,
 )
-from agentmem.redaction._views import View, json_view, percent_view, unicode_view
+from agentmem.redaction.views import View, json_view, percent_view, unicode_view
 
 __all__ = [
     "ENGINE_VERSION",
@@ -286,7 +287,7 @@ class RuleRegistry:
         parts: list[Any] = [ENGINE_VERSION]
         parts += [[r.name, r.family, r.priority, r.full, list(r.anchors)] for r in TOKEN_RULES]
         parts += [[k, *v] for k, v in sorted(KEY_RULES.items())]
-        parts += [list(KEY_ENDINGS), sorted(_rules._SECRET_WORDS), sorted(_rules._KEY_QUALIFIERS)]
+        parts += [list(KEY_ENDINGS), sorted(SECRET_WORDS), sorted(KEY_QUALIFIERS)]
         parts += [[k, v] for k, v in sorted(PII_RULES.items()) if k in self._pii]
         parts.append([self.profile.name, self.profile.version, sorted(self._pii)])
         blob = json.dumps(parts, separators=(",", ":"), default=str)

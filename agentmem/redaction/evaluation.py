@@ -24,9 +24,9 @@ import msgspec
 
 from agentmem.errors import InvalidInput, RedactionFailed
 from agentmem.redaction import fakes
-from agentmem.redaction._rules import FAMILIES, MARKER_RX
-from agentmem.redaction._views import json_view, percent_view, unicode_view
 from agentmem.redaction.engine import RuleRegistry, default_registry, marker
+from agentmem.redaction.rules import FAMILIES, MARKER_RX
+from agentmem.redaction.views import json_view, percent_view, unicode_view
 
 __all__ = ["POSITIONS", "EncodingRow", "FamilyRow", "RedactionReport", "evaluate", "materialize"]
 

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Final
 from urllib.parse import quote
 
-from agentmem.redaction._views import CONFUSABLES
+from agentmem.redaction.views import CONFUSABLES
 
 __all__ = [
     "BENIGN_KINDS",

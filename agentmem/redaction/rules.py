@@ -24,8 +24,10 @@ from typing import Final
 
 __all__ = [
     "FAMILIES",
+    "KEY_QUALIFIERS",
     "KEY_RULES",
     "PII_RULES",
+    "SECRET_WORDS",
     "TOKEN_RULES",
     "TokenRule",
     "classify_key",
@@ -370,7 +372,7 @@ PII_RULES: Final[dict[str, int]] = {
 # Key names
 
 #: Words that, as the last word of a key, name a secret.
-_SECRET_WORDS: Final = frozenset(
+SECRET_WORDS: Final = frozenset(
     {
         "password",
         "passwd",
@@ -413,7 +415,7 @@ _SECRET_SUFFIXES: Final = (
     "sessid",
 )
 #: ``<word> key`` pairs that name a secret; a bare ``key`` does not.
-_KEY_QUALIFIERS: Final = frozenset(
+KEY_QUALIFIERS: Final = frozenset(
     {
         "api",
         "private",
@@ -457,14 +459,14 @@ def classify_key(key: str) -> str | None:
     if last == "id" and prev in _SESSION_WORDS:
         return "session_id"
     if last == "key":
-        if prev not in _KEY_QUALIFIERS:
+        if prev not in KEY_QUALIFIERS:
             return None
         if prev == "access" and len(words) > 2 and words[-3] == "secret":
             return "aws_secret_access_key"
         if prev == "secret" and "aws" in words:
             return "aws_secret_access_key"
         return "session_id" if prev == "session" else "key_name"
-    if last in _SECRET_WORDS:
+    if last in SECRET_WORDS:
         if last in ("cookie", "cookies"):
             return "cookie"
         if last in _SESSION_WORDS:
