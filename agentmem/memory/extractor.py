@@ -265,7 +265,9 @@ _ROLE_MOD_BLOCK: Final = frozenset(
         " good bad great terrible awful decent proud failed frustrated unemployed fan bit little"
         " kind sort not no very really pretty weekend backyard home armchair budding closet fake"
         " pretend wannabe a an the my our your his her their of in at for"
-        " i am im i'm me we you he she they it is are was"
+        " i am im i'm me we you he she they it is are was so tired busy bored happy sad sick hungry"
+        " lucky lazy exhausted broke poor rich stressed lonely single married working work as like"
+        " currently doing being becoming trying going"
     )
 )
 
@@ -508,7 +510,9 @@ _PAST = _grx(
     r"|when\s+i\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|grew\s+up"
     r"|in\s+the\s+past|former|ex|passed\s+away|passed|died|deceased|lived|worked|until|before"
     r"|put\s+(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
-    r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)|\bhad\b",
+    r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)"
+    # "were in cardiff now" is "we're" typed without the apostrophe
+    r"(?!\s+in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+now\b)|\bhad\b",
     words="used formerly previously once longer back was were kid child teen teenager student up"
     " past former ex passed died deceased lived worked until before late had put rainbow lost",
 )
@@ -1231,10 +1235,12 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _IM_IN = _grx(
-    rf"{_I_AM}\s+(?:currently\s+|now\s+|actually\s+|based\s+)?in\s+(?P<place>{_ANY_PLACE})"
+    rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|(?<!\bwe\s)(?<!\bthey\s)(?<!\byou\s)\bwere(?=\s+in\s+\S+\s+now\b(?!\s+and\s+then))|^\W*still)\s+"
+    rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+|here\s+)?in\s+(?P<place>{_ANY_PLACE})"
     rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
-    rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|,)\b))",
-    "am m im",
+    rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|obvs|though|tho|yeah"
+    rf"|since|,)\b))",
+    "am m im re are were still",
 )
 
 
@@ -1289,6 +1295,8 @@ _OCCUPATION = [
         rf"|petroleum|environmental|industrial|biomedical|aerospace|warehouse|it|hr|finance"
         rf"|accounts|operations|logistics|quality|team|shift|senior\s+software)"
         rf"\s+(?:(?:school|software|data|research|sales|support|project|product)\s+)?{_ROLE_HEAD}"
+        # any one or two lower-case modifiers: "hardware engineer", "junior java developer"
+        rf"|(?-i:[a-z][a-z\-]{{1,15}})(?:\s+(?-i:[a-z][a-z\-]{{1,15}}))?\s+{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|by\s+profession|by\s+trade)\b)",
         " ".join(_OCCUPATIONS),
@@ -1349,6 +1357,13 @@ _OCCUPATION = [
         rf"(?:^\W*|[.;\n]\s*)(?:job|occupation|job\s+title|position|profession)\s*:\s*(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE})(?=\s*(?:$|[.,;\n]))",
         "job occupation title position profession",
+    ),
+    # non-native "I am teacher of math", "i am teacher of primary school"
+    _grx(
+        rf"{_I_AM}\s+(?:a\s+)?(?P<head>teacher|professor|lecturer|tutor)\s+of\s+"
+        rf"(?P<subject>(?:primary|secondary|high|middle)\s+school|[a-z]+)(?=\s*(?:$|[,.;!]|\s+(?:in|at"
+        rf"|and|for|since|so)\b))",
+        "teacher professor lecturer tutor",
     ),
     # "ive been a hairdresser 20 odd years", "i have been a nurse for 12 years": still one
     _grx(
@@ -1473,7 +1488,10 @@ def _org(org: str, after: str) -> str | None:
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _OCCUPATION:
         for m in pattern.finditer(c, mask):
-            role = m.group("role")
+            if "subject" in m.re.groupindex:
+                role = f"{m.group('subject')} {m.group('head')}"
+            else:
+                role = m.group("role")
             field_of_work = (
                 m.group("org")
                 if "org" in m.re.groupindex
@@ -2486,6 +2504,12 @@ _NAME_SPELLING = _grx(
     rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+\w+|btw|with\s+(?:an?|one|two)\b|spelled\b)",
     "actually not btw with spelled",
 )
+# "Actually it is LTIMindtree now, after merger"
+_ORG_NOW = _grx(
+    rf"^\W*(?:(?:actually|oh|also|btw|fyi|sorry)\W+)*(?:it{_A}?s|its|it\s+is)\s+(?:called\s+)?"
+    rf"(?P<org>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,2}})\s+now\b",
+    "now",
+)
 # "my daughter is called Nell not Nora"
 _RENAMED_NOT = _grx(
     rf"\b(?:called|named|name\s+is|name{_A}s)\s+(?P<new>{_NAME})\s*,?\s+not\s+(?P<old>{_NAME}|[a-z]+)\b",
@@ -2860,6 +2884,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._respelled(event, m, hits) or corrected
             if mask & _RENAMED_NOT.bit:
                 corrected = self._renamed(event, hits, mask) or corrected
+            if mask & _ORG_NOW.bit and (m := _ORG_NOW.search(text, mask)):
+                corrected = self._org_renamed(event, m, hits) or corrected
             if hits and mask & _WITHDRAWING_BITS:
                 corrected = self._withdrawn(event, hits, mask) or corrected
             # "ignore the bit about my sister" names the sister to take her back, not to state
@@ -3224,6 +3250,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._taken_back.append((hit, seq))
         self._note(seq, *span, None, (new,))
         hits[hits.index(hit)] = new
+
+    def _org_renamed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
+        """ "Actually it is LTIMindtree now, after merger": the employer said before, renamed."""
+        new_name = m.group("org")
+        folded = new_name.casefold()
+        for hit in reversed(hits):
+            old = (hit.values.get("org") or "").casefold()
+            if hit.kind != "employer" or not old or old == folded:
+                continue
+            if old in folded or folded in old:
+                new = _Hit(hit.kind, {"org": new_name}, None)
+                self._replace(hit, new, hits, event.seq, m.span("org"))
+                return True
+        return False
 
     def _renamed(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
         """ "my daughter is called Nell not Nora": the named value is replaced wherever held."""
