@@ -1235,12 +1235,12 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _IM_IN = _grx(
-    rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|(?<!\bwe\s)(?<!\bthey\s)(?<!\byou\s)\bwere(?=\s+in\s+\S+\s+now\b(?!\s+and\s+then))|^\W*still)\s+"
+    rf"(?:{_I_AM}|^\W*still)\s+"
     rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+|here\s+)?in\s+(?P<place>{_ANY_PLACE})"
     rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|obvs|though|tho|yeah"
     rf"|since|,)\b))",
-    "am m im re are were still",
+    "am m im still",
 )
 
 
