@@ -249,7 +249,7 @@ def _acting_for(request: Request, principal: str) -> str:
 def _own_session(store: Store, request: Request, session_id: str) -> None:
     """A principal token sees only its principal's sessions; another's is reported missing."""
     bound = request.caller.bound_principal
-    if bound is not None and store.session(session_id).principal != bound:
+    if bound is not None and store.session(session_id, all_principals=True).principal != bound:
         raise NotFound(f"no session {session_id!r}")
 
 
@@ -303,7 +303,10 @@ def _append_events(store: Store, request: Request) -> Reply:
     if request.caller.bound_principal is not None:
         for session_id in {e.session_id for e in events}:
             with contextlib.suppress(NotFound):
-                if store.session(session_id).principal != request.caller.bound_principal:
+                if (
+                    store.session(session_id, all_principals=True).principal
+                    != request.caller.bound_principal
+                ):
                     raise Refused(f"session {session_id!r} belongs to another principal")
     if not isinstance(prepared, list):
         result = store.append_event(prepared)
@@ -314,7 +317,7 @@ def _append_events(store: Store, request: Request) -> Reply:
 
 def _session(store: Store, request: Request) -> Reply:
     session_id = request.params["session_id"]
-    info = store.session(session_id)
+    info = store.session(session_id, all_principals=True)
     _own_session(store, request, session_id)
     runs = store.runs(session_id=session_id, principal=info.principal)
     return Reply(200, {**msgspec.to_builtins(info), "runs": msgspec.to_builtins(runs)})
@@ -323,7 +326,7 @@ def _session(store: Store, request: Request) -> Reply:
 def _close_session(store: Store, request: Request) -> Reply:
     session_id = request.params["session_id"]
     _own_session(store, request, session_id)
-    return Reply(200, store.close_session(session_id))
+    return Reply(200, store.close_session(session_id, all_principals=True))
 
 
 def _export_run(store: Store, request: Request) -> Reply:
@@ -368,7 +371,7 @@ def _erase_session(store: Store, request: Request) -> Reply:
         first = store.events(session_id=session_id, all_principals=True, limit=1)
         owners = {e.principal for e in first}
         with contextlib.suppress(NotFound):
-            owners = {store.session(session_id).principal}
+            owners = {store.session(session_id, all_principals=True).principal}
         if owners and owners != {bound}:
             raise NotFound(f"no session {session_id!r}")
     return Reply(200, store.erase_session(session_id, dry_run=_dry_run(request)))

@@ -575,15 +575,21 @@ class EventLog:
         for (text,) in self._event_rows(**filters):
             yield text.encode("utf-8")
 
-    def session(self, session_id: str) -> SessionInfo:
-        """One session's projection row; :class:`NotFound` if it has no events."""
+    def session(
+        self, session_id: str, *, principal: str | None = None, all_principals: bool = False
+    ) -> SessionInfo:
+        """One session's projection row; :class:`NotFound` if it has no events or belongs to
+        another principal than ``principal`` (this log's when ``None``), as in the listings:
+        knowing an id grants nothing. Anyone's session only with ``all_principals``."""
+        owner = self.principal_filter(principal, all_principals)
+        condition, params = db.where({"session_id": session_id, "principal": owner})
         # fetchall, never fetchone: a half-read cursor keeps a read snapshot open, and a later
         # write on this connection would then fail with SQLITE_BUSY_SNAPSHOT at once.
         rows = self.conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE session_id = ?", (session_id,)
+            f"SELECT {_SESSION_COLUMNS} FROM sessions{condition}", params
         ).fetchall()
         if not rows:
-            raise NotFound(f"no session {session_id!r}")
+            raise NotFound(f"no session {session_id!r}" + _of(owner))
         return _bind(SessionInfo, rows[0])
 
     def sessions(
@@ -603,11 +609,15 @@ class EventLog:
         )
         return [_bind(SessionInfo, row) for row in self.conn.execute(sql, params)]
 
-    def run(self, run_id: str) -> RunInfo:
-        """One run's projection row with its tools; :class:`NotFound` if never started."""
-        found = self._runs(*db.where({"run_id": run_id}))
+    def run(
+        self, run_id: str, *, principal: str | None = None, all_principals: bool = False
+    ) -> RunInfo:
+        """One run's projection row with its tools; :class:`NotFound` if never started or
+        another principal's (see :meth:`session`)."""
+        owner = self.principal_filter(principal, all_principals)
+        found = self._runs(*db.where({"run_id": run_id, "principal": owner}))
         if not found:
-            raise NotFound(f"no run {run_id!r}")
+            raise NotFound(f"no run {run_id!r}" + _of(owner))
         return found[0]
 
     def runs(
@@ -916,6 +926,11 @@ def _bind(cls: type[_Struct], row: Sequence[object], **extra: object) -> _Struct
     fields in order, ``extra`` the rest); msgspec checks every value's type."""
     fields = cls.__struct_fields__[: len(row)]
     return msgspec.convert({**dict(zip(fields, row, strict=True)), **extra}, cls)
+
+
+def _of(owner: str | None) -> str:
+    """The tail of a NotFound message: whose rows were looked in, when a read was scoped."""
+    return "" if owner is None else f" for principal {owner!r}"
 
 
 def _hash_tools(event: RunStarted) -> RunStarted:

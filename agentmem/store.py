@@ -154,13 +154,16 @@ class Store(EventLog):
             self._formation = formation_service(self)
         return self._formation
 
-    def close_session(self, session_id: str) -> ConsolidationReport:
-        """Close a session (idempotent) and consolidate it into beliefs.
+    def close_session(
+        self, session_id: str, *, principal: str | None = None, all_principals: bool = False
+    ) -> ConsolidationReport:
+        """Close one of the principal's sessions (anyone's with ``all_principals``; idempotent)
+        and consolidate it into beliefs. Another principal's session is :class:`NotFound`.
 
         The formation policy is resolved first: when it refuses (``required`` without
         matching evidence), the session stays open and nothing is written.
         """
-        info = self.session(session_id)
+        info = self.session(session_id, principal=principal, all_principals=all_principals)
         service = self.formation_service()
         if info.status != "closed":
             try:
@@ -173,15 +176,19 @@ class Store(EventLog):
                 )
             except EventRejected:
                 # Another writer closed it between our read and our append: same outcome.
-                if self.session(session_id).status != "closed":
+                if self.session(session_id, principal=info.principal).status != "closed":
                     raise
         return service.consolidate(session_id, trigger="close")
 
-    def explain_session(self, session_id: str) -> list[ExplainedClause]:
-        """Why each clause of the session's user messages was (not) remembered; writes nothing.
+    def explain_session(
+        self, session_id: str, *, principal: str | None = None, all_principals: bool = False
+    ) -> list[ExplainedClause]:
+        """Why each clause of one of the principal's sessions (anyone's with
+        ``all_principals``) was (not) remembered; writes nothing.
 
         Secrets are redacted in the clauses, and a message that holds one is withheld whole.
         """
+        self.session(session_id, principal=principal, all_principals=all_principals)
         return self.formation_service().explain(session_id)
 
     def consolidate_idle(

@@ -136,7 +136,7 @@ def _export(store: EventLog, run_id: str, principal: str) -> ExportResult | None
     from agentmem.redaction import ScanMemo, default_registry
 
     with store.transaction():
-        run = store.run(run_id)
+        run = store.run(run_id, all_principals=True)
         if run.principal != principal:
             raise Refused(f"run {run_id!r} belongs to another principal")
         _check_consent(store, run)

@@ -256,7 +256,7 @@ def test_read_commands_work_on_read_only_media(run_cli, tmp_path: Path) -> None:
         found = run_cli("beliefs", "search", "lisbon", "--json", "--db", str(db_path), env=alice)
         assert json.loads(found.stdout)[0]["statement"] == "User lives in Lisbon"
         with agentmem.open(str(db_path), readonly=True) as store:
-            assert store.session("s1").user_message_count == 5
+            assert store.session("s1", principal="alice").user_message_count == 5
             assert store.check() == []
         # Writing is refused in one line, before SQLite creates anything.
         append = json.dumps(run_started("r9", session="s9"))

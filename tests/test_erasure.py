@@ -75,8 +75,8 @@ def _seed(store: agentmem.Store, *, alice: str = "alice", session: str = "s1") -
         }
     )
     store.append(user_msg("I live in Lisbon.", session="s2", run=None, principal="bob"))
-    store.close_session(session)
-    store.close_session("s2")
+    store.close_session(session, principal=alice)
+    store.close_session("s2", principal="bob")
     store.export_run("r1", principal=alice)
     store.conn.execute("ANALYZE")  # the planner's samples now copy index keys
 
@@ -113,7 +113,7 @@ def test_erase_session_leaves_none_of_its_text_in_the_files(db_path: Path, run_c
         assert b"Lisbon" in raw  # bob's conversation is untouched
         assert store.check() == []
         with pytest.raises(agentmem.NotFound):
-            store.session("s1")
+            store.session("s1", all_principals=True)
         assert store.beliefs(principal="alice") == []
         assert store.artifacts(all_principals=True, include_expired=True) == []
         assert [b.statement for b in store.beliefs(principal="bob")] == ["User lives in Lisbon"]

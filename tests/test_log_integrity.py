@@ -440,7 +440,10 @@ def test_export_lists_an_undeclared_tool_it_called_with_a_null_hash(store: agent
     tools = msgspec.json.decode(data)["tools"]
     assert tools == [
         {"name": "browse", "schema_sha256": None},
-        {"name": "search", "schema_sha256": store.run("r1").tools[0].schema_sha256},
+        {
+            "name": "search",
+            "schema_sha256": store.run("r1", principal="alice").tools[0].schema_sha256,
+        },
     ]
 
 

@@ -211,7 +211,7 @@ def test_the_server_acts_for_one_principal(drive: Callable[..., Any], db_path: P
                 "text": "I live in Lisbon.",
             }
         )
-        store.close_session("alice-chat")
+        store.close_session("alice-chat", principal="alice")
         store.append(
             {
                 "type": "user.message.created",
@@ -239,8 +239,8 @@ def test_the_server_acts_for_one_principal(drive: Callable[..., Any], db_path: P
     assert "no session 'alice-open'" in closed
     assert listed == {"principal": "bob", "beliefs": []}
     with agentmem.open(str(db_path)) as store:
-        assert store.session("alice-open").status == "open"
-        assert store.session("alice-open").event_count == 1
+        assert store.session("alice-open", principal="alice").status == "open"
+        assert store.session("alice-open", principal="alice").event_count == 1
 
 
 def test_missing_sdk_is_one_line_naming_the_extra(

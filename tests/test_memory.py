@@ -122,9 +122,9 @@ def test_at_most_twelve_candidates_per_consolidation(store: agentmem.Store) -> N
 
 def test_consolidation_is_idempotent(store: agentmem.Store) -> None:
     _session(store, ["I live in Lisbon and I have a dog named Rex."])
-    first = store.close_session("s1")
+    first = store.close_session("s1", principal="alice")
     events_before = store.status().events
-    second = store.close_session("s1")
+    second = store.close_session("s1", principal="alice")
     assert not first.skipped and second.skipped
     assert store.status().events == events_before
     assert store.conn.execute("SELECT count(*) FROM consolidations").get == 1
@@ -132,9 +132,9 @@ def test_consolidation_is_idempotent(store: agentmem.Store) -> None:
 
 def test_single_valued_kind_supersedes_and_keeps_provenance(store: agentmem.Store) -> None:
     _session(store, ["I live in Rome."], session="a")
-    store.close_session("a")
+    store.close_session("a", principal="alice")
     _session(store, ["We moved last month, I live in Lisbon now."], session="b")
-    store.close_session("b")
+    store.close_session("b", principal="alice")
     (active,) = [b for b in store.beliefs(principal="alice") if b.kind == "home_location"]
     assert active.statement == "User lives in Lisbon"
     old = store.belief(active.supersedes, principal="alice")
@@ -143,9 +143,9 @@ def test_single_valued_kind_supersedes_and_keeps_provenance(store: agentmem.Stor
 
 def test_equal_belief_merges_evidence(store: agentmem.Store) -> None:
     _session(store, ["I live in Lisbon."], session="a")
-    store.close_session("a")
+    store.close_session("a", principal="alice")
     _session(store, ["As I said, I live in Lisbon."], session="b")
-    report = store.close_session("b")
+    report = store.close_session("b", principal="alice")
     (belief,) = store.beliefs(principal="alice")
     assert report.counts == {"merged": 1} and len(belief.evidence) == 2
 

@@ -46,7 +46,7 @@ def test_a_prepared_event_is_stored_as_the_event_itself(tmp_path: Path) -> None:
         again = store.append_event(prepare_event(events[1], principal="alice"))
         assert again.duplicate and again.seq == 2
         assert store.append_event(events[1] | {"principal": "alice"}).duplicate
-        assert store.run("r1").tools[0].name == "search"
+        assert store.run("r1", principal="alice").tools[0].name == "search"
 
 
 def test_a_bad_event_is_refused_when_prepared(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ def shared(db_path: Path) -> Path:
             session = f"s-{who}"
             store.append(run_started(f"r-{who}", session=session, principal=who))
             store.append(user_msg(said, session=session, run=f"r-{who}", principal=who))
-            store.close_session(session)
+            store.close_session(session, principal=who)
             artifacts.put(
                 store,
                 origin="trajectory_export",
@@ -79,6 +79,45 @@ def test_another_principals_belief_is_not_found_and_not_forgotten(shared: Path) 
         (bobs_artifact,) = store.artifacts(principal="bob")
         with pytest.raises(agentmem.ArtifactUnavailable, match="another principal"):
             store.read_artifact(bobs_artifact.artifact_id)
+
+
+def test_an_id_lookup_does_not_reach_another_principals_session_or_run(shared: Path) -> None:
+    # Knowing bob's ids grants alice's store nothing: the lookups are scoped as the listings
+    # are, and nothing is written on a refused close.
+    with agentmem.open(str(shared), principal="alice") as store:
+        assert store.session("s-alice").principal == "alice"
+        assert store.run("r-alice").principal == "alice"
+        before = store.conn.execute("SELECT max(seq) FROM events").fetchall()
+        lookups = {
+            "session": lambda: store.session("s-bob"),
+            "run": lambda: store.run("r-bob"),
+            "close_session": lambda: store.close_session("s-bob"),
+            "explain_session": lambda: store.explain_session("s-bob"),
+        }
+        for name, lookup in lookups.items():
+            with pytest.raises(agentmem.NotFound, match="for principal 'alice'"):
+                lookup()
+            assert store.conn.execute("SELECT max(seq) FROM events").fetchall() == before, name
+        # naming bob, or every principal, is the explicit way in
+        assert store.session("s-bob", principal="bob").principal == "bob"
+        assert store.run("r-bob", all_principals=True).principal == "bob"
+        clauses = store.explain_session("s-bob", principal="bob")
+        assert any("Porto" in c.clause for c in clauses)
+        assert store.close_session("s-bob", all_principals=True).session_id == "s-bob"
+        with pytest.raises(agentmem.UsageError, match="not both"):
+            store.session("s-bob", principal="bob", all_principals=True)
+
+
+def test_the_cli_names_the_owner_of_another_principals_session(shared: Path, run_cli) -> None:
+    db = ("--db", str(shared))
+    shown = run_cli("session", "show", "s-bob", "--principal", "alice", *db)
+    assert shown.returncode != 0
+    assert "belongs to another principal" in shown.stderr and "Porto" not in shown.stdout
+    missing = run_cli("session", "show", "s-nobody", "--principal", "alice", *db)
+    assert missing.returncode == shown.returncode
+    assert "no session 's-nobody'" in missing.stderr
+    assert "another principal" not in missing.stderr
+    assert run_cli("session", "show", "s-bob", "--principal", "bob", *db).returncode == 0
 
 
 def test_a_principal_and_all_principals_together_are_refused(shared: Path) -> None:

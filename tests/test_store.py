@@ -105,12 +105,12 @@ def test_projections_follow_appends(store: agentmem.Store) -> None:
             "error": "backend timeout",
         }
     )
-    session = store.session("s1")
+    session = store.session("s1", principal="alice")
     assert (session.status, session.event_count, session.run_count) == ("open", 4, 2)
-    run = store.run("r1")
+    run = store.run("r1", principal="alice")
     assert (run.status, run.outcome, run.failure_class) == ("completed", "failed", "tool_error")
     assert run.tools[0].name == "search" and len(run.tools[0].schema_sha256) == 64
-    assert store.run("r2").parent_run_id == "r1"
+    assert store.run("r2", principal="alice").parent_run_id == "r1"
 
 
 def test_tool_schema_hash_is_canonical(store: agentmem.Store) -> None:
@@ -118,7 +118,7 @@ def test_tool_schema_hash_is_canonical(store: agentmem.Store) -> None:
     b = {"properties": {"n": {"type": "integer"}, "q": {"type": "string"}}, "type": "object"}
     store.append(run_started("ra", tools=[{"name": "t", "schema": a}]))
     store.append(run_started("rb", tools=[{"name": "t", "schema": b}]))
-    assert store.run("ra").tools == store.run("rb").tools
+    assert store.run("ra", principal="alice").tools == store.run("rb", principal="alice").tools
 
 
 @pytest.mark.parametrize(
@@ -195,7 +195,7 @@ def test_sql_metacharacters_are_stored_verbatim(store: agentmem.Store) -> None:
     store.append(user_msg(nasty, session=nasty, run=nasty, principal=nasty, event_id=nasty))
     (event,) = [e for e in store.events(session_id=nasty, principal=nasty) if e.event_id == nasty]
     assert (event.text, event.session_id, event.run_id, event.principal) == (nasty,) * 4
-    assert store.session(nasty).principal == nasty
+    assert store.session(nasty, principal=nasty).principal == nasty
 
 
 def test_batch_is_all_or_nothing_and_names_the_position(store: agentmem.Store) -> None:

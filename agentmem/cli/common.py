@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import msgspec
 from cyclopts import Parameter, Token
 
-from agentmem.errors import UsageError
+from agentmem.errors import NotFound, UsageError
 
 if TYPE_CHECKING:
     from agentmem.config import Settings
@@ -58,6 +58,22 @@ ArtifactArg = Annotated[str, Parameter(help="The artifact's id (see 'agentmem ar
 
 # Appended by commands when the item exists but belongs to someone else.
 OWNER_HINT = " (it belongs to another principal: pass --principal to act for them)"
+
+_Found = TypeVar("_Found")
+
+
+def owned(lookup: Callable[..., _Found], key: str) -> _Found:
+    """``lookup(key)`` for the principal the command acts for. The library reports another
+    principal's id as missing; the CLI, run by the file's owner, says what to type instead."""
+    try:
+        return lookup(key)
+    except NotFound as exc:
+        try:
+            lookup(key, all_principals=True)
+        except NotFound:
+            raise exc from None
+        raise NotFound(exc.message + OWNER_HINT) from None
+
 
 # SQLite integers are signed 64-bit; a larger number is a typo, never a request.
 SQL_INT_MAX = 2**63 - 1

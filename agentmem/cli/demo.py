@@ -147,7 +147,7 @@ _REASONS = {
 def _memory_tour(tour: _Tour, store: Store) -> None:
     tour.section("memory: what each user said, with the words that prove it")
     for session in store.sessions(all_principals=True):
-        store.close_session(session.session_id)
+        store.close_session(session.session_id, all_principals=True)
     policy = store.formation_service().formation_policy
     tour.say(f"{policy}: the versioned rules that formed these; each belief records it.")
     everyone = store.beliefs(all_principals=True)
@@ -162,7 +162,7 @@ def _memory_tour(tour: _Tour, store: Store) -> None:
         text = getattr(event, "text", None)
         if event_type(event) == "assistant.message.created" and text:
             tour.say(f'assistant: "{text}" -> never evidence', "  ")
-    for clause in store.explain_session("s-traps"):
+    for clause in store.explain_session("s-traps", all_principals=True):
         if clause.statements:
             continue
         reason = clause.reason or ""

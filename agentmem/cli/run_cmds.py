@@ -8,7 +8,6 @@ import msgspec
 from cyclopts import Parameter
 
 from agentmem.cli.common import (
-    OWNER_HINT,
     AllPrincipalsOpt,
     DbOpt,
     JsonOpt,
@@ -18,13 +17,14 @@ from agentmem.cli.common import (
     command,
     db_args,
     open_store,
+    owned,
     print_fields,
     print_json,
     print_table,
     read_store,
     timestamp,
 )
-from agentmem.errors import NotFound, Refused
+from agentmem.errors import Refused
 
 if TYPE_CHECKING:
     from agentmem.store import RunInfo, Store
@@ -32,10 +32,7 @@ if TYPE_CHECKING:
 
 def owned_run(store: Store, run_id: str) -> RunInfo:
     """The run, if it belongs to the principal the command acts for."""
-    info = store.run(run_id)
-    if info.principal != store.principal:
-        raise NotFound(f"no run {run_id!r} for principal {store.principal!r}" + OWNER_HINT)
-    return info
+    return owned(store.run, run_id)
 
 
 def list_(
@@ -116,7 +113,7 @@ def export(
         try:
             result = store.export_run(run_id, principal=store.principal)
         except Refused as exc:
-            if store.run(run_id).principal != store.principal:
+            if store.run(run_id, all_principals=True).principal != store.principal:
                 exc.message += "; pass --principal to act for its owner"
             raise
         read = command(

@@ -8,20 +8,19 @@ import msgspec
 from cyclopts import Parameter
 
 from agentmem.cli.common import (
-    OWNER_HINT,
     AllPrincipalsOpt,
     DbOpt,
     JsonOpt,
     PrincipalOpt,
     SessionArg,
     check_scope,
+    owned,
     print_fields,
     print_json,
     print_table,
     read_store,
     timestamp,
 )
-from agentmem.errors import NotFound
 
 if TYPE_CHECKING:
     from agentmem.store import SessionInfo, Store
@@ -29,10 +28,7 @@ if TYPE_CHECKING:
 
 def owned_session(store: Store, session_id: str) -> SessionInfo:
     """The session, if it belongs to the principal the command acts for."""
-    info = store.session(session_id)
-    if info.principal != store.principal:
-        raise NotFound(f"no session {session_id!r} for principal {store.principal!r}" + OWNER_HINT)
-    return info
+    return owned(store.session, session_id)
 
 
 def list_(

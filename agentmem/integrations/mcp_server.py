@@ -215,7 +215,7 @@ def _owned_session(store: Store, session_id: str, principal: str) -> str | None:
     does not reveal that anyone else's session exists.
     """
     try:
-        info = store.session(session_id)
+        info = store.session(session_id, all_principals=True)
     except NotFound:
         return None
     if info.principal != principal:
@@ -273,7 +273,7 @@ def create_server(store: Store, *, principal: str | None = None) -> MCPServer:
         with _tool_errors():
             if _owned_session(store, session_id, owner) is None:
                 raise NotFound(f"no session {session_id!r}")
-            report = store.close_session(session_id)
+            report = store.close_session(session_id, principal=owner)
         return {
             "session_id": report.session_id,
             "through_seq": report.through_seq,

@@ -337,7 +337,7 @@ class AgentmemSession:
         """
         await self.complete_run()
         with self._locked():
-            return self.store.close_session(self.session_id)
+            return self.store.close_session(self.session_id, principal=self.principal)
 
     def close(self) -> None:
         """Close this object: every later call raises ``RuntimeError``. The store is closed if
@@ -462,7 +462,7 @@ class AgentmemSession:
     def _owned_status(self) -> str | None:
         """The session's status; refused if it belongs to another principal."""
         try:
-            info = self.store.session(self.session_id)
+            info = self.store.session(self.session_id, all_principals=True)
         except NotFound:
             return None
         if info.principal != self.principal:

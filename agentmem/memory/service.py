@@ -222,7 +222,7 @@ class FormationService:
     def consolidate(self, session_id: str, *, trigger: str = "manual") -> ConsolidationReport:
         """Consolidate one session through its last event; a repeat writes nothing."""
         store = self.store
-        info = store.session(session_id)
+        info = store.session(session_id, all_principals=True)
         through = info.last_seq
         done = store.conn.execute(
             "SELECT counts FROM consolidations WHERE session_id = ? AND through_seq = ? "
@@ -312,7 +312,7 @@ class FormationService:
         if not rows:
             return None
         through, attempts = cast("tuple[int, int]", rows[0])  # provider_retries is STRICT
-        info = self.store.session(session_id)
+        info = self.store.session(session_id, all_principals=True)
         episode = build_episode(self.store, session_id, info.principal)
         episode = msgspec.structs.replace(
             episode, events=tuple(e for e in episode.events if e.seq <= through)
@@ -475,7 +475,7 @@ class FormationService:
         it (a marker found by the extractor, or a gate of this service). Writes nothing."""
         from agentmem.redaction import default_registry
 
-        info = self.store.session(session_id)
+        info = self.store.session(session_id, all_principals=True)
         episode = build_episode(self.store, session_id, info.principal)
         explainer = getattr(self.extractor, "explain", None)
         if explainer is None:
@@ -751,7 +751,7 @@ def _isolated(
             code, message = "internal", f"internal error ({type(exc).__name__})"
         principal = ""
         with contextlib.suppress(AgentmemError):
-            principal = store.session(session_id).principal
+            principal = store.session(session_id, all_principals=True).principal
         return ConsolidationReport(
             session_id,
             principal,
