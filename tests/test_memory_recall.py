@@ -335,3 +335,21 @@ def test_non_native_and_fragment_phrasings_are_remembered(tmp_path: Path) -> Non
     assert any("7.1" in s for s in formed) and any("vitest" in s for s in formed), formed
     formed = _active(tmp_path / "c", "hi again, it's Amara (you probably know that already lol)")
     assert any("Amara" in s for s in formed), formed
+
+
+def test_a_field_of_work_is_no_employer(tmp_path: Path) -> None:
+    """ "a civil engineer in Cemex" names an employer; "a consultant in Healthcare", "a lawyer in
+    Family Law" and "a nurse in Pediatrics" name fields, and "I'm here in Rome" a visit."""
+    formed = _active(tmp_path / "a", "i am civil engineer in Cemex, i live in Monterrey")
+    assert any("Cemex" in s for s in formed), formed
+    for i, text in enumerate(
+        (
+            "im a consultant in Healthcare",
+            "im a lawyer in Family Law",
+            "im a nurse in Pediatrics",
+            "im a dev in Python",
+        )
+    ):
+        formed = _active(tmp_path / f"f{i}", text)
+        assert not any(s.startswith("User works at") for s in formed), (text, formed)
+    assert _active(tmp_path / "r", "im here in Rome, what should i see") == set()

@@ -1236,7 +1236,7 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
 
 _IM_IN = _grx(
     rf"(?:{_I_AM}|^\W*still)\s+"
-    rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+|here\s+)?in\s+(?P<place>{_ANY_PLACE})"
+    rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
     rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|obvs|though|tho|yeah"
     rf"|since|,)\b))",
@@ -1391,6 +1391,25 @@ _NOT_EMPLOYER_IN: Final = frozenset(
 )
 
 
+_FIELD_ENDINGS: Final = (
+    "ology",
+    "science",
+    "sciences",
+    "care",
+    "ics",
+    "ing",
+    "ment",
+    "ism",
+    "istry",
+    "tion",
+    "ance",
+    "ence",
+    "ity",
+    "ography",
+    "onomy",
+)
+
+
 def _in_employer(org: str) -> bool:
     """Whether the name after "a nurse in" may be an employer: not a town of any size, not a
     month, field, department or language, and not an English word typed capitalised."""
@@ -1399,7 +1418,14 @@ def _in_employer(org: str) -> bool:
         return False
     if first in _LANGUAGES or first in _DEMONYMS or is_town(org) or is_town(org.split()[0]):
         return False
-    return not (len(org.split()) == 1 and not org.isupper() and is_common_word(org))
+    if org.isupper():  # "TCS", "NHS"
+        return True
+    words = org.split()
+    # "a lawyer in Family Law", "a consultant in Healthcare", "a researcher in Neuroscience":
+    # a field of work, not an organisation
+    if all(is_common_word(w) for w in words):
+        return False
+    return not (len(words) == 1 and org.casefold().endswith(_FIELD_ENDINGS))
 
 
 _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
