@@ -2178,33 +2178,28 @@ _LINE_LENGTH = _grx(
 )
 
 
+def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
+    """(tech, version) of a match and of the pairs chained after it ("phoenix 1.7 / elixir 1.15")
+    so each pattern that names a stack reads its versions the same way."""
+    pairs = [m]
+    pos = m.end()
+    while (more := _TECH_MORE.match(c, pos)) is not None:
+        pairs.append(more)
+        pos = more.end()
+    for pair in pairs:
+        tech = " ".join(pair.group("tech").casefold().split())
+        yield _TECH_ALIASES.get(tech, tech), pair.group("ver")
+
+
 def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _TECH_CONTEXT.finditer(c, mask):
-        pairs = [m]
-        pos = m.end()
-        while (more := _TECH_MORE.match(c, pos)) is not None:
-            pairs.append(more)
-            pos = more.end()
-        for pair in pairs:
-            tech = " ".join(pair.group("tech").casefold().split())
-            tech = _TECH_ALIASES.get(tech, tech)
-            ci = _CI_RUNS.search(c, 0, m.start("tech")) is not None
+        ci = _CI_RUNS.search(c, 0, m.start("tech")) is not None
+        for tech, version in _tech_pairs(c, m):
             subject = f"ci {tech} version" if ci else f"{tech} version"
-            yield _Hit("working_state", {"subject": subject, "value": pair.group("ver")}, m.span())
+            yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
     for m in (*_TECH_APP.finditer(c, mask), *_ITS_TECH.finditer(c, mask)):
-        pairs = [m]
-        pos = m.end()
-        while (more := _TECH_MORE.match(c, pos)) is not None:
-            pairs.append(more)
-            pos = more.end()
-        for pair in pairs:
-            tech = " ".join(pair.group("tech").casefold().split())
-            tech = _TECH_ALIASES.get(tech, tech)
-            yield _Hit(
-                "working_state",
-                {"subject": f"{tech} version", "value": pair.group("ver")},
-                m.span(),
-            )
+        for tech, version in _tech_pairs(c, m):
+            yield _Hit("working_state", {"subject": f"{tech} version", "value": version}, m.span())
     for m in _TEST_RUNNER.finditer(c, mask):
         yield _Hit("working_state", {"subject": "test runner", "value": m.group("val")}, m.span())
     for m in _PM_SWITCH.finditer(c, mask):
