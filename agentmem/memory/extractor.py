@@ -91,9 +91,16 @@ _PLACE = (
     rf"(?:,\s*(?:(?-i:[A-Z]{{2}})(?![\w.])|{_PLACE_TOKEN}(?:\s+{_PLACE_TOKEN})?(?=\s*$)))?"
 )
 _ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*)"
+_LOWER_INSTITUTION = (
+    "council|hospital|university|college|bank|clinic|institute|ministry|agency|foundation"
+    "|trust|authority|infirmary|academy|police|service|services"
+)
 _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des)\s+(?-i:[A-Z][\w&'’.\-+]*)"
     rf"|{_ORG_TOKEN})){{0,4}}"
+    # typed in lower case, a name is recognisable by its institution word: "leeds city council",
+    # "st james hospital" (checked by _org: the first word may not be an ordinary word)
+    rf"|(?-i:[a-z][a-z&'’.\-]*(?:\s+[a-z][a-z&'’.\-]*){{0,3}}\s+(?:{_LOWER_INSTITUTION})\b)"
     r"|(?-i:[a-z][a-z0-9&.\-+]{2,24}))"
 )
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -128,7 +135,7 @@ _PET_SURFACE = (
     r"|tabb(?:y|ies)|kitt(?:y|ies)|moggy)"
 )
 _PET_MOD = (
-    rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female"
+    rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own"
     rf"|black|white|orange|grey|gray|brown|ginger|tabby|lazy|grumpy|two|three|four|five"
     rf"|golden|cocker|german|jack|border|french|english|miniature|mini|toy|standard|springer"
     rf"|\d{{1,2}}|{_AGE})"
@@ -407,7 +414,17 @@ _HYPOTHETICAL = _grx(
     " wanna gonna going intend intending hopefully should shouldn shouldnt ought dream dreaming"
     " want plan hope need planning planing thinking considering d ll",
 )
-_MODAL_LOWER = _Gated(re.compile(r"\b(?:will|may|hope|won't|won’t)\b"), "will may hope won")
+# "we got a second dog in may": after these words "may" is the month, not a modal
+_MONTH_MAY = "".join(
+    f"(?<!{w} )"
+    for w in (
+        *("in", "since", "of", "last", "next", "this", "by", "from", "until", "till"),
+        *("early", "late", "mid", "end", "around", "before", "after"),
+    )
+)
+_MODAL_LOWER = _Gated(
+    re.compile(rf"\b(?:will|{_MONTH_MAY}may(?!\s+\d)|hope|won't|won’t)\b"), "will may hope won"
+)
 _HEDGE = _grx(
     r"\b(?:i\s+think|i\s+guess|i\s+believe|i\s+suppose|i\s+assume|i\s+feel\s+like|not\s+sure"
     r"|probably|maybe|perhaps|possibly|kind\s+of|sort\s+of|kinda|sorta|apparently|supposedly"
@@ -568,7 +585,11 @@ def _next_word(text: str, end: int) -> str:
 
 _NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&])")
 _NAMED = re.compile(
-    rf"(?:\s*,\s*|\s+)(?:(?i:named|called|name\s+is|name|whose\s+name\s+is)\s+)(?P<names>{_NAMES})"
+    rf"(?:\s*,\s*|\s+)(?:(?i:named|called|name\s+is|name|whose\s+name\s+is"
+    # "I have dog, his name is Burek", "a dog, a Dackel named Fritzi": the name of what was
+    # just introduced, in the same breath
+    rf"|(?<=,)\s*(?:his|her|its|their)\s+name(?:\s+is|{_A}s)"
+    rf"|(?<=,)\s*(?:a|an)\s+(?:[\w\-]+\s+){{1,3}}?(?:named|called))\s+)(?P<names>{_NAMES})"
 )
 _POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
 _IS_CALLED = re.compile(
@@ -1198,7 +1219,8 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
 # "i live in partick, glasgow": a region qualifier the user gave is part of the place
 _REGION_AFTER = re.compile(
     r"\s*,\s*(?P<region>[^\W\d_][\w'’.\-]*(?:\s+[^\W\d_][\w'’.\-]*)?)"
-    r"(?=\s*(?:$|[,.;!?)])|\s+(?:and|but|so|with|near|btw)\b)"
+    r"(?=\s*(?:$|[,.;!?)])|\s+(?:and|but|so|with|near|btw|since|now|lol|tho|though|atm|rn"
+    r"|these\s+days|currently|too)\b)"
 )
 
 
@@ -1367,8 +1389,11 @@ _OCCUPATION = [
     ),
     # "ive been a hairdresser 20 odd years", "i have been a nurse for 12 years": still one
     _grx(
-        rf"\bi(?:{_A}?ve|\s+have)\s+been\s+(?:a|an)\s+(?P<role>{_ROLE})\s+(?:for\s+)?"
-        rf"(?:\d+|a\s+few|twenty|thirty|ten|fifteen|many|several)\b",
+        # "ive been a data analyst at NHS Digital for two years": the workplace may come first
+        rf"\bi(?:{_A}?ve|\s+have)\s+been\s+(?:a|an)\s+(?P<role>{_ROLE})"
+        rf"(?=(?:\s+(?:at|with|for|in)\s+[^,.;!?]{{1,40}}?)?\s+(?:for\s+)?"
+        rf"(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|twenty|thirty|ten|fifteen"
+        rf"|many|several)\b)",
         " ".join(_OCCUPATIONS),
     ),
     # "As a nurse, I ...", "I make 2900 a month as a PM"
@@ -1431,7 +1456,9 @@ def _in_employer(org: str) -> bool:
 _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
 _ORG_AFTER_ROLE = _rx(
-    rf"\s+(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?(?P<org>{_ORG})"
+    # "a paramedic now with the London Ambulance Service"
+    rf"\s+(?:(?:now|currently|still)\s+)?(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?"
+    rf"(?:the\s+)?(?P<org>{_ORG})"
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
     # non-native "petroleum engineer in Saudi Aramco", "senior developer in TCS": any name
     # that is no town, month, field or department (checked in _rule_work)
@@ -1474,7 +1501,7 @@ _EMPLOYER = [
         "employed working",
     ),
     _grx(
-        rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:started\s+(?:a\s+new\s+job\s+"
+        rf"(?:\bi(?:{_A}ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+)?(?:started\s+(?:a\s+new\s+job\s+"
         rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined"
         # Nigerian English "i resumed at Flutterwave last week"
         rf"|resumed\s+(?:work\s+)?at)\s+(?P<org>{_ORG})",
@@ -1503,6 +1530,11 @@ def _org(org: str, after: str) -> str | None:
     single word that is neither an English word nor a place, and it is then capitalised.
     """
     if org[:1].islower():
+        words = org.split()
+        if len(words) > 1:  # "leeds city council": _ORG took it for its institution word
+            if is_common_word(words[0]) and not canonical_place(words[0]):
+                return None  # "the local hospital", "a big bank"
+            return " ".join(w[:1].upper() + w[1:] for w in words)
         if is_common_word(org) or canonical_place(org) or not org.rstrip(".").isalnum():
             return None
         return org[:1].upper() + org[1:]
@@ -1532,7 +1564,10 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 role = f"{field_of_work} {role}"
             # "a 2nd year nursing student": the year is not part of the title
             role = _STUDY_YEAR.sub("", role)
-            modifiers = role.casefold().split()[:-1]
+            # "an IT analyst": a modifier typed in capitals is an acronym, not the pronoun "it"
+            modifiers = [
+                w.casefold() for w in role.split()[:-1] if not (w.isupper() and len(w) > 1)
+            ]
             if any(w in _ROLE_MOD_BLOCK or w.endswith(("'s", "’s")) for w in modifiers):
                 continue
             yield _Hit("occupation", {"role": role}, m.span())
@@ -2270,6 +2305,14 @@ _PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
 _SUBJECT_ALIASES: Final = {"formatting": "formatter", "linting": "linter"}
 
 
+_RELATIVE_DAYS: Final = frozenset(
+    _words(
+        "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs fri"
+        " sat sun tomorrow tonight today week weekend month eod eow"
+    )
+)
+
+
 def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
     if _THIRD_PARTY.search(c):
         return
@@ -2289,6 +2332,9 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if words[0] in _STATE_WORDS or _VERB_FORM.search(words[0]):
                 continue
             if any(w in _OBJECT_BLOCK_ANY for w in words):
+                continue
+            # "deadline is sunday": a weekday or "tomorrow" names no date a later session can use
+            if words[-1] in _RELATIVE_DAYS:
                 continue
             subj = subject or m.group("subj")
             subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
@@ -2495,17 +2541,27 @@ _SECOND_THOUGHT = _rx(r"\bon\s+second\s+thoughts?\b")
 # corrects the value just stated, in the same sentence. The new value must pass the same rule
 # as a plain statement of its kind (``_RESTATED``), so "I love jazz, well, most of it" corrects
 # nothing.
-_FILLER = r"technically|really|actually|i\s+guess|tbh|i\s+suppose|strictly|i\s+think"
+_FILLER = (
+    r"technically|really|actually|i\s+guess|tbh|i\s+suppose|strictly|i\s+think"
+    r"|to\s+be\s+(?:exact|precise|honest)"
+)
 _SELF_CORRECTION = _rx(
-    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:(?<!\bas\s)well|or\s+rather|rather|i\s+mean"
-    r"|more\s+like|make\s+(?:that|it)|sorry|oops|wait\s+no(?:\W+sorry)?|no\s+wait"
-    r"|no\W+actually|no\W+sorry|actually\W+no"
+    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:"
+    r"wait\s+no(?:\W+sorry)?|no\s+wait|no\W+actually|no\W+sorry|actually\W+no|well\W+no\b"
+    r"|(?<!\bas\s)well|or\s+rather|rather|i\s+mean"
+    r"|more\s+like|make\s+(?:that|it)|sorry|oops"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
     # "im veggie - well actually fully vegan since january"
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*(?:an?\s+)?"
     rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*)?|\d+(?:\.\d+)*)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days)\b))"
+)
+# "the test db is sqlite... no wait, we moved tests to postgres": the value just stated is taken
+# back whatever follows (a restatement of the same kind is read by _SELF_CORRECTION)
+_RETRACT_ONLY = _rx(
+    r"(?:\s*[—–]\s*|\s+-{1,2}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:wait\s+no|no\s+wait|no\W+actually"
+    r"|actually\W+no|well\W+no|scratch\s+that|i\s+mixed\s+(?:that|it)\s+up)\b"
 )
 # "actually i should say vegetarian now", "i meant Bradford": a later message that gives the
 # corrected value of something said before.
@@ -3395,7 +3451,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _self_corrected(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
         """A value corrected right after it is stated ("vegetarian — well pescatarian") is
         replaced by the correction, which must read as a statement of the same kind."""
-        corrections = [*_SELF_CORRECTION.finditer(text), *_VALUE_ACTUALLY.finditer(text)]
+        corrections = [
+            *_SELF_CORRECTION.finditer(text),
+            *_VALUE_ACTUALLY.finditer(text),
+            *_RETRACT_ONLY.finditer(text),
+        ]
         if not corrections:
             return
         # the hits that end just before a correction, found by bisection: a long message of
@@ -3407,6 +3467,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hi = bisect.bisect_right(keys, m.start())
             for _, index in ends[lo:hi]:
                 hit = hits[index]
+                if m.re is _RETRACT_ONLY:
+                    if (
+                        0 <= m.start() - hit.stated_end < 40
+                        and hit.kind != "relationship"
+                        and not _SENTENCE_END.search(text, hit.stated_end, m.start())
+                    ):
+                        self._taken_back.append((hit, seq))
+                        note = hit.evidence[-1]
+                        self._note(seq, note[1], note[2], "retracted", (hit,))
+                        del hits[index]
+                        return self._self_corrected(text, seq, hits, before)
+                    continue
                 restated = _RESTATED.get(hit.kind)
                 version = _VERSION_VALUE.fullmatch(m.group("value")) and (
                     hit.kind == "working_state"
