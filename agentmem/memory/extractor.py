@@ -286,7 +286,7 @@ _WS_HEADS = (
     r"|config\s+file|schema|monorepo|workspace|milestone|due\s+date|release\s+date|base\s+image"
     r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node|msrv"
     r"|command|timezone|time\s+zone|test\s+runner|bundler|image|format|driver|formatting"
-    r"|linting)"
+    r"|linting|merge\s+(?:method|strategy))"
 )
 _STATE_WORDS: Final = frozenset(
     _words(
@@ -620,7 +620,7 @@ _NOT_A_NAME: Final = frozenset(
     _words(
         "just also still always never sometimes actually literally totally absolutely definitely"
         " probably who that which what now then too so and but or here there today tonight"
-        " already even only again apparently honestly seriously basically"
+        " already even only again apparently honestly seriously basically she he it they we"
     )
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
@@ -869,8 +869,10 @@ def _rule_parent_married(c: str, mask: int) -> Iterator[_Hit]:
 
 _PRONOUN_NAME = _grx(
     rf"(?:^|,\s*)\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
-    rf"|(?P<pron2>she|he|it|they)(?:{_A}s|{_A}re|\s+is|\s+are)\s+(?:called|named))"
-    rf"\s+(?P<name>{_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z&])",
+    rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+(?P<called>called|named))"
+    # after "called" a lower-case word is a name even if it is an English word ("shes called pip")
+    rf"\s+(?P<name>{_NAME}|(?(called)(?-i:(?!(?:after|by|for|in|the|a|an|it|that|him|her|them"
+    rf"|something|anything)\b)[a-z][a-z'’\-]{{1,19}})|(?!)))(?=\s*$|\s*[,.;!]|\s+[a-z&])",
     "name called named",
 )
 
@@ -896,7 +898,7 @@ _GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
 _I_AM_NAME = _Gated(
     re.compile(
         rf"^\W*(?:{_HELLO}\W+)?(?i:i{_A}?m|i\s+am)"
-        rf"\s+(?P<name>{_NAME}|{_LOWER_NAME})(?=\W*$|\s*,|\s+(?i:and|from|btw|but)\b)"
+        rf"\s+(?P<name>{_NAME}(?:\s+{_NAME})?|{_LOWER_NAME})(?=\W*$|\s*,|\s+(?i:and|from|btw|but)\b)"
     ),
     "am m im",  # I'm, I am, im
 )
@@ -983,8 +985,9 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         message_start
         and (m := _I_AM_NAME.match(c, mask))
         and (names := _given_names(m.group("name")))
+        and len(names) == len(m.group("name").split())  # "I'm Lucas Alves", not "I'm Lucas Here"
     ):
-        yield _Hit("name", {"name": names[0]}, m.span())
+        yield _Hit("name", {"name": " ".join(names)}, m.span())
     if (
         message_start
         and (m := _ITS_NAME.match(c, mask))
@@ -1296,7 +1299,8 @@ _ROLE_END = (
 )
 _OCCUPATION = [
     _grx(
-        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+)?(?:working\s+as\s+)?"
+        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+|officially\s+"
+        rf"|finally\s+)?(?:working\s+as\s+)?"
         rf"(?:a\s+|an\s+|the\s+(?:only|sole|lead|main|senior|head)\s+|(?<=just\s)|(?<=now\s))"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         " ".join(_OCCUPATIONS),
@@ -1360,6 +1364,11 @@ _OCCUPATION = [
         rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+|from\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
+    ),
+    # a dropped subject: "still in austin, still a nurse practitioner, still tired lol"
+    _grx(
+        rf"(?:^\W*|,\s*)(?:and\s+|but\s+)?still\s+(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
+        "still",
     ),
     # a fragment that opens a message: "vet tech here", "swe at google, live in brooklyn"
     _grx(
@@ -2303,6 +2312,9 @@ def _setting(value: str) -> str:
 
 _PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
 _SUBJECT_ALIASES: Final = {"formatting": "formatter", "linting": "linter"}
+_VALUE_ADVERB = _rx(r"^(?:always|usually|still|now|currently|just|basically)\s+")
+# "and remember line length is 100", "pls note deploy branch is prod": asides, not the subject
+_SUBJECT_LEAD = _rx(r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and)\s+)+")
 
 
 _RELATIVE_DAYS: Final = frozenset(
@@ -2324,6 +2336,8 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if m.groupdict().get("det") and _PREP_BEFORE.search(c, 0, m.start()):
                 continue
             value = _setting(m.group("val")) + (m.groupdict().get("up") or "")
+            # "base branch is always develop here": the adverb is how often, not the value
+            value = _VALUE_ADVERB.sub("", value) or value
             # "staging database is on postgres 16 now"
             lead, _, rest = value.partition(" ")
             if lead.casefold() in ("on", "using", "running") and rest:
@@ -2336,8 +2350,11 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "deadline is sunday": a weekday or "tomorrow" names no date a later session can use
             if words[-1] in _RELATIVE_DAYS:
                 continue
-            subj = subject or m.group("subj")
+            subj = _SUBJECT_LEAD.sub("", subject or m.group("subj"))
             subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
+            # "python is 3.11": a tool named with a number is its version
+            if subj.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
+                subj = f"{_TECH_ALIASES.get(subj.casefold(), subj.casefold())} version"
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
@@ -2887,6 +2904,24 @@ class ClauseNote(msgspec.Struct, frozen=True, kw_only=True):
 _ASKING_RULES: Final = ("possessive", "home_possessive")
 
 
+def _keep_known_region(hits: list[_Hit], episode: Episode) -> None:
+    """ "still in austin" confirms a known home "Austin, TX": the city names the same place, and
+    reading it as a move would replace the precise value with a vaguer one."""
+    known = [
+        place
+        for claim in episode.existing_beliefs
+        if claim.kind == "home_location" and (place := claim.values.get("place")) and "," in place
+    ]
+    if not known:
+        return
+    for hit in hits:
+        place = hit.values.get("place") if hit.kind == "home_location" else None
+        if place and "," not in place:
+            for home in known:
+                if home.split(",")[0].strip().casefold() == place.casefold():
+                    hit.values["place"] = home
+
+
 class DeterministicExtractor(MemoryCandidateExtractor):
     """Rule-based, English-only extractor; the ``formation@7`` baseline.
 
@@ -3005,6 +3040,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
         self._taken_back = []
         self._last = (episode, taken_back)
+        _keep_known_region(hits, episode)
         return self._candidates(hits, texts)
 
     def _retract(
@@ -3555,19 +3591,24 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         kept = []
         pasts = [m.span() for m in _PAST.finditer(clause, mask)]
         negations = [m.span() for m in _NEGATION.finditer(clause, mask)]
+        # "so u dont get it wrong: line length is 88": a marker before a colon governs the
+        # preface, not what the colon introduces
+        colon = clause.rfind(": ")
         ended = _ENDED.search(clause) is not None
         for hit in found:
             lo, hi = hit.verb if hit.verb is not None else (0, len(clause))
+            after = colon if 0 <= colon <= lo else -1
             # "not anymore" ends a state, but "I don't like coffee anymore" states a dislike
             ended_here = ended and not any(lo <= a and b <= hi for a, b in negations)
             if ended_here or any(
-                _governs(span, lo, hi, hit.phrase, past=True)
-                and (not hit.phrase or _ENDING.fullmatch(clause, *span) is not None)
-                for span in pasts
+                b > after
+                and _governs((a, b), lo, hi, hit.phrase, past=True)
+                and (not hit.phrase or _ENDING.fullmatch(clause, a, b) is not None)
+                for a, b in pasts
             ):
                 self._note(event.seq, start, end, "past", (hit,))
                 continue
-            if any(_governs(span, lo, hi, hit.phrase) for span in negations):
+            if any(b > after and _governs((a, b), lo, hi, hit.phrase) for a, b in negations):
                 self._note(event.seq, start, end, "negation", (hit,))
                 continue
             if (asking or hit.phrase) and hit.verb is not None:
@@ -3616,10 +3657,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not hit.plural
             )
             return
-        names = _names(m.group("name"))
+        raw = m.group("name")
+        names = _names(raw) if raw[:1].isupper() else [raw.title()]
         if _clause_blocked(clause, None, mask) or not names:
             return
         pronoun = (m.group("pron") or m.group("pron2")).casefold()
+        # "we got a puppy yesterday, shes called pip": the antecedent may open the same clause
+        antecedents.extend(
+            _Antecedent(hit, index)
+            for hit in found
+            if hit.kind in {"relationship", "pet"}
+            and hit.values["name"] is None
+            and not hit.plural
+            and hit.verb is not None
+            and hit.verb[1] <= m.start()
+        )
         # the one relative or pet of the last few messages the pronoun can refer to
         fits = [a for a in antecedents if a.message >= index - 4 and _pronoun_fits(pronoun, a.hit)]
         keys = {(a.hit.kind, *a.hit.values.values()) for a in fits}

@@ -288,6 +288,15 @@ def _prepared(text: str) -> tuple[str, int]:
 _STATE_START: Final = re.compile(r"\b(?:since|from|as of)\b[\w\s]{0,16}$")
 
 
+# "we bumped to python 3.12 yesterday", "started at Monzo this week": the time says when the
+# state began, and the state goes on (a time to come, "next week", still bounds it)
+_CHANGED_BEFORE: Final = re.compile(
+    r"\b(?:moved|relocated|bumped|upgraded|downgraded|switched|migrated|started|joined|got"
+    r"|adopted|became|changed|renamed|married|transferred|promoted)\b(?:[^.!?;]|\.(?=\S)){0,60}$",
+    re.IGNORECASE,
+)
+
+
 def _first(markers: tuple[tuple[str, re.Pattern[str], int], ...], text: str) -> str | None:
     # only a str is cached; anything else fails in _prepare exactly as it always did
     prepared, mask = _prepared(text) if isinstance(text, str) else (_prepare(text), -1)
@@ -299,8 +308,13 @@ def _first(markers: tuple[tuple[str, re.Pattern[str], int], ...], text: str) -> 
                 return code
             continue
         for m in pattern.finditer(prepared):
-            if not _STATE_START.search(prepared, max(0, m.start() - 24), m.start()):
-                return code
+            if _STATE_START.search(prepared, max(0, m.start() - 24), m.start()):
+                continue
+            if not m.group().startswith("next") and _CHANGED_BEFORE.search(
+                prepared, max(0, m.start() - 70), m.start()
+            ):
+                continue
+            return code
     return None
 
 
