@@ -96,7 +96,8 @@ _LOWER_INSTITUTION = (
     "|trust|authority|infirmary|academy|police|service|services"
 )
 _ORG = (
-    rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des)\s+(?-i:[A-Z][\w&'’.\-+]*)"
+    rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
+    rf"|y)\s+(?-i:[A-Z][\w&'’.\-+]*)"
     rf"|{_ORG_TOKEN})){{0,4}}"
     # typed in lower case, a name is recognisable by its institution word: "leeds city council",
     # "st james hospital" (checked by _org: the first word may not be an ordinary word)
@@ -132,7 +133,11 @@ _PET_SURFACE = (
     r"|axolotls?|cockatiels?|beagles?|labradors?|retrievers?|poodles?|dachshunds?|corgis?"
     r"|husk(?:y|ies)|pugs?|terriers?|collies?|spaniels?|chihuahuas?|bulldogs?|greyhounds?"
     r"|whippets?|schnauzers?|rottweilers?|labradoodles?|cockapoos?|german\s+shepherds?"
-    r"|tabb(?:y|ies)|kitt(?:y|ies)|moggy)"
+    r"|tabb(?:y|ies)|kitt(?:y|ies)|moggy|pups?|doggos?|dogg(?:y|ie)s?|shih\s+tzus?|pomeranians?"
+    r"|dalmatians?|yorkies?|westies?|staffies?|pit\s*bulls?|goldendoodles?|bernedoodles?"
+    r"|cavapoos?|maltipoos?|lurchers?|mutts?|vizslas?|shiba(?:\s+inu)?s?|akitas?|samoyeds?"
+    r"|frenchies|frenchie|maine\s+coons?|ragdolls?|sphynx|torties?|calicos?|african\s+greys?"
+    r"|cockatoos?|macaws?)"
 )
 _PET_MOD = (
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own"
@@ -262,6 +267,7 @@ _ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
 _INSTITUTION = (
     r"Hospital|Bank|University|Clinic|School|College|Group|Ltd|Inc|GmbH|Council|Institute"
     r"|Foundation|Agency|Ministry|Labs?|Studios?|Partners|Solutions|Technologies|Systems"
+    r"|Cent(?:er|re)|Infirmary|Trust|Service|Authority|Police|Academy"
 )
 # Heads that say something else without an article: "I'm admin on the repo", "I'm lead on it".
 _BARE_ROLE_BLOCK = "admin|lead|tech|assistant|associate|cook|driver|director|representative|pm|qa"
@@ -525,7 +531,9 @@ _NEGATION = _grx(
 _PAST = _grx(
     r"\b(?:used\s+to|formerly|previously|once|no\s+longer|back\s+(?:then|when|in)"
     r"|when\s+i\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|grew\s+up"
-    r"|in\s+the\s+past|former|ex|passed\s+away|passed|died|deceased|lived|worked|until|before"
+    r"|in\s+the\s+past|former|ex|passed\s+away|passed|died|deceased|lived|worked|until"
+    # "before my shift" says when, "i lived in oslo before" says it is over
+    r"|before(?!\s+(?:my|the|a|an|work|school|lunch|dinner|breakfast|bed|noon|then))"
     r"|put\s+(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
     r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)"
     # "were in cardiff now" is "we're" typed without the apostrophe
@@ -586,6 +594,8 @@ def _next_word(text: str, end: int) -> str:
 _NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&])")
 _NAMED = re.compile(
     rf"(?:\s*,\s*|\s+)(?:(?i:named|called|name\s+is|name|whose\s+name\s+is"
+    # "a french bulldog, se llama Frijol": "is called" in the user's first language
+    rf"|se\s+llama|s{_A}appelle|hei(?:ß|ss)t|si\s+chiama|chama-se|se\s+chama"
     # "I have dog, his name is Burek", "a dog, a Dackel named Fritzi": the name of what was
     # just introduced, in the same breath
     rf"|(?<=,)\s*(?:his|her|its|their)\s+name(?:\s+is|{_A}s)"
@@ -655,6 +665,30 @@ _POSSESSIVE = _grx(
 _PET_NOUN = _rx(_PET_SURFACE)
 
 
+# "max is my brothers dog not mine lol. mine is a cat called Pesto": the user's own, named
+_MINE_IS = _grx(
+    rf"\b(?:mine|ours)\s+is\s+(?:a|an)\s+(?:(?:{_PET_MOD}|[a-z]{{3,}})\s+){{0,2}}?"
+    rf"(?P<noun>{_PET_SURFACE})(?![\w\-])",
+    "mine ours",
+)
+# "my cat is Olive, shes scared of Benji": a capitalised word after "is" names a pet
+_PET_IS_NAME = re.compile(rf"\s+(?i:is)\s+(?P<names>{_NAME})(?=\s*$|\s*[,.;!])")
+
+
+def _rule_mine_is(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _MINE_IS.finditer(c, mask):
+        species = _normal("pet", "species", m.group("noun"))
+        if species is None or _next_word(c, m.end()) in _COMPOUND_NEXT:
+            continue
+        names: list[str] = []
+        end = m.end()
+        if named := _NAMED.match(c, end):
+            names, end = _names(named.group("names"))[:1], end + named.end() - end
+        elif named := _CALLED_LOWER.match(c, end):
+            names, end = [named.group("names").title()], named.end()
+        yield from _with_names("pet", "species", species, names, (m.start(), end))
+
+
 def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
     for m in _POSSESSIVE.finditer(c, mask):
         surface = m.group("noun")
@@ -689,6 +723,8 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             lower := _given_names(named.group("names"))
         ):
             names, end = lower, m.end() + named.end()
+        elif is_pet and not plural and (named := _PET_IS_NAME.match(rest)):
+            names, end = _names(named.group("names")), m.end() + named.end()
         elif (
             is_pet
             and (named := _PET_NAME_THEN_VERB.match(rest))
@@ -728,9 +764,9 @@ def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
 
 _HAVE_HEAD = _grx(
     rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already))?"
-    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|just\s+(?:got|adopted)|recently\s+(?:got|adopted))"
+    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|just\s+(?:got|adopted)|recently\s+(?:got|adopted))"
     rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)))\s+",
-    "have got adopted",
+    "have got adopted keep",
 )
 _HAVE_ITEM = _rx(
     rf"(?:only\s+|just\s+)?(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
@@ -745,8 +781,10 @@ _HAVE_PET_ITEM = _rx(
 )
 # non-native "I have cat, name is Bublik": a bare pet noun, when a name or the end follows
 _HAVE_BARE_PET = _rx(
-    rf"(?P<qty>)(?P<noun>{_PET_SURFACE})(?=\s*$|\s*[,.;!]|\s+(?:named|called|and)\b)"
+    rf"(?P<qty>)(?:(?!(?:{_REL_SURFACE}|a|an|the|my|no|any|some|pet|pets)\b)[a-z]{{3,}}\s+)"
+    rf"{{0,2}}(?P<noun>{_PET_SURFACE})(?=\s*$|\s*[,.;!]|\s+(?:named|called|and)\b)"
 )
+_WHEN_GOT = _rx(r"\s+(?:in|last|this|on)\s+[a-z]+(?=\s*,)")
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 
@@ -769,6 +807,9 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
         items: list[tuple[re.Match[str], list[str]]] = []
         while m := _have_item(c, pos):
             pos = m.end()
+            # "we got a kitten in september, Sardine": when it came, then its name
+            if (when := _WHEN_GOT.match(c, pos)) and _NAME_AFTER.match(c, when.end()):
+                pos = when.end()
             if named := _NAMED.match(c, pos):
                 items.append((m, _names(named.group("names"))))
                 pos = named.end()
@@ -1018,6 +1059,12 @@ _LOWER_PLACE = (
 )
 _ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
 _HOME = [
+    # "here in Quezon City where I also live"
+    _grx(
+        rf"\bin\s+(?P<place>{_ANY_PLACE})\s*,?\s+where\s+(?:i|we)\s+(?:also\s+|now\s+|both\s+)?"
+        rf"live\b",
+        "where",
+    ),
     _grx(
         rf"(?:\b(?:i|we)\s+|^\W*|,\s*)(?:currently\s+|now\s+|still\s+|actually\s+|both\s+"
         rf"|all\s+)?(?:live|reside)\s+in\s+(?P<place>{_ANY_PLACE})",
@@ -1360,7 +1407,9 @@ _OCCUPATION = [
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer"
     _grx(
         rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:part[- ]time\s+"
-        rf"|full[- ]time\s+)?(?:at|for|in|with)\s+"
+        # non-native "I am working since 2 years at the Bundesagentur für Arbeit as IT specialist"
+        rf"|full[- ]time\s+|since\s+(?:\d+|one|two|three|four|five|six)\s+(?:years?|months?)\s+)?"
+        rf"(?:at|for|in|with)\s+(?:the\s+)?"
         rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+|from\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
@@ -1379,8 +1428,9 @@ _OCCUPATION = [
     # "my title changed to analytics engineer", "my job title is now staff engineer"
     _grx(
         rf"\bmy\s+(?:job\s+|official\s+|current\s+)?(?:title|position|role|profession"
-        rf"|occupation|designation)\s+(?:changed\s+to|is\s+now|is)\s+(?:a\s+|an\s+)?"
-        rf"(?P<role>{_ROLE}){_ROLE_END}",
+        # "my title at aldi is buying assistant": the workplace named on the way
+        rf"|occupation|designation)\s+(?:at\s+(?P<org>{_ORG})\s+)?(?:changed\s+to|is\s+now|is)\s+"
+        rf"(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "title position role profession occupation designation",
     ),
     # a form the user fills in: "job: HR advisor. employer: NHS Lothian"
@@ -1472,7 +1522,7 @@ _ORG_AFTER_ROLE = _rx(
     # non-native "petroleum engineer in Saudi Aramco", "senior developer in TCS": any name
     # that is no town, month, field or department (checked in _rule_work)
     rf"|\s+in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,2}})"
-    rf"(?=\s*(?:$|[,.;!?)])|\s+(?:and|but|so|since|for|as|now|from|btw|too|with|where)\b)"
+    rf"(?=\s*(?:$|[,;!?)]|\.(?!\s*(?-i:[A-Z])))|\s+(?:and|but|so|since|for|as|now|from|btw|too|with|where)\b)"
     rf"|\s+in\s+(?:the\s+)?(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION})"
     # "research assistant in University of Manchester"
     rf"|(?-i:University|College|Bank|Institute|Ministry|Hospital|Museum|Department)\s+of\s+"
@@ -1517,8 +1567,23 @@ _EMPLOYER = [
         "started joined resumed",
     ),
     _grx(
-        rf"\bmy\s+(?:new\s+)?(?:employer\s+is|job\s+is\s+at|new\s+job\s+at)\s+(?P<org>{_ORG})",
-        "employer job",
+        rf"(?<!quit\s)(?<!left\s)(?<!lost\s)(?<!from\s)"
+        rf"\bmy\s+(?:new\s+)?(?:employer\s+is|job\s+is\s+at|new\s+job\s+at|company\s+is"
+        # "before my shift at the Royal Infirmary", "my company Tidewell (im the cofounder)"
+        rf"|(?:shift|shifts|job)\s+at(?:\s+the)?|company(?=\s+(?-i:[A-Z])))\s+(?P<org>{_ORG})",
+        "employer job company shift shifts",
+    ),
+    # "here at Ocado ruff is our linter": the team the user speaks for
+    _grx(
+        rf"(?:^\W*|[,;]\s*)here\s+at\s+(?P<org>{_ORG})(?=[^.!?]{{0,40}}\b(?:we|our|us)\b)",
+        "here",
+    ),
+    # "ive been at Hendry's Hardware in dundee 11 years now"
+    _grx(
+        rf"\bi(?:{_A}?ve|\s+have)\s+been\s+(?:with|at)\s+(?P<org>{_ORG})(?=(?:\s+in\s+\w+)?\s+"
+        rf"(?:for\s+)?(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|ten|many|several)"
+        rf"\s+(?:years?|yrs?|months?)\b)",
+        "been",
     ),
 ]
 
@@ -1843,7 +1908,7 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
 _DIET_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days|only"
     r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
-    r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess)\b)"
+    r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess|at\s+home)\b)"
 )
 _DIET_WORDS = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free"
@@ -1885,7 +1950,7 @@ _DIET = [
     ),
     _grx(
         rf"\bi(?:\s+(?:just|recently|finally))?\s+(?:went|became|turned|have\s+gone|{_A}ve\s+gone)"
-        rf"\s+(?:fully\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto){_DIET_END}",
+        rf"\s+(?:fully\s+|full\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto){_DIET_END}",
         "vegan vegetarian pescatarian keto",
     ),
     _grx(
@@ -1898,6 +1963,11 @@ _DIET = [
         rf"(?:a\s+)?(?P<diet>{_DIET_WORDS}|veggie)(?:\s+diet)?{_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher"
         " veggie",
+    ),
+    # "been plant based since 2020, fully vegan": a self-description after a comma
+    _grx(
+        rf",\s*(?:(?:and|so)\s+)?(?:fully|strictly|100%|full)\s+(?P<diet>vegan|vegetarian){_DIET_END}",
+        "vegan vegetarian",
     ),
     # "yes still vegan", "so pescatarian now"
     _grx(
@@ -1949,7 +2019,29 @@ _ALLERGY = [
         r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+allerg(?:y|ies)\b",
         "allergy allergies",
     ),
+    # a fragment that opens a sentence: "peanut allergy, the real kind, epipen and everything"
+    _grx(
+        r"^\W*(?P<verb>)(?!(?:and|or|but|so|no|not|any|an?|the|food|my|this|that|what|which|some"
+        r"|seasonal|an?)\b)(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any)\b)[a-z][a-z\-]*)?)"
+        r"\s+allerg(?:y|ies)"
+        r"(?=\s*(?:$|[,.!]|\s+(?:here|btw|lol|fyi)\b))",
+        "allergy allergies",
+    ),
+    # "nuts make me swell up", "shellfish gives me hives"
+    _grx(
+        r"^\W*(?P<verb>)(?!(?:and|or|but|so|it|that|this|they|these|those|which|what|he|she|you)\b)"
+        r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+(?:make|makes|give|gives)"
+        r"\s+me\s+(?:swell|hives|break\s+out|a\s+rash|anaphyla\w*|itchy|wheezy|puffy)\b",
+        "make makes give gives",
+    ),
 ]
+# "I cant have dairy, I am allergic", "no shrimp please, I am allergic": the allergen is named
+# just before the allergy, across a comma (read on the whole message)
+_ALLERGIC_AFTER = _rx(
+    rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch)|no)\s+"
+    rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz)\b)[a-z]+)?)(?:\s+(?:please|pls|plz))?\s*[,.]?\s+(?:because\s+|since\s+"
+    rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"
+)
 
 
 def _rule_allergy(c: str, mask: int) -> Iterator[_Hit]:
@@ -2143,9 +2235,16 @@ _TECHS: Final = _words(
     " symfony maven kubernetes k8s terraform react vue angular spring-boot ubuntu debian"
     " numpy pandas pytorch tensorflow webpack vite eslint ts-jest angularjs svelte deno bun"
     " flutter dart nuxt phoenix spark sqlalchemy prisma expo ember gatsby remix astro sveltekit"
-    " nestjs electron tauri unity godot hibernate dbt airflow pydantic"
+    " nestjs electron tauri unity godot hibernate dbt airflow pydantic postgres postgresql mysql"
+    " mariadb mongodb mongo redis sqlite elasticsearch java kafka"
 )
-_TECH_ALIASES: Final = {"node.js": "node", "nodejs": "node", "golang": "go"}
+_TECH_ALIASES: Final = {
+    "node.js": "node",
+    "nodejs": "node",
+    "golang": "go",
+    "postgresql": "postgres",
+    "mongo": "mongodb",
+}
 _TECH_VERSION = (
     r"(?P<tech>"
     + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
@@ -2162,6 +2261,10 @@ _TECH_CONTEXT = _grx(
     rf"|migrated)\s+(?:up\s+|over\s+)?to))\s+(?:{_TECH_VERSION})",
     "on using running at to with compatible target targets targeting support supports pinned"
     " locked run runs built stay use bumped upgraded moved switched migrated",
+)
+_FOR_ROLE = _rx(
+    r"\s+(?:for|as)\s+(?:the|our)\s+(?P<role>database|db|cache|queue|message\s+queue|broker"
+    r"|search\s+engine)\b"
 )
 _CI_RUNS = _rx(r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b")
 _TECH_MORE = _rx(rf"\s*(?:,|\+|&|/|\bwith\b|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
@@ -2238,6 +2341,13 @@ def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
 def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _TECH_CONTEXT.finditer(c, mask):
         ci = _CI_RUNS.search(c, 0, m.start("tech")) is not None
+        # "we are using mysql 8 for the database": the noun the user gave is the subject
+        if role := _FOR_ROLE.match(c, m.end()):
+            tech, version = next(_tech_pairs(c, m))
+            subject = " ".join(role.group("role").casefold().split())
+            value = f"{tech} {version}"
+            yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
+            continue
         for tech, version in _tech_pairs(c, m):
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
@@ -2376,6 +2486,7 @@ _NAMES_BITS: Final = _bits(
 _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
+    (_rule_mine_is, _MINE_IS.bit),
     (_rule_parent_married, _bits(_PARENT, _MARRIED)),
     (_rule_household, _HOUSEHOLD.bit),
     (_rule_home, _bits(*_HOME)),
@@ -2409,6 +2520,7 @@ _RULES: Final = (
 _HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
+_ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic")
 _YIELDING_BITS: Final = _bits(_NAMES_BITS, _PRONOUN_NAME, *(bits for _, bits in _RULES))
 
 
@@ -2579,6 +2691,10 @@ _SELF_CORRECTION = _rx(
 _RETRACT_ONLY = _rx(
     r"(?:\s*[—–]\s*|\s+-{1,2}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:wait\s+no|no\s+wait|no\W+actually"
     r"|actually\W+no|well\W+no|scratch\s+that|i\s+mixed\s+(?:that|it)\s+up)\b"
+)
+_RETRACT_OPENS = _rx(
+    r"(?<=[.!?])\s+(?:no\s+wait|wait\s+no|scratch\s+that|actually\s+no|sorry\s+i\s+mixed"
+    r"|no\s+sorry)\b"
 )
 # "actually i should say vegetarian now", "i meant Bradford": a later message that gives the
 # corrected value of something said before.
@@ -2812,6 +2928,9 @@ _ENDING = _rx(
 _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
 
 
+_CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
+
+
 def _governs(marker: tuple[int, int], lo: int, hi: int, phrase: bool, past: bool = False) -> bool:
     """Whether a negation or past-tense ``marker`` in a clause governs the hit at ``lo:hi``.
 
@@ -3022,6 +3141,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if _FRAME_ON.search(text, mask):
                 frame = True
             self._refine_home(event, hits)
+            if mask & _ALLERGIC_BIT:
+                self._allergic_after(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & _YIELDING_BITS:
                 self._note(event.seq, 0, len(text), None)
@@ -3249,6 +3370,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             last = b
         out.append(text[last:])
         return "".join(out)
+
+    def _allergic_after(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "I cant have dairy, I am allergic": the allergy the clause after the comma states."""
+        for m in _ALLERGIC_AFTER.finditer(event.text):
+            for item in _object_items(m.group("obj"), 2, _ALLERGEN_BLOCK_FIRST):
+                hit = _Hit("allergy", {"allergen": item})
+                hit.evidence.append((event.seq, m.start(), m.end()))
+                hit.stated_end = m.end()
+                hits.append(hit)
+                self._note(event.seq, m.start(), m.end(), None, (hit,))
 
     def _refine_home(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "Portland Maine, not Oregon" right after "I'm in Portland": the home, made precise."""
@@ -3487,6 +3618,22 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _self_corrected(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
         """A value corrected right after it is stated ("vegetarian — well pescatarian") is
         replaced by the correction, which must read as a statement of the same kind."""
+        # "We are using mysql 5.7, how to query...? no wait sorry, we upgraded": a sentence
+        # that opens by taking back takes back the sentence before it
+        for opener in _RETRACT_OPENS.finditer(text):
+            previous = max(
+                (m.end() for m in _SENTENCE_END.finditer(text, 0, max(0, opener.start() - 1))),
+                default=0,
+            )
+            for i in range(len(hits) - 1, before - 1, -1):
+                hit = hits[i]
+                if previous <= hit.stated_end <= opener.start() and any(
+                    e[0] == seq for e in hit.evidence
+                ):
+                    self._taken_back.append((hit, seq))
+                    note = hit.evidence[-1]
+                    self._note(seq, note[1], note[2], "retracted", (hit,))
+                    del hits[i]
         corrections = [
             *_SELF_CORRECTION.finditer(text),
             *_VALUE_ACTUALLY.finditer(text),
@@ -3594,12 +3741,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # "so u dont get it wrong: line length is 88": a marker before a colon governs the
         # preface, not what the colon introduces
         colon = clause.rfind(": ")
-        ended = _ENDED.search(clause) is not None
+        # "i went full vegan so no eggs or cheese anymore": the end belongs to its own part
+        endings = [m.start() for m in _ENDED.finditer(clause)]
         for hit in found:
             lo, hi = hit.verb if hit.verb is not None else (0, len(clause))
             after = colon if 0 <= colon <= lo else -1
             # "not anymore" ends a state, but "I don't like coffee anymore" states a dislike
-            ended_here = ended and not any(lo <= a and b <= hi for a, b in negations)
+            ended_here = any(
+                not _CONJUNCT_BETWEEN.search(clause, hi, e) for e in endings
+            ) and not any(lo <= a and b <= hi for a, b in negations)
             if ended_here or any(
                 b > after
                 and _governs((a, b), lo, hi, hit.phrase, past=True)
