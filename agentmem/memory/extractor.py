@@ -1059,12 +1059,6 @@ _LOWER_PLACE = (
 )
 _ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
 _HOME = [
-    # "here in Quezon City where I also live"
-    _grx(
-        rf"\bin\s+(?P<place>{_ANY_PLACE})\s*,?\s+where\s+(?:i|we)\s+(?:also\s+|now\s+|both\s+)?"
-        rf"live\b",
-        "where",
-    ),
     _grx(
         rf"(?:\b(?:i|we)\s+|^\W*|,\s*)(?:currently\s+|now\s+|still\s+|actually\s+|both\s+"
         rf"|all\s+)?(?:live|reside)\s+in\s+(?P<place>{_ANY_PLACE})",
@@ -1072,13 +1066,13 @@ _HOME = [
     ),
     _grx(
         rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are)\s+|^\W*|,\s*|\b(?:but|and)\s+)"
-        rf"(?:currently\s+|now\s+)?"
+        rf"(?:currently\s+|now\s+|still\s+)?"
         rf"(?:living|based|located|residing)\s+in\s+(?P<place>{_ANY_PLACE})",
         "living based located residing",
     ),
     _grx(
-        rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+)?"
-        rf"(?:moved|relocated)\s+to\s+(?P<place>{_ANY_PLACE})",
+        rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"
+        rf"|actually\s+|also\s+)?(?:moved|relocated)\s+to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated",
     ),
     # "I'm from Edinburgh and still live there"
@@ -1089,7 +1083,7 @@ _HOME = [
     # present perfect: still true ("I've lived in Lisbon for 6 years", "since 2019")
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)\s+(?:lived|been\s+living)\s+in\s+"
-        rf"(?P<place>{_ANY_PLACE})(?=\s+(?:for|since)\b)",
+        rf"(?P<place>{_ANY_PLACE})(?=\s+(?:for|since|about|almost|nearly|over|\d+)\b)",
         "lived living",
     ),
     _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_ANY_PLACE})", "home"),
@@ -1124,6 +1118,21 @@ _HOME = [
         "staying living",
     ),
     _grx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b", "home"),
+    # "i rent a flat in glasgow", "my mother-in-law lives with us in Addis Ababa"
+    _grx(
+        rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?(?:rent|own|share)\s+(?:a|an|the)\s+"
+        rf"(?:[\w\-]+\s+){{0,2}}?(?:flat|apartment|house|room|studio|place|condo)\s+in\s+"
+        rf"(?P<place>{_ANY_PLACE})"
+        rf"|\b(?:lives?|living|stays?|staying)\s+with\s+(?:us|me)\s+in\s+(?P<place2>{_ANY_PLACE})",
+        "rent own share us me",
+    ),
+    # "I am a staff nurse at Korle Bu here in Accra", "working as domestic helper here in
+    # singapore already 6 years": where the user works every day is where they live
+    _grx(
+        rf"\b(?:i\s+(?:also\s+)?work|{_I_AM}\s+(?:working|employed|a|an))\b[^.;!?]{{0,60}}?"
+        rf"\bhere\s+in\s+(?P<place>{_ANY_PLACE})",
+        "here",
+    ),
     # "live up in brisbane", "born and raised in Cork and still here", "from Graz and still
     # living there", "now back home in Kochi", "Staying in Pune only since birth"
     _grx(
@@ -1199,7 +1208,7 @@ _CORRECTED_HOME = _grx(
 # "restaurants in Birmingham where I live", "from hamburg (where we live)": said in passing
 _WHERE_I_LIVE = _grx(
     rf"\b(?:in|from|to|around|near)\s+(?P<place>{_ANY_PLACE})\s*[,(]?\s*(?:which\s+is\s+)?"
-    rf"where\s+(?:i|we)\s+(?:(?:currently|now|actually)\s+)?live\b",
+    rf"where\s+(?:i|we)\s+(?:(?:currently|now|actually|also|both|all)\s+)?live\b",
     "where",
 )
 _HOME_POSSESSIVE = _grx(
@@ -1232,7 +1241,8 @@ _AREAS: Final = frozenset(
 _AFTER_PLACE: Final = frozenset(
     _words(
         "with and but so now btw since for near too lol tbh which where though anyway haha"
-        " actually these days right"
+        " actually these days right in last this about from at on years yrs already recently ago"
+        " permanently full"
     )
 )
 
@@ -1307,12 +1317,12 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _IM_IN = _grx(
-    rf"(?:{_I_AM}|^\W*still)\s+"
+    rf"(?:{_I_AM}|\bwe{_A}?re|\bwe\s+are|^\W*still)\s+"
     rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
     rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|obvs|though|tho|yeah"
     rf"|since|,)\b))",
-    "am m im still",
+    "am m im still re are",
 )
 
 
@@ -1332,7 +1342,8 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
 def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in (_HOME_POSSESSIVE, _WHERE_I_LIVE):
         for m in pattern.finditer(c, mask):
-            if (place := _place(m, c)) is not None:
+            # "my flat in cork": the phrase leaves only a place, English word or not
+            if (place := _place(m, c, wordlike=True)) is not None:
                 yield _Hit("home_location", {"place": place}, m.span(), phrase=True)
 
 
@@ -2928,6 +2939,9 @@ _ENDING = _rx(
 _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
 
 
+_ANSWER_NO = _rx(
+    rf"^\W*(?:no|nope|nah|not\s+really)\W+(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s)\b)"
+)
 _CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
 
 
@@ -3741,6 +3755,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # "so u dont get it wrong: line length is 88": a marker before a colon governs the
         # preface, not what the colon introduces
         colon = clause.rfind(": ")
+        # "no im in bristol, been here 8 years": an answer's "no" denies the question, not this
+        if negations and (lead := _ANSWER_NO.match(clause)):
+            negations = [n for n in negations if n[0] >= lead.end()]
         # "i went full vegan so no eggs or cheese anymore": the end belongs to its own part
         endings = [m.start() for m in _ENDED.finditer(clause)]
         for hit in found:
