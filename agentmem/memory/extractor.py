@@ -1317,7 +1317,7 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _IM_IN = _grx(
-    rf"(?:{_I_AM}|\bwe{_A}?re|\bwe\s+are|^\W*still)\s+"
+    rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|^\W*still)\s+"
     rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
     rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|obvs|though|tho|yeah"
