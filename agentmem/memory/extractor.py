@@ -99,6 +99,8 @@ _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
     rf"|y)\s+(?-i:[A-Z][\w&'’.\-+]*)"
     rf"|{_ORG_TOKEN})){{0,4}}"
+    # "a radiographer at Parirenyatwa hospital": a name, then its institution word in lower case
+    rf"(?:\s+(?-i:hospital|clinic|university|college|bank|council|school|academy|institute))?"
     # typed in lower case, a name is recognisable by its institution word: "leeds city council",
     # "st james hospital" (checked by _org: the first word may not be an ordinary word)
     rf"|(?-i:[a-z][a-z&'’.\-]*(?:\s+[a-z][a-z&'’.\-]*){{0,3}}\s+(?:{_LOWER_INSTITUTION})\b)"
@@ -578,7 +580,14 @@ def _names(text: str) -> list[str]:
     names = []
     for token in _NAME_TOKEN.findall(text):
         token = _POSSESSIVE_END.sub("", token)
-        if token and token not in _STOP_CAPS and token.casefold() not in _DEMONYMS:
+        folded = token.casefold()
+        # "my nanay, Tagalog is my first language": a language is not a name
+        if (
+            token
+            and token not in _STOP_CAPS
+            and folded not in _DEMONYMS
+            and folded not in _LANGUAGES
+        ):
             names.append(token)
     return names
 
@@ -621,7 +630,9 @@ _PET_NAME_THEN_VERB = re.compile(
 # "a cocker spaniel called biscuit": after "called" or "named" a lower-case word is a name even
 # if it is also an English word
 _CALLED_LOWER = re.compile(
-    r"\s*,?\s+(?:(?i:is|who\s+is|she\s+is|he\s+is|she['’]s|he['’]s)\s+)?(?i:named|called)\s+"
+    r"\s*,?\s+(?:(?:(?i:is|who\s+is|she\s+is|he\s+is|she['’]s|he['’]s)\s+)?(?i:named|called)"
+    # "a new pup 2 weeks ago, her name is kiwi"
+    r"|(?<=,\s)(?i:(?:his|her|its)\s+name(?:\s+is|['’]s)))\s+"
     r"(?P<names>(?!(?:after|by|for|in|the|a|an|it|that|him|her"
     r"|them|something|anything)\b)[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!?)]|\s+(?:and|who|lol"
     r"|haha|btw|but|because|cause|since|so)\b)"
@@ -707,6 +718,13 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             continue
         if not is_pet and noun == "partner" and _next_word(c, m.end()) == "in":
             continue
+        # "my only child is a monstera named gerald": a relative who is a thing is a joke
+        if (
+            not is_pet
+            and (thing := _IS_A_NAMED.match(c, m.end()))
+            and not _VOCABULARY.fullmatch(thing.group("what"))
+        ):
+            continue
         plural = surface.casefold().endswith("s") and surface.casefold() not in {"fish"}
         plural = plural or surface.casefold() in {"children", "grandchildren"}
         rest, names, end = c[m.end() :], [], m.end()
@@ -744,6 +762,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             yield from _coordinated(more, m.start())
 
 
+_IS_A_NAMED = _rx(r"\s+is\s+(?:a|an)\s+(?P<what>[a-z]+)\s+(?:named|called)\b")
 _AND_MORE = _rx(
     rf"\s*(?:,\s*)?(?:and|&)\s+(?:(?:our|my)\s+)?(?P<qty>{_QTY}\s+)?"
     rf"(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])"
@@ -784,7 +803,10 @@ _HAVE_BARE_PET = _rx(
     rf"(?P<qty>)(?:(?!(?:{_REL_SURFACE}|a|an|the|my|no|any|some|pet|pets)\b)[a-z]{{3,}}\s+)"
     rf"{{0,2}}(?P<noun>{_PET_SURFACE})(?=\s*$|\s*[,.;!]|\s+(?:named|called|and)\b)"
 )
-_WHEN_GOT = _rx(r"\s+(?:in|last|this|on)\s+[a-z]+(?=\s*,)")
+_WHEN_GOT = _rx(
+    r"\s+(?:(?:in|last|this|on)\s+[a-z]+|(?:\d+|a|two|three|four|few)\s+(?:days?|weeks?|months?"
+    r"|years?)\s+ago|yesterday|today|recently)(?=\s*,)"
+)
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 
@@ -808,7 +830,11 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
         while m := _have_item(c, pos):
             pos = m.end()
             # "we got a kitten in september, Sardine": when it came, then its name
-            if (when := _WHEN_GOT.match(c, pos)) and _NAME_AFTER.match(c, when.end()):
+            if (when := _WHEN_GOT.match(c, pos)) and (
+                _NAME_AFTER.match(c, when.end())
+                or _NAMED.match(c, when.end())
+                or _CALLED_LOWER.match(c, when.end())
+            ):
                 pos = when.end()
             if named := _NAMED.match(c, pos):
                 items.append((m, _names(named.group("names"))))
@@ -861,7 +887,16 @@ _HOUSEHOLD = _grx(
 )
 
 
+# "fill this visa form for my client: name Ana Souza, married, 2 children": someone else's
+_FOR_SOMEONE = _rx(
+    r"\bfor\s+(?:my|a|our|the)\s+(?:client|customer|friend|patient|colleague|coworker|boss"
+    r"|neighbou?r|student|tenant|applicant|candidate|employee)s?\b"
+)
+
+
 def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
+    if _FOR_SOMEONE.search(c):
+        return
     for m in _HOUSEHOLD.finditer(c, mask):
         if m.group("kids"):
             span = (m.start("qty"), m.end("kids"))
@@ -965,7 +1000,8 @@ _NAME_BTW = _Gated(
 _CALL_ME = _Gated(
     re.compile(
         rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|pls|can|may|just|but|and|so|simply|kindly|instead"
-        rf"|all|rather|prefer\s+you|you\s+can|u\s+can|actually|thought|then|now)\s+)"
+        rf"|all|rather|prefer\s+you|you\s+can|u\s+can|actually|thought|then|now"
+        rf"|(?:can|could|would|will)\s+(?:you|u))\s+)"
         rf"(?i:call)\s+me\s+"
         rf"(?P<name>{_NAME}|{_LOWER_NAME})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|pls|instead|from\s+now\s+on|going\s+forward|for\s+short"
@@ -1553,6 +1589,11 @@ _IM_AT = _grx(
     "at",
 )
 _EMPLOYER = [
+    # non-native "now I am in Wipro from last April": a name that is no place, as a job's state
+    _grx(
+        rf"(?:\bnow\s+{_I_AM}|{_I_AM}\s+now)\s+in\s+(?P<org>{_ORG})(?=\s+(?:since|from)\b)",
+        "now",
+    ),
     _grx(
         rf"(?:^\W*|[.;\n]\s*)(?:employer|company|workplace)\s*:\s*(?P<org>{_ORG})"
         rf"(?=\s*(?:$|[.,;\n]))",
@@ -1755,6 +1796,7 @@ _OBJECT_CUT = _rx(
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
+    r"|actually|though"
     # "i love smoothies and use it every morning": the subject's next verb
     r"|and\s+(?:use|get|make|go|have|take|do|eat|need|want|try|buy|cook|drink|play|watch"
     r"|listen|read|put|keep|work|am|was|will|can|should|would|could)"
@@ -2180,7 +2222,7 @@ _WS_VALUE = (
     r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
     r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
     r"|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
-    r"|though|ugh|haha|atm|everywhere"
+    r"|though|ugh|haha|atm|everywhere|yesterday|today|last\s+\w+|this\s+(?:week|morning|month|sprint)"
     r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b))"
 )
 _WORKING_STATE = [
@@ -2269,9 +2311,12 @@ _TECH_CONTEXT = _grx(
     rf"|we\s+use|we{_A}?re\s+using"
     # "we bumped to node 20 last sprint"
     rf"|\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|moved|switched"
-    rf"|migrated)\s+(?:up\s+|over\s+)?to))\s+(?:{_TECH_VERSION})",
+    rf"|migrated)\s+(?:up\s+|over\s+)?to"
+    # "decided to just go node 20"
+    rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?))"
+    rf"\s+(?:{_TECH_VERSION})",
     "on using running at to with compatible target targets targeting support supports pinned"
-    " locked run runs built stay use bumped upgraded moved switched migrated",
+    " locked run runs built stay use bumped upgraded moved switched migrated decided",
 )
 _FOR_ROLE = _rx(
     r"\s+(?:for|as)\s+(?:the|our)\s+(?P<role>database|db|cache|queue|message\s+queue|broker"
@@ -2382,9 +2427,14 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         if subject.casefold().split()[0] not in {"the", "our", "my", "this", "a", "an"}:
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _RENAMED.finditer(c, mask):
-        value = m.group("val")
+        value = _version_only(m.group("val"))
         if value.casefold().split()[0] not in _STATE_WORDS:
-            yield _Hit("working_state", {"subject": m.group("subj"), "value": value}, m.span())
+            subject = m.group("subj")
+            # "we bumped python to 3.12": a tool named with a number is its version
+            if subject.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
+                tech = subject.casefold()
+                subject = f"{_TECH_ALIASES.get(tech, tech)} version"
+            yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _LINE_LENGTH.finditer(c, mask):
         subject = "max line length" if m.group("max") else "line length"
         if m.group("tool"):
@@ -2433,6 +2483,15 @@ def _setting(value: str) -> str:
 
 _PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
 _SUBJECT_ALIASES: Final = {"formatting": "formatter", "linting": "linter"}
+_LEADING_VERSION = re.compile(r"v?\d+(?:\.\d+)*(?=\s+(?!(?:and\s+)?(?:up|above|newer|later|or)\b))")
+
+
+def _version_only(value: str) -> str:
+    """ "1.75 in the last minor" -> "1.75": a version is the number, whatever words follow it."""
+    m = _LEADING_VERSION.match(value)
+    return m.group() if m else value
+
+
 _VALUE_ADVERB = _rx(r"^(?:always|usually|still|now|currently|just|basically)\s+")
 # "and remember line length is 100", "pls note deploy branch is prod": asides, not the subject
 _SUBJECT_LEAD = _rx(r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and)\s+)+")
@@ -2458,7 +2517,7 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             value = _setting(m.group("val")) + (m.groupdict().get("up") or "")
             # "base branch is always develop here": the adverb is how often, not the value
-            value = _VALUE_ADVERB.sub("", value) or value
+            value = _version_only(_VALUE_ADVERB.sub("", value) or value)
             # "staging database is on postgres 16 now"
             lead, _, rest = value.partition(" ")
             if lead.casefold() in ("on", "using", "running") and rest:
@@ -2704,8 +2763,8 @@ _RETRACT_ONLY = _rx(
     r"|actually\W+no|well\W+no|scratch\s+that|i\s+mixed\s+(?:that|it)\s+up)\b"
 )
 _RETRACT_OPENS = _rx(
-    r"(?<=[.!?])\s+(?:no\s+wait|wait\s+no|scratch\s+that|actually\s+no|sorry\s+i\s+mixed"
-    r"|no\s+sorry)\b"
+    r"(?<=[.!?])\s+(?:(?:hmm+|oh|ah|um+|uh|oops)\W+)?(?:no\s+wait|wait\s+no|scratch\s+that"
+    r"|actually\s+no|sorry\s+i\s+mixed|no\s+sorry)\b"
 )
 # "actually i should say vegetarian now", "i meant Bradford": a later message that gives the
 # corrected value of something said before.
@@ -2769,6 +2828,27 @@ _LEFT_ORG = _grx(
     rf"|left)\s+(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
     "resigned quit left",
 )
+# "Infosys was previous company", "gradle was my old team", "sorry I wrote Laura": the value
+# the message names is over (or was never so)
+_WAS_OLD = _grx(
+    r"(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)\s+(?:was|is)\s+(?:my\s+|our\s+|the\s+)?"
+    r"(?:previous|old|last|former|ex)\s+(?:company|employer|job|workplace|team|project)\b"
+    r"|\b(?:sorry|oops|my\s+bad|jaja|haha|lol)\W+i\s+(?:wrote|said|typed|put|gave)\s+"
+    r"(?P<what2>[\w&'’.\-]+)(?=\s*[,.;!]|\s+(?:but|instead|by\s+mistake)\b)",
+    "previous old last former ex wrote said typed put gave",
+)
+# "well the cat is my roommates actually": the pet the user named is someone else's
+_SOMEONE_ELSES = _grx(
+    rf"\b(?:the|that)\s+(?P<noun>{_PET_SURFACE})\s+(?:is|was)\s+(?:my|our)\s+"
+    rf"(?:[a-z]+)(?:{_A}s|s)\b(?!\s+(?:{_PET_SURFACE}))",
+    "is was",
+)
+# "ah sorry, not hazelnuts, it's walnuts for me": the value said before, replaced
+_NOT_X_BUT_Y = _grx(
+    rf"\b(?:sorry|oops|wait|ah|oh|no|actually|correction)\W+not\s+(?P<old>[\w\-]+(?:\s+[\w\-]+)?)"
+    rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?(?P<new>[\w\-.]+)",
+    "not",
+)
 _WITHDRAWN_KINDS: Final = (
     (_OLD_JOB, frozenset({"occupation", "employer"})),
     (_ONLY_HERE, frozenset({"home_location"})),
@@ -2794,7 +2874,17 @@ _NOT_SO = _grx(
     rf"i{_A}?m\s+(?:really\s+|actually\s+)?)?(?:a\s+|an\s+)?(?P<what>[\w\-]+)",
     "not",
 )
-_WITHDRAWING_BITS: Final = _bits(_FORGET_WHAT, _NOT_SO, _OLD_JOB, _ONLY_HERE, _OUTDATED, _LEFT_ORG)
+_WITHDRAWING_BITS: Final = _bits(
+    _FORGET_WHAT,
+    _NOT_SO,
+    _OLD_JOB,
+    _ONLY_HERE,
+    _OUTDATED,
+    _LEFT_ORG,
+    _WAS_OLD,
+    _NOT_X_BUT_Y,
+    _SOMEONE_ELSES,
+)
 _WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
 _KIND_WORDS: Final = {
     "allergy": "allergy",
@@ -3037,6 +3127,43 @@ class ClauseNote(msgspec.Struct, frozen=True, kw_only=True):
 _ASKING_RULES: Final = ("possessive", "home_possessive")
 
 
+# "luna passed away in march", "our old cat Tom died": the named pet or relative is gone
+_NAME_DIED = _grx(
+    r"\b(?P<name>[A-Za-zÀ-ÖØ-öø-ÿ'’\-]{2,20})\s+(?:has\s+|just\s+|sadly\s+)?(?:passed\s+away|passed"
+    r"|died|crossed\s+the\s+rainbow\s+bridge|was\s+put\s+down|had\s+to\s+be\s+put\s+down)\b",
+    "passed died crossed put",
+)
+
+
+def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
+    """The known beliefs (``episode.existing_beliefs``) a user message says are over."""
+    known = episode.existing_beliefs
+    if not known:
+        return []
+    ended: list[tuple[Claim, int]] = []
+    for event in owned_user_messages(episode):
+        text = event.text
+        mask = _PREFILTER.scan(text)
+        named: set[str] = set()
+        for m in _NAME_DIED.finditer(text, mask):
+            named.add(m.group("name").casefold())
+        orgs: set[str] = set()
+        for m in _WAS_OLD.finditer(text, mask):
+            orgs.add((m.group("what") or m.group("what2")).casefold())
+        for m in _LEFT_ORG.finditer(text, mask):
+            orgs.add(m.group("what").casefold().split()[0])
+        if not named and not orgs:
+            continue
+        for claim in known:
+            value = claim.values
+            org = (value.get("org") or "").casefold()
+            if (claim.kind in ("pet", "relationship") and (value.get("name") or "") in named) or (
+                claim.kind == "employer" and (org in orgs or org.split()[0] in orgs)
+            ):
+                ended.append((claim, event.seq))
+    return ended
+
+
 def _keep_known_region(hits: list[_Hit], episode: Episode) -> None:
     """ "still in austin" confirms a known home "Austin, TX": the city names the same place, and
     reading it as a move would replace the precise value with a vaguer one."""
@@ -3072,6 +3199,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._taken_back: list[tuple[_Hit, int]] = []
         # the retractions of the last extraction, for the formation service (see retracted())
         self._last: tuple[Episode, list[tuple[Claim, int]]] | None = None
+        self._ended: tuple[Episode, list[tuple[Claim, int]]] | None = None
         self._retraction_of: str | None = None
         self._retraction = False
 
@@ -3094,6 +3222,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         run = DeterministicExtractor()
         run.extract(episode)
         return run._last[1] if run._last is not None else []
+
+    def ended(self, episode: Episode) -> list[tuple[Claim, int]]:
+        """Known beliefs the session says are over, each with the seq of the message that did:
+        "luna passed away in march", "Infosys was previous company", "i left accenture".
+
+        Unlike a retraction (the session taking back its own words), these end beliefs formed in
+        any earlier session: the user stated that the fact stopped being true.
+        """
+        ended = self._ended
+        if ended is not None and ended[0] is episode:
+            return ended[1]
+        run = DeterministicExtractor()
+        run.extract(episode)
+        return run._ended[1] if run._ended is not None else []
 
     def _note(
         self, seq: int, start: int, end: int, reason: str | None, hits: Iterable[_Hit] = ()
@@ -3175,6 +3317,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
         self._taken_back = []
         self._last = (episode, taken_back)
+        self._ended = (episode, _ended_beliefs(episode))
         _keep_known_region(hits, episode)
         return self._candidates(hits, texts)
 
@@ -3534,6 +3677,31 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 done = True
         return done
 
+    def _replace_value(
+        self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit], gone: list[_Hit]
+    ) -> list[_Hit]:
+        """ "not gradle, it is maven": an earlier claim whose value is the one denied gets the
+        new value (same kind, same other fields), cited by the correcting words."""
+        old = m.group("old").casefold()
+        for hit in hits:
+            if hit in gone or all(e[0] == event.seq for e in hit.evidence):
+                continue
+            for field_name, value in hit.values.items():
+                if not value or value.casefold() not in (old, old.rstrip("s"), old + "s"):
+                    continue
+                values = {**hit.values, field_name: m.group("new")}
+                try:
+                    normalize_claim(hit.kind, values)
+                except InvalidInput:
+                    return []
+                new = _Hit(hit.kind, values)
+                new.evidence.append((event.seq, m.start(), m.end()))
+                new.stated_end = m.end()
+                hits.append(new)
+                self._note(event.seq, m.start(), m.end(), None, (new,))
+                return [hit]
+        return []
+
     def _withdrawn(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
         """ "forget the gluten-free bit", "im not coeliac", "im not sure im allergic": a later
         message takes back the earlier claims it names, by value or by kind."""
@@ -3567,6 +3735,28 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and h not in gone
                 and not all(e[0] == event.seq for e in h.evidence)
                 and left.startswith((h.values.get("org") or "\0").casefold().split()[0])
+            ]
+        for m in _NOT_X_BUT_Y.finditer(text, mask):
+            gone += self._replace_value(event, m, hits, gone)
+        for m in _SOMEONE_ELSES.finditer(text, mask):
+            species = _normal("pet", "species", m.group("noun"))
+            gone += [
+                h
+                for h in hits
+                if h.kind == "pet"
+                and h not in gone
+                and h.values.get("species") == species
+                and h.values.get("name") is None
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
+        for m in _WAS_OLD.finditer(text, mask):
+            said = (m.group("what") or m.group("what2")).casefold()
+            gone += [
+                h
+                for h in hits
+                if h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+                and any(v and v.casefold() == said for v in h.values.values())
             ]
         for pattern, kinds in _WITHDRAWN_KINDS:
             if mask & pattern.bit and pattern.search(text, mask):

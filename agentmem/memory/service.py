@@ -520,11 +520,29 @@ class FormationService:
         """Supersede active beliefs the session itself took back ("I love jazz." ... "oh wait,
         no, I meant blues"), when every piece of their evidence is from this session and the
         retraction came after it. Only an extractor that reports retractions triggers this."""
-        retracted = getattr(self.extractor, "retracted", None)
-        if retracted is None:
-            return 0
         count = 0
         conn = self.store.conn
+        # a state the user says is over ("luna passed away", "Infosys was previous company")
+        # ends the belief whichever session formed it, if its evidence came before the words
+        ended = getattr(self.extractor, "ended", None)
+        for claim, at_seq in ended(episode) if ended is not None else ():
+            rows = conn.execute(
+                "SELECT b.belief_id, coalesce(max(e.seq), 0) FROM beliefs AS b "
+                "LEFT JOIN belief_evidence AS e USING (belief_id) WHERE b.principal = ? "
+                "AND b.claim_key = ? AND b.status = 'active' GROUP BY b.belief_id",
+                (episode.principal, claim_key(claim)),
+            ).fetchall()
+            for belief_id, last_seq in rows:
+                if belief_id in touched or last_seq >= at_seq:
+                    continue
+                conn.execute(
+                    "UPDATE beliefs SET status = 'superseded', updated_at = ? WHERE belief_id = ?",
+                    (now_text(), belief_id),
+                )
+                count += 1
+        retracted = getattr(self.extractor, "retracted", None)
+        if retracted is None:
+            return count
         for claim, at_seq in retracted(episode):
             rows = conn.execute(
                 "SELECT b.belief_id, max(e.seq), min(e.session_id = ?) FROM beliefs AS b "
