@@ -474,7 +474,7 @@ _JOKE = _grx(
 )
 _SERIOUSLY = _rx(
     r"(?<=[.!?\s])(?:(?:but|ok|okay|no|anyway)\W+)?(?:seriously|jokes?\s+aside|joking\s+aside"
-    r"|in\s+all\s+seriousness|real\s+talk)\b"
+    r"|in\s+all\s+seriousness|real\s+talk|real\s+question|for\s+real\s+(?:tho|though|now))\b"
 )
 _LAUGH = re.compile(r"(?i:\blol\b|\blmao\b|\bha(?:ha)+\b|\bjk\b)|[😂🤣😆😜🙃]")
 _FICTION = _grx(
@@ -763,6 +763,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _IS_A_NAMED = _rx(r"\s+is\s+(?:a|an)\s+(?P<what>[a-z]+)\s+(?:named|called)\b")
+_PET_HINT = _rx(rf"[^.!?]{{0,20}}?\b(?:the|our|my)\s+(?P<noun>{_PET_SURFACE})\b")
 _AND_MORE = _rx(
     rf"\s*(?:,\s*)?(?:and|&)\s+(?:(?:our|my)\s+)?(?P<qty>{_QTY}\s+)?"
     rf"(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])"
@@ -1154,6 +1155,13 @@ _HOME = [
         "staying living",
     ),
     _grx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b", "home"),
+    # "ok finally settled in calgary, the move from toronto was BRUTAL"
+    _grx(
+        rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are|i{_A}?ve|we{_A}?ve|i|we)\s+|^\W*(?:ok\W+|so\W+)?)"
+        rf"(?:finally\s+|now\s+|just\s+|all\s+)?(?:settled|moved)\s+in\s+(?:to\s+)?"
+        rf"(?P<place>{_ANY_PLACE})",
+        "settled moved",
+    ),
     # "i rent a flat in glasgow", "my mother-in-law lives with us in Addis Ababa"
     _grx(
         rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?(?:rent|own|share)\s+(?:a|an|the)\s+"
@@ -1309,7 +1317,13 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
             ):
                 return word.title()
         return None
+    # "I moved to Nation Media Group in August": an organisation, not a place
+    if _INSTITUTION_WORD.search(place):
+        return None
     return place if _entity_ok(place, c[m.end() :]) else None
+
+
+_INSTITUTION_WORD = re.compile(rf"\b(?:{_INSTITUTION}|Media|Corp|Company|Bank|Airways|Airlines)\b")
 
 
 # "i live in partick, glasgow": a region qualifier the user gave is part of the place
@@ -1383,7 +1397,7 @@ def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
                 yield _Hit("home_location", {"place": place}, m.span(), phrase=True)
 
 
-_ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}"
+_ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?(?:(?:sub|co|vice|under|head)-)?{_ROLE_HEAD}"
 _ROLE_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:at|for|with|in|of|by|and|who|working|now|since|here|there"
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
@@ -1517,7 +1531,7 @@ _NOT_EMPLOYER_IN: Final = frozenset(
         "january february march april may june july august september october november december"
         " monday tuesday wednesday thursday friday saturday sunday it hr uk us usa eu uae nyc la"
         " sf a&e icu er or nicu picu year grade training charge england scotland wales ireland"
-        " europe asia africa america canada australia london"
+        " europe asia africa america canada australia london a1 a2 b1 b2 c1 c2"
     )
 )
 
@@ -1589,6 +1603,13 @@ _IM_AT = _grx(
     "at",
 )
 _EMPLOYER = [
+    # "I moved to Nation Media Group in August": a new employer, named by its institution word
+    _grx(
+        rf"\b(?:i|we)(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|switched|changed)\s+"
+        rf"(?:jobs?\s+)?to\s+(?P<org>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}}\s+"
+        rf"(?-i:{_INSTITUTION}|Media|Corp|Company|Bank))\b",
+        "moved switched changed",
+    ),
     # non-native "now I am in Wipro from last April": a name that is no place, as a job's state
     _grx(
         rf"(?:\bnow\s+{_I_AM}|{_I_AM}\s+now)\s+in\s+(?P<org>{_ORG})(?=\s+(?:since|from)\b)",
@@ -1726,8 +1747,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             # "working in Siemens" (non-native) names an employer, "working in London" a place
             if _IN_END.search(c, m.start(), m.start("org")) and canonical_place(m.group("org")):
                 continue
-            if m.group("org").casefold() in _VENUES or canonical_place(m.group("org")):
-                continue
+            named = m.group("org").casefold()
+            if named in _VENUES or named in _NOT_EMPLOYER_IN or canonical_place(m.group("org")):
+                continue  # "I am at A2 now": a level, not a workplace
             if (value := _org(m.group("org"), c[m.end() :])) is not None:
                 hit = _Hit("employer", {"org": value}, m.span())
                 hit.needs_role = pattern is _IM_AT
@@ -1894,6 +1916,9 @@ _PREF_HEAD = _grx(
 
 _QUALIFIED = _rx(
     r"\s*[\w'\-]+ing\s+(?:at|in|on|during|after|before|with|without|when|alone|late|early)\b"
+    # "i hate small talk in elevators", "pineapple on pizza": a noun and where or how it comes
+    r"|\s*[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|at|during)\s+(?:the\s+)?[a-z]+s?(?=\s*(?:$|[,.;!?)]|\s+"
+    r"(?:so|but|because|and|or|btw|lol|tbh|haha|anyway)\b))"
 )
 _SHOUTED_VERB = re.compile(r"\b(?:LOVE|LOOOVE|ADORE|ENJOY|LIKE)\b")
 
@@ -2021,6 +2046,13 @@ _DIET = [
     _grx(
         rf",\s*(?:(?:and|so)\s+)?(?:fully|strictly|100%|full)\s+(?P<diet>vegan|vegetarian){_DIET_END}",
         "vegan vegetarian",
+    ),
+    # "im not strictly keto anymore, i eat fruit and some rice, its more just low carb"
+    _grx(
+        rf"(?:^\W*|,\s*)(?:so\s+|now\s+)?(?:it{_A}?s|its)\s+more\s+(?:just\s+|like\s+)?"
+        rf"(?P<diet>{_DIET_WORDS})"
+        rf"{_DIET_END}",
+        "more",
     ),
     # "yes still vegan", "so pescatarian now"
     _grx(
@@ -2752,9 +2784,9 @@ _SELF_CORRECTION = _rx(
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
     # "im veggie - well actually fully vegan since january"
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*(?:an?\s+)?"
-    rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*)?|\d+(?:\.\d+)*)"
+    rf"(?P<value>[a-z](?:[\w'’\-/]|\.(?=\w))*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*){{0,2}}|\d+(?:\.\d+)*)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
-    rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days)\b))"
+    rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b))"
 )
 # "the test db is sqlite... no wait, we moved tests to postgres": the value just stated is taken
 # back whatever follows (a restatement of the same kind is read by _SELF_CORRECTION)
@@ -2849,6 +2881,7 @@ _NOT_X_BUT_Y = _grx(
     rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?(?P<new>[\w\-.]+)",
     "not",
 )
+_THE = re.compile(r"^the\s+")
 _WITHDRAWN_KINDS: Final = (
     (_OLD_JOB, frozenset({"occupation", "employer"})),
     (_ONLY_HERE, frozenset({"home_location"})),
@@ -2870,7 +2903,8 @@ def _forget_spans(text: str, mask: int) -> list[tuple[int, int]]:
 
 # "im not coeliac", "im not sure im allergic"
 _NOT_SO = _grx(
-    rf"{_I_AM}\s+not\s+(?:really\s+|actually\s+|even\s+)?(?:sure\s+(?:if\s+|that\s+|whether\s+)?"
+    rf"{_I_AM}\s+not\s+(?:really\s+|actually\s+|even\s+|strictly\s+|fully\s+|100%\s+)?"
+    rf"(?:sure\s+(?:if\s+|that\s+|whether\s+)?"
     rf"i{_A}?m\s+(?:really\s+|actually\s+)?)?(?:a\s+|an\s+)?(?P<what>[\w\-]+)",
     "not",
 )
@@ -2933,6 +2967,8 @@ _RESTATED: Final = {
     "occupation": ("i'm a {}", _rule_work),
     "allergy": ("i'm allergic to {}", _rule_allergy),
     "home_location": ("i live in {}", _rule_home),
+    # "my name is Daniela Ruiz, sorry Daniela Ruiz Ortega"
+    "name": ("my name is {}", lambda c, mask: _rule_names(c, mask, False)),
 }
 
 
@@ -3446,10 +3482,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             found = self._clause(
                                 event, text, c_start, c_end, False, mask, True, quiet=True
                             )
-                            hits.extend(
+                            kept = [
                                 h
                                 for h in found
                                 if h.phrase and (not reported or (h.verb and h.verb[1] <= at))
+                            ]
+                            hits.extend(kept)
+                            # "if our dog needs a licence" ... "his name is Murphy": a mention
+                            # inside a condition is still one a later name can refer to
+                            antecedents.extend(
+                                _Antecedent(h, index)
+                                for h in kept
+                                if h.kind in {"relationship", "pet"}
+                                and h.values["name"] is None
+                                and not h.plural
                             )
                         continue
                     if stated:
@@ -3750,13 +3796,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not all(e[0] == event.seq for e in h.evidence)
             ]
         for m in _WAS_OLD.finditer(text, mask):
-            said = (m.group("what") or m.group("what2")).casefold()
+            said = _THE.sub("", (m.group("what") or m.group("what2")).casefold())
             gone += [
                 h
                 for h in hits
                 if h not in gone
                 and not all(e[0] == event.seq for e in h.evidence)
-                and any(v and v.casefold() == said for v in h.values.values())
+                and any(v and _THE.sub("", v.casefold()) == said for v in h.values.values())
             ]
         for pattern, kinds in _WITHDRAWN_KINDS:
             if mask & pattern.bit and pattern.search(text, mask):
@@ -3867,9 +3913,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         return self._self_corrected(text, seq, hits, before)
                     continue
                 restated = _RESTATED.get(hit.kind)
-                version = _VERSION_VALUE.fullmatch(m.group("value")) and (
-                    hit.kind == "working_state"
-                    and (hit.values.get("subject") or "").endswith("version")
+                said = m.group("value")
+                version = hit.kind == "working_state" and (
+                    (
+                        _VERSION_VALUE.fullmatch(said)
+                        and (hit.values.get("subject") or "").endswith("version")
+                    )
+                    # "the working branch is feature/login-fix, i mean feat/auth-login"
+                    or (" " not in said and any(ch in said for ch in "/-_."))
                 )
                 if (restated is None and not version) or not 0 <= m.start() - hit.stated_end < 40:
                     continue
@@ -4031,6 +4082,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         )
         # the one relative or pet of the last few messages the pronoun can refer to
         fits = [a for a in antecedents if a.message >= index - 4 and _pronoun_fits(pronoun, a.hit)]
+        # "his name is Murphy btw the dog lol": the noun the user adds settles which one
+        if hint := _PET_HINT.match(clause, m.end()):
+            species = _normal("pet", "species", hint.group("noun"))
+            fits = [a for a in fits if a.hit.kind == "pet" and a.hit.values["species"] == species]
         keys = {(a.hit.kind, *a.hit.values.values()) for a in fits}
         if len(keys) != 1:
             return
