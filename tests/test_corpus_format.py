@@ -210,14 +210,17 @@ def test_secrets_are_placeholders_in_a_few_cases_never_beside_a_label() -> None:
             values = {
                 str(v).casefold() for label in case.labels for v in label.values.values() if v
             }
-            for event in case.events:
-                text = getattr(event, "text", "") or ""
+            texts = [getattr(event, "text", "") or "" for event in case.events]
+            clean = " ".join(t.casefold() for t in texts if not PLACEHOLDER.search(t))
+            for text in texts:
                 if PLACEHOLDER.search(text):
-                    named = [v for v in values if v in text.casefold()]
+                    # named there and restated nowhere else: the label would rest on it alone
+                    named = [v for v in values if v in text.casefold() and v not in clean]
                     assert not named, f"{path.name}: a label rests on the message with a secret"
         # "{{ msg }}" in a pasted Vue template is text; only "{{secret:" opens a placeholder
         assert "{{secret" not in PLACEHOLDER.sub("", raw), f"{path.name}: malformed placeholder"
-    assert 1 <= len(with_placeholders) <= 30
+    # a few: secrets are one trap among many (each blind batch may use two)
+    assert 1 <= len(with_placeholders) <= len(CASE_FILES) // 20
 
 
 def test_readme_documents_the_format() -> None:

@@ -294,7 +294,8 @@ _WS_HEADS = (
     r"|config\s+file|schema|monorepo|workspace|milestone|due\s+date|release\s+date|base\s+image"
     r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node|msrv"
     r"|command|timezone|time\s+zone|test\s+runner|bundler|image|format|driver|formatting"
-    r"|linting|merge\s+(?:method|strategy))"
+    r"|linting|merge\s+(?:method|strategy)|commit\s+(?:style|convention|format)|indent(?:\s+style)?"
+    r"|(?:string\s+)?quotes|quote\s+style|state\s+management)"
 )
 _STATE_WORDS: Final = frozenset(
     _words(
@@ -405,7 +406,8 @@ _QUESTION_TAG = _rx(
 )
 _INTERROGATIVE_START = _grx(
     r"^\W*(?:(?:so|and|but|ok|okay|well|hmm|also|then)\W+)*"
-    r"(?:should|would|could|can|do|does|did|is|are|am|was|were|will|shall|what|where|when|why"
+    r"(?:should|would|could|can|do|does|did|is|are|am|was|were(?=\s+(?:you|u|they|we|there|these"
+    r"|those|the|it|all|any|your)\b)|will|shall|what|where|when|why"
     r"|how|who|which|whom|whose|have|has|must|might|may|isn't|aren't|don't|doesn't)\b",
     words="should would could can do does did is are am was were will shall what where when why"
     " how who which whom whose have has must might may isn aren don doesn",
@@ -486,11 +488,14 @@ _FICTION = _grx(
     rf"|\bpretend|\bin[- ]character\b|\bthe\s+protagonist\b|\bfictional\b|\bnpc\b"
     rf"|\bwrite\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:story|poem|scene|tale|fic"
     rf"|script|novel|chapter|sketch|song|limerick)\s+(?:where|in\s+which|about\s+(?:me|how\s+i))\b"
+    # "write a short story in first person: i am a lighthouse keeper"
+    rf"|\bin\s+(?:the\s+)?first[- ]person\b"
     rf"|\bdungeon\s+master\b|\bd\s*&\s*d\b|\bwriting\s+(?:a|my)\s+(?:story|novel|book|script"
     rf"|screenplay)\b|\bplay(?:ing)?\s+(?:a|the)\s+(?:role|part)\b|\bact(?:ing)?\s+as\b",
     words="character avatar persona oc ego protagonist hero heroine npc story novel book game role"
     " roleplay script screenplay scene campaign world fic fanfic fanfiction play playing movie"
-    " show dream simulation universe pretend imagine write fictional dungeon d writing act acting",
+    " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
+    " first",
     parts="pretend roleplay",
 )
 _FRAME_ON = _grx(
@@ -1646,6 +1651,12 @@ _EMPLOYER = [
         rf"|(?:shift|shifts|job)\s+at(?:\s+the)?|company(?=\s+(?-i:[A-Z])))\s+(?P<org>{_ORG})",
         "employer job company shift shifts",
     ),
+    # "im a self employed plumber, business is called Gary Doyle Plumbing & Heating"
+    _grx(
+        rf"(?:\b(?:my|our)\s+|,\s*)(?:own\s+)?(?:business|company|shop|firm|salon|studio|bakery|cafe"
+        rf"|restaurant|agency|practice)\s+is\s+called\s+(?P<org>{_ORG})",
+        "called",
+    ),
     # "here at Ocado ruff is our linter": the team the user speaks for
     _grx(
         rf"(?:^\W*|[,;]\s*)here\s+at\s+(?P<org>{_ORG})(?=[^.!?]{{0,40}}\b(?:we|our|us)\b)",
@@ -2107,7 +2118,7 @@ _ALLERGY = [
     # a fragment that opens a sentence: "peanut allergy, the real kind, epipen and everything"
     _grx(
         r"^\W*(?P<verb>)(?!(?:and|or|but|so|no|not|any|an?|the|food|my|this|that|what|which|some"
-        r"|seasonal|an?)\b)(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any)\b)[a-z][a-z\-]*)?)"
+        r"|seasonal|proper|real|serious|bad|severe|mild|actual|full|epipen|true|life)\b)(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any)\b)[a-z][a-z\-]*)?)"
         r"\s+allerg(?:y|ies)"
         r"(?=\s*(?:$|[,.!]|\s+(?:here|btw|lol|fyi)\b))",
         "allergy allergies",
@@ -2274,9 +2285,9 @@ _WORKING_STATE = [
             rf"|right|alright|well|now|then|actually|basically|also)\W+)*"
             rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an|anyway|anyways|right"
             rf"|alright|well|now|then|actually|basically|ok|okay|fyi)\s)[\w\-.]+\s+){{0,2}}?"
-            rf"{_WS_HEADS})(?:\s+here)?\s+(?:is\s+set\s+to|is\s+called|is\s+named"
-            rf"|is(?:\s+still|\s+now)?)\s+{_WS_VALUE}",
-            "is",
+            rf"{_WS_HEADS}(?:\s+for\s+(?:prs|pull\s+requests|merges|releases))?)(?:\s+here)?\s+"
+            rf"(?:is\s+set\s+to|is\s+called|is\s+named|(?:is|are)(?:\s+still|\s+now)?)\s+{_WS_VALUE}",
+            "is are",
         ),
     ),
     (
@@ -2296,9 +2307,10 @@ _WORKING_STATE = [
 _VERB_FORM = re.compile(r"(?:ing|ed)$")
 _FOR_REPO = _rx(r"\bfor\s+$")
 _DEPLOYS_FROM = _grx(
-    r"\b(?:we\s+(?:now\s+)?deploy|deploys?\s+(?:go\s+out|ship|happen|run)?)\s*(?:only\s+)?from\s+"
+    r"\b(?:we\s+(?:now\s+)?deploy|deploys?\s+(?:go\s+out|ship|happen|run)?"
+    r"|(?:still\s+|we['’]?re\s+|we\s+are\s+)deploying)\s*(?:only\s+)?from\s+"
     r"(?:the\s+)?(?!main\.)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
-    "deploy deploys",
+    "deploy deploys deploying",
 )
 _SETTING_FOR_REPO = _grx(
     rf"\b(?P<subj>(?:(?!(?:and|also|oh|btw|so|ok|okay|anyway|well|now|then|fyi)\s)[\w\-.]+\s+)"
@@ -2306,9 +2318,17 @@ _SETTING_FOR_REPO = _grx(
     rf"(?:repo|repository|project|codebase|app|service)\s+is\s+{_WS_VALUE}",
     "is",
 )
+# "pnpm is our package manager", "ruff is our linter": the value first
+_VALUE_IS_OUR = _grx(
+    rf"(?:^\W*|[,;.:]\s*|\b(?:and|also|btw|so)\s+)(?P<val>[\w.\-/]+(?:\s+\d+(?:\.\d+)*)?)\s+is\s+"
+    rf"(?:our|the)\s+(?P<subj>{_WS_HEADS})\b(?!\s+(?:of|for)\b)",
+    "is",
+)
 _RENAMED = _grx(
     rf"\b(?:we|i)\s+(?:just\s+|recently\s+)?(?:renamed|changed|switched|moved|bumped|upgraded)\s+"
-    rf"(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+to\s+{_WS_VALUE}",
+    rf"(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+"
+    # "we bumped line length from 88 to 120"
+    rf"(?:from\s+[\w./\-]+\s+)?to\s+{_WS_VALUE}",
     "renamed changed switched moved bumped upgraded",
 )
 
@@ -2334,6 +2354,13 @@ _TECH_VERSION = (
     r"(?P<tech>"
     + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
     + r"|spring\s+boot)\s*v?(?P<ver>\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
+)
+# "pandas is 1.3", "so node is 20 now": a tool named with a number is its version
+_TECH_IS = _grx(
+    r"(?:^\W*|[,;.:]\s*|\b(?:and|so|also|btw)\s+)(?P<tech>"
+    + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+    + r")\s+is\s+(?:now\s+|still\s+)?v?(?P<ver>\d+(?:\.\d+){0,2})(?![\w.])",
+    " ".join(_TECHS),
 )
 _TECH_CONTEXT = _grx(
     rf"(?:\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
@@ -2365,7 +2392,7 @@ _TECH_APP = _grx(
     " ".join(_TECHS) + " net",
 )
 _ITS_TECH = _grx(
-    rf"\b(?:it{_A}?s|its)\s+(?:{_TECH_VERSION})(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here)\b)",
+    rf"\b(?:it{_A}?s|its)\s+(?:{_TECH_VERSION})(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually)\b)",
     "its s",
 )
 _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
@@ -2458,6 +2485,15 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         subject = _SUBJECT_ALIASES.get(m.group("subj").casefold(), m.group("subj"))
         if subject.casefold().split()[0] not in {"the", "our", "my", "this", "a", "an"}:
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
+    for m in _VALUE_IS_OUR.finditer(c, mask):
+        value = m.group("val")
+        if value.casefold() not in _STATE_WORDS and value.casefold() not in _TECHS:
+            subject = " ".join(m.group("subj").casefold().split())
+            yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
+    for m in _TECH_IS.finditer(c, mask):
+        tech = m.group("tech").casefold()
+        subject = f"{_TECH_ALIASES.get(tech, tech)} version"
+        yield _Hit("working_state", {"subject": subject, "value": m.group("ver")}, m.span())
     for m in _RENAMED.finditer(c, mask):
         value = _version_only(m.group("val"))
         if value.casefold().split()[0] not in _STATE_WORDS:
@@ -2515,7 +2551,9 @@ def _setting(value: str) -> str:
 
 _PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
 _SUBJECT_ALIASES: Final = {"formatting": "formatter", "linting": "linter"}
-_LEADING_VERSION = re.compile(r"v?\d+(?:\.\d+)*(?=\s+(?!(?:and\s+)?(?:up|above|newer|later|or)\b))")
+_LEADING_VERSION = re.compile(
+    r"v?\d+(?:\.\d+)*(?=\s+(?:in|on|at|for|from|since|the|last|this|with|by|after|before)\b)"
+)
 
 
 def _version_only(value: str) -> str:
@@ -2616,6 +2654,8 @@ _RULES: Final = (
             _ITS_TECH,
             _TEST_RUNNER,
             _PM_SWITCH,
+            _VALUE_IS_OUR,
+            _TECH_IS,
         ),
     ),
 )
@@ -2753,6 +2793,12 @@ _CLOSE_DOUBLE = re.compile(r"[\"”]")
 # Where a quoted passage opens: after a colon ("starts like this: 'My name is ..."), or a quote
 # mark before a capital after a space or a sentence end ("tighten it? 'My name is ...").
 _QUOTE_OPENS = re.compile(r":\s*['‘\"“]|(?<=[\s?!.])['‘\"“](?=[A-Z])")
+_GLOSS = re.compile(r"\s*\([^()\n]{1,200}\)")
+_SOMEONE_ELSES_BLOCK = _rx(
+    r"\b(?:for|about|of)\s+(?:my|a|our|the|this)\s+(?:client|customer|friend|patient|colleague"
+    r"|coworker|co-worker|boss|neighbou?r|student|tenant|applicant|candidate|employee|guest"
+    r"|speaker|member)s?\b[^\n]{0,80}:\s*\n"
+)
 # Words inside quotation marks are someone's text, even "my cat" in them.
 _QUOTE_MARK = re.compile(r"[\"“”«»]")
 # "we're not married" contradicts a spouse named in the same message
@@ -3065,6 +3111,7 @@ _ENDING = _rx(
 _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
 
 
+_CONTRAST_NOT = _rx(r"not\s+[\w.\-]+(?:\s+[\w.\-]+)?\s*,")
 _ANSWER_NO = _rx(
     rf"^\W*(?:no|nope|nah|not\s+really)\W+(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s)\b)"
 )
@@ -3126,9 +3173,13 @@ def _message_reason(text: str, mask: int) -> str | None:
         return "secret"
     if _FICTION.search(text, mask) or _FRAME_ON.search(text, mask):
         return "fiction"
-    if _JOKE.search(text, mask):
+    if _JOKE.search(text, mask) or _EYE_ROLL.search(text):
         return "joke"
     return None
+
+
+# "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an eye-roll
+_EYE_ROLL = re.compile(r"[🙄😒]|(?i:\byeah\s+right\b)")
 
 
 def _pronoun_fits(pronoun: str, hit: _Hit) -> bool:
@@ -3411,7 +3462,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         first_clause = True
         # a passage quoted after a colon is blanked out (offsets kept): what follows its closing
         # quote is the user's own again
-        if "`" in text or _QUOTE_OPENS.search(text):
+        if "`" in text or _QUOTE_OPENS.search(text) or (":" in text and "\n" in text):
             text = self._blank_quoted(text, seq)
         # "i am the queen of england and my husband is a billionaire lol. seriously tho, ...":
         # what was laughed off before "seriously" was not meant
@@ -3558,8 +3609,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             closing = _CLOSE_SINGLE if text[start] in "'‘" else _CLOSE_DOUBLE
             close = closing.search(text, q.end())
             end = close.end() if close else len(text)
+            # '"Ich wohne in München." (I live in munich)': the gloss is the quote's too
+            if gloss := _GLOSS.match(text, end):
+                end = gloss.end()
             spans.append((start, end))
             pos = end
+        # "fill this template for my client, use her details:\nName: ..." - someone else's block
+        if block := _SOMEONE_ELSES_BLOCK.search(text):
+            spans.append((block.end(), len(text)))
         if not spans:
             return text
         out, last = [], 0
@@ -3993,6 +4050,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         kept = []
         pasts = [m.span() for m in _PAST.finditer(clause, mask)]
         negations = [m.span() for m in _NEGATION.finditer(clause, mask)]
+        # "we use poetry not pip, python 3.11": a contrastive "not Y" ends at its comma
+        contrast = {a: x.end() for a, _ in negations if (x := _CONTRAST_NOT.match(clause, a))}
         # "so u dont get it wrong: line length is 88": a marker before a colon governs the
         # preface, not what the colon introduces
         colon = clause.rfind(": ")
@@ -4016,7 +4075,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ):
                 self._note(event.seq, start, end, "past", (hit,))
                 continue
-            if any(b > after and _governs((a, b), lo, hi, hit.phrase) for a, b in negations):
+            if any(
+                b > after
+                and not (a in contrast and lo >= contrast[a])
+                and _governs((a, b), lo, hi, hit.phrase)
+                for a, b in negations
+            ):
                 self._note(event.seq, start, end, "negation", (hit,))
                 continue
             if (asking or hit.phrase) and hit.verb is not None:
