@@ -488,8 +488,11 @@ _FICTION = _grx(
     rf"|\bpretend|\bin[- ]character\b|\bthe\s+protagonist\b|\bfictional\b|\bnpc\b"
     rf"|\bwrite\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:story|poem|scene|tale|fic"
     rf"|script|novel|chapter|sketch|song|limerick)\s+(?:where|in\s+which|about\s+(?:me|how\s+i))\b"
-    # "write a short story in first person: i am a lighthouse keeper"
+    # "write a short story in first person: i am a lighthouse keeper", "write a 100 word story
+    # about a devops engineer in Oslo ... first person pls"
     rf"|\bin\s+(?:the\s+)?first[- ]person\b"
+    rf"|\bwrite\s+(?:me\s+)?(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:story|poem|tale|scene|monologue)"
+    rf"\s+about\s+(?:a|an|the|some)\b"
     rf"|\bdungeon\s+master\b|\bd\s*&\s*d\b|\bwriting\s+(?:a|my)\s+(?:story|novel|book|script"
     rf"|screenplay)\b|\bplay(?:ing)?\s+(?:a|the)\s+(?:role|part)\b|\bact(?:ing)?\s+as\b",
     words="character avatar persona oc ego protagonist hero heroine npc story novel book game role"
@@ -2249,6 +2252,123 @@ _LANGUAGE = [
 _LANGUAGE_NAME = _rx(_LANG)
 
 
+# Languages people list in chat beyond the common ones _LANG knows; only ever taken beside a
+# cue of their own item ("marathi is my mother tongue", "bisaya is my first language"), since
+# some are also words or names.
+_MORE_LANGUAGES: Final = _words(
+    "marathi gujarati malayalam kannada odia oriya assamese sindhi nepali sinhala kazakh uzbek"
+    " kyrgyz tajik azerbaijani azeri armenian georgian mongolian burmese khmer lao cebuano bisaya"
+    " visayan ilocano hiligaynon kapampangan javanese sundanese twi ewe fante hausa igbo somali"
+    " oromo tigrinya wolof lingala kinyarwanda luganda shona xhosa sesotho setswana chichewa"
+    " malagasy bassa fula fulani bambara kabyle amazigh maltese luxembourgish frisian flemish"
+    " bosnian slovenian macedonian belarusian yiddish occitan corsican breton gaelic"
+    " asturian quechua aymara guarani nahuatl creole patois papiamento samoan tongan fijian maori"
+    " hawaiian hokkien hakka teochew shanghainese taiwanese bahasa dari pashto kurdish tatar"
+    " bashkir chechen uyghur"
+)
+_ANY_LANG = re.compile(
+    r"\b(" + "|".join(sorted({*_LANGUAGES, *_MORE_LANGUAGES}, key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
+# What an item of a language list says of the user's level, strongest first
+_LEVEL_CUES: Final = (
+    (
+        "native",
+        _rx(
+            r"\bmother\s+(?:tongue|language)|\bfirst\s+language|\bnative(?:ly)?\b"
+            r"|\bmy\s+language\b|\blanguage\s+at\s+home\b"
+        ),
+    ),
+    ("fluent", _rx(r"\bfluent(?:ly)?\b|\bvery\s+well\b")),
+    ("learning", _rx(r"\b(?:still\s+)?learning\b|\bstudying\b|\bstart(?:ed)?\s+(?:to\s+)?learn")),
+    (
+        None,
+        _rx(r"\b(?:can\s+)?speak\b|\bget\s+by\b|\ba\s+(?:little|bit)\b|\brusty\b"),
+    ),
+)
+_LIST_ITEM_SEP = re.compile(r"\s*(?:[,;()]|\band\b|\bbut\b|\bplus\b)\s*", re.IGNORECASE)
+# someone else's languages: "my mother speaks", "people speak english there", "she is learning"
+_OTHER_SPEAKER = _rx(
+    r"\b(?:he|she|they|people|everyone|nobody|someone|her|his|their|kids?|son|daughter"
+    r"|mother(?!\s+(?:tongue|language))|mom|mum|father|dad|wife|husband|friend|colleague|boss"
+    r"|abuela|grandma|in-laws|students?|pupils?|team|colleagues|clients?|customers?|patients?"
+    r"|guests?|candidates?|applicants?)\b"
+)
+_SELF_SUBJECT = _rx(rf"\b(?:i|i{_A}?m|im|me|my)\b")
+_FIRST_PERSON_OR_LIST = _rx(r"\b(?:i|i{_A}?m|im|my|me|languages?)\b")
+_LANGUAGE_CUE_WORDS = (
+    "mother first native natively language fluent fluently well learning studying started start"
+    " speak get little bit rusty perfect ok okay"
+)
+
+
+def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
+    """ "arabic is my first language, english i speak fluently, and french i am learning now":
+    a list of languages, each with the level its own item gives it.
+
+    A cue governs the languages after it when it comes first ("i speak hindi, marathi and
+    english": the list continues it), else only the language just before it ("portuguese is my
+    mother language so i write german words" says nothing of German); a bare language joined
+    by "and" to the next item takes that item's cue ("English and Hindi I can speak").
+    """
+    first_person = _FIRST_PERSON_OR_LIST.search(c) is not None
+    pending: list[tuple[str, int]] = []  # bare languages joined by "and" to what follows
+    carried: tuple[str | None] | None = None  # the level of a verb-first cue a list continues
+    pos = 0
+    joined_by_and = False
+    others = False
+    for sep in (*_LIST_ITEM_SEP.finditer(c), None):
+        start, end = pos, (sep.start() if sep else len(c))
+        pos = sep.end() if sep else len(c)
+        item = c[start:end]
+        word = sep.group().strip().casefold() if sep else ""
+        if not item.strip():
+            continue
+        if (
+            _OTHER_SPEAKER.search(item)
+            or _NEGATION.search(item, _PREFILTER.scan(item))
+            # "my students are from vietnam and speak vietnamese": their subject carries on
+            or (others and not _SELF_SUBJECT.search(item))
+        ):
+            others = others or bool(_OTHER_SPEAKER.search(item))
+            pending, carried = [], None
+        else:
+            langs = list(_ANY_LANG.finditer(item))
+            cue = next(((lvl, m) for lvl, rx in _LEVEL_CUES if (m := rx.search(item))), None)
+            found: list[tuple[str, int]] = []
+            level: str | None = None
+            if cue is None:
+                if langs and carried is not None:
+                    (level,) = carried
+                    found = [(lang.group(1).casefold(), start) for lang in langs]
+                elif langs and len(langs) == 1 and item.strip() == langs[0].group():
+                    pending = (pending if joined_by_and else []) + [
+                        (langs[0].group(1).casefold(), start)
+                    ]
+                    joined_by_and = word in ("and", "&")
+                    continue
+            else:
+                level, m = cue
+                after = [lang for lang in langs if lang.start() > m.start()]
+                before = [lang for lang in langs if lang.end() <= m.start()]
+                if after and not before:
+                    # "my native language is spanish so sorry for my english": the first one
+                    found = [(after[0].group(1).casefold(), start)]
+                    carried = (level,)
+                else:
+                    found = [(before[-1].group(1).casefold(), start)] if before else []
+                    if found and joined_by_and:
+                        found = pending + found
+                    carried = None
+            if found and first_person:
+                for lang, at in found:
+                    yield _Hit("language", {"language": lang, "level": level}, (at, end))
+            pending = []
+        joined_by_and = False
+        if word == "but":
+            carried = None
+
+
 def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
     for level, pattern in _LANGUAGE:
         for m in pattern.finditer(c, mask):
@@ -2623,6 +2743,8 @@ def _bits(*patterns: _Gated | int) -> int:
 _NAMES_BITS: Final = _bits(
     _NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE, _ITS_NAME, _NAME_BTW
 )
+_ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic")
+_LANGUAGE_ITEM_BIT: Final = _PREFILTER.add(_LANGUAGE_CUE_WORDS)
 _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
@@ -2637,6 +2759,7 @@ _RULES: Final = (
     (_rule_diet, _bits(*_DIET)),
     (_rule_allergy, _bits(*_ALLERGY)),
     (_rule_language, _bits(*(p for _, p in _LANGUAGE))),
+    (_rule_language_items, _LANGUAGE_ITEM_BIT),
     (_rule_working_state, _bits(*(p for _, p in _WORKING_STATE))),
     (
         _rule_tech,
@@ -2662,7 +2785,6 @@ _RULES: Final = (
 _HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
-_ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic")
 _YIELDING_BITS: Final = _bits(_NAMES_BITS, _PRONOUN_NAME, *(bits for _, bits in _RULES))
 
 
