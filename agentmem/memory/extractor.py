@@ -453,7 +453,8 @@ _SELF_REPORT = _grx(
 _REPORTED = _grx(
     r"\b(?:said|says|saying|told|tells|telling|according\s+to|claims?|claimed|claiming|thinks"
     r"|thought|believes|believed|assumes|assumed|heard|mentioned|wrote|writes|reckons|insists?"
-    r"|insisted|swears|swore|joked|jokes|joking|kidding|asked|asks|replied|replies|quote|quoted"
+    # ("replies" and "quote" are left out: "sorry for the slow replies", "get a quote")
+    r"|insisted|swears|swore|joked|jokes|joking|kidding|asked|asks|replied|quoted"
     r"|quoting|rumou?rs?|pretends?)\b|[\"“”«»]",
     words="said says saying told tells telling according claim claims claimed claiming thinks"
     " thought believes believed assumes assumed heard mentioned wrote writes reckons insist"
@@ -608,7 +609,7 @@ def _next_word(text: str, end: int) -> str:
     return match.group(1).casefold() if match else ""
 
 
-_NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&])")
+_NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&]|\s+I\b)")
 _NAMED = re.compile(
     rf"(?:\s*,\s*|\s+)(?:(?i:named|called|name\s+is|name|whose\s+name\s+is"
     # "a french bulldog, se llama Frijol": "is called" in the user's first language
@@ -691,7 +692,9 @@ _MINE_IS = _grx(
     "mine ours",
 )
 # "my cat is Olive, shes scared of Benji": a capitalised word after "is" names a pet
-_PET_IS_NAME = re.compile(rf"\s+(?i:is)\s+(?P<names>{_NAME})(?=\s*$|\s*[,.;!])")
+_PET_IS_NAME = re.compile(
+    rf"\s+(?i:is)\s+(?P<names>{_NAME})(?=\s*$|\s*[,.;!]|\s+(?i:and|but|so)\b)"
+)
 
 
 def _rule_mine_is(c: str, mask: int) -> Iterator[_Hit]:
@@ -749,7 +752,12 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             lower := _given_names(named.group("names"))
         ):
             names, end = lower, m.end() + named.end()
-        elif is_pet and not plural and (named := _PET_IS_NAME.match(rest)):
+        elif (
+            not plural
+            and (named := _PET_IS_NAME.match(rest))
+            # "my wife is Anke": a relative's name, never a word ("my dad is Catholic")
+            and (is_pet or not is_common_word(named.group("names").casefold()))
+        ):
             names, end = _names(named.group("names")), m.end() + named.end()
         elif (
             is_pet
@@ -2915,6 +2923,9 @@ _CLOSE_DOUBLE = re.compile(r"[\"”]")
 # Where a quoted passage opens: after a colon ("starts like this: 'My name is ..."), or a quote
 # mark before a capital after a space or a sentence end ("tighten it? 'My name is ...").
 _QUOTE_OPENS = re.compile(r":\s*['‘\"“]|(?<=[\s?!.])['‘\"“](?=[A-Z])")
+_NAME_THEN_RELATION = re.compile(
+    rf"\b(?P<name>{_NAME})\s*\(\s*(?i:my|our)\s+(?P<rel>{_REL_SURFACE})\s*\)"
+)
 _GLOSS = re.compile(r"\s*\([^()\n]{1,200}\)")
 _SOMEONE_ELSES_BLOCK = _rx(
     r"\b(?:for|about|of)\s+(?:my|a|our|the|this)\s+(?:client|customer|friend|patient|colleague"
@@ -3508,6 +3519,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._refine_home(event, hits)
             if mask & _ALLERGIC_BIT:
                 self._allergic_after(event, hits)
+            if "(" in text:
+                self._named_in_brackets(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & _YIELDING_BITS:
                 self._note(event.seq, 0, len(text), None)
@@ -3752,6 +3765,19 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             last = b
         out.append(text[last:])
         return "".join(out)
+
+    def _named_in_brackets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "Kofi (my husband) will handle the drinks": a name, then who they are to the user."""
+        for m in _NAME_THEN_RELATION.finditer(event.text):
+            relation = _normal("relationship", "relation", m.group("rel"))
+            names = _names(m.group("name"))
+            if relation is None or not names:
+                continue
+            hit = _Hit("relationship", {"relation": relation, "name": names[0]})
+            hit.evidence.append((event.seq, m.start(), m.end()))
+            hit.stated_end = m.end()
+            hits.append(hit)
+            self._note(event.seq, m.start(), m.end(), None, (hit,))
 
     def _allergic_after(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "I cant have dairy, I am allergic": the allergy the clause after the comma states."""
