@@ -296,6 +296,7 @@ _SPECIES_SYNONYMS: Final = {
     **dict.fromkeys(("maine coon", "ragdoll", "sphynx", "tortie", "calico"), "cat"),
     "african grey": "parrot",
 }
+_SUBJECT_WORDS: Final = {"db": "database", "repo": "repository"}
 _LANGUAGE_SYNONYMS: Final = {"farsi": "persian", "mandarin chinese": "mandarin"}
 
 _IRREGULAR_PLURALS: Final = {
@@ -624,7 +625,9 @@ def _object(raw: str) -> str:
 
 
 def _subject(raw: str) -> str:
-    return _drop_leading(_phrase(raw, max_words=8), _SUBJECT_DETERMINERS)
+    # "db is mysql 8", "the staging db": one subject, however it is abbreviated
+    words = _drop_leading(_phrase(raw, max_words=8), _SUBJECT_DETERMINERS).split()
+    return " ".join(_SUBJECT_WORDS.get(w, w) for w in words)
 
 
 def _language(raw: str) -> str:

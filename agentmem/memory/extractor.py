@@ -1344,7 +1344,8 @@ _INSTITUTION_WORD = re.compile(rf"\b(?:{_INSTITUTION}|Media|Corp|Company|Bank|Ai
 
 # "i live in partick, glasgow": a region qualifier the user gave is part of the place
 _REGION_AFTER = re.compile(
-    r"\s*,\s*(?P<region>[^\W\d_][\w'’.\-]*(?:\s+[^\W\d_][\w'’.\-]*)?)"
+    r"\s*,\s*(?P<region>[^\W\d_][\w'’.\-]*(?:\s+(?!(?:and|but|so|with|near|btw|since|now|lol|tho"
+    r"|though|atm|rn|too|currently)\b)[^\W\d_][\w'’.\-]*)?)"
     r"(?=\s*(?:$|[,.;!?)])|\s+(?:and|but|so|with|near|btw|since|now|lol|tho|though|atm|rn"
     r"|these\s+days|currently|too)\b)"
 )
@@ -1401,6 +1402,8 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
         words = place.split()
         for n in range(min(len(words), 3), 0, -1):
             if (found := canonical_place(" ".join(words[:n]))) is not None:
+                if n == len(words):  # "im in astoria, queens now": the region the user gave
+                    found, _ = _with_region(found, c, m.end("place"))
                 yield _Hit("home_location", {"place": found}, m.span())
                 break
 
@@ -1448,7 +1451,7 @@ _OCCUPATION = [
         # any one or two lower-case modifiers: "hardware engineer", "junior java developer"
         rf"|(?-i:[a-z][a-z\-]{{1,15}})(?:\s+(?-i:[a-z][a-z\-]{{1,15}}))?\s+{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
-        rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|by\s+profession|by\s+trade)\b)",
+        rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by\s+profession|by\s+trade)\b)",
         " ".join(_OCCUPATIONS),
     ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
@@ -1840,7 +1843,7 @@ _OBJECT_CUT = _rx(
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
-    r"|actually|though"
+    r"|actually|though|esp|especially"
     # "i love smoothies and use it every morning": the subject's next verb
     r"|and\s+(?:use|get|make|go|have|take|do|eat|need|want|try|buy|cook|drink|play|watch"
     r"|listen|read|put|keep|work|am|was|will|can|should|would|could)"
@@ -1939,7 +1942,7 @@ _PREF_HEAD = _grx(
 _QUALIFIED = _rx(
     r"\s*[\w'\-]+ing\s+(?:at|in|on|during|after|before|with|without|when|alone|late|early)\b"
     # "i hate small talk in elevators", "pineapple on pizza": a noun and where or how it comes
-    r"|\s*[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|at|during)\s+(?:the\s+)?[a-z]+s?(?=\s*(?:$|[,.;!?)]|\s+"
+    r"|\s*[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|at|during)\s+(?!all\b)(?:the\s+)?[a-z]+s?(?=\s*(?:$|[,.;!?)]|\s+"
     r"(?:so|but|because|and|or|btw|lol|tbh|haha|anyway)\b))"
 )
 _SHOUTED_VERB = re.compile(r"\b(?:LOVE|LOOOVE|ADORE|ENJOY|LIKE)\b")
@@ -2226,7 +2229,8 @@ _LANGUAGE = [
         "native",
         _grx(
             rf"\bmy\s+(?:native|first|mother)(?:\s+(?:language|tongue))?\s+(?:is|are)\s+"
-            rf"(?P<langs>{_LANG}(?:\s+and\s+{_LANG})?)",
+            # "my first language is spanish and english i am still learning": not both
+            rf"(?P<langs>{_LANG}(?:\s+and\s+{_LANG}(?!\s+(?:i|im|i{_A}m)\b))?)",
             "native first mother",
         ),
     ),
@@ -2520,8 +2524,9 @@ _TECH_APP = _grx(
     " ".join(_TECHS) + " net",
 )
 _ITS_TECH = _grx(
-    rf"\b(?:it{_A}?s|its)\s+(?:{_TECH_VERSION})(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually)\b)",
-    "its s",
+    rf"(?:\b(?:it{_A}?s|its)|(?:^|,)\s*is)\s+(?:{_TECH_VERSION})"
+    rf"(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually)\b)",
+    "its s is",
 )
 _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
 _TEST_RUNNER = _grx(
@@ -3384,6 +3389,27 @@ def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
     return ended
 
 
+def _prefer_region(hits: list[_Hit]) -> None:
+    """ "im in astoria, queens now": where one rule read "Astoria" and another "Astoria, Queens"
+    in the same words, the place the user qualified is the one they meant."""
+    qualified = {
+        (e[0], (h.values.get("place") or "").split(",")[0].casefold())
+        for h in hits
+        if h.kind == "home_location" and "," in (h.values.get("place") or "")
+        for e in h.evidence
+    }
+    if qualified:
+        hits[:] = [
+            h
+            for h in hits
+            if h.kind != "home_location"
+            or "," in (h.values.get("place") or "")
+            or not all(
+                (e[0], (h.values.get("place") or "").casefold()) in qualified for e in h.evidence
+            )
+        ]
+
+
 def _keep_known_region(hits: list[_Hit], episode: Episode) -> None:
     """ "still in austin" confirms a known home "Austin, TX": the city names the same place, and
     reading it as a move would replace the precise value with a vaguer one."""
@@ -3541,6 +3567,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._last = (episode, taken_back)
         self._ended = (episode, _ended_beliefs(episode))
         _keep_known_region(hits, episode)
+        _prefer_region(hits)
         return self._candidates(hits, texts)
 
     def _retract(
@@ -4076,10 +4103,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # "We are using mysql 5.7, how to query...? no wait sorry, we upgraded": a sentence
         # that opens by taking back takes back the sentence before it
         for opener in _RETRACT_OPENS.finditer(text):
-            previous = max(
-                (m.end() for m in _SENTENCE_END.finditer(text, 0, max(0, opener.start() - 1))),
-                default=0,
-            )
+            stop = opener.start()
+            while stop > 0 and text[stop - 1] in ".!?":
+                stop -= 1  # the end of the sentence taken back is not its start
+            previous = max((m.end() for m in _SENTENCE_END.finditer(text, 0, stop)), default=0)
             for i in range(len(hits) - 1, before - 1, -1):
                 hit = hits[i]
                 if previous <= hit.stated_end <= opener.start() and any(
@@ -4105,6 +4132,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hi = bisect.bisect_right(keys, m.start())
             for _, index in ends[lo:hi]:
                 hit = hits[index]
+                if m.re is _VALUE_ACTUALLY and hit.kind == "home_location":
+                    continue  # "im in astoria, queens now": a region, not a correction
                 if m.re is _RETRACT_ONLY:
                     if (
                         0 <= m.start() - hit.stated_end < 40
