@@ -1592,6 +1592,9 @@ def _in_employer(org: str) -> bool:
     return not (len(words) == 1 and org.casefold().endswith(_FIELD_ENDINGS))
 
 
+_ROLE_ADVERB = _rx(
+    r"^(?:just|only|simply|basically|officially|still|now|currently|actually|also)\s+"
+)
 _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
 _ORG_AFTER_ROLE = _rx(
@@ -1734,8 +1737,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             )
             if field_of_work:  # "I work in construction like supervisor"
                 role = f"{field_of_work} {role}"
-            # "a 2nd year nursing student": the year is not part of the title
-            role = _STUDY_YEAR.sub("", role)
+            # "a 2nd year nursing student": the year is not part of the title; "im just data
+            # analyst now": nor is an adverb
+            role = _ROLE_ADVERB.sub("", _STUDY_YEAR.sub("", role))
             # "an IT analyst": a modifier typed in capitals is an acronym, not the pronoun "it"
             modifiers = [
                 w.casefold() for w in role.split()[:-1] if not (w.isupper() and len(w) > 1)
