@@ -30,10 +30,10 @@ PARTS = {
 ALL = [(part, case) for part, cases in PARTS.items() for case in cases]
 RESULTS: dict[str, CaseResult] = {}
 
-# Floors of stated facts remembered, just under what deterministic-extractor/9 measured when it
-# landed (95.5%, 79.4%, 67.5%): a change that lowers recall below them fails. Floors against
+# Floors of stated facts remembered, just under what deterministic-extractor/10 measured when it
+# landed (95.5%, 79.1%, 73.2%): a change that lowers recall below them fails. Floors against
 # regression, not targets.
-FLOORS = {"bundled": 0.93, "realistic": 0.77, "holdout": 0.64}
+FLOORS = {"bundled": 0.93, "realistic": 0.77, "holdout": 0.71}
 
 
 def _deterministic(store):
