@@ -975,13 +975,15 @@ _PRONOUN_NAME = _grx(
 _LOWER_NAME = r"(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})"
 _NAME_IS = _Gated(
     re.compile(
-        rf"(?:\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}s))"
+        rf"(?:\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}?s))"
+        # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
+        rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)\s*,"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
         rf"|\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself))\s+"
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME})?)"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
     ),
-    "name myself",
+    "name names myself",
 )
 _HELLO = (
     r"(?i:hi+|hello|hey+|hiya|heya|yo|hola|oi|ola|olá|ciao|bonjour|salut|merhaba|salam|namaste"
@@ -999,7 +1001,8 @@ _I_AM_NAME = _Gated(
 _ITS_NAME = _Gated(
     re.compile(
         rf"^\W*{_HELLO}\W+(?i:it{_A}?s|its|it\s+is)\s+(?P<name>{_NAME}|{_LOWER_NAME})"
-        rf"(?=\s+(?i:again|here)\b|\s*\(|\s*$)"
+        # "hey its Jonathan but pls call me Jon"
+        rf"(?=\s+(?i:again|here|but)\b|\s*\(|\s*$)"
         # without a greeting only "it's X again" / "it's X here" introduces the user
         rf"|^\W*(?i:it{_A}?s|its|it\s+is)\s+(?P<name2>{_NAME}|{_LOWER_NAME})"
         rf"(?=\s+(?i:again|here)\b)"
@@ -1058,7 +1061,12 @@ def _given_names(raw: str) -> list[str]:
 
 
 _NAME_HERE = _Gated(
-    re.compile(rf"^\W*(?i:hi|hello|hey|hiya)\W+(?P<name>{_NAME}(?:\s+{_NAME})?)\s+(?i:here)\b"),
+    re.compile(
+        rf"^\W*(?i:hi|hello|hey|hiya)\W+(?P<name>{_NAME}(?:\s+{_NAME})?)\s+(?i:here)\b"
+        # "Alejandra here but everyone calls me Ale", "priyanka here. our monorepo uses pnpm"
+        rf"|^\W*(?:(?i:hi|hello|hey|hiya)\W+)?(?P<name2>{_NAME}(?:\s+{_NAME})?|{_LOWER_NAME})\s+(?i:here)"
+        rf"(?=\s*[,.!;]|\s+(?i:but|and|from|btw)\b|\s*$)"
+    ),
     "here",
 )
 
@@ -1067,8 +1075,11 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
     if (
         message_start
         and (m := _NAME_HERE.match(c, mask))
-        and (names := _names(m.group("name")))
-        and len(names) == len(m.group("name").split())
+        and (said := m.group("name") or m.group("name2"))
+        and (names := _given_names(said))
+        and len(names) == len(said.split())
+        # "London here, raining again", "Nobody here": a place or a word, not a name
+        and not (m.group("name2") and (is_town(said) or is_common_word(said.casefold())))
     ):
         yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _NAME_IS.finditer(c, mask):
