@@ -729,6 +729,9 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             continue
         if not is_pet and noun == "partner" and _next_word(c, m.end()) == "in":
             continue
+        # "thank you my brother": an address to the assistant, not a relative
+        if not is_pet and _VOCATIVE_BEFORE.search(c, 0, m.start()) and _ONLY_END.match(c, m.end()):
+            continue
         # "my only child is a monstera named gerald": a relative who is a thing is a joke
         if (
             not is_pet
@@ -778,6 +781,11 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             yield from _coordinated(more, m.start())
 
 
+_VOCATIVE_BEFORE = _rx(
+    r"(?:thank\s+you|thanks|thx|ty|cheers|bye|good\s*night|hello|hi|hey|sorry|please|yes|ok|okay)"
+    r"\W*$"
+)
+_ONLY_END = re.compile(r"[\s\W]*$")
 _IS_A_NAMED = _rx(r"\s+is\s+(?:a|an)\s+(?P<what>[a-z]+)\s+(?:named|called)\b")
 _PET_HINT = _rx(rf"[^.!?]{{0,20}}?\b(?:the|our|my)\s+(?P<noun>{_PET_SURFACE})\b")
 _AND_MORE = _rx(
@@ -1182,6 +1190,12 @@ _HOME = [
         "staying living",
     ),
     _grx(rf"\bi\s+call\s+(?P<place>{_PLACE})\s+home\b", "home"),
+    # "I live with my girlfriend Kasia in Wrocław"
+    _grx(
+        rf"\b(?:i|we)\s+(?:currently\s+|now\s+)?live\s+with\s+(?:my|our)\s+(?:[\w'’\-]+\s+){{1,3}}?"
+        rf"in\s+(?P<place>{_ANY_PLACE})",
+        "live",
+    ),
     # "ok finally settled in calgary, the move from toronto was BRUTAL"
     _grx(
         rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are|i{_A}?ve|we{_A}?ve|i|we)\s+|^\W*(?:ok\W+|so\W+)?)"
@@ -2321,6 +2335,8 @@ _OTHER_SPEAKER = _rx(
     r"|abuela|grandma|in-laws|students?|pupils?|team|colleagues|clients?|customers?|patients?"
     r"|guests?|candidates?|applicants?)\b"
 )
+_CORRECTION_ITEM = _rx(r"\s*(?:i\s+mean|sorry|no\s+wait|i\s+meant)\b")
+_ANAPHOR_ITEM = _rx(rf"\s*(?:it\s+is|it{_A}?s|its|which\s+is|that\s+is|thats|that{_A}s)\b")
 _SELF_SUBJECT = _rx(rf"\b(?:i|i{_A}?m|im|me|my)\b")
 _FIRST_PERSON_OR_LIST = _rx(r"\b(?:i|i{_A}?m|im|my|me|languages?)\b")
 _LANGUAGE_CUE_WORDS = (
@@ -2344,6 +2360,7 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
     pos = 0
     joined_by_and = False
     others = False
+    last: list[tuple[str, int]] = []  # the languages the item before named
     for sep in (*_LIST_ITEM_SEP.finditer(c), None):
         start, end = pos, (sep.start() if sep else len(c))
         pos = sep.end() if sep else len(c)
@@ -2364,6 +2381,19 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
             cue = next(((lvl, m) for lvl, rx in _LEVEL_CUES if (m := rx.search(item))), None)
             found: list[tuple[str, int]] = []
             level: str | None = None
+            if _CORRECTION_ITEM.match(item):
+                # "my native language is Tagalog, i mean Cebuano": a correction, not the list
+                # going on (the self-correction step replaces the value)
+                pending, carried, last = [], None, []
+                continue
+            if cue is not None and not langs and last and _ANAPHOR_ITEM.match(item):
+                # "I speak Yoruba, it is my mother tongue": the level of the one just named
+                level = cue[0]
+                if first_person:
+                    for lang, at in last:
+                        yield _Hit("language", {"language": lang, "level": level}, (at, end))
+                pending, carried, last = [], None, []
+                continue
             if cue is None:
                 if langs and carried is not None:
                     (level,) = carried
@@ -2390,6 +2420,7 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
             if found and first_person:
                 for lang, at in found:
                     yield _Hit("language", {"language": lang, "level": level}, (at, end))
+            last = found
             pending = []
         joined_by_and = False
         if word == "but":
@@ -2712,7 +2743,10 @@ def _version_only(value: str) -> str:
 
 _VALUE_ADVERB = _rx(r"^(?:always|usually|still|now|currently|just|basically)\s+")
 # "and remember line length is 100", "pls note deploy branch is prod": asides, not the subject
-_SUBJECT_LEAD = _rx(r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and)\s+)+")
+_SUBJECT_LEAD = _rx(
+    r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and|crate|repo|repository|project"
+    r"|app|codebase|service)\s+)+(?=\S)"
+)
 
 
 _RELATIVE_DAYS: Final = frozenset(
@@ -2978,17 +3012,25 @@ _FILLER = (
 _SELF_CORRECTION = _rx(
     rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:"
     r"wait\s+no(?:\W+sorry)?|no\s+wait|no\W+actually|no\W+sorry|actually\W+no|well\W+no\b"
+    # "staging db is postgres 14 — no, 15", "4 spaces. no scratch that, 2 spaces", "Jon Pereira.
+    # ugh autocorrect — its Joao Pereira"
+    r"|(?<=[—–-]\s)no(?=\s*,)|(?<=[—–-])no(?=\s*,)|(?:no\s+)?scratch\s+that"
+    r"|(?:ugh\s+)?autocorrect\W+(?:it['’]?s|its)"
     r"|(?<!\bas\s)well|or\s+rather|rather|i\s+mean"
     r"|more\s+like|make\s+(?:that|it)|sorry|oops"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
     # "im veggie - well actually fully vegan since january"
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*(?:an?\s+)?"
-    rf"(?P<value>[a-z](?:[\w'’\-/]|\.(?=\w))*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*){{0,2}}|\d+(?:\.\d+)*)"
+    rf"(?P<value>[a-z](?:[\w'’\-/]|\.(?=\w))*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*){{0,2}}"
+    rf"|\d+(?:\.\d+)*(?:\s+[a-z]+(?=\s*[,.;!?]))?)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b))"
 )
 # "the test db is sqlite... no wait, we moved tests to postgres": the value just stated is taken
 # back whatever follows (a restatement of the same kind is read by _SELF_CORRECTION)
+_OPENS_SENTENCE = _rx(
+    r"\W*(?:sorry|i\s+mean|no\s+wait|(?:no\s+)?scratch\s+that|(?:ugh\s+)?autocorrect)\b"
+)
 _RETRACT_ONLY = _rx(
     r"(?:\s*[—–]\s*|\s+-{1,2}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:wait\s+no|no\s+wait|no\W+actually"
     r"|actually\W+no|well\W+no|scratch\s+that|i\s+mixed\s+(?:that|it)\s+up)\b"
@@ -3156,7 +3198,8 @@ _CORRECTED_LEAD = _rx(
 )
 # "my boyfriend Marco - fiancé actually!!": the value first, then "actually"
 _VALUE_ACTUALLY = _rx(
-    r"\s*[—–,-]\s*(?P<value>[^\W\d_][\w'’\-]*)\s+(?:actually|technically|now)\b(?=\W*(?:$|[,.;!?]))"
+    r"\s*[—–,-]\s*(?P<value>[^\W\d_][\w'’\-]*)(?:\s+(?:since|as\s+of)\s+\w+)?"
+    r"\s+(?:actually|technically|now)\b(?=\W*(?:$|[,.;!?]))"
 )
 _ALL_OF_IT = re.compile(r"\ball\b", re.IGNORECASE)
 _VERSION_VALUE = re.compile(r"\d+(?:\.\d+)*")
@@ -3441,6 +3484,48 @@ def _keep_known_region(hits: list[_Hit], episode: Episode) -> None:
             for home in known:
                 if home.split(",")[0].strip().casefold() == place.casefold():
                     hit.values["place"] = home
+
+
+def _swapped(hit: _Hit, said: str, before: str) -> _Hit | None:
+    """``hit`` with the value that ``before`` ends with replaced by ``said``, if valid."""
+    if said.split()[0].casefold() in _NOT_A_VALUE or not _plausible(hit, said):
+        return None
+    tail = before.rstrip(" ,.;:!?—–-…").casefold()
+    for field_name, value in hit.values.items():
+        if not value or not tail.endswith(value.casefold()):
+            continue
+        new_value = said
+        # "postgres 14 - no, 15": a number corrects the number of the value
+        if _VERSION_VALUE.fullmatch(said) and (num := _TRAILING_NUMBER.search(value)):
+            new_value = value[: num.start()] + said
+        values = {**hit.values, field_name: new_value}
+        try:
+            normalize_claim(hit.kind, values)
+        except InvalidInput:
+            return None
+        return _Hit(hit.kind, values)
+    return None
+
+
+_TRAILING_NUMBER = re.compile(r"\d+(?:\.\d+)*$")
+_NOT_A_VALUE: Final = frozenset(
+    _words(
+        "i im i'm no not sorry wait well so and but the a an it its it's my we actually just"
+        " mean meant that this yes yeah ok okay oh ah lol haha"
+    )
+)
+
+
+def _plausible(hit: _Hit, said: str) -> bool:
+    """Whether ``said`` can be a value of ``hit``'s kind at all: a place for a home, a name
+    for a name, an organisation for an employer."""
+    if hit.kind == "home_location":
+        return said[:1].isupper() or canonical_place(said, wordlike=True) is not None
+    if hit.kind == "employer":
+        return _org(said, "") is not None
+    if hit.kind in ("name", "preferred_name", "relationship", "pet"):
+        return bool(_given_names(said)) and len(_given_names(said)) == len(said.split())
+    return True
 
 
 class DeterministicExtractor(MemoryCandidateExtractor):
@@ -4163,32 +4248,32 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     continue
                 restated = _RESTATED.get(hit.kind)
                 said = m.group("value")
-                version = hit.kind == "working_state" and (
-                    (
-                        _VERSION_VALUE.fullmatch(said)
-                        and (hit.values.get("subject") or "").endswith("version")
-                    )
-                    # "the working branch is feature/login-fix, i mean feat/auth-login"
-                    or (" " not in said and any(ch in said for ch in "/-_."))
-                )
-                if (restated is None and not version) or not 0 <= m.start() - hit.stated_end < 40:
+                if not 0 <= m.start() - hit.stated_end < 40:
                     continue
-                if _SENTENCE_END.search(text, hit.stated_end, m.start()):
+                # "Pune. Sorry, Pimpri-Chinchwad": a correction may open the next sentence
+                if _SENTENCE_END.search(
+                    text, hit.stated_end, m.start()
+                ) and not _OPENS_SENTENCE.match(text, m.start()):
                     continue
-                if version:  # "we're on node 18... no actually 20"
-                    found = [_Hit(hit.kind, {**hit.values, "value": m.group("value")})]
-                else:
-                    template, rule = restated  # type: ignore[misc]
-                    synthetic = template.format(m.group("value"))
+                found = []
+                if restated is not None:
+                    template, rule = restated
+                    synthetic = template.format(said)
                     found = [
                         h for h in rule(synthetic, _PREFILTER.scan(synthetic)) if h.kind == hit.kind
                     ]
+                # "my wife Fatima, sorry Fatma", "Tagalog, i mean Cebuano", "postgres 14 - no,
+                # 15", "feature/login-fix, i mean feat/auth-login": the value said just before
+                # the correction takes its place, in a claim that must still be valid
+                if len(found) != 1 and (swapped := _swapped(hit, said, text[: m.start()])):
+                    found = [swapped]
                 if len(found) != 1 or found[0].values == hit.values:
                     continue
                 new = found[0]
                 new.verb = None
                 end = m.end("value")
-                if new.kind == "relationship":  # "my boyfriend Marco - fiancé actually"
+                # "my boyfriend Marco - fiancé actually": the name stays with the new relation
+                if new.kind == "relationship" and new.values.get("name") is None:
                     new.values["name"] = hit.values.get("name")
                 if m.groupdict().get("region") and new.kind == "home_location":
                     new.values["place"] = f"{new.values['place']}, {m.group('region')}"
@@ -4199,6 +4284,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(seq, hit.evidence[-1][1], hit.evidence[-1][2], "retracted", (hit,))
                 self._note(seq, m.start("value"), m.end("value"), None, (new,))
                 hits[index] = new
+                # another rule's reading of the same corrected words goes too
+                folded = {k: (v or "").casefold() for k, v in hit.values.items()}
+                for _, other in ends[lo:hi]:
+                    if (
+                        other != index
+                        and {k: (v or "").casefold() for k, v in hits[other].values.items()}
+                        == folded
+                    ):
+                        self._taken_back.append((hits[other], seq))
+                        hits[other] = new
                 break
 
     def _clause(
