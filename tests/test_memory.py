@@ -241,7 +241,8 @@ def test_concurrent_consolidations_of_one_session_write_once(db_path: Path) -> N
             with agentmem.open(str(db_path), principal="alice") as s:
                 s.consolidate_idle(0)
         except agentmem.AgentmemError as exc:
-            errors.append(type(exc).__name__)
+            # the message and its SQLite cause, so a rare failure can be diagnosed
+            errors.append(f"{type(exc).__name__}: {exc} ({exc.__cause__!r})")
 
     threads = [threading.Thread(target=worker) for _ in range(4)]
     for t in threads:
