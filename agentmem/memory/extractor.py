@@ -1293,7 +1293,7 @@ _CORRECTED_HOME = _grx(
 # "restaurants in Birmingham where I live", "from hamburg (where we live)": said in passing
 _WHERE_I_LIVE = _grx(
     rf"\b(?:in|from|to|around|near)\s+(?P<place>{_ANY_PLACE})\s*[,(]?\s*(?:which\s+is\s+)?"
-    rf"where\s+(?:i|we)\s+(?:(?:currently|now|actually|also|both|all)\s+)?live\b",
+    rf"\bwhere\s+(?:i|we)\s+(?:(?:currently|now|actually|also|both|all)\s+)?live\b",
     "where",
 )
 _HOME_POSSESSIVE = _grx(
