@@ -405,6 +405,13 @@ def test_a_state_the_user_says_is_over_ends_a_belief_from_an_earlier_session(
     assert any("Kiwi" in s.title() for s in after) and any("Wipro" in s for s in after), after
 
 
+def _each_remembered(tmp_path: Path, cases: dict[str, str]) -> None:
+    """Each message, alone in a fresh session, leaves a belief that names its word."""
+    for i, (text, word) in enumerate(cases.items()):
+        formed = _active(tmp_path / str(i), text)
+        assert any(word.casefold() in s.casefold() for s in formed), (text, formed)
+
+
 def test_facts_said_in_passing_are_remembered(tmp_path: Path) -> None:
     """Homes, workplaces, pets and allergies in the shapes the blind batches use."""
     cases = {
@@ -419,9 +426,7 @@ def test_facts_said_in_passing_are_remembered(tmp_path: Path) -> None:
         "style stuff so u dont get it wrong: line length is 88": "88",
         "no im in bristol, been here 8 years": "Bristol",
     }
-    for i, (text, word) in enumerate(cases.items()):
-        formed = _active(tmp_path / str(i), text)
-        assert any(word.casefold() in s.casefold() for s in formed), (text, formed)
+    _each_remembered(tmp_path, cases)
 
 
 def test_look_alikes_of_those_facts_form_nothing(tmp_path: Path) -> None:
@@ -438,3 +443,79 @@ def test_look_alikes_of_those_facts_form_nothing(tmp_path: Path) -> None:
         assert _active(tmp_path / str(i), text) == set(), text
     formed = _active(tmp_path / "level", "I am pharmacist in Riyadh", "B2 is hard, I am at A2 now")
     assert not any(s.startswith("User works at") for s in formed), formed
+
+
+def test_a_fact_one_clause_away_from_a_trap_is_kept_and_the_trap_is_not(tmp_path: Path) -> None:
+    """Positives whose message also holds a condition, a game or a question (the -rt- batch)."""
+    cases = {
+        "if i went vegan id literally starve, im allergic to soy": "soy",
+        "if the google zurich thing works out ill move obviously but rn im a backend dev "
+        "at booking.com and we live in haarlem": "Haarlem",
+        "anyway for context im a paralegal and i live in leicester so its english law right?": (
+            "Leicester"
+        ),
+        "no no im not a teacher o, im an accountant. i do live in accra tho": "Accra",
+        "ignore the engines field its stale, we run node 20 everywhere": "20",
+        "I am pure veg by the way so no egg also please": "vegetarian",
+    }
+    _each_remembered(tmp_path, cases)
+    formed = _active(
+        tmp_path / "game",
+        "you be a pirate, im the captain of the Black Gull and my parrot is called Cannonball",
+        "ok stop the game lol. i do actually have a parrot irl",
+    )
+    assert any("parrot" in s for s in formed), formed
+    assert not any("Cannonball" in s for s in formed), formed
+    for i, text in enumerate(
+        (
+            "we had to put our cat down last spring and im still sad seeing cat food in the shop",
+            "help me with backstory. im a half-elf ranger, my wolf companion is called Ash",
+            "living in oslo was so expensive, back then i paid 14k nok for a studio",
+            "my toxic trait is thinking im a professional chef because i watched one video",
+            "stardew question: we have a dog named cookie on the farm, can the dog die",
+            "had to rehome my cat pepper when i moved into a no pets flat",
+        )
+    ):
+        assert _active(tmp_path / f"trap{i}", text) == set(), text
+
+
+def test_a_value_changed_later_in_the_session_leaves_only_the_new_one(tmp_path: Path) -> None:
+    """Corrections and changes as the -ry- batch makes them, across messages."""
+    sessions = {
+        ("db is postgres 14 btw", "oh wait i said postgres 14 earlier, its actually 15"): (
+            "postgres 15",
+            "postgres 14",
+        ),
+        ("were on python 3.10 so no Self type", "update: we just bumped to 3.12"): (
+            "3.12",
+            "3.10",
+        ),
+        ("im vegan now! need dinner ideas", "well only for january, its veganuary lol"): (
+            None,
+            "vegan",
+        ),
+        ("i live in lisbon now, any coworking?", "well not live, im just in lisbon till the end"): (
+            None,
+            "Lisbon",
+        ),
+        (
+            "how do i stop my puppy biting. hes called biscuit",
+            "well he was, my kids renamed him chewie last week",
+        ): (
+            "Chewie",
+            "Biscuit",
+        ),
+        ("im a nurse. well technically a nurse practitioner now", "thanks"): (
+            "nurse practitioner",
+            "User is a nurse.",
+        ),
+    }
+    for i, (texts, (kept, gone)) in enumerate(sessions.items()):
+        formed = _active(tmp_path / str(i), *texts)
+        if kept is not None:
+            assert any(kept.casefold() in s.casefold() for s in formed), (texts, formed)
+        assert not any(
+            gone.casefold() in s.casefold()
+            and (kept is None or kept.casefold() not in s.casefold())
+            for s in formed
+        ), (texts, formed)

@@ -201,6 +201,7 @@ _RELATION_SYNONYMS: Final = {
 }
 _DIET_SYNONYMS: Final = {
     "veggie": "vegetarian",
+    "veg": "vegetarian",
     "vegetarianism": "vegetarian",
     "veganism": "vegan",
     "pescetarian": "pescatarian",

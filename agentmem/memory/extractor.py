@@ -384,14 +384,19 @@ _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
     rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
-    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?(?:{_SUBJECT_START}))"
+    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+|rn\s+)?(?:{_SUBJECT_START}))"
     rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
     rf"(?:{_SUBJECT_START}))"
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
     # "CI runs on python 3.12 so dont worry about old syntax": the "dont" is an instruction
-    rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need)\b)"
+    rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need|no|not)\b)"
+    # "im a paralegal and i live in leicester so its english law right?": the ask is its own
+    rf"|,?\s+so\s+(?=(?:it{_A}?s|its|that{_A}?s|thats|is\s+(?:it|that)|does|do|should|can"
+    rf"|would)\b)"
+    # "I was working in Infosys since 2019 only but from last month I have joined TCS"
+    rf"|,?\s+but\s+(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "used to live in oslo but moved to bergen", "in nairobi till thursday but home is kampala"
     rf"|,?\s+but\s+(?=(?:then\s+|now\s+|just\s+)?(?:moved|relocated)\b|home(?:\s+is|{_A}s)\s)"
     # "Infosys was till last month only, from 3rd of this month I am joined TCS"
@@ -438,9 +443,13 @@ _MODAL_LOWER = _Gated(
 _HEDGE = _grx(
     r"\b(?:i\s+think|i\s+guess|i\s+believe|i\s+suppose|i\s+assume|i\s+feel\s+like|not\s+sure"
     r"|probably|maybe|perhaps|possibly|kind\s+of|sort\s+of|kinda|sorta|apparently|supposedly"
-    r"|allegedly|i\s+doubt|i\s+wonder|as\s+far\s+as\s+i\s+know|i\s+reckon|i\s+suspect)\b",
+    r"|allegedly|i\s+doubt|i\s+wonder|as\s+far\s+as\s+i\s+know|i\s+reckon|i\s+suspect"
+    # "my toxic trait is thinking im a professional chef": a self-image, not a fact
+    r"|(?:thinking|pretending|acting\s+like|convinced)\s+(?:that\s+)?(?:i['’]?m|i\s+am)"
+    r"|toxic\s+trait)\b",
     words="think guess believe suppose assume like sure probably maybe perhaps possibly kind sort"
-    " kinda sorta apparently supposedly allegedly doubt wonder know reckon suspect",
+    " kinda sorta apparently supposedly allegedly doubt wonder know reckon suspect thinking"
+    " pretending convinced trait",
 )
 _SELF_REPORT = _grx(
     r"\b(?:as|like)\s+i\s+(?:already\s+)?(?:said|mentioned|told\s+you|wrote)\b"
@@ -495,11 +504,17 @@ _FICTION = _grx(
     rf"|\bwrite\s+(?:me\s+)?(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:story|poem|tale|scene|monologue)"
     rf"\s+about\s+(?:a|an|the|some)\b"
     rf"|\bdungeon\s+master\b|\bd\s*&\s*d\b|\bwriting\s+(?:a|my)\s+(?:story|novel|book|script"
-    rf"|screenplay)\b|\bplay(?:ing)?\s+(?:a|the)\s+(?:role|part)\b|\bact(?:ing)?\s+as\b",
+    rf"|screenplay)\b|\bplay(?:ing)?\s+(?:a|the)\s+(?:role|part)\b|\bact(?:ing)?\s+as\b"
+    # "help me with backstory. im a half-elf ranger"
+    rf"|\bback[- ]?story\b|\bcharacter\s+sheet\b"
+    # "stardew question: i married sebastian and we have a dog named cookie"
+    rf"|\b(?:stardew|the\s+sims|sims\s+\d|minecraft|animal\s+crossing|skyrim|baldur{_A}?s\s+gate"
+    rf"|elden\s+ring|red\s+dead|fortnite|roblox|my\s+sim|save\s+file|playthrough)\b",
     words="character avatar persona oc ego protagonist hero heroine npc story novel book game role"
     " roleplay script screenplay scene campaign world fic fanfic fanfiction play playing movie"
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
-    " first",
+    " first backstory back sheet stardew sims minecraft crossing skyrim gate ring dead fortnite"
+    " roblox sim file playthrough",
     parts="pretend roleplay",
 )
 _FRAME_ON = _grx(
@@ -507,8 +522,10 @@ _FRAME_ON = _grx(
     rf"|write\s+a\s+story|imagine)\b|\brole[- ]?play|\bstay\s+in\s+character\b"
     rf"|\bin\s+character\b|\bi{_A}?(?:ll|\s+will)\s+play\s+(?:the|a)\b"
     # "pretend ur a pirate and im a sea captain"
-    rf"|\bpretend\s+(?:ur|you{_A}?re|youre|u\s+r|you\s+are|to\s+be|that\s+you)\b",
-    words="let lets role character play pretend",
+    rf"|\bpretend\s+(?:ur|you{_A}?re|youre|u\s+r|you\s+are|to\s+be|that\s+you)\b"
+    # "you be a pirate, im the captain"
+    rf"|(?:^\W*|\b(?:ok|okay|so|now|lets\s+play|let{_A}s\s+play)\W+)(?:you|u)\s+be\s+(?:a|an|the|my)\b",
+    words="let lets role character play pretend be",
     parts="roleplay",
 )
 _FRAME_OFF = _grx(
@@ -517,21 +534,29 @@ _FRAME_OFF = _grx(
     r"|\bin\s+real\s+life\b|\birl\b",
     words="character ooc role roleplay story game scene simulation back real irl",
 )
+_FRAME_ENDED = _rx(r"(?:end|stop|exit|quit|leave)\s|out\s+of\s+character|ooc|back\s+to")
 # A message that takes back what the user said just before: the previous message's claims go.
 _RETRACTION = _grx(
     r"\b(?:i\s+misspoke|i\s+meant|scratch\s+that|never\s*mind|ignore\s+(?:that|what\s+i"
     r"|my\s+(?:last|previous))|disregard\s+(?:that|what\s+i|my\s+(?:last|previous))"
     r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
-    r"|correction|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
+    # "one more correction, deploy branch is production now" announces a change of its own
+    r"|(?<!more\s)(?<!another\s)(?<!small\s)(?<!quick\s)(?<!minor\s)(?<!last\s)correction"
+    r"|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
     r"|typo|no\s+wait|i\s+mixed\s+(?:that|it|them|those)\s+up|(?:sorry|oops),?\s+i\s+mean"
     r"|sorry,?\s+no(?=\s*,)"
     r"|autocorrect|actually\s+no|scrap\s+(?:the|that)|actually\s+(?:it['’]?s|its)\s+only"
     # "i said that wrong", non-native "I told wrongly"
     r"|i\s+(?:said|told|typed|wrote|got)\s+(?:(?:that|it|you)\s+)?wrong(?:ly)?"
     # "oh wait ignore all that, this form is for my friend"
-    r"|(?:ignore|forget|scratch|disregard)\s+all\s+(?:of\s+)?(?:that|this|the\s+above))\b",
+    r"|(?:ignore|forget|scratch|disregard)\s+all\s+(?:of\s+)?(?:that|this|the\s+above))\b"
+    # "im vegan now!" then "well only for january, its veganuary": the state was a spell
+    r"|^\W*(?:(?:well|but|ok|okay|lol|haha|oh|hmm|i\s+mean)\W+)*(?:only|just)\s+(?:for|till|until"
+    r"|til)\s+(?:now|the\s+\w+|this\s+\w+|a\s+(?:few\s+)?\w+|\d+\s+\w+|next\s+\w+|january"
+    r"|february|march|april|may|june|july|august|september|october|november|december|monday"
+    r"|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
-    " mistake typo mixed mean autocorrect no scrap only wrongly",
+    " mistake typo mixed mean autocorrect no scrap only wrongly just",
 )
 _NEGATION = _grx(
     rf"\b(?:not|never|no|none|neither|nor|without|nobody|nothing|nowhere|cannot|hardly|barely"
@@ -545,7 +570,7 @@ _PAST = _grx(
     r"|in\s+the\s+past|former|ex|passed\s+away|passed|died|deceased|lived|worked|until"
     # "before my shift" says when, "i lived in oslo before" says it is over
     r"|before(?!\s+(?:my|the|a|an|work|school|lunch|dinner|breakfast|bed|noon|then))"
-    r"|put\s+(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
+    r"|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
     r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)"
     # "were in cardiff now" is "we're" typed without the apostrophe
     r"(?!\s+in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+now\b)|\bhad\b",
@@ -553,9 +578,12 @@ _PAST = _grx(
     " past former ex passed died deceased lived worked until before late had put rainbow lost",
 )
 _DIED = _grx(
-    r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few)|died|put\s+(?:down|to\s+sleep)"
-    r"|rainbow\s+bridge|is\s+no\s+longer\s+with\s+us)\b",
-    "passed died put rainbow longer",
+    r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few)|died|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
+    r"|rainbow\s+bridge|is\s+no\s+longer\s+with\s+us"
+    # "we lost our golden retriever Max last week", "had to rehome my cat pepper"
+    r"|(?:we|i)\s+(?:just\s+|recently\s+|sadly\s+)?lost\s+(?:my|our)|re-?homed?|rehoming"
+    r"|gave\s+(?:away|up)\s+(?:my|our))\b",
+    "passed died put rainbow longer lost rehome rehomed rehoming re gave",
 )
 _THIRD_PARTY = _rx(
     r"\b(?:he|she|they|his|her|their|your|friend|friend's|colleague|coworker|co-worker|client"
@@ -739,6 +767,14 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and not _VOCABULARY.fullmatch(thing.group("what"))
         ):
             continue
+        # "my kids are my two cacti, Spike and Prickles": children who are things, likewise
+        if (
+            noun in _CHILD_RELATIONS
+            and (thing := _ARE_MY_THINGS.match(c, m.end()))
+            and not _VOCABULARY.fullmatch(thing.group("what"))
+            and thing.group("what").casefold() not in _WHOLE_WORLD
+        ):
+            continue
         plural = surface.casefold().endswith("s") and surface.casefold() not in {"fish"}
         plural = plural or surface.casefold() in {"children", "grandchildren"}
         rest, names, end = c[m.end() :], [], m.end()
@@ -770,9 +806,22 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and not _VOCABULARY.fullmatch(named.group("names"))
         ):
             names, end = [named.group("names").title()], m.end() + named.end()
+        # "my nonna Lucias sunday gravy": a name ending in s before a noun may be a possessive
+        # typed without its apostrophe (Lucia's or Lucias's?), so the name is left unsaid
+        if len(names) == 1 and _possessive_s(names[0], c, end):
+            names = []
+        start = m.start()
+        # "wait sorry no, Aisha is my niece": the name said before "is my"
+        if (
+            not names
+            and not plural
+            and (before := _NAME_IS_BEFORE.search(c, 0, m.start())) is not None
+            and not is_common_word(before.group("names").casefold())
+        ):
+            names, start = [before.group("names")], before.start("names")
         if not plural:
             names = names[:1]
-        for hit in _with_names(kind, field_name, noun, names, (m.start(), end)):
+        for hit in _with_names(kind, field_name, noun, names, (start, end)):
             hit.plural = plural and not names
             hit.phrase = True
             yield hit
@@ -781,12 +830,46 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             yield from _coordinated(more, m.start())
 
 
+_NOT_A_NOUN: Final = frozenset(
+    _words(
+        "is was and or but just said will would can could who has had too also lol haha now"
+        " then so because since when while if who whom whose that which what i im me my to from"
+        " in on at by with for of about again always never still already really actually"
+        " turned turns did does do got gets get went goes made makes"
+    )
+)
+
+
+def _possessive_s(name: str, c: str, end: int) -> bool:
+    if not name.endswith("s") or name.endswith("ss") or len(name) < 4:
+        return False
+    after = _NEXT_WORD.match(c, end)
+    if after is None or not after.group(1).islower():
+        return False
+    word = after.group(1)
+    return (
+        word not in _NOT_A_NOUN
+        and not word.endswith(("s", "ed", "ly"))
+        and (is_common_word(word) or word in _RELATIVE_DAYS)
+    )
+
+
+_NAME_IS_BEFORE = re.compile(
+    rf"(?:^|[,;:—–]\s*|\b(?i:and|but|no|sorry|wait|actually)\W+)(?P<names>{_NAME})\s+(?i:is)\s+$"
+)
 _VOCATIVE_BEFORE = _rx(
     r"(?:thank\s+you|thanks|thx|ty|cheers|bye|good\s*night|hello|hi|hey|sorry|please|yes|ok|okay)"
     r"\W*$"
 )
 _ONLY_END = re.compile(r"[\s\W]*$")
 _IS_A_NAMED = _rx(r"\s+is\s+(?:a|an)\s+(?P<what>[a-z]+)\s+(?:named|called)\b")
+_ARE_MY_THINGS = _rx(
+    r"\s+(?:are|is)\s+(?:my|our)\s+(?:(?:two|three|four|\d+|little|tiny|baby|precious)\s+)*"
+    r"(?P<what>[a-z]+)\b"
+)
+_WHOLE_WORLD: Final = frozenset(
+    _words("world life everything joy heart pride priority priorities universe reason sunshine")
+)
 _PET_HINT = _rx(rf"[^.!?]{{0,20}}?\b(?:the|our|my)\s+(?P<noun>{_PET_SURFACE})\b")
 _AND_MORE = _rx(
     rf"\s*(?:,\s*)?(?:and|&)\s+(?:(?:our|my)\s+)?(?P<qty>{_QTY}\s+)?"
@@ -807,7 +890,7 @@ def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
 
 
 _HAVE_HEAD = _grx(
-    rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already))?"
+    rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
     rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|just\s+(?:got|adopted)|recently\s+(?:got|adopted))"
     rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)))\s+",
     "have got adopted keep",
@@ -1133,7 +1216,7 @@ _ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
 _HOME = [
     _grx(
         rf"(?:\b(?:i|we)\s+|^\W*|,\s*)(?:currently\s+|now\s+|still\s+|actually\s+|both\s+"
-        rf"|all\s+)?(?:live|reside)\s+in\s+(?P<place>{_ANY_PLACE})",
+        rf"|all\s+|do\s+)?(?:live|reside)\s+in\s+(?P<place>{_ANY_PLACE})",
         "live reside",
     ),
     _grx(
@@ -1393,10 +1476,21 @@ def _with_region(place: str, c: str, end: int) -> tuple[str, int]:
     return f"{place}, {region if region[:1].isupper() else found}", r.end("region")
 
 
+# "living in oslo was so expensive": a gerund that is the sentence's subject states no home
+_GERUND_SUBJECT = _rx(r"^\W*(?:living|staying|residing)\s")
+_PREDICATE_AFTER = _rx(
+    r"\s*,?\s+(?:was|were|is|sounds|seems|must|would|can|could|has|had|gets|got|costs?|cost)\b"
+)
+
+
 def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
             if (place := _place(m, c, wordlike=True)) is not None:
+                if _GERUND_SUBJECT.match(c, m.start()) and _PREDICATE_AFTER.match(
+                    c, m.start("place") + len(place)
+                ):
+                    continue
                 if m.group("place") and place.casefold() == m.group("place").casefold():
                     place, _ = _with_region(place, c, m.end("place"))
                 yield _Hit("home_location", {"place": place}, m.span())
@@ -1447,7 +1541,7 @@ _ROLE_END = (
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
-    r"|on\s+nights|on\s+days|while|there|again)\b)"
+    r"|on\s+nights|on\s+days|while|there|again|i|im)\b)"
 )
 _OCCUPATION = [
     _grx(
@@ -1534,7 +1628,7 @@ _OCCUPATION = [
     _grx(
         rf"\bmy\s+(?:job\s+|official\s+|current\s+)?(?:title|position|role|profession"
         # "my title at aldi is buying assistant": the workplace named on the way
-        rf"|occupation|designation)\s+(?:at\s+(?P<org>{_ORG})\s+)?(?:changed\s+to|is\s+now|is)\s+"
+        rf"|occupation|designation)\s+(?:at\s+(?P<org>{_ORG})\s+)?(?:now\s+)?(?:changed\s+to|is\s+now|is)\s+"
         rf"(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "title position role profession occupation designation",
     ),
@@ -1890,6 +1984,8 @@ _OBJECT_BLOCK_FIRST: Final = frozenset(
         " not every each all both everything anything nothing something someone anyone everyone"
         " one ones thing things stuff way idea option options suggestion suggestions answer"
         " answers response plan version approach"
+        # "i love spicy food, add like jalapeño or chipotle": a request follows, not a list
+        " add make use put give include throw swap replace remove skip keep maybe pls please"
     )
 )
 _OBJECT_BLOCK_ANY: Final = frozenset(
@@ -2040,7 +2136,8 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
 _DIET_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days|only"
     r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
-    r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess|at\s+home)\b)"
+    r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess|at\s+home"
+    r"|by\s+the\s+way)\b)"
 )
 _DIET_WORDS = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free"
@@ -2065,8 +2162,9 @@ _DIET = [
         rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+|pure\s+)?"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
         rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
-        rf"|dairy[- ]free|keto|veggie){_DIET_END}",
-        "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie",
+        # "I am pure veg" (Indian English)
+        rf"|dairy[- ]free|keto|veggie|(?<=pure\s)veg){_DIET_END}",
+        "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie veg",
     ),
     _grx(
         rf"\b(?:i|we)\s+(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to)\s+"
@@ -2499,7 +2597,8 @@ _SETTING_FOR_REPO = _grx(
 # "pnpm is our package manager", "ruff is our linter": the value first
 _VALUE_IS_OUR = _grx(
     rf"(?:^\W*|[,;.:]\s*|\b(?:and|also|btw|so)\s+)(?P<val>[\w.\-/]+(?:\s+\d+(?:\.\d+)*)?)\s+is\s+"
-    rf"(?:our|the)\s+(?P<subj>{_WS_HEADS})\b(?!\s+(?:of|for)\b)",
+    rf"(?:our|the)\s+(?P<subj>(?:(?:base|default|deploy|release|dev|development|staging"
+    rf"|production|prod|working|target)\s+)?{_WS_HEADS})\b(?!\s+(?:of|for)\b)",
     "is",
 )
 _RENAMED = _grx(
@@ -2545,7 +2644,7 @@ _TECH_CONTEXT = _grx(
     rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+)?"
     rf"(?:on|using|running|at|to|with)|\b(?:compatible\s+with|supports?"
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
-    rf"|we\s+use|we{_A}?re\s+using"
+    rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run"
     # "we bumped to node 20 last sprint"
     rf"|\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|moved|switched"
     rf"|migrated)\s+(?:up\s+|over\s+)?to"
@@ -2577,9 +2676,10 @@ _ITS_TECH = _grx(
 _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
 _TEST_RUNNER = _grx(
     rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team))\s+(?:use|uses"
-    rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs)\s+(?P<val>{_TEST_RUNNERS})\b"
+    rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)\s+to)"
+    rf"\s+(?P<val>{_TEST_RUNNERS})\b"
     rf"(?!\s+(?:for|in)\s+(?:some|one|a)\b)",
-    "use uses using run runs",
+    "use uses using run runs moved switched migrated",
 )
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
 _PACKAGE_MANAGER = _grx(
@@ -2603,7 +2703,7 @@ _TECH_FRAGMENT = _grx(
 )
 _PM_FRAGMENT = _rx(rf"[,;]\s*(?P<pm>{_PACKAGE_MANAGERS})(?=\s*$|\s*[,.;])")
 # "tabs not spaces in this repo", "we use ruff not black"
-_INDENT = _grx(r"\b(?P<val>tabs|spaces)\s*,?\s+not\s+(?:tabs|spaces)\b", "not")
+_INDENT = _grx(r"(?<!\d\s)\b(?P<val>tabs|spaces)\s*,?\s+not\s+(?:tabs|spaces)\b", "not")
 _FORMATTERS = r"ruff|black|prettier|biome|gofmt|rustfmt|autopep8|yapf|clang-format"
 _FORMATTER = _grx(
     rf"\b(?:we|i)\s+(?:use|are\s+using|{_A}re\s+using|format\s+with)\s+(?P<val>{_FORMATTERS})"
@@ -2913,7 +3013,8 @@ def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
 
 _QUESTION_PARTS = re.compile(
     r",|\s[-–—]\s|;|\s+so\s+(?=(?:i|we|you|u|what|how|which|where|when|can|could|should|is|are"
-    r"|do|does|any|maybe|perhaps|probably|she|he|they|it|that|this|my|her|his|their)\b)"
+    r"|do|does|any|maybe|perhaps|probably|she|he|they|it|that|this|my|her|his|their|its"
+    r"|it['’]s|thats|that['’]s)\b)"
     r"|\s+but\s+(?=(?:what|how|which|where|when|can|could|should|would|is|are|do|does|any"
     r"|will)\b)",
     re.IGNORECASE,
@@ -2956,9 +3057,14 @@ _NATIVE_ACROSS = _rx(
 _NOW_PAST = _rx(
     r"(?:[—–,]|\s-)\s*(?:sorry|oops|well|i\s+mean|or\s+rather)\W+(?:was|were|used\s+to\s+be)\b"
 )
-_REPORT_ENDS = _rx(r"^\W*but\s+(?:now\s+|then\s+|honestly\s+)?(?:i|i['’]m|im|we|we['’]re)\b")
+_REPORT_ENDS = _rx(
+    r"^\W*but\s+(?:now\s+|then\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?"
+    r"(?:i|i['’]m|im|we|we['’]re)\b"
+)
 _BUT_BEFORE = _rx(r"\bbut\W*$")
-_OWN_VOICE = _rx(r"^\W*(?:now\s+|honestly\s+)?(?:i|i['’]m|im|we|we['’]re)\b")
+_OWN_VOICE = _rx(
+    r"^\W*(?:now\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?(?:i|i['’]m|im|we|we['’]re)\b"
+)
 # Pasted code, logs and traces between ``` fences are output, not the user's statements.
 _CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _BLANK = "\u2063"
@@ -3016,7 +3122,7 @@ _SELF_CORRECTION = _rx(
     # ugh autocorrect — its Joao Pereira"
     r"|(?<=[—–-]\s)no(?=\s*,)|(?<=[—–-])no(?=\s*,)|(?:no\s+)?scratch\s+that"
     r"|(?:ugh\s+)?autocorrect\W+(?:it['’]?s|its)"
-    r"|(?<!\bas\s)well|or\s+rather|rather|i\s+mean"
+    r"|(?<!\bas\s)well|or\s+rather|rather|i\s+mean|(?<=[.!?]\s)technically"
     r"|more\s+like|make\s+(?:that|it)|sorry|oops"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
     # "im veggie - well actually fully vegan since january"
@@ -3029,7 +3135,9 @@ _SELF_CORRECTION = _rx(
 # "the test db is sqlite... no wait, we moved tests to postgres": the value just stated is taken
 # back whatever follows (a restatement of the same kind is read by _SELF_CORRECTION)
 _OPENS_SENTENCE = _rx(
-    r"\W*(?:sorry|i\s+mean|no\s+wait|(?:no\s+)?scratch\s+that|(?:ugh\s+)?autocorrect)\b"
+    r"\W*(?:sorry|i\s+mean|no\s+wait|(?:no\s+)?scratch\s+that|(?:ugh\s+)?autocorrect"
+    # "im a nurse. well technically a nurse practitioner now"
+    r"|well\s+technically|technically)\b"
 )
 _RETRACT_ONLY = _rx(
     r"(?:\s*[—–]\s*|\s+-{1,2}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:wait\s+no|no\s+wait|no\W+actually"
@@ -3045,8 +3153,12 @@ _CORRECTED_VALUE = _grx(
     r"\b(?:i\s+should\s+(?:say|have\s+said)|i\s+meant(?:\s+to\s+say)?|make\s+(?:that|it)"
     r"|(?:it|that)\s+should\s+(?:say|be|have\s+been))\s+(?:an?\s+)?"
     rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER}|now\b)[a-z][\w'’\-]*)?)"
-    rf"(?=(?:\s+(?:now|{_FILLER}))?\s*(?:$|[,.;!?—–]))",
-    "should meant make",
+    rf"(?=(?:\s+(?:now|{_FILLER}))?\s*(?:$|[,.;!?—–]))"
+    # "gift ideas for my sister ana" then "i mean my sister in law, ana is my brothers wife"
+    rf"|^\W*(?:(?:sorry|oops|sry|wait|oh)\W+)?i\s+mean\s+my\s+"
+    rf"(?P<value2>[a-z][\w'’\-]*(?:\s+(?!{_FILLER}|now\b)[a-z][\w'’\-]*){{0,2}})"
+    rf"(?=\s*(?:$|[,.;!?—–]))",
+    "should meant make mean",
 )
 # "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
 _NAME_SPELLING = _grx(
@@ -3056,6 +3168,12 @@ _NAME_SPELLING = _grx(
     rf"(?:it{_A}?s|its|it\s+is)\s+"
     rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+\w+|btw|with\s+(?:an?|one|two)\b|spelled\b)",
     "actually not btw with spelled",
+)
+# "my kids renamed him chewie last week"
+_PET_RENAMED = _grx(
+    r"\b(?:renamed|rename|re-named)\s+(?:him|her|it|them|the\s+(?:dog|cat|puppy|kitten))\s+"
+    r"(?:to\s+)?(?P<name>[A-Za-z][\w'’\-]{1,20})\b",
+    "renamed rename named",
 )
 # "Actually it is LTIMindtree now, after merger"
 _ORG_NOW = _grx(
@@ -3085,9 +3203,11 @@ _OLD_JOB = _grx(
     "old previous last former ex",
 )
 _ONLY_HERE = _grx(
-    rf"{_I_AM}\s+only\s+(?:here|there|in\s+\w+)\s+(?:till|until|til|for)\b"
-    rf"|\blive{_A}?\s+is\s+a\s+stretch\b",
-    "only stretch",
+    rf"{_I_AM}\s+(?:only|just)\s+(?:here|there|in\s+\w+)\s+(?:till|until|til|for)\b"
+    rf"|\blive{_A}?\s+is\s+a\s+stretch\b"
+    # "well not live, im just in lisbon till the end of the month"
+    rf"|^\W*(?:(?:well|ok|okay|lol|haha|oh|hmm)\W+)*not\s+(?:really\s+)?live\b",
+    "only just stretch live",
 )
 # "i said monzo earlier, thats out of date": the values the message names are over
 _OUTDATED = _grx(
@@ -3122,6 +3242,22 @@ _NOT_X_BUT_Y = _grx(
     rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?(?P<new>[\w\-.]+)",
     "not",
 )
+# "oh wait i said postgres 14 earlier, its actually 15": the value said before, replaced
+_SAID_EARLIER = _grx(
+    rf"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+(?P<old>[\w.\-]+(?:\s+[\w.\-]+)?)\s+"
+    rf"(?:earlier|before|above|by\s+mistake)\W+(?:but\s+)?(?:it|that)(?:{_A}?s|\s+is|\s+was)\s+"
+    rf"(?:actually\s+|really\s+)?(?P<new>[\w.\-]+(?:\s+[\w.\-]+){{0,2}}?)"
+    rf"(?=\s*(?:$|[,.;!?])|\s+(?:not|now|btw|actually|lol|tho|though)\b)",
+    "said wrote typed put told",
+)
+_VERSION_TAIL = re.compile(r"v?\d+(?:\.\d+)*")
+# "update: we just bumped to 3.12": a version with no tool named moves the one version the
+# session has stated
+_BUMPED_TO = _grx(
+    r"\b(?:we|i)(?:['’]?ve|\s+have)?\s+(?:just\s+|finally\s+|now\s+)?(?:bumped|upgraded|moved|updated)"
+    r"\s+(?:up\s+|it\s+|everything\s+)?to\s+(?P<new>v?\d+(?:\.\d+)+)\b(?!\s*[\w.])",
+    "bumped upgraded moved updated",
+)
 _THE = re.compile(r"^the\s+")
 _WITHDRAWN_KINDS: Final = (
     (_OLD_JOB, frozenset({"occupation", "employer"})),
@@ -3146,7 +3282,10 @@ def _forget_spans(text: str, mask: int) -> list[tuple[int, int]]:
 _NOT_SO = _grx(
     rf"{_I_AM}\s+not\s+(?:really\s+|actually\s+|even\s+|strictly\s+|fully\s+|100%\s+)?"
     rf"(?:sure\s+(?:if\s+|that\s+|whether\s+)?"
-    rf"i{_A}?m\s+(?:really\s+|actually\s+)?)?(?:a\s+|an\s+)?(?P<what>[\w\-]+)",
+    rf"i{_A}?m\s+(?:really\s+|actually\s+)?)?(?:a\s+|an\s+)?(?P<what>[\w\-]+)"
+    # "yes, well not exactly engineer anymore"
+    rf"|(?:^|[,.;]\s*)\W*(?:(?:yes|yeah|well|ok|okay|so|oh|hmm)\W+)*not\s+(?:exactly\s+|really\s+)?"
+    rf"(?:a\s+|an\s+)?(?P<what2>[\w\-]+)\s+any\s*more\b",
     "not",
 )
 _WITHDRAWING_BITS: Final = _bits(
@@ -3159,6 +3298,8 @@ _WITHDRAWING_BITS: Final = _bits(
     _WAS_OLD,
     _NOT_X_BUT_Y,
     _SOMEONE_ELSES,
+    _SAID_EARLIER,
+    _BUMPED_TO,
 )
 _WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
 _KIND_WORDS: Final = {
@@ -3237,6 +3378,10 @@ _LEADING_CONDITIONAL = _rx(
     r"|let'?s\s+say|in\s+case|what\s+if|hypothetically|say(?=\s+(?:i'?m|im|i\s+am|we'?re"
     r"|we\s+are|i\s+(?:have|work|live|get|got|had))\b))\b"
 )
+_CONSEQUENCE = _rx(
+    r"\b(?:i|you|u|it|that|they|he|she)(?:['’]?d|['’]?ll|\s+would|\s+will|\s+wud)\b"
+    r"|\bwe(?:['’]d|['’]ll|\s+would|\s+will)\b|\bthen\b"
+)
 _RELEVANCE = _rx(
     r"(?:if|in\s+case)\s+(?:[\w'’]+\s+){0,6}?(?:helps?|matters?)\b"
     r"|(?:if|in\s+case)\s+(?:that|it|this)\s+(?:is\s+relevant|makes\s+a\s+difference"
@@ -3301,7 +3446,7 @@ def _stated_part(clause: str, marker: int) -> int:
 # sick" keeps the daughter; "my dog died" does not keep the dog).
 _ENDING = _rx(
     r"used\s+to|formerly|previously|no\s+longer|former|ex|ex-|passed\s+away|died|deceased|late"
-    r"|(?:my|our|the)\s+late"
+    r"|(?:my|our|the)\s+late|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
 )
 # A state the clause says is over, wherever the words stand ("vegan, not anymore").
 _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
@@ -3309,7 +3454,8 @@ _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\
 
 _CONTRAST_NOT = _rx(r"not\s+[\w.\-]+(?:\s+[\w.\-]+)?\s*,")
 _ANSWER_NO = _rx(
-    rf"^\W*(?:no|nope|nah|not\s+really)\W+(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s)\b)"
+    rf"^\W*(?:(?:wait|sorry|oh|ah|hmm+|oops|haha|lol)\W+)*(?:no|nope|nah|not\s+really)\W+"
+    rf"(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s)\b|(?-i:[A-Z][a-z]+\s+is\s+my\b))"
 )
 _CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
 
@@ -3637,9 +3783,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._retract(text, previous_seq, hits, antecedents, at_seq=event.seq, whole=whole)
             previous_seq = event.seq
             if frame:
-                frame = not _FRAME_OFF.search(text, mask)
-                self._note(event.seq, 0, len(text), "role-play")
-                continue
+                off = _FRAME_OFF.search(text, mask)
+                # "ok stop the game lol. i do actually have a parrot irl, called Kiwi": what
+                # follows the words that end the game is the user's own again
+                if off is None or not _FRAME_ENDED.match(off.group()):
+                    frame = off is None
+                    self._note(event.seq, 0, len(text), "role-play")
+                    continue
+                frame = False
+                self._note(event.seq, 0, off.end(), "role-play")
+                text = _BLANK * off.end() + text[off.end() :]
+                event = msgspec.structs.replace(event, text=text)
             if _FRAME_ON.search(text, mask):
                 frame = True
             self._refine_home(event, hits)
@@ -3656,6 +3810,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, 0, len(text), reason)
                 continue
             self._message(event, owned, hits, antecedents, mask)
+            if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
+                self._pet_renamed(event, m, hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
         taken_back = []
         for hit, seq in self._taken_back:
@@ -3766,7 +3922,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     if reason is None:
                         if m := _CONDITIONAL.search(clause, mask):
                             reason, at = "hypothetical", m.start()
-                            if _LEADING_CONDITIONAL.match(clause):
+                            # "if i went vegan id starve, im allergic to soy": a condition
+                            # whose consequence is said in its own clause governs no further
+                            if _LEADING_CONDITIONAL.match(clause) and not _CONSEQUENCE.search(
+                                clause, m.end()
+                            ):
                                 governed = reason
                         elif _reported(clause, mask):
                             reason = governed = "reported"
@@ -4030,6 +4190,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._note(seq, *span, None, (new,))
         hits[hits.index(hit)] = new
 
+    def _pet_renamed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "hes called biscuit. well he was, my kids renamed him chewie": the latest named
+        pet said before the renaming takes the new name."""
+        name = m.group("name")
+        if name.islower() and is_common_word(name):
+            return
+        for hit in reversed(hits):
+            held = hit.values.get("name") if hit.kind == "pet" else None
+            if held and hit.evidence[0][:2] < (event.seq, m.start()):
+                if held.casefold() != name.casefold():
+                    new = _Hit("pet", {**hit.values, "name": name.title()}, None)
+                    self._replace(hit, new, hits, event.seq, m.span("name"))
+                return
+
     def _org_renamed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
         """ "Actually it is LTIMindtree now, after merger": the employer said before, renamed."""
         new_name = m.group("org")
@@ -4067,7 +4241,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for field_name, value in hit.values.items():
                 if not value or value.casefold() not in (old, old.rstrip("s"), old + "s"):
                     continue
-                values = {**hit.values, field_name: m.group("new")}
+                replacement = m.group("new")
+                # "postgres 14 ... its actually 15": a version alone replaces the version
+                head, _, tail = value.rpartition(" ")
+                if head and _VERSION_TAIL.fullmatch(tail) and _VERSION_TAIL.fullmatch(replacement):
+                    replacement = f"{head} {replacement}"
+                values = {**hit.values, field_name: replacement}
                 try:
                     normalize_claim(hit.kind, values)
                 except InvalidInput:
@@ -4087,7 +4266,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         gone: list[_Hit] = []
         for pattern in (_FORGET_WHAT, _NOT_SO):
             for m in pattern.finditer(text, mask):
-                what = _WITHDRAWN_TAIL.sub("", m.group("what").casefold()).strip()
+                said = m.group("what") or m.groupdict().get("what2") or ""
+                what = _WITHDRAWN_TAIL.sub("", said.casefold()).strip()
                 if not what or (pattern is _NOT_SO and _OTHER_SUBJECT.search(text, 0, m.start())):
                     continue
                 for hit in hits:
@@ -4114,8 +4294,26 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not all(e[0] == event.seq for e in h.evidence)
                 and left.startswith((h.values.get("org") or "\0").casefold().split()[0])
             ]
-        for m in _NOT_X_BUT_Y.finditer(text, mask):
-            gone += self._replace_value(event, m, hits, gone)
+        for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER):
+            for m in pattern.finditer(text, mask):
+                gone += self._replace_value(event, m, hits, gone)
+        if mask & _BUMPED_TO.bit and (bump := _BUMPED_TO.search(text, mask)):
+            versions = [
+                h
+                for h in hits
+                if h.kind == "working_state"
+                and h not in gone
+                and (h.values["subject"] or "").endswith(" version")
+                and _VERSION_TAIL.fullmatch(h.values["value"] or "")
+            ]
+            if len({h.values["subject"] for h in versions}) == 1:
+                old = versions[-1]
+                new = _Hit("working_state", {**old.values, "value": bump.group("new")})
+                new.evidence.append((event.seq, bump.start(), bump.end()))
+                new.stated_end = bump.end()
+                hits.append(new)
+                self._note(event.seq, bump.start(), bump.end(), None, (new,))
+                gone.append(old)
         for m in _SOMEONE_ELSES.finditer(text, mask):
             species = _normal("pet", "species", m.group("noun"))
             gone += [
@@ -4162,10 +4360,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             *_CORRECTED_VALUE.pattern.finditer(event.text),
             *_CORRECTED_LEAD.finditer(event.text),
         ):
-            value = m.group("value")
+            g = "value2" if m.re.groupindex.get("value2") and m.group("value2") else "value"
+            value = m.group(g)
             for hit in reversed(hits):
                 restated = _RESTATED.get(hit.kind)
-                if restated is None:
+                if restated is None or (g == "value2" and hit.kind != "relationship"):
                     continue
                 template, rule = restated
                 synthetic = template.format(value)
@@ -4178,21 +4377,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     return True
                 new = found[0]
                 new.verb = None
-                new.evidence.append((event.seq, m.start(), m.end("value")))
-                new.stated_end = m.end("value")
+                new.evidence.append((event.seq, m.start(), m.end(g)))
+                new.stated_end = m.end(g)
                 self._taken_back.append((hit, event.seq))
-                self._note(event.seq, m.start(), m.end("value"), None, (new,))
+                self._note(event.seq, m.start(), m.end(g), None, (new,))
                 hits[hits.index(hit)] = new
                 return True
             # "oops i meant Miso": a name given in place of the name said just before
-            name = event.text[m.start("value") : m.end("value")].split()[0]
+            name = event.text[m.start(g) : m.end(g)].split()[0]
             if name[:1].isupper() and previous_seq is not None:
                 for hit in reversed(hits):
                     held = hit.values.get("name")
                     if held and any(e[0] == previous_seq for e in hit.evidence):
                         if held.casefold() != name.casefold():
                             new = _Hit(hit.kind, {**hit.values, "name": name}, None)
-                            span = (m.start("value"), m.start("value") + len(name))
+                            span = (m.start(g), m.start(g) + len(name))
                             self._replace(hit, new, hits, event.seq, span)
                         return True
         return False
