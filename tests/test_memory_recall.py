@@ -519,3 +519,30 @@ def test_a_value_changed_later_in_the_session_leaves_only_the_new_one(tmp_path: 
             and (kept is None or kept.casefold() not in s.casefold())
             for s in formed
         ), (texts, formed)
+
+
+def test_workplaces_and_homes_named_the_way_people_name_them(tmp_path: Path) -> None:
+    """Employers after a title, "here" pointing back at a place, a move to a workplace."""
+    _each_remembered(
+        tmp_path / "kept",
+        {
+            "I am working as customer service officer in Zenith Bank since 2018.": "Zenith Bank",
+            "I am civil engineer working with Orascom from 2017.": "Orascom",
+            "im hvac technician for a company called Cool Breeze Services": "Cool Breeze",
+            "i am the accountant at Kpakpo & Associates so they know i will follow up": "Kpakpo",
+            "curitiba, i live here. its cold and has a lot of parks lol": "Curitiba",
+            "whats the weather like here in guadalajara in december, we live here but i never "
+            "remember if i need a jacket": "Guadalajara",
+            "thats the old one, i moved to Grant Thornton in march. still an accountant obvs": (
+                "works at Grant Thornton"
+            ),
+            "also i live in pasadena, tx and my boss wants me in katy tomorrow": "Pasadena, tx",
+        },
+    )
+    formed = _active(
+        tmp_path / "move",
+        "thats the old one, i moved to Grant Thornton in march. still an accountant obvs",
+    )
+    assert not any(s.startswith("User lives") for s in formed), formed
+    formed = _active(tmp_path / "tool", "I am a developer working with Python since 2015")
+    assert not any(s.startswith("User works at") for s in formed), formed

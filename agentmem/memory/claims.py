@@ -298,6 +298,7 @@ _SPECIES_SYNONYMS: Final = {
     "african grey": "parrot",
 }
 _SUBJECT_WORDS: Final = {"db": "database", "repo": "repository"}
+_SUBJECT_PURPOSES: Final = frozenset({"prs", "mrs", "merges", "features", "releases"})
 _LANGUAGE_SYNONYMS: Final = {"farsi": "persian", "mandarin chinese": "mandarin"}
 
 _IRREGULAR_PLURALS: Final = {
@@ -628,6 +629,9 @@ def _object(raw: str) -> str:
 def _subject(raw: str) -> str:
     # "db is mysql 8", "the staging db": one subject, however it is abbreviated
     words = _drop_leading(_phrase(raw, max_words=8), _SUBJECT_DETERMINERS).split()
+    # "base branch for PRs": what the branch is for names no other branch
+    if len(words) > 2 and words[-2] == "for" and words[-1] in _SUBJECT_PURPOSES:
+        words = words[:-2]
     return " ".join(_SUBJECT_WORDS.get(w, w) for w in words)
 
 
@@ -768,11 +772,18 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     def implies(self, other: Claim) -> bool:
         """True when this claim entails ``other``: same kind, and every value ``other`` sets is
         equal here (``other`` may leave a nullable field unknown). "A daughter named Mia" implies
-        "at least one daughter"; the converse does not hold.
+        "at least one daughter", "a postdoc in bioinformatics" a postdoc; the converse does not
+        hold.
         """
         if self.kind != other.kind:
             return False
-        return all(v is None or self.values[f] == v for f, v in other.values.items())
+        return all(
+            v is None
+            or self.values[f] == v
+            # "a postdoc in bioinformatics" is a postdoc
+            or (f == "role" and (self.values[f] or "").startswith(f"{v} in "))
+            for f, v in other.values.items()
+        )
 
     @property
     def single_valued(self) -> bool:

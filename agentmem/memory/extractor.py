@@ -534,6 +534,11 @@ _FRAME_OFF = _grx(
     r"|\bin\s+real\s+life\b|\birl\b",
     words="character ooc role roleplay story game scene simulation back real irl",
 )
+_PROOFREAD_ASK = _rx(
+    r"\b(?:fix|correct|check|proofread|proof-read|improve|polish)\s+(?:my|the|this|these)?\s*"
+    r"(?:mistakes|errors|grammar|text|essay|draft|spelling|writing|english|paragraph)\b"
+)
+_ASKS = _rx(r"\?|\b(?:can|could|would|will)\s+(?:you|u)\b|\bpl(?:ea)?se?\b|\bpls\b|\bhelp\b")
 _FRAME_ENDED = _rx(r"(?:end|stop|exit|quit|leave)\s|out\s+of\s+character|ooc|back\s+to")
 # A message that takes back what the user said just before: the previous message's claims go.
 _RETRACTION = _grx(
@@ -582,8 +587,8 @@ _DIED = _grx(
     r"|rainbow\s+bridge|is\s+no\s+longer\s+with\s+us"
     # "we lost our golden retriever Max last week", "had to rehome my cat pepper"
     r"|(?:we|i)\s+(?:just\s+|recently\s+|sadly\s+)?lost\s+(?:my|our)|re-?homed?|rehoming"
-    r"|gave\s+(?:away|up)\s+(?:my|our))\b",
-    "passed died put rainbow longer lost rehome rehomed rehoming re gave",
+    r"|gave\s+(?:away|up)\s+(?:my|our)|rip|r\.i\.p|rest\s+in\s+peace)\b",
+    "passed died put rainbow longer lost rehome rehomed rehoming re gave rip r peace",
 )
 _THIRD_PARTY = _rx(
     r"\b(?:he|she|they|his|her|their|your|friend|friend's|colleague|coworker|co-worker|client"
@@ -607,6 +612,9 @@ class _Hit:
     stated_end: int = 0  # where in the message the words that state it end
     # "im at kpmg" names an employer only beside a stated occupation ("im at Heathrow" does not)
     needs_role: bool = False
+    # "i moved to Grant Thornton in march": a name no gazetteer knows, which the message's
+    # words of work may show to be a workplace
+    unknown_move: bool = False
 
 
 _NAME_TOKEN = re.compile(_NAME)
@@ -683,7 +691,8 @@ _NOT_A_NAME: Final = frozenset(
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
 _LOWER_NAME_AFTER = re.compile(
-    r"\s+(?P<names>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19}))(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
+    r"\s+(?P<names>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})(?:\s+and\s+(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ\-]{1,19}))?)"
+    r"(?=\s*$|\s*[,.;!)]|\s+[a-z&]|(?<=['’]s)\s+\d)"
 )
 
 
@@ -777,6 +786,15 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             continue
         plural = surface.casefold().endswith("s") and surface.casefold() not in {"fish"}
         plural = plural or surface.casefold() in {"children", "grandchildren"}
+        # "my little sisters wedding ... her name is Noor": one sister, her wedding
+        if (
+            plural
+            and not is_pet
+            and not m.group("tail")
+            and _possessive_s(surface, c, m.end())
+            and (single := _normal(kind, field_name, surface[:-1])) is not None
+        ):
+            plural, noun = False, single
         rest, names, end = c[m.end() :], [], m.end()
         if m.group("tail") == "'s" or m.group("tail") == "’s":
             if named := _POSS_NAME.match(rest):
@@ -835,7 +853,8 @@ _NOT_A_NOUN: Final = frozenset(
         "is was and or but just said will would can could who has had too also lol haha now"
         " then so because since when while if who whom whose that which what i im me my to from"
         " in on at by with for of about again always never still already really actually"
-        " turned turns did does do got gets get went goes made makes"
+        " turned turns did does do got gets get went goes made makes not the a an it him her"
+        " them something anything after"
     )
 )
 
@@ -1056,7 +1075,9 @@ _PRONOUN_NAME = _grx(
     rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+(?P<called>called|named))"
     # after "called" a lower-case word is a name even if it is an English word ("shes called pip")
     rf"\s+(?P<name>{_NAME}|(?(called)(?-i:(?!(?:after|by|for|in|the|a|an|it|that|him|her|them"
-    rf"|something|anything)\b)[a-z][a-z'’\-]{{1,19}})|(?!)))(?=\s*$|\s*[,.;!]|\s+[a-z&])",
+    rf"|something|anything)\b)[a-z][a-z'’\-]{{1,19}})|(?!))"
+    # "his name's tomasz btw": a lower-case name that is no English word
+    rf"|(?P<lower>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ\-]{{1,19}})))(?=\s*$|\s*[,.;!]|\s+[a-z&])",
     "name called named",
 )
 
@@ -1143,7 +1164,7 @@ def _given_names(raw: str) -> list[str]:
     if raw[:1].isupper():
         return _names(raw)
     out = []
-    for token in raw.split():
+    for token in raw.replace(" and ", " ").split():
         token = _POSSESSIVE_END.sub("", token)
         if not token.isalpha() or is_common_word(token) or _VOCABULARY.fullmatch(token):
             return []
@@ -1427,6 +1448,13 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
         words = place.split()
         for n in range(len(words), 0, -1):
             if (found := canonical_place(" ".join(words[:n]))) is not None:
+                # "i live in galway city": the place as the user named it
+                if (
+                    n < len(words)
+                    and words[n].casefold() in ("city", "town")
+                    and (n + 1 == len(words) or words[n + 1].casefold() in _AFTER_PLACE)
+                ):
+                    return f"{found} {words[n].title()}"
                 return found
         if wordlike and (len(words) == 1 or words[1].casefold() in _AFTER_PLACE):
             if (found := canonical_place(words[0], wordlike=True)) is not None:
@@ -1459,6 +1487,13 @@ _REGION_AFTER = re.compile(
 )
 
 
+_STATE_CODES: Final = frozenset(
+    _words(
+        "al ak az ar ca co ct de fl ga hi id il ia ks ky la md ma mi mn ms mo mt ne nv nh nj nm"
+        " ny nc nd oh ok or pa ri sc sd tn tx ut vt va wa wv wi wy dc on qc bc ab mb sk ns nb nl"
+        " nsw vic qld wa sa tas act"
+    )
+)
 _LISTED_PLACE = re.compile(r"\s+(?:and|or|&)\s+([^\W\d_][\w'’.\-]*)")
 
 
@@ -1470,12 +1505,21 @@ def _with_region(place: str, c: str, end: int) -> tuple[str, int]:
     listed = _LISTED_PLACE.match(c, r.end("region"))
     if listed and canonical_place(listed.group(1), wordlike=True) is not None:
         return place, end
+    # "i live in pasadena, tx": a state's postal abbreviation qualifies the place as typed
+    if region.casefold() in _STATE_CODES:
+        return f"{place}, {region}", r.end("region")
     found = canonical_place(region)
     if found is None or found.casefold() == place.casefold():
         return place, end
     return f"{place}, {region if region[:1].isupper() else found}", r.end("region")
 
 
+_MOVED_TO = _rx(r"^\W*(?:\w+\W+){0,3}?(?:moved|relocated)\s+(?:back\s+)?to\b")
+_WORK_WORDS = _rx(
+    r"\b(?:job|role|position|company|employer|firm|colleagues?|promot\w*|hired|joined|offer"
+    r"|contract|same\s+(?:job|role|team|work)|still\s+(?:an?\s+)?[a-z]+(?:\s+obvs)?(?:\s*[,.;!]|\s*$)"
+    r"|(?:audit|tax|sales|hr)\s+side)"
+)
 # "living in oslo was so expensive": a gerund that is the sentence's subject states no home
 _GERUND_SUBJECT = _rx(r"^\W*(?:living|staying|residing)\s")
 _PREDICATE_AFTER = _rx(
@@ -1487,13 +1531,22 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
             if (place := _place(m, c, wordlike=True)) is not None:
+                # "i moved to Grant Thornton in march. still an accountant": a name no gazetteer
+                # knows, moved to among words of work, is a workplace
+                unknown_move = (
+                    _MOVED_TO.match(m.group()) is not None
+                    and canonical_place(place) is None
+                    and not is_town(place)
+                )
                 if _GERUND_SUBJECT.match(c, m.start()) and _PREDICATE_AFTER.match(
                     c, m.start("place") + len(place)
                 ):
                     continue
                 if m.group("place") and place.casefold() == m.group("place").casefold():
                     place, _ = _with_region(place, c, m.end("place"))
-                yield _Hit("home_location", {"place": place}, m.span())
+                hit = _Hit("home_location", {"place": place}, m.span())
+                hit.unknown_move = unknown_move
+                yield hit
 
 
 def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
@@ -1569,8 +1622,16 @@ _OCCUPATION = [
         rf"\s+(?:(?:school|software|data|research|sales|support|project|product)\s+)?{_ROLE_HEAD}"
         # any one or two lower-case modifiers: "hardware engineer", "junior java developer"
         rf"|(?-i:[a-z][a-z\-]{{1,15}})(?:\s+(?-i:[a-z][a-z\-]{{1,15}}))?\s+{_ROLE_HEAD}"
+        # "I am QA tester at Nokia now"
+        rf"|(?-i:[A-Z]{{2,4}})\s+(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
-        rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by\s+profession|by\s+trade)\b)",
+        rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by\s+profession|by\s+trade|working"
+        rf"|with|here|from|based|living|i|im)\b)",
+        " ".join(_OCCUPATIONS),
+    ),
+    # "i am the accountant at Kpakpo & Associates"
+    _grx(
+        rf"{_I_AM}\s+the\s+(?P<role>{_ROLE})(?=\s+(?:at|for)\s+(?-i:[A-Z]))",
         " ".join(_OCCUPATIONS),
     ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
@@ -1699,6 +1760,10 @@ def _in_employer(org: str) -> bool:
     first = org.split()[0].casefold()
     if first in _NOT_EMPLOYER_IN or org.casefold() in _NOT_EMPLOYER_IN:
         return False
+    # "customer service officer in Zenith Bank", "in Arab Potash Company": an institution
+    # word names an institution
+    if len(org.split()) > 1 and _INSTITUTION_WORD.search(org.split()[-1]):
+        return True
     if first in _LANGUAGES or first in _DEMONYMS or is_town(org) or is_town(org.split()[0]):
         return False
     if org.isupper():  # "TCS", "NHS"
@@ -1712,18 +1777,22 @@ def _in_employer(org: str) -> bool:
 
 
 _ROLE_ADVERB = _rx(
-    r"^(?:just|only|simply|basically|officially|still|now|currently|actually|also)\s+"
+    r"^(?:just|only|simply|basically|officially|still|now|currently|actually|also|new)\s+"
 )
 _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
 _ORG_AFTER_ROLE = _rx(
+    # "hvac technician for a company called Cool Breeze Services"
+    rf"\s+(?:at|for|with)\s+a\s+(?:[\w\-]+\s+)?(?:company|firm|startup|business|agency|shop)"
+    rf"\s+(?:called|named)\s+(?P<org4>{_ORG})|"
     # "a paramedic now with the London Ambulance Service"
-    rf"\s+(?:(?:now|currently|still)\s+)?(?:at|for|with|by)\s+(?P<article>a\s+|an\s+)?"
+    rf"\s+(?:(?:now|currently|still)\s+)?(?:(?:working|employed)\s+)?(?:at|for|with|by)\s+"
+    rf"(?P<article>a\s+|an\s+)?"
     rf"(?:the\s+)?(?P<org>{_ORG})"
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
     # non-native "petroleum engineer in Saudi Aramco", "senior developer in TCS": any name
     # that is no town, month, field or department (checked in _rule_work)
-    rf"|\s+in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,2}})"
+    rf"|\s+(?:here\s+)?in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
     rf"(?=\s*(?:$|[,;!?)]|\.(?!\s*(?-i:[A-Z])))|\s+(?:and|but|so|since|for|as|now|from|btw|too|with|where)\b)"
     rf"|\s+in\s+(?:the\s+)?(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION})"
     # "research assistant in University of Manchester"
@@ -1817,6 +1886,16 @@ _VENUES: Final = frozenset(
 )
 
 
+_TOOLS: Final = frozenset(
+    _words(
+        "excel jira figma tableau docker aws azure gcp linux windows wordpress photoshop autocad"
+        " revit sql python java javascript typescript react angular vue node django rails php"
+        " kotlin swift go rust c# c++ .net dotnet kubernetes terraform sap salesforce power bi"
+        " matlab spss stata r sketch canva notion slack teams zoom git github gitlab"
+    )
+)
+
+
 def _org(org: str, after: str) -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
@@ -1833,6 +1912,9 @@ def _org(org: str, after: str) -> str | None:
             return None
         return org[:1].upper() + org[1:]
     if not _entity_ok(org, after) or not any(ch.isupper() for ch in org.split()[0]):
+        return None
+    # "a developer working with Python since 2015": a tool, not a workplace
+    if org.casefold() in _TOOLS:
         return None
     return org
 
@@ -1879,7 +1961,10 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and (not org.group("org3") or _in_employer(org.group("org3")))
                 and (
                     value := _org(
-                        org.group("org") or org.group("org2") or org.group("org3"),
+                        org.group("org")
+                        or org.group("org2")
+                        or org.group("org3")
+                        or org.group("org4"),
                         c[org.end() :],
                     )
                 )
@@ -2422,7 +2507,11 @@ _LEVEL_CUES: Final = (
     ("learning", _rx(r"\b(?:still\s+)?learning\b|\bstudying\b|\bstart(?:ed)?\s+(?:to\s+)?learn")),
     (
         None,
-        _rx(r"\b(?:can\s+)?speak\b|\bget\s+by\b|\ba\s+(?:little|bit)\b|\brusty\b"),
+        # "russian helps a bit" says how it helps, not how well it is spoken
+        _rx(
+            r"\b(?:can\s+)?speak\b|\bget\s+by\b|(?<!helps\s)(?<!helped\s)(?<!help\s)"
+            r"\ba\s+(?:little|bit)\b|\brusty\b"
+        ),
     ),
 )
 _LIST_ITEM_SEP = re.compile(r"\s*(?:[,;()]|\band\b|\bbut\b|\bplus\b)\s*", re.IGNORECASE)
@@ -2570,7 +2659,7 @@ _WORKING_STATE = [
         "target",
         _grx(
             rf"(?:(?:\b(?:the|this|our)\s+|(?:^|[.,;:]\s*)\W*)(?:project|repo|repository|codebase"
-            rf"|app|application|service|library|package|tool|cli)\s+(?:now\s+)?(?:targets"
+            rf"|app|application|service|library|package|tool|cli)\s+(?:itself\s+)?(?:now\s+)?(?:targets"
             rf"|is\s+targeting)|\bwe\s+(?:now\s+)?target)\s+{_WS_VALUE}"
             # "targets ios 15 and up": the lower bound is part of the value
             rf"(?P<up>\s+(?:and\s+(?:up|above|newer|later)|or\s+(?:later|newer|higher|above)))?",
@@ -2830,6 +2919,8 @@ def _setting(value: str) -> str:
 
 _PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
 _SUBJECT_ALIASES: Final = {"formatting": "formatter", "linting": "linter"}
+# "base branch for PRs is develop": what the branch is for is no part of its name
+_SUBJECT_FOR = _rx(r"\s+for\s+(?:prs|pull\s+requests|mrs|merge\s+requests|merges|features)$")
 _LEADING_VERSION = re.compile(
     r"v?\d+(?:\.\d+)*(?=\s+(?:in|on|at|for|from|since|the|last|this|with|by|after|before)\b)"
 )
@@ -2882,7 +2973,7 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "deadline is sunday": a weekday or "tomorrow" names no date a later session can use
             if words[-1] in _RELATIVE_DAYS:
                 continue
-            subj = _SUBJECT_LEAD.sub("", subject or m.group("subj"))
+            subj = _SUBJECT_FOR.sub("", _SUBJECT_LEAD.sub("", subject or m.group("subj")))
             subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
             # "python is 3.11": a tool named with a number is its version
             if subj.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
@@ -3501,10 +3592,25 @@ _DO_NOT_REMEMBER = _grx(
 )
 
 
+# "curitiba, i live here": where "here" is comes before it
+_LIVE_HERE = _grx(
+    r"\b(?:i|we)\s+(?:both\s+|all\s+|actually\s+|do\s+)?live\s+(?:here|there)\b"
+    r"(?!\s+(?:too|as\s+well)\b)",
+    "here there",
+)
+_CONJUNCTION = _rx(r"\s(?:but|and|so|because|though|although|while)\s")
+_PLACE_BEFORE = re.compile(r"(?:\b(?i:in|here\s+in|to|from)\s+|^\W*)(?P<place>[^\W\d_][\w'’\-]+)")
+_OWN_FORGETTING = _rx(r"\b(?:i|we|he|she|they)\s+(?:just\s+|really\s+|honestly\s+|always\s+)?$")
+
+
 def _message_reason(text: str, mask: int) -> str | None:
     """A marker that governs a whole message: injected, fictional, a role-play, a joke, or the
     user's own request not to remember it."""
-    if _DO_NOT_REMEMBER.search(text, mask):
+    # "i never remember if i need a jacket" is the user's memory, not a request to this one
+    if any(
+        not _OWN_FORGETTING.search(text, 0, m.start())
+        for m in _DO_NOT_REMEMBER.finditer(text, mask)
+    ):
         return "do_not_remember"
     # the markers' own preparation of an ASCII text changes none of its words: without a
     # trigger word in the message there is no marker to look for
@@ -3744,6 +3850,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         hits: list[_Hit] = []
         antecedents: list[_Antecedent] = []
         frame = False
+        proofread = False
         owned = 0
         previous_seq: int | None = None
         for event in episode.events:
@@ -3782,6 +3889,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 whole = _ALL_OF_IT.search(retraction.group()) is not None
                 self._retract(text, previous_seq, hits, antecedents, at_seq=event.seq, whole=whole)
             previous_seq = event.seq
+            # "just fix my mistakes" then the essay itself: a text pasted to be corrected is
+            # written for its reader, as a quoted email is
+            asked_to_correct = proofread
+            proofread = _PROOFREAD_ASK.search(text) is not None
+            if asked_to_correct and len(text) > 60 and not _ASKS.search(text):
+                self._note(event.seq, 0, len(text), "quoted")
+                continue
             if frame:
                 off = _FRAME_OFF.search(text, mask)
                 # "ok stop the game lol. i do actually have a parrot irl, called Kiwi": what
@@ -4004,7 +4118,48 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             h.kind == "occupation" for h in hits
         ):
             hits[before:] = [h for h in hits[before:] if not h.needs_role]
+        if any(h.unknown_move for h in hits[before:]) and _WORK_WORDS.search(text):
+            for i in range(before, len(hits)):
+                if hits[i].unknown_move:
+                    place = hits[i].values["place"] or ""
+                    # the workplace the user moved to, when they wrote its name as a name
+                    moved = _Hit("employer", {"org": place}, hits[i].verb)
+                    moved.evidence, moved.stated_end = hits[i].evidence, hits[i].stated_end
+                    hits[i] = moved
+            hits[before:] = [h for h in hits[before:] if h.kind != "employer" or h.values["org"]]
+        if mask & _LIVE_HERE.bit:
+            self._live_here(text[:limit], seq, hits, mask)
         self._contradicted(text[:limit], seq, hits, before)
+
+    def _live_here(self, text: str, seq: int, hits: list[_Hit], mask: int) -> None:
+        """ "curitiba, i live here", "the weather in tromsø, i live here": "here" is the last
+        place the message named before it, when the gazetteer knows that place."""
+        for m in _LIVE_HERE.finditer(text, mask):
+            start = max(text.rfind(ch, 0, m.start()) for ch in ",.;!?") + 1
+            stop = min(
+                (i for ch in ",.;!?" if (i := text.find(ch, m.end())) >= 0), default=len(text)
+            )
+            if (joined := _CONJUNCTION.search(text, m.end(), stop)) is not None:
+                stop = joined.start()
+            clause = text[start:stop]
+            if _clause_blocked(clause, None, mask) or _CONDITIONAL.search(clause, mask):
+                continue
+            named = [
+                found
+                for p in _PLACE_BEFORE.finditer(text, max(0, m.start() - 160), m.start())
+                if (
+                    found := canonical_place(
+                        p.group("place"), wordlike=p.group("place")[:1].isupper()
+                    )
+                )
+            ]
+            if not named:
+                continue
+            hit = _Hit("home_location", {"place": named[-1]}, None)
+            hit.evidence.append((seq, m.start(), m.end()))
+            hit.stated_end = m.end()
+            hits.append(hit)
+            self._note(seq, m.start(), m.end(), None, (hit,))
 
     def _retracting(self, text: str, mask: int) -> bool:
         """Whether the message takes something back, searched once per message (a clause asks
@@ -4616,6 +4771,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             )
             return
         raw = m.group("name")
+        if m.group("lower") and (raw in _NOT_A_NOUN or _VOCABULARY.fullmatch(raw)):
+            return
         names = _names(raw) if raw[:1].isupper() else [raw.title()]
         if _clause_blocked(clause, None, mask) or not names:
             return
