@@ -70,7 +70,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/10"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/11"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
