@@ -537,8 +537,20 @@ def test_workplaces_and_homes_named_the_way_people_name_them(tmp_path: Path) -> 
                 "works at Grant Thornton"
             ),
             "also i live in pasadena, tx and my boss wants me in katy tomorrow": "Pasadena, tx",
+            "i got the job at Octopus Energy and started last monday": "Octopus Energy",
+            "CI is failing on install again. my team at Bolt uses pnpm": "Bolt",
+            "Myself Venkatesh, I am in Wipro from 2019 and residing in Mysuru.": "Wipro",
+            "i run a little bakery here called Crumb & Co, can you write a flyer": "Crumb & Co",
+            "lol my job is basically professional email ignorer 😂 (jk im an HR coordinator at "
+            "Unilever) can u help": "Unilever",
+            "my two cats mochi and tofu are destroying the new couch": "Tofu",
+            "will my cat pepper be ok? she's never been around dogs": "Pepper",
+            "my tortoise shelly is 40 this year": "Shelly",
         },
     )
+    for i, text in enumerate(("my dog really is the best", "my cats food and water are out")):
+        formed = _active(tmp_path / f"unnamed{i}", text)
+        assert not any("named" in s for s in formed), (text, formed)
     formed = _active(
         tmp_path / "move",
         "thats the old one, i moved to Grant Thornton in march. still an accountant obvs",

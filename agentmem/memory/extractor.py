@@ -485,9 +485,10 @@ _JOKE = _grx(
     r"\b(?:just\s+kidding|jk|kidding|joking|lol\s+no)\b|(?:^|\s)/s\b", "kidding jk joking lol s"
 )
 _SERIOUSLY = _rx(
-    r"(?<=[.!?\s])(?:(?:but|ok|okay|no|anyway)\W+)?(?:seriously|jokes?\s+aside|joking\s+aside"
+    r"(?<=[.!?\s(])(?:(?:but|ok|okay|no|anyway)\W+)?(?:seriously|jokes?\s+aside|joking\s+aside|jk|just\s+kidding"
     r"|in\s+all\s+seriousness|real\s+talk|real\s+question|for\s+real\s+(?:tho|though|now))\b"
 )
+_OWN_AFTER_JK = re.compile(r"(?<=jk|ng)\W+(?i:i['’]?m|im|i\s+am|i|my|we)\b")
 _LAUGH = re.compile(r"(?i:\blol\b|\blmao\b|\bha(?:ha)+\b|\bjk\b)|[😂🤣😆😜🙃]")
 _FICTION = _grx(
     rf"\bmy\s+(?:character|avatar|persona|oc|alter\s+ego|protagonist|hero|heroine|npc)\b"
@@ -664,10 +665,30 @@ _TITLED_LOWER_NAME = re.compile(
     r"\s+(?P<names>(?:mr|mrs|ms|miss|sir|lady|lord|dr|captain|professor|princess|prince|king"
     r"|queen|uncle|auntie)\.?\s+[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
 )
+
+
 # "my beagle biscuit keeps scratching": an English word after a pet noun is its name when what
 # follows is something the pet does
+def _pet_name_ok(word: str) -> bool:
+    """A lower-case word after "my dog" that may be its name: no compound ("dog food"), no
+    adverb ("really": an English word once "ly" goes; "shelly" stays), no word the rules know."""
+    folded = word.casefold()
+    return (
+        folded not in _COMPOUND_NEXT | _NOT_A_NAME
+        and not (folded.endswith("ly") and is_common_word(folded[:-2]))
+        and not _VOCABULARY.fullmatch(word)
+    )
+
+
+# "my two cats mochi and tofu are ...", "my cats miso and tofu, any day"
+_PET_NAMES_THEN = re.compile(
+    r"\s+(?P<a>[a-z][a-z\-]{1,19})\s+(?:and|n|&)\s+(?P<b>[a-z][a-z\-]{1,19})"
+    r"(?=\s+(?:are|keep|were|have|had|fight|hate|love|both|just|always|never|wont|won't|dont"
+    r"|don't|need|get|keep|sleep|refuse|eat)\b|\s*[,.!?]|\s*$)"
+)
 _PET_NAME_THEN_VERB = re.compile(
-    r"\s+(?P<names>[a-z][a-z'’\-]{1,19})(?=\s+(?:keeps|is|has|just|always|never|loves|hates"
+    r"\s+(?P<names>[a-z][a-z'’\-]{1,19})(?=\s+(?:and\s+(?:my|our)|be|will|would|can|could"
+    r"|should|might|keep|keeps|is|has|just|always|never|loves|hates"
     r"|likes|gets|sleeps|barks|meows|wont|won't|doesnt|doesn't|refuses|ate|eats|chews|scratches"
     r"|needs|was|had|goes|chewed|stole|steals|ran|runs|jumped|jumps|bit|bites|howls|cries"
     r"|sheds|pulls|digs|dug|knocked|knocks|follows|hides|wakes|woke)\b)"
@@ -819,11 +840,18 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         elif (
             is_pet
             and (named := _PET_NAME_THEN_VERB.match(rest))
-            and named.group("names").casefold() not in _COMPOUND_NEXT | _NOT_A_NAME
-            and not named.group("names").endswith("ly")
-            and not _VOCABULARY.fullmatch(named.group("names"))
+            and _pet_name_ok(named.group("names"))
         ):
             names, end = [named.group("names").title()], m.end() + named.end()
+        elif (
+            is_pet
+            and plural
+            and (named := _PET_NAMES_THEN.match(rest))
+            and all(_pet_name_ok(n) for n in (named.group("a"), named.group("b")))
+        ):
+            # "my two cats mochi and tofu are destroying the couch"
+            names = [named.group("a").title(), named.group("b").title()]
+            end = m.end() + named.end()
         # "my nonna Lucias sunday gravy": a name ending in s before a noun may be a possessive
         # typed without its apostrophe (Lucia's or Lucias's?), so the name is left unsaid
         if len(names) == 1 and _possessive_s(names[0], c, end):
@@ -1625,7 +1653,7 @@ _OCCUPATION = [
         # "I am QA tester at Nokia now"
         rf"|(?-i:[A-Z]{{2,4}})\s+(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
-        rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by\s+profession|by\s+trade|working"
+        rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by|working"
         rf"|with|here|from|based|living|i|im)\b)",
         " ".join(_OCCUPATIONS),
     ),
@@ -1783,8 +1811,8 @@ _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
 _ORG_AFTER_ROLE = _rx(
     # "hvac technician for a company called Cool Breeze Services"
-    rf"\s+(?:at|for|with)\s+a\s+(?:[\w\-]+\s+)?(?:company|firm|startup|business|agency|shop)"
-    rf"\s+(?:called|named)\s+(?P<org4>{_ORG})|"
+    rf"\s+(?:(?:working\s+)?(?:remote(?:ly)?\s+)?)?(?:at|for|with)\s+a\s+(?:[\w\-]+\s+)?"
+    rf"(?:company|firm|startup|business|agency|shop)\s+(?:called\s+|named\s+)?(?P<org4>{_ORG})|"
     # "a paramedic now with the London Ambulance Service"
     rf"\s+(?:(?:now|currently|still)\s+)?(?:(?:working|employed)\s+)?(?:at|for|with|by)\s+"
     rf"(?P<article>a\s+|an\s+)?"
@@ -1809,7 +1837,8 @@ _PLACE_AFTER_ROLE = _rx(
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
     rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*still\s+)at\s+(?P<org>{_ORG})"
-    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now)\b)",
+    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|still)\b"
+    rf"|\s+on\s+(?:the|a|an|their|our)\s+(?:[\w\-]+\s+){{0,2}}(?:team|squad|project|account|desk))",
     "at",
 )
 _EMPLOYER = [
@@ -1839,15 +1868,15 @@ _EMPLOYER = [
     ),
     _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:employed|working)\s+(?:full[- ]time\s+"
-        rf"|part[- ]time\s+|remotely\s+)?(?:at|by|for|in)\s+(?P<org>{_ORG})",
+        rf"|part[- ]time\s+|remotely\s+)?(?:at|by|for|in|with)\s+(?P<org>{_ORG})",
         "employed working",
     ),
     _grx(
-        rf"(?:\bi(?:{_A}ve|\s+have)?\s+|^\W*)(?:just\s+|recently\s+)?(?:started\s+(?:a\s+new\s+job\s+"
-        rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined"
+        rf"(?:\bi(?:{_A}ve|\s+have)?\s+|{_I_AM}\s+|^\W*)(?:just\s+|recently\s+|now\s+)?(?:started\s+(?:a\s+new\s+job\s+"
+        rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined|joining"
         # Nigerian English "i resumed at Flutterwave last week"
         rf"|resumed\s+(?:work\s+)?at)\s+(?P<org>{_ORG})",
-        "started joined resumed",
+        "started joined joining resumed",
     ),
     _grx(
         rf"(?<!quit\s)(?<!left\s)(?<!lost\s)(?<!from\s)"
@@ -1874,6 +1903,31 @@ _EMPLOYER = [
         rf"\s+(?:years?|yrs?|months?)\b)",
         "been",
     ),
+    # "i got the job at Octopus Energy", "my 5 year anniversary at Siemens Healthineers", "my
+    # team at Bolt uses pnpm", "i cycle to work at UiT", "living in Shenzhen and work at Tencent"
+    _grx(
+        rf"\bi\s+got\s+(?:the|a|that)\s+job\s+(?:at|with)\s+(?P<org>{_ORG})"
+        rf"|\bmy\s+(?:\d+|one|two|three|four|five|ten|\w+th)[- ]years?\s+(?:work\s+)?"
+        rf"anniversary\s+at\s+(?P<org2>{_ORG})"
+        rf"|\bmy\s+(?:team|manager|boss|colleagues|coworkers|office|department)\s+at\s+"
+        rf"(?P<org3>{_ORG})"
+        rf"|\b(?:cycle|bike|drive|walk|commute|go|get)\s+to\s+work\s+at\s+(?P<org4>{_ORG})"
+        rf"|(?:\band|,)\s+(?:now\s+|also\s+)?work\s+(?:at|for)\s+(?P<org5>{_ORG})",
+        "job anniversary team manager boss colleagues coworkers office department work",
+    ),
+    # non-native "I am in Wipro from 2019": a name that is no place, with the time it has held
+    _grx(
+        rf"{_I_AM}\s+in\s+(?P<org>{_ORG})(?=\s+(?:since|from)\s+(?:\d{{4}}|last|\d+\s+years))",
+        "in",
+    ),
+    # "i run a little bakery here called Crumb & Co", "i have my own salon, Studio Thais"
+    _grx(
+        rf"\bi\s+(?:run|own|have|opened)\s+(?:a|an|my\s+own|our\s+own)\s+(?:[\w\-]+\s+){{0,2}}?"
+        rf"(?:bakery|shop|salon|cafe|café|restaurant|business|company|studio|agency|practice|firm"
+        rf"|store|clinic|startup)(?:\s+here|\s+there)?(?:\s*,\s*|\s+called\s+|\s+named\s+)"
+        rf"(?P<org>{_ORG})",
+        "run own have opened",
+    ),
 ]
 
 
@@ -1890,8 +1944,8 @@ _TOOLS: Final = frozenset(
     _words(
         "excel jira figma tableau docker aws azure gcp linux windows wordpress photoshop autocad"
         " revit sql python java javascript typescript react angular vue node django rails php"
-        " kotlin swift go rust c# c++ .net dotnet kubernetes terraform sap salesforce power bi"
-        " matlab spss stata r sketch canva notion slack teams zoom git github gitlab"
+        " kotlin swift go rust c# c++ .net dotnet kubernetes terraform power bi matlab spss stata r"
+        " sketch git"
     )
 )
 
@@ -1978,12 +2032,18 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _EMPLOYER:
         for m in pattern.finditer(c, mask):
             # "working in Siemens" (non-native) names an employer, "working in London" a place
-            if _IN_END.search(c, m.start(), m.start("org")) and canonical_place(m.group("org")):
+            if (
+                m.group("org")
+                and _IN_END.search(c, m.start(), m.start("org"))
+                and (canonical_place(m.group("org")) or is_town(m.group("org")))
+            ):
                 continue
-            named = m.group("org").casefold()
-            if named in _VENUES or named in _NOT_EMPLOYER_IN or canonical_place(m.group("org")):
+            group = next(g for g in ("org", "org2", "org3", "org4", "org5") if m.groupdict().get(g))
+            said = m.group(group)
+            named = said.casefold()
+            if named in _VENUES or named in _NOT_EMPLOYER_IN or canonical_place(said):
                 continue  # "I am at A2 now": a level, not a workplace
-            if (value := _org(m.group("org"), c[m.end() :])) is not None:
+            if (value := _org(said, c[m.end(group) :])) is not None:
                 hit = _Hit("employer", {"org": value}, m.span())
                 hit.needs_role = pattern is _IM_AT
                 yield hit
@@ -3621,7 +3681,13 @@ def _message_reason(text: str, mask: int) -> str | None:
         return "secret"
     if _FICTION.search(text, mask) or _FRAME_ON.search(text, mask):
         return "fiction"
-    if _JOKE.search(text, mask) or _EYE_ROLL.search(text):
+    # "my job is basically professional email ignorer 😂 (jk im an HR coordinator at Unilever)":
+    # what follows "jk" is meant, and the message reading blanks what came before it
+    if (joke := _JOKE.search(text, mask)) and not (
+        _SERIOUSLY.search(text, joke.end()) or _OWN_AFTER_JK.match(text, joke.end())
+    ):
+        return "joke"
+    if _EYE_ROLL.search(text):
         return "joke"
     return None
 
