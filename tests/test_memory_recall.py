@@ -546,8 +546,14 @@ def test_workplaces_and_homes_named_the_way_people_name_them(tmp_path: Path) -> 
             "my two cats mochi and tofu are destroying the new couch": "Tofu",
             "will my cat pepper be ok? she's never been around dogs": "Pepper",
             "my tortoise shelly is 40 this year": "Shelly",
+            "our monorepo uses pnpm not npm and we're on node 20": "pnpm",
+            "we use python 3.9 no wait sorry 3.11, we upgraded last sprint": "3.11",
+            "our migration tool is alembic btw": "alembic",
+            "ok so context: terraform 1.6, region is eu-central-1": "1.6",
         },
     )
+    formed = _active(tmp_path / "denied", "we use poetry not pip, python 3.11")
+    assert any("poetry" in s for s in formed) and not any("pip" in s for s in formed), formed
     for i, text in enumerate(("my dog really is the best", "my cats food and water are out")):
         formed = _active(tmp_path / f"unnamed{i}", text)
         assert not any("named" in s for s in formed), (text, formed)

@@ -295,7 +295,9 @@ _WS_HEADS = (
     r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node|msrv"
     r"|command|timezone|time\s+zone|test\s+runner|bundler|image|format|driver|formatting"
     r"|linting|merge\s+(?:method|strategy)|commit\s+(?:style|convention|format)|indent(?:\s+style)?"
-    r"|(?:string\s+)?quotes|quote\s+style|state\s+management)"
+    r"|(?:string\s+)?quotes|quote\s+style|state\s+management|migration\s+tool|(?:data\s+)?warehouse"
+    r"|(?:ui|component)\s+library|(?:docstring|commit|code|naming)\s+style"
+    r"|type\s+checker|trunk|hosting|edition|module\s+path|auth\s+provider)"
 )
 _STATE_WORDS: Final = frozenset(
     _words(
@@ -2832,7 +2834,8 @@ _TEST_RUNNER = _grx(
 )
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
 _PACKAGE_MANAGER = _grx(
-    rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase))\s+(?:use|uses"
+    rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase|monorepo|service"
+    rf"|workspace))\s+(?:use|uses"
     rf"|are\s+using|{_A}re\s+using|is\s+using|switched\s+to|moved\s+to)|^\W*use)\s+"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
     "use uses using switched moved",
@@ -2845,7 +2848,8 @@ _PM_SWITCH = _grx(
 )
 # "node 20, npm", "terraform 1.5.7 here", ", gradle 8.5": a stack named in a fragment
 _TECH_FRAGMENT = _grx(
-    rf"(?:^\W*|[,;]\s*|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
+    rf"(?:^\W*|[,;]\s*|\b(?:context|stack|setup|env|environment|details|fyi)\s*:\s*"
+    rf"|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
     rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath"
     rf"|btw|and|in\s+(?:this|the|our)\b)))",
     " ".join(_TECHS),
@@ -3268,7 +3272,7 @@ _FILLER = (
 )
 _SELF_CORRECTION = _rx(
     rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:"
-    r"wait\s+no(?:\W+sorry)?|no\s+wait|no\W+actually|no\W+sorry|actually\W+no|well\W+no\b"
+    r"(?:wait\s+no|no\s+wait)(?:\W+sorry)?|no\W+actually|no\W+sorry|actually\W+no|well\W+no\b"
     # "staging db is postgres 14 — no, 15", "4 spaces. no scratch that, 2 spaces", "Jon Pereira.
     # ugh autocorrect — its Joao Pereira"
     r"|(?<=[—–-]\s)no(?=\s*,)|(?<=[—–-])no(?=\s*,)|(?:no\s+)?scratch\s+that"
@@ -3604,6 +3608,13 @@ _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\
 
 
 _CONTRAST_NOT = _rx(r"not\s+[\w.\-]+(?:\s+[\w.\-]+)?\s*,")
+# "uses pnpm not npm and", "package manager is pnpm here, never npm": one word denied, said
+# right after the value it is contrasted with
+_DENIED_WORD = _rx(
+    r"(?:not|never)\s+[\w.\-]+(?:\s+\d[\w.]*)?(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|btw|for|in"
+    r"|here|anymore|any\s+more|either|lol|pls|please)\b)"
+)
+_VALUE_BEFORE = _rx(r"[\w.)]\s*,?\s*$")
 _ANSWER_NO = _rx(
     rf"^\W*(?:(?:wait|sorry|oh|ah|hmm+|oops|haha|lol)\W+)*(?:no|nope|nah|not\s+really)\W+"
     rf"(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s)\b|(?-i:[A-Z][a-z]+\s+is\s+my\b))"
@@ -4759,6 +4770,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         negations = [m.span() for m in _NEGATION.finditer(clause, mask)]
         # "we use poetry not pip, python 3.11": a contrastive "not Y" ends at its comma
         contrast = {a: x.end() for a, _ in negations if (x := _CONTRAST_NOT.match(clause, a))}
+        denied = {
+            a: x.end()
+            for a, _ in negations
+            if (x := _DENIED_WORD.match(clause, a)) and _VALUE_BEFORE.search(clause, 0, a)
+        }
         # "so u dont get it wrong: line length is 88": a marker before a colon governs the
         # preface, not what the colon introduces
         colon = clause.rfind(": ")
@@ -4785,6 +4801,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if any(
                 b > after
                 and not (a in contrast and lo >= contrast[a])
+                # "we use pnpm not npm": a contrastive "not" denies only the word it names
+                and not (a in denied and (hi <= a or lo >= denied[a]))
                 and _governs((a, b), lo, hi, hit.phrase)
                 for a, b in negations
             ):
