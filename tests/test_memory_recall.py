@@ -550,8 +550,20 @@ def test_workplaces_and_homes_named_the_way_people_name_them(tmp_path: Path) -> 
             "we use python 3.9 no wait sorry 3.11, we upgraded last sprint": "3.11",
             "our migration tool is alembic btw": "alembic",
             "ok so context: terraform 1.6, region is eu-central-1": "1.6",
+            "I am staying in Bengaluru, near Bellandur side, and office is in Whitefield": (
+                "Bengaluru"
+            ),
+            "Hello. currently staying in Brno with my wife and small daughter": "Brno",
         },
     )
+    for i, text in enumerate(
+        (
+            "im staying in chiang mai for the next 3 weeks, any coworking spaces?",
+            "we're staying in a hotel in Kyoto, where should we eat",
+            "I'm staying in Oslo.",
+        )
+    ):
+        assert _active(tmp_path / f"stay{i}", text) == set(), text
     formed = _active(tmp_path / "denied", "we use poetry not pip, python 3.11")
     assert any("poetry" in s for s in formed) and not any("pip" in s for s in formed), formed
     for i, text in enumerate(("my dog really is the best", "my cats food and water are out")):

@@ -1273,8 +1273,8 @@ _HOME = [
     _grx(
         rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are)\s+|^\W*|,\s*|\b(?:but|and)\s+)"
         rf"(?:currently\s+|now\s+|still\s+)?"
-        rf"(?:living|based|located|residing)\s+in\s+(?P<place>{_ANY_PLACE})",
-        "living based located residing",
+        rf"(?:living|based|located|residing|staying)\s+in\s+(?P<place>{_ANY_PLACE})",
+        "living based located residing staying",
     ),
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"

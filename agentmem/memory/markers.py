@@ -139,7 +139,14 @@ TRANSIENT_MARKERS: Final = _compile(
         (
             "transient:travel",
             r"\bon (?:vacation|holiday|a trip|a business trip|leave|(?:a )?layover)\b"
-            r"|\bi(?:'m| am) (?:visiting|staying (?:in|at|with)|travell?ing)\b|\bvisiting\b"
+            # "we are staying in Pune", "I am staying in Bengaluru", "currently staying in Brno"
+            # are how many people say where they live (the issue's "currently staying in Y");
+            # a bare "I'm staying in Oslo", a stay with an end, a hotel or a host is travel
+            r"|\bi(?:'m| am) (?:visiting|staying (?:at|with)|travell?ing)\b|\bvisiting\b"
+            r"|\bi'?m staying in\b"
+            r"|\bstaying in\b[^.,;!?]{0,40}?\b(?:for|till|until|til|over|during)\b"
+            r"|\bstaying in (?:a|an|the|my|our|their|his|her) (?:hotel|airbnb|hostel|guesthouse"
+            r"|guest house|b&b|resort|friend|cousin|sister|brother|parents|mum|mom)"
             r"|\bfor (?:a|the|my|our) (?:conference|meeting|wedding|funeral|trip|work trip"
             r"|business trip|visit|holiday|vacation|few days|couple of days|week|weekend|night"
             r"|match|concert|festival|layover|course|workshop|interview)\b|\bin town\b",
