@@ -2983,8 +2983,6 @@ def _setting(value: str) -> str:
 
 _PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
 _SUBJECT_ALIASES: Final = {"formatting": "formatter", "linting": "linter"}
-# "base branch for PRs is develop": what the branch is for is no part of its name
-_SUBJECT_FOR = _rx(r"\s+for\s+(?:prs|pull\s+requests|mrs|merge\s+requests|merges|features)$")
 _LEADING_VERSION = re.compile(
     r"v?\d+(?:\.\d+)*(?=\s+(?:in|on|at|for|from|since|the|last|this|with|by|after|before)\b)"
 )
@@ -3037,7 +3035,7 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "deadline is sunday": a weekday or "tomorrow" names no date a later session can use
             if words[-1] in _RELATIVE_DAYS:
                 continue
-            subj = _SUBJECT_FOR.sub("", _SUBJECT_LEAD.sub("", subject or m.group("subj")))
+            subj = _SUBJECT_LEAD.sub("", subject or m.group("subj"))
             subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
             # "python is 3.11": a tool named with a number is its version
             if subj.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
