@@ -27,6 +27,7 @@ import contextlib
 import os
 import re
 import secrets
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -310,10 +311,7 @@ def connect(
                 "(SQLite needs to create its -wal and -shm files there)"
             )
     flags = apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE | apsw.SQLITE_OPEN_URI
-    try:
-        conn = apsw.Connection(path, flags=flags)
-    except apsw.Error as exc:
-        raise DatabaseUnavailable(f"cannot open {path}: {exc}") from exc
+    conn = _open_handle(path, flags, busy_timeout_ms, path)
     try:
         conn.set_busy_timeout(busy_timeout_ms)
         if not memory:
@@ -343,6 +341,28 @@ def connect(
             raise
         raise mapped from exc
     return conn
+
+
+def _open_handle(name: str, flags: int, busy_timeout_ms: int, path: str) -> apsw.Connection:
+    """``apsw.Connection(name)``, waiting out a lock the way the busy handler would.
+
+    A handle has no busy handler until it exists, yet its constructor can meet a lock: the
+    functions in ``apsw.connection_hooks`` run inside it (an application's, or a test suite's
+    that keys every connection, read the file), while another connection holds the file for an
+    instant. Without this wait an open failed at random while a writer worked.
+    """
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    pause = 0.001
+    while True:
+        try:
+            return apsw.Connection(name, flags=flags)
+        except (apsw.BusyError, apsw.LockedError) as exc:
+            if time.monotonic() + pause > deadline:
+                raise _busy(path) from exc
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+        except apsw.Error as exc:
+            raise DatabaseUnavailable(f"cannot open {path}: {exc}") from exc
 
 
 def _configure(conn: apsw.Connection) -> None:
@@ -390,10 +410,7 @@ def _connect_readonly(path: str, busy_timeout_ms: int) -> apsw.Connection:
         flags = apsw.SQLITE_OPEN_READONLY | apsw.SQLITE_OPEN_URI
     else:
         name, flags = path, apsw.SQLITE_OPEN_READONLY
-    try:
-        conn = apsw.Connection(name, flags=flags)
-    except apsw.Error as exc:
-        raise DatabaseUnavailable(f"cannot open {path}: {exc}") from exc
+    conn = _open_handle(name, flags, busy_timeout_ms, path)
     try:
         conn.set_busy_timeout(busy_timeout_ms)
         unlock(conn, path)
@@ -447,6 +464,13 @@ def close(conn: apsw.Connection) -> None:
         conn.close()
 
 
+def _busy(path: str) -> DatabaseBusy:
+    return DatabaseBusy(
+        f"{path} stayed locked by another connection past the busy timeout; "
+        "nothing was changed, try again"
+    )
+
+
 def translate(exc: apsw.Error, path: str) -> AgentmemError | None:
     """The agentmem error for an SQLite failure a user can meet, or ``None`` for a bug.
 
@@ -454,10 +478,7 @@ def translate(exc: apsw.Error, path: str) -> AgentmemError | None:
     transaction, and SQLite rolls it back on these errors); what to type is the caller's part.
     """
     if isinstance(exc, (apsw.BusyError, apsw.LockedError)):
-        return DatabaseBusy(
-            f"{path} stayed locked by another connection past the busy timeout; "
-            "nothing was changed, try again"
-        )
+        return _busy(path)
     if isinstance(exc, apsw.FullError):
         return DiskFull(
             f"no space left to write {path} (the disk or a file-size limit is full); "

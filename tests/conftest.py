@@ -22,7 +22,9 @@ REPO = Path(__file__).resolve().parent.parent
 ENCRYPTED = os.environ.get("AGENTMEM_TEST_ENCRYPTED") == "1"
 SUITE_KEY_FILE: str | None = None
 if ENCRYPTED:
+    import atexit
     import secrets
+    import shutil
     import tempfile
 
     import apsw
@@ -30,13 +32,18 @@ if ENCRYPTED:
     from agentmem.encryption import KEY_FILE_ENV, require_cipher, unlock
 
     require_cipher("AGENTMEM_TEST_ENCRYPTED=1")
-    _key_file = Path(tempfile.mkdtemp(prefix="agentmem-test-key-")) / "key.hex"
+    _key_dir = tempfile.mkdtemp(prefix="agentmem-test-key-")
+    atexit.register(shutil.rmtree, _key_dir, ignore_errors=True)
+    _key_file = Path(_key_dir) / "key.hex"
     _key_file.write_text(secrets.token_hex(32))
     SUITE_KEY_FILE = os.environ[KEY_FILE_ENV] = str(_key_file)
 
     def _key_raw_connections(conn: apsw.Connection) -> None:
         """Key what a test opens with apsw itself, while the suite's key is in force."""
         if conn.filename and os.environ.get(KEY_FILE_ENV) == SUITE_KEY_FILE:
+            # Keying reads the file; a hook runs inside the constructor, before the opener
+            # can set a busy timeout, so it waits here as agentmem's own connections do.
+            conn.set_busy_timeout(10_000)
             unlock(conn, conn.filename)
 
     apsw.connection_hooks.append(_key_raw_connections)

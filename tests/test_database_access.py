@@ -430,3 +430,46 @@ def test_a_transaction_in_one_thread_never_absorbs_another_threads_write(db_path
         thread.join()
         texts = [e.text for e in store.events(session_id="s1") if hasattr(e, "text")]
         assert texts == ["kept"]
+
+
+class _LockedWhileOpening(apsw.Connection):
+    """An SQLite handle whose open meets another connection's lock the first ``busy`` times
+    (the cipher build reads the file while it opens it, with no busy handler yet)."""
+
+    busy = 0
+
+    def __init__(self, *args, **kwargs) -> None:
+        if type(self).busy > 0:
+            type(self).busy -= 1
+            raise apsw.BusyError("database is locked")
+        super().__init__(*args, **kwargs)
+
+
+@pytest.mark.parametrize("readonly", [False, True])
+def test_opening_waits_out_a_lock_met_while_the_file_is_opened(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, readonly: bool
+) -> None:
+    with agentmem.open(str(db_path), principal="alice") as store:
+        store.append(run_started())
+    monkeypatch.setattr(apsw, "Connection", _LockedWhileOpening)
+    _LockedWhileOpening.busy = 3
+    with agentmem.open(str(db_path), principal="alice", readonly=readonly) as store:
+        assert store.status().events == 1
+    assert _LockedWhileOpening.busy == 0
+
+
+def test_a_lock_held_past_the_busy_timeout_while_opening_is_database_busy(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with agentmem.open(str(db_path), principal="alice") as store:
+        store.append(run_started())
+    before = db_path.read_bytes()
+    monkeypatch.setenv("AGENTMEM_BUSY_TIMEOUT_MS", "50")
+    monkeypatch.setattr(apsw, "Connection", _LockedWhileOpening)
+    _LockedWhileOpening.busy = 10**6
+    with pytest.raises(agentmem.DatabaseBusy) as caught:
+        agentmem.open(str(db_path), principal="alice")
+    assert "stayed locked by another connection" in str(caught.value)
+    assert "\n" not in str(caught.value)
+    monkeypatch.undo()
+    assert db_path.read_bytes() == before
