@@ -24,25 +24,25 @@ CASES = tuned_cases(CORPUS)  # what eval memory-formation runs: less the held-ou
 LINE = re.compile(r"^\[seq (\d+)\] (.*)$", re.M)
 
 
+def _user_texts(case) -> tuple[str, ...]:
+    return tuple(
+        e["text"].replace("\n", " ")
+        for e in case.events
+        if e["type"] == "user.message.created" and e["principal"] == case.principal
+    )
+
+
+CASE_BY_TEXTS: dict[tuple[str, ...], object] = {}
+for _case in CASES:
+    CASE_BY_TEXTS.setdefault(_user_texts(_case), _case)
+FIRST_POSITIVE = next(c.id for c in CASES if not c.protected)
+
+
 def _oracle_claims(user: str, *, fabricate: bool, miss: bool) -> list[dict]:
     """Answer like a perfect model: the labels of the case whose messages were sent."""
     sent = [(int(seq), text) for seq, text in LINE.findall(user)]
-    texts = [text for _, text in sent]
-    for case in CASES:
-        mine = [
-            e["text"]
-            for e in case.events
-            if e["type"] == "user.message.created" and e["principal"] == case.principal
-        ]
-        if (
-            mine
-            and [t.replace("\n", " ") for t in mine][-len(texts) :] == texts
-            and (len(mine) == len(texts))
-        ):
-            break
-    else:
-        return []
-    if case.protected:
+    case = CASE_BY_TEXTS.get(tuple(text for _, text in sent))
+    if case is None or case.protected:
         return []
     claims = []
     labels = case.labels[:-1] if miss and len(case.labels) > 0 else case.labels
@@ -56,8 +56,7 @@ def _oracle_claims(user: str, *, fabricate: bool, miss: bool) -> list[dict]:
         values = dict.fromkeys(VALUE_FIELDS)
         values.update(claim.values)
         claims.append({"kind": claim.kind, "values": values, "quote": text, "seq": seq})
-    first_positive = next(c.id for c in CASES if not c.protected)
-    if fabricate and case.id == first_positive:
+    if fabricate and case.id == FIRST_POSITIVE:
         values = dict.fromkeys(VALUE_FIELDS)
         values.update({"species": "llama", "name": "Fabricio"})
         claims.append({"kind": "pet", "values": values, "quote": sent[-1][1], "seq": sent[-1][0]})
@@ -175,12 +174,24 @@ def test_correct_server_yields_an_artifact_that_activates_exactly(run_cli, tmp_p
         assert json.loads(other.stdout)["formation"]["field"] == "model"
 
 
+@pytest.fixture
+def bundled_part(tmp_path: Path) -> Path:
+    """The corpus's first-round part alone (117 cases): a whole corpus for runs that must fail
+    the schema, at a twentieth of the bundled corpus's time (only a run of the bundled corpus
+    can activate anything, so a failing run proves as much on this one)."""
+    folder = tmp_path / "bundled-part"
+    folder.mkdir()
+    for case in CORPUS.glob("*.json"):
+        (folder / case.name).write_bytes(case.read_bytes())
+    return folder
+
+
 @pytest.mark.parametrize(("fabricate", "miss"), [(True, False), (False, True)])
 def test_a_fabricating_or_weak_server_exits_9_and_writes_nothing(
-    run_cli, tmp_path, fabricate, miss
+    run_cli, tmp_path, bundled_part, fabricate, miss
 ) -> None:
     with Oracle(fabricate=fabricate, miss=miss) as oracle:
-        out = run_cli(*_eval_args(oracle, tmp_path), timeout=600)
+        out = run_cli(*_eval_args(oracle, tmp_path, "--corpus", str(bundled_part)), timeout=600)
     assert out.returncode == 9, out.stderr[-2000:]
     assert "no artifact written" in out.stderr
     assert not (tmp_path / "ev.json").exists()
@@ -201,7 +212,7 @@ def test_network_provider_needs_live(run_cli, tmp_path) -> None:
     assert out.returncode == 2 and "--live" in out.stderr
 
 
-def test_scripted_artifacts_are_marked_non_live(run_cli, tmp_path) -> None:
+def test_scripted_artifacts_are_marked_non_live(run_cli, tmp_path, bundled_part) -> None:
     script = tmp_path / "script.json"
     script.write_text("[]")
     out = run_cli(
@@ -211,19 +222,22 @@ def test_scripted_artifacts_are_marked_non_live(run_cli, tmp_path) -> None:
         "scripted",
         "--script",
         str(script),
+        "--corpus",
+        str(bundled_part),
         "--out",
         str(tmp_path / "ev.json"),
         "--json",
         timeout=600,
     )
     result = json.loads(out.stdout)
+    cases = tuned_cases(bundled_part)
     # an empty script makes every provider call fail: no lift, exit 9, nothing written
     assert out.returncode == 9 and not result["passed"]
-    assert result["provider"]["provider_audits"] == len(CASES)
+    assert result["provider"]["provider_audits"] == len(cases) == 117
     # each case was streamed as it finished, next to the artifact that was not written
     streamed = (tmp_path / "ev.cases.jsonl").read_text().splitlines()
-    assert sorted(json.loads(line)["case"] for line in streamed) == sorted(c.id for c in CASES)
-    assert sum(result["provider"]["provider_outcomes"].values()) == len(CASES)
+    assert sorted(json.loads(line)["case"] for line in streamed) == sorted(c.id for c in cases)
+    assert sum(result["provider"]["provider_outcomes"].values()) == len(cases)
 
 
 def _scripted(tmp_path: Path, *extra: str) -> list[str]:
