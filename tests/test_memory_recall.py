@@ -576,3 +576,81 @@ def test_workplaces_and_homes_named_the_way_people_name_them(tmp_path: Path) -> 
     assert not any(s.startswith("User lives") for s in formed), formed
     formed = _active(tmp_path / "tool", "I am a developer working with Python since 2015")
     assert not any(s.startswith("User works at") for s in formed), formed
+
+
+def test_a_marker_governs_only_what_it_bounds(tmp_path: Path) -> None:
+    """A stay bounds where the user is, not their job; a reason or a "but now" cuts a negation
+    or a past off from the fact after it; a request's "add that ..." is the user's statement;
+    a run-on "... im a teaching assistant" starts a statement of its own."""
+    _each_remembered(
+        tmp_path / "kept",
+        {
+            "btw i am backend dev at VNG, been staying in saigon for 5 years": "backend developer",
+            "im a nurse, staying in a hotel in rome for the conference": "nurse",
+            "i am backend dev at VNG, been staying in saigon for 5 years, so i know it": "Saigon",
+            "something italian but no nuts at all bc im allergic to tree nuts": "tree nut",
+            "before we lived in Wrocław but now two years we live in Utrecht": "Utrecht",
+            "also can u add that im allergic to penicillin, last time they nearly gave me it": (
+                "penicillin"
+            ),
+            "can u help me do a budget im a teaching assistant, we live in cardiff": (
+                "teaching assistant"
+            ),
+            "fyi im a data analyst not a real dev so pls explain things": "data analyst",
+            "I actually don't like spicy food, very strange for a Sichuan person": "spicy food",
+        },
+    )
+    for i, text in enumerate(
+        (
+            "im staying in lisbon for the week, any tips",
+            "my toxic trait is thinking im a professional chef because i watched one video",
+            "she thinks im a nurse lol",
+            "i dont eat meat, but not because im vegan",
+            "as a student i was broke all the time",
+        )
+    ):
+        formed = _active(tmp_path / f"trap{i}", text)
+        words = ("lisbon", "chef", "nurse", "vegan", "student")
+        assert not any(w in s.casefold() for s in formed for w in words), (text, formed)
+
+
+def test_occupations_in_the_frames_people_speak_from(tmp_path: Path) -> None:
+    _each_remembered(
+        tmp_path,
+        {
+            "since i work nights as a paramedic my sleep is a total mess": "paramedic",
+            "ok. also as an architect i have like 40 tubes of drawings, how do i pack those": (
+                "architect"
+            ),
+            "I am PhD student, my research is about sodium-ion battery cathodes": "phd student",
+            "im here in Riyadh working as nurse for 4 years now": "nurse",
+            "yep still data analyst, still at nhs digital": "data analyst",
+            "and i left tesco, im at aldi now as an assistant store manager": (
+                "assistant store manager"
+            ),
+            "i started at ING last month as a product owner. still getting used to it": (
+                "product owner"
+            ),
+            "i do 12 hr shifts as a paramedic, 4 on 4 off": "paramedic",
+            "embarrassing bc im literally a vet nurse but i only work with dogs": "vet nurse",
+            "im renting a wee flat in leith. polite but firm pls": "Leith",
+            "I work out of the Galway office but live in Oranmore": "Oranmore",
+            "we live in hall green so close by": "Hall Green",
+            "we stay in Lekki phase 1 so not too far": "Lekki phase 1",
+            "Me and my wife we are staying in Pune and both of us are pure vegetarian": (
+                "vegetarian"
+            ),
+            "we eat only halal obviously": "halal",
+            "out of character for a sec: im allergic to shellfish irl": "shellfish allergy",
+        },
+    )
+    formed = _active(tmp_path / "irl", "out of character for a sec: im allergic to shellfish irl")
+    assert not any("irl" in s for s in formed), formed
+    for i, text in enumerate(
+        (
+            "im basically a professional firefighter at this point lol",
+            "in my sims save im a chef living in willow creek",
+            "im a proud dog owner",
+        )
+    ):
+        assert _active(tmp_path / f"trap{i}", text) == set(), text

@@ -70,7 +70,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/11"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/12"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -88,6 +88,8 @@ _PLACE_TOKEN = r"(?-i:[A-ZÀ-ÖØ-Þ][\wÀ-ÖØ-öø-ÿ'’.\-]*)"
 _PLACE_LINK = r"(?-i:de|da|do|dos|das|del|di|la|le|upon|on|am|im|sur|of|y|el)"
 _PLACE = (
     rf"(?:(?i:the)\s+)?{_PLACE_TOKEN}(?:\s+(?:{_PLACE_LINK}\s+)?{_PLACE_TOKEN}){{0,3}}"
+    # "Lekki phase 1": a numbered part of a district is part of its name
+    rf"(?:\s+(?i:phase)\s+\d{{1,3}}(?![\w.]))?"
     rf"(?:,\s*(?:(?-i:[A-Z]{{2}})(?![\w.])|{_PLACE_TOKEN}(?:\s+{_PLACE_TOKEN})?(?=\s*$)))?"
 )
 _ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*)"
@@ -265,7 +267,17 @@ _OCCUPATIONS: Final = _words(
     " medic educator registrar handler conductor packer picker courier grocer bookseller"
     " paraprofessional caterer cashier surveyor hostess valet usher"
 )
-_ROLE_HEAD = r"(?:" + "|".join(_OCCUPATIONS) + r")"
+# Titles whose last word alone is no occupation ("a dog owner", "a chess master")
+_TWO_WORD_TITLES: Final = ("product owner", "scrum master")
+_ROLE_HEAD = (
+    r"(?:"
+    + "|".join(t.replace(" ", r"\s+") for t in _TWO_WORD_TITLES)
+    + "|"
+    + "|".join(_OCCUPATIONS)
+    + r")"
+)
+# Every occupation match contains one of these words (the prefilter's triggers).
+_ROLE_WORDS: Final = " ".join((*_OCCUPATIONS, *(t.split()[0] for t in _TWO_WORD_TITLES)))
 _INSTITUTION = (
     r"Hospital|Bank|University|Clinic|School|College|Group|Ltd|Inc|GmbH|Council|Institute"
     r"|Foundation|Agency|Ministry|Labs?|Studios?|Partners|Solutions|Technologies|Systems"
@@ -402,9 +414,27 @@ _CLAUSE_SEP = _grx(
     # "used to live in oslo but moved to bergen", "in nairobi till thursday but home is kampala"
     rf"|,?\s+but\s+(?=(?:then\s+|now\s+|just\s+)?(?:moved|relocated)\b|home(?:\s+is|{_A}s)\s)"
     # "Infosys was till last month only, from 3rd of this month I am joined TCS"
-    rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)",
-    words="but and so although though while whereas because since plus yet btw",
+    rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
+    # what a request asks to have said is the user's own statement: "can u add that im
+    # allergic to penicillin", "pls mention that we live in Leith"
+    rf"|\s+(?:add|mention|include|say|note|put\s+in|write|explain)\s+(?:in\s+)?that\s+"
+    rf"(?=(?:i{_A}?m|im|i\s+am|i\s+have|i{_A}?ve|ive|we\s+(?:live|are|have)|my)\b)"
+    # a run-on with no punctuation: "can u help me do a budget im a teaching assistant" (kept
+    # only after a word that does not make it part of the sentence, see _RUN_ON_KEEP)
+    rf"|(?P<runon>(?<=[a-z])\s+)(?=(?:i{_A}?m|im|i\s+am)\s+(?:literally\s+|just\s+|actually\s+)?"
+    rf"(?:a|an)\s)",
+    words="but and so although though while whereas because since plus yet btw i im that",
     parts=", ; : - – — ( )",
+)
+# The word before "im a ..." that makes it part of its sentence rather than a new statement:
+# "if im a", "she thinks im a", "when im a grandma", "whether im a good fit"
+_RUN_ON_KEEP = re.compile(
+    r"\b(?:if|that|whether|when|whenever|because|since|as|what|where|how|why|who|which|and|but"
+    r"|or|cause|cuz|coz|bc|til|till|until|unless|though|although|while|so|like|once|after"
+    r"|before|think|thinks|thought|guess|know|knows|knew|say|says|said|feel|feels|hope|mean"
+    r"|assume|believe|sure|pretend|pretending|imagine|realise|realize|forget|forgot|remember"
+    r"|tell|told|whilst|even|unless|than|wish|dream|dreamt|dreamed|act|[a-z]+ing)\s*$",
+    re.IGNORECASE,
 )
 _CONTRAST_TAIL = _rx(r",\s*(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s")
 _QUESTION_TAG = _rx(
@@ -512,12 +542,14 @@ _FICTION = _grx(
     rf"|\bback[- ]?story\b|\bcharacter\s+sheet\b"
     # "stardew question: i married sebastian and we have a dog named cookie"
     rf"|\b(?:stardew|the\s+sims|sims\s+\d|minecraft|animal\s+crossing|skyrim|baldur{_A}?s\s+gate"
-    rf"|elden\s+ring|red\s+dead|fortnite|roblox|my\s+sim|save\s+file|playthrough)\b",
+    rf"|elden\s+ring|red\s+dead|fortnite|roblox|my\s+sim|save\s+file|playthrough)\b"
+    # "in my sims save im a chef"
+    rf"|\b(?:my\s+sims|sims\s+(?:save|family|household)|(?:in|on)\s+my\s+save)\b",
     words="character avatar persona oc ego protagonist hero heroine npc story novel book game role"
     " roleplay script screenplay scene campaign world fic fanfic fanfiction play playing movie"
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
     " first backstory back sheet stardew sims minecraft crossing skyrim gate ring dead fortnite"
-    " roblox sim file playthrough",
+    " roblox sim file playthrough save",
     parts="pretend roleplay",
 )
 _FRAME_ON = _grx(
@@ -1281,6 +1313,12 @@ _HOME = [
         rf"|actually\s+|also\s+)?(?:moved|relocated)\s+to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated",
     ),
+    # the subject carried over: "I work out of the Galway office but live in Oranmore"
+    _grx(
+        rf"\b(?:i|we)\s+(?:[\w'’\-]+\s+){{1,8}}?(?:but|and)\s+(?:also\s+|still\s+|now\s+)?"
+        rf"live\s+in\s+(?P<place>{_ANY_PLACE})",
+        "live",
+    ),
     # "I'm from Edinburgh and still live there"
     _grx(
         rf"\bfrom\s+(?P<place>{_ANY_PLACE})\s+and\s+(?:i\s+)?(?:still\s+)?live\s+there\b",
@@ -1301,6 +1339,14 @@ _HOME = [
         rf"(?P<place>{_ANY_PLACE})",
         "live flat apartment house studio place condo cottage bungalow semi terrace village town"
         " suburb houseboat",
+    ),
+    # "im renting a wee flat in leith", "we share a house in Jesmond"
+    _grx(
+        rf"(?:\b(?:i|we)\s+|{_I_AM}\s+|\bwe{_A}?re\s+)(?:currently\s+|now\s+|still\s+)?"
+        rf"(?:rent|renting|share|sharing)\s+(?:a|an|the)\s+(?:[\w\-]+\s+){{0,3}}?(?:flat|apartment"
+        rf"|house|studio|room|place|condo|cottage|bungalow)\s+(?:in|near|outside)\s+"
+        rf"(?P<place>{_ANY_PLACE})",
+        "rent renting share sharing",
     ),
     # "flying out of winnipeg, thats home", "near Edinburgh since that's where we live"
     _grx(
@@ -1457,6 +1503,18 @@ _AREAS: Final = frozenset(
     _words("midtown downtown uptown suburbs burbs outskirts centre center countryside sticks")
 )
 # Words that may follow a place named in lower case: "we live in dearborn with the kids".
+_DISTRICT_ENDS: Final = frozenset(
+    _words("green park hill heath wood end bridge cross gate field vale common village heights")
+)
+# a first word that makes the phrase a kind of place rather than its name ("a council estate",
+# "the city park", "student village", "social housing")
+_NOT_DISTRICT_START: Final = frozenset(
+    _words(
+        "a an the my our their his her this that some student students retirement gated big"
+        " small little quiet nice busy old new central north south east west rural city town"
+        " trailer caravan holiday business industrial science office tech national public"
+    )
+)
 _AFTER_PLACE: Final = frozenset(
     _words(
         "with and but so now btw since for near too lol tbh which where though anyway haha"
@@ -1498,6 +1556,16 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
                 and word.casefold() not in _AREAS
             ):
                 return word.title()
+        # "we live in hall green so close by": two words that end the way districts' names do
+        if (
+            wordlike
+            and len(words) >= 2
+            and words[1].casefold() in _DISTRICT_ENDS
+            and (len(words) == 2 or words[2].casefold() in _AFTER_PLACE)
+            and words[0].isalpha()
+            and words[0].casefold() not in _NOT_DISTRICT_START
+        ):
+            return f"{words[0].title()} {words[1].title()}"
         return None
     # "I moved to Nation Media Group in August": an organisation, not a place
     if _INSTITUTION_WORD.search(place):
@@ -1624,19 +1692,19 @@ _ROLE_END = (
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
-    r"|on\s+nights|on\s+days|while|there|again|i|im)\b)"
+    r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an)|irl)\b)"
 )
 _OCCUPATION = [
     _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+|officially\s+"
-        rf"|finally\s+)?(?:working\s+as\s+)?"
+        rf"|finally\s+|literally\s+|technically\s+)?(?:working\s+as\s+)?"
         rf"(?:a\s+|an\s+|the\s+(?:only|sole|lead|main|senior|head)\s+|(?<=just\s)|(?<=now\s))"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
-        " ".join(_OCCUPATIONS),
+        _ROLE_WORDS,
     ),
     _grx(
         rf"{_I_AM}\s+\d{{1,2}}\s*(?:,\s*|\s+)(?:and\s+)?(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
-        " ".join(_OCCUPATIONS),
+        _ROLE_WORDS,
     ),
     # without an article (non-native or hurried): "Me I am accountant", "im nurse in leeds"
     _grx(
@@ -1648,7 +1716,9 @@ _OCCUPATION = [
         rf"|english|math|maths|science|history|art|office|admin|executive|personal|store|shop"
         rf"|sous|pastry|line|delivery|truck|bus|taxi|uber|care|social|youth|dental|veterinary"
         rf"|petroleum|environmental|industrial|biomedical|aerospace|warehouse|it|hr|finance"
-        rf"|accounts|operations|logistics|quality|team|shift|senior\s+software)"
+        rf"|accounts|operations|logistics|quality|team|shift|senior\s+software"
+        # "I am PhD student", "im masters student at UCL"
+        rf"|phd|msc|mba|masters|master{_A}?s|doctoral|postgrad|undergrad|grad|final[- ]year)"
         rf"\s+(?:(?:school|software|data|research|sales|support|project|product)\s+)?{_ROLE_HEAD}"
         # any one or two lower-case modifiers: "hardware engineer", "junior java developer"
         rf"|(?-i:[a-z][a-z\-]{{1,15}})(?:\s+(?-i:[a-z][a-z\-]{{1,15}}))?\s+{_ROLE_HEAD}"
@@ -1656,22 +1726,24 @@ _OCCUPATION = [
         rf"|(?-i:[A-Z]{{2,4}})\s+(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by|working"
-        rf"|with|here|from|based|living|i|im)\b)",
-        " ".join(_OCCUPATIONS),
+        rf"|with|here|from|based|living|i|im|already|my|our|so|but)\b)",
+        _ROLE_WORDS,
     ),
     # "i am the accountant at Kpakpo & Associates"
     _grx(
         rf"{_I_AM}\s+the\s+(?P<role>{_ROLE})(?=\s+(?:at|for)\s+(?-i:[A-Z]))",
-        " ".join(_OCCUPATIONS),
+        _ROLE_WORDS,
     ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
     _grx(
         rf"(?:\bi\s+|^\W*|,\s*|\band\s+|{_I_AM}\s+)(?:currently\s+|now\s+|also\s+)?"
-        rf"work(?:ing)?\s+(?:nights\s+"
+        # "i do 12 hr shifts as a paramedic"
+        rf"(?:(?:do|pull|cover)\s+(?:\d{{1,2}}\s*(?:hr|hour|h)\s+|long\s+|night\s+|day\s+)?shifts\s+"
+        rf"|work(?:ing)?\s+(?:nights\s+"
         rf"|days\s+|(?:long\s+|\d{{1,2}}\s*(?:hr|hour|h)\s+|night\s+|early\s+|late\s+)?shifts\s+"
-        rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?"
+        rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?)"
         rf"(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
-        "work working",
+        "work working shifts",
     ),
     # non-native "I am working like software tester in company Vintra"
     _grx(
@@ -1704,16 +1776,24 @@ _OCCUPATION = [
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
     ),
+    # "im here in Riyadh working as nurse", "I am in Dubai working as caregiver 6 years"
+    _grx(
+        rf"{_I_AM}\s+(?:here\s+|now\s+|currently\s+)*in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+"
+        rf"(?:now\s+)?working\s+as\s+(?:a\s+|an\s+)?(?P<role>{_ROLE})"
+        rf"(?:{_ROLE_END}|(?=\s+\d+\s+(?:years?|months?)\b))",
+        "working",
+    ),
     # a dropped subject: "still in austin, still a nurse practitioner, still tired lol"
     _grx(
-        rf"(?:^\W*|,\s*)(?:and\s+|but\s+)?still\s+(?:a|an)\s+(?P<role>{_ROLE}){_ROLE_END}",
+        rf"(?:^\W*|,\s*)(?:and\s+|but\s+|yep\s+|yes\s+|yeah\s+)?still\s+(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE}){_ROLE_END}",
         "still",
     ),
     # a fragment that opens a message: "vet tech here", "swe at google, live in brooklyn"
     _grx(
         rf"^\W*(?P<role>{_ROLE})\s+(?:here\b(?!\s+(?:is|are|was|uses?)\b)"
         rf"|(?:at|for)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]|here\b)))",
-        " ".join(_OCCUPATIONS),
+        _ROLE_WORDS,
     ),
     # "my title changed to analytics engineer", "my job title is now staff engineer"
     _grx(
@@ -1743,14 +1823,20 @@ _OCCUPATION = [
         rf"(?=(?:\s+(?:at|with|for|in)\s+[^,.;!?]{{1,40}}?)?\s+(?:for\s+)?"
         rf"(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|twenty|thirty|ten|fifteen"
         rf"|many|several)\b)",
-        " ".join(_OCCUPATIONS),
+        _ROLE_WORDS,
     ),
-    # "As a nurse, I ...", "I make 2900 a month as a PM"
-    _grx(
-        rf"(?:^\W*|,\s*|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s)as\s+(?:a|an)\s+"
-        rf"(?P<role>{_ROLE})(?:\s+myself)?(?=\s*,|\s+(?:i|people|everyone|patients|customers"
-        rf"|clients)\b|{_ROLE_END[3:]}",
-        " ".join(_OCCUPATIONS),
+    # a frame the user speaks from: "As a nurse, I ...", "I make 2900 a month as a PM", "also
+    # as an architect i have 40 tubes of drawings", "as the pharmacist there i want", "im at
+    # aldi now as an assistant store manager"
+    (
+        _AS_A_ROLE := _grx(
+            rf"(?:^\W*|,\s*|\b(?:also|and|but|so|ok|okay|well|now)\s+"
+            rf"|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s"
+            rf"|{_I_AM}\s+at\s+[\w&'’\-]+(?:\s+[\w&'’\-]+)?\s+(?:now\s+)?)as\s+(?:a|an|the)\s+"
+            rf"(?P<role>{_ROLE})(?:\s+myself|\s+here|\s+there)?(?=\s*,|\s+(?:i|i{_A}?m|i{_A}?ve"
+            rf"|ive|my|we|people|everyone|patients|customers|clients)\b|{_ROLE_END[3:]}",
+            _ROLE_WORDS,
+        )
     ),
 ]
 # What "a nurse in X" names when X is not an employer: a month or day, a field, a department,
@@ -1978,6 +2064,11 @@ def _org(org: str, after: str) -> str | None:
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _OCCUPATION:
         for m in pattern.finditer(c, mask):
+            # "as a student i was broke": a frame is what the user is only if they speak in it now
+            if pattern is _AS_A_ROLE and (
+                _PAST.search(c[m.end() :], mask) or _PAST.search(c[: m.start("role")], mask)
+            ):
+                continue
             if "subject" in m.re.groupindex:
                 role = f"{m.group('subject')} {m.group('head')}"
             else:
@@ -2053,7 +2144,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
 
 _ADVERBS = (
     r"(?:really|absolutely|just|totally|truly|genuinely|also|still|especially|do|much|honestly"
-    r"|seriously|literally|kinda|lowkey|always)"
+    r"|seriously|literally|kinda|lowkey|always|actually|personally|generally|usually|definitely"
+    r"|def)"
 )
 _PREFERENCE = [
     (
@@ -2113,7 +2205,7 @@ _OBJECT_CUT = _rx(
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
-    r"|actually|though|esp|especially"
+    r"|actually|though|esp|especially|irl|in\s+real\s+life|for\s+real"
     # "i love smoothies and use it every morning": the subject's next verb
     r"|and\s+(?:use|get|make|go|have|take|do|eat|need|want|try|buy|cook|drink|play|watch"
     r"|listen|read|put|keep|work|am|was|will|can|should|would|could)"
@@ -2284,7 +2376,7 @@ _DIET_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days|only"
     r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
     r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess|at\s+home"
-    r"|by\s+the\s+way)\b)"
+    r"|by\s+the\s+way|from|obviously|obvs|of\s+course|ofc|always)\b)"
 )
 _DIET_WORDS = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free"
@@ -3215,6 +3307,7 @@ _REPORT_ENDS = _rx(
     r"(?:i|i['’]m|im|we|we['’]re)\b"
 )
 _BUT_BEFORE = _rx(r"\bbut\W*$")
+_NOT_BECAUSE = _rx(r"\bnot\s+(?:just\s+|only\s+)?(?:because|cause|cuz|coz|bc|since)\W*$")
 _OWN_VOICE = _rx(
     r"^\W*(?:now\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?(?:i|i['’]m|im|we|we['’]re)\b"
 )
@@ -3618,6 +3711,21 @@ _ANSWER_NO = _rx(
     rf"(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s)\b|(?-i:[A-Z][a-z]+\s+is\s+my\b))"
 )
 _CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
+# A new reason or contrast between a marker and the fact after it: "no nuts at all bc im allergic
+# to tree nuts", "before we lived in Wrocław but now we live in Utrecht"
+_SCOPE_BREAK = re.compile(
+    r"\s(?:but|so|because|bc|b/c|cuz|coz|cause|since|as)\s|,\s*(?:now|but|so)\s|\s(?:and|but)\s+now\s",
+    re.IGNORECASE,
+)
+
+
+def _cut_off(clause: str, marker_end: int, lo: int) -> bool:
+    """Whether a marker that ends before a fact is cut off from it by a new reason or contrast
+    (with words of its own before it: "not because im vegan" still denies)."""
+    if marker_end > lo:
+        return False
+    brk = _SCOPE_BREAK.search(clause, marker_end, lo)
+    return brk is not None and any(ch.isalnum() for ch in clause[marker_end : brk.start()])
 
 
 def _governs(marker: tuple[int, int], lo: int, hi: int, phrase: bool, past: bool = False) -> bool:
@@ -4084,9 +4192,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for s_start, s_end, question in _sentences(text[:limit]):
             governed: str | None = None
             for p_start, p_end, asking_part in _segments(text, s_start, s_end, question):
-                for c_start, c_end in _spans(
-                    _CLAUSE_SEP.finditer(text, mask, p_start, p_end), text, p_start, p_end
-                ):
+                separators = (
+                    m
+                    for m in _CLAUSE_SEP.finditer(text, mask, p_start, p_end)
+                    if m.group("runon") is None
+                    or not _RUN_ON_KEEP.search(text, max(p_start, m.start() - 16), m.start())
+                )
+                for c_start, c_end in _spans(separators, text, p_start, p_end):
                     clause = text[c_start:c_end]
                     # "python version is 3.11, if that matters": the condition is on telling,
                     # not on the fact
@@ -4108,6 +4220,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         governed = None
                     reason, at = governed, 0
                     inherited = governed is not None
+                    if reason is None and _NOT_BECAUSE.search(text, max(0, c_start - 24), c_start):
+                        reason = "negation"  # "i dont eat meat, but not because im vegan"
                     if reason is None:
                         if m := _CONDITIONAL.search(clause, mask):
                             reason, at = "hypothetical", m.start()
@@ -4790,6 +4904,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ) and not any(lo <= a and b <= hi for a, b in negations)
             if ended_here or any(
                 b > after
+                and not _cut_off(clause, b, lo)
                 and _governs((a, b), lo, hi, hit.phrase, past=True)
                 and (not hit.phrase or _ENDING.fullmatch(clause, a, b) is not None)
                 for a, b in pasts
@@ -4801,6 +4916,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not (a in contrast and lo >= contrast[a])
                 # "we use pnpm not npm": a contrastive "not" denies only the word it names
                 and not (a in denied and (hi <= a or lo >= denied[a]))
+                and not _cut_off(clause, b, lo)
                 and _governs((a, b), lo, hi, hit.phrase)
                 for a, b in negations
             ):

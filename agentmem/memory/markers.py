@@ -144,12 +144,18 @@ TRANSIENT_MARKERS: Final = _compile(
             # a bare "I'm staying in Oslo", a stay with an end, a hotel or a host is travel
             r"|\bi(?:'m| am) (?:visiting|staying (?:at|with)|travell?ing)\b|\bvisiting\b"
             r"|\bi'?m staying in\b"
-            r"|\bstaying in\b[^.,;!?]{0,40}?\b(?:for|till|until|til|over|during)\b"
+            # ... but "staying in saigon for 5 years" is how long the user has lived there
+            r"|\bstaying in\b[^.,;!?]{0,40}?\b(?:for(?! (?:the (?:last|past) )?(?:\d+|a few|few"
+            r"|many|several|two|three|four|five|six|seven|eight|nine|ten) years| years| ages"
+            r"| a long time)|till|until|til|over|during)\b"
             r"|\bstaying in (?:a|an|the|my|our|their|his|her) (?:hotel|airbnb|hostel|guesthouse"
             r"|guest house|b&b|resort|friend|cousin|sister|brother|parents|mum|mom)"
             r"|\bfor (?:a|the|my|our) (?:conference|meeting|wedding|funeral|trip|work trip"
             r"|business trip|visit|holiday|vacation|few days|couple of days|week|weekend|night"
-            r"|match|concert|festival|layover|course|workshop|interview)\b|\bin town\b",
+            r"|match|concert|festival|layover|course|workshop|interview)\b"
+            # "i'm in town till sunday"; "i work in town" says where the job is
+            r"|\b(?:i'm|im|i am|we're|we are|be|been|while|when|i'll be|will be)"
+            r" (?:only |just |back |still )?in town\b",
         ),
     )
 )
@@ -281,6 +287,7 @@ class LiteralPrefilter:
 _PREFILTER: Final = LiteralPrefilter()
 _INJECTION: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in INJECTION_MARKERS)
 _TRANSIENT: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in TRANSIENT_MARKERS)
+_TRANSIENT_NOT_TRAVEL: Final = tuple(m for m in _TRANSIENT if m[0] != "transient:travel")
 
 
 def _prepare(text: str) -> str:
@@ -446,7 +453,10 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     ):
         hi = conjunct
     scope = quote if is_request(text[lo:hi]) else text[lo:hi]
-    return transient_marker(scope)
+    # a trip bounds where the user is, not what they are: "i am backend dev at VNG, been
+    # staying in saigon ..." states the job whatever the stay is
+    skip = kind is not None and kind != "home_location"
+    return _first(_TRANSIENT_NOT_TRAVEL if skip else _TRANSIENT, scope)
 
 
 def transient_marker_for(text: str, quote: str, kind: str | None = None) -> str | None:
