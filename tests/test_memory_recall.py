@@ -654,3 +654,42 @@ def test_occupations_in_the_frames_people_speak_from(tmp_path: Path) -> None:
         )
     ):
         assert _active(tmp_path / f"trap{i}", text) == set(), text
+
+
+def test_corrections_and_ends_said_the_way_people_say_them(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "deploy",
+        "write me a deploy script, deploy target is fly.io. sorry no, i mean render",
+    )
+    assert any("render" in s for s in formed) and not any("fly.io" in s for s in formed), formed
+    formed = _formed(
+        tmp_path / "kpmg",
+        "hi so i left accenture, started at deloitte 2 weeks ago as a risk consultant",
+        "omg sorry i mixed that up earlier, its KPMG not deloitte. KPMG, risk consultant",
+    )
+    assert any("kpmg" in s for s in formed) and not any("deloitte" in s for s in formed), formed
+    formed = _formed(
+        tmp_path / "staging",
+        "next: staging db is mysql 8 so check the migration for the json column works",
+        "wait actually staging is on postgres now, we migrated it in october",
+    )
+    assert any("postgres" in s for s in formed) and not any("mysql" in s for s in formed), formed
+    formed = _formed(tmp_path / "pesc", "im not vegetarian anymore, went pescatarian since june")
+    assert any("pescatarian" in s for s in formed), formed
+    assert not any("vegetarian" in s.replace("pescatarian", "") for s in formed), formed
+    assert _formed(tmp_path / "over", "im vegan, not anymore") == set()
+    formed = _formed(tmp_path / "monzo", "started at Monzo 2 weeks ago as a data engineer")
+    assert any(s.endswith("monzo") for s in formed), formed
+    formed = _formed(tmp_path / "ikeja", "I am living in Ikeja, Lagos for 4 years now")
+    assert any("ikeja, lagos" in s for s in formed), formed
+    formed = _formed(tmp_path / "mochi", "oops, Mochi is my sisters cat, im just cat-sitting")
+    assert not any("mochi" in s for s in formed), formed
+    formed = _formed(
+        tmp_path / "queen",
+        "yeah sure im the queen of england and my 12 cats do my taxes lol. anyway vlookup help",
+    )
+    assert formed == set(), formed
+    formed = _formed(
+        tmp_path / "tea", "i like green tea", "thinking about it i dont really like green tea"
+    )
+    assert any("dislike" in s and "green tea" in s for s in formed), formed

@@ -147,6 +147,8 @@ _RELATION_SYNONYMS: Final = {
     "daddy": "father",
     "papa": "father",
     "hubby": "husband",
+    "husbnd": "husband",
+    "hubs": "husband",
     "bf": "boyfriend",
     "gf": "girlfriend",
     "kiddo": "child",

@@ -117,7 +117,7 @@ _AGE = (
 _REL_SURFACE = (
     r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|child)|grandchildren"
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
-    r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|spouse|partner"
+    r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|husbnd|hubs|spouse|partner"
     r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy"
     r"|father|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
     r"|amma|tatay|abbu|appa|nan|nanna|nani|dadi|abuelita|abuela|abuelo|oma|opa|nonna|nonno"
@@ -213,6 +213,13 @@ _LANGUAGES: Final = _words(
     " indonesian malay swahili tagalog filipino bengali urdu punjabi tamil telugu persian farsi"
     " catalan basque galician irish welsh icelandic estonian latvian lithuanian albanian amharic"
     " yoruba zulu afrikaans esperanto latin"
+    # the languages of the people who write to assistants, beyond the common ones above
+    " bangla marathi gujarati kannada malayalam nepali sinhala sinhalese odia assamese sindhi"
+    " konkani pashto dari kurdish somali hausa igbo twi akan wolof lingala xhosa shona"
+    " kinyarwanda luganda tigrinya oromo malagasy ilocano cebuano bisaya visayan hiligaynon"
+    " waray javanese sundanese khmer lao burmese mongolian kazakh uzbek georgian armenian"
+    " azerbaijani macedonian bosnian slovenian slovene maltese luxembourgish frisian gaelic"
+    " yiddish hokkien hakka"
 )
 _LANG = r"(?:" + "|".join(_LANGUAGES) + r")(?![\w-])"
 _LANGS = rf"{_LANG}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){_LANG})*"
@@ -415,6 +422,8 @@ _CLAUSE_SEP = _grx(
     rf"|,?\s+but\s+(?=(?:then\s+|now\s+|just\s+)?(?:moved|relocated)\b|home(?:\s+is|{_A}s)\s)"
     # "Infosys was till last month only, from 3rd of this month I am joined TCS"
     rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
+    # "formatter is black, ruff is just doing the import sorting for now": a new subject
+    rf"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)"
     # what a request asks to have said is the user's own statement: "can u add that im
     # allergic to penicillin", "pls mention that we live in Leith"
     rf"|\s+(?:add|mention|include|say|note|put\s+in|write|explain)\s+(?:in\s+)?that\s+"
@@ -436,7 +445,11 @@ _RUN_ON_KEEP = re.compile(
     r"|tell|told|whilst|even|unless|than|wish|dream|dreamt|dreamed|act|[a-z]+ing)\s*$",
     re.IGNORECASE,
 )
-_CONTRAST_TAIL = _rx(r",\s*(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s")
+# ", not pip" contrasts a value; ", not anymore" ends the state it follows
+_CONTRAST_TAIL = _rx(
+    r",\s*(?:not(?!\s+(?:any\s*more|now|really|lately|these\s+days)\b)|rather\s+than"
+    r"|instead\s+of|as\s+opposed\s+to)\s"
+)
 _QUESTION_TAG = _rx(
     rf"^(?:right|correct|no|yes|yeah|ok|okay|huh|eh|isn{_A}?t\s+it|don{_A}?t\s+i|am\s+i"
     rf"|aren{_A}?t\s+i|do\s+i|did\s+i|true)\W*$"
@@ -455,7 +468,8 @@ _HYPOTHETICAL = _grx(
     rf"|might|wish|someday|some\s+day|one\s+day|wanna|gonna|going\s+to|intend|intending"
     rf"|hopefully|should|shouldn{_A}?t|ought|dream\s+of|dreaming)\b"
     rf"|\bi\s+(?:want|plan|hope|intend|need)\s+to\b|\bplann?ing\s+(?:to|on)\b"
-    rf"|\bthinking\s+(?:of|about)\b|\bconsidering\b|{_A}d\b|{_A}ll\b",
+    # "thinking about it i dont really like green tea": on reflection, not a plan
+    rf"|\bthinking\s+(?:of|about)\b(?!\s+it\b)|\bconsidering\b|{_A}d\b|{_A}ll\b",
     words="if unless whether suppose supposing imagine imagining pretend pretending hypothetical"
     " hypothetically say case would wouldn wouldnt could couldn couldnt might wish someday day"
     " wanna gonna going intend intending hopefully should shouldn shouldnt ought dream dreaming"
@@ -842,6 +856,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         plural = surface.casefold().endswith("s") and surface.casefold() not in {"fish"}
         plural = plural or surface.casefold() in {"children", "grandchildren"}
         # "my little sisters wedding ... her name is Noor": one sister, her wedding
+        owner = m.group("tail") in ("'s", "’s")
         if (
             plural
             and not is_pet
@@ -849,7 +864,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and _possessive_s(surface, c, m.end())
             and (single := _normal(kind, field_name, surface[:-1])) is not None
         ):
-            plural, noun = False, single
+            plural, noun, owner = False, single, True
         rest, names, end = c[m.end() :], [], m.end()
         if m.group("tail") == "'s" or m.group("tail") == "’s":
             if named := _POSS_NAME.match(rest):
@@ -892,9 +907,11 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             names = []
         start = m.start()
         # "wait sorry no, Aisha is my niece": the name said before "is my"
+        # ... but "Mochi is my sisters cat" names the cat, not the sister
         if (
             not names
             and not plural
+            and not owner
             and (before := _NAME_IS_BEFORE.search(c, 0, m.start())) is not None
             and not is_common_word(before.group("names").casefold())
         ):
@@ -1335,7 +1352,9 @@ _HOME = [
     _grx(
         rf"(?:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?live|{_I_AM}|\bwe{_A}?re)\s+in\s+(?:a|an|the|my|our)\s+"
         rf"(?:[\w\-]+\s+){{0,3}}?(?:flat|apartment|house|studio|place|condo|cottage|bungalow"
-        rf"|semi|terrace|village|town|suburb|houseboat)\s+(?:in|near|outside|just\s+outside)\s+"
+        rf"|semi|terrace|village|town|suburb|houseboat)\s+"
+        # "the top floor flat on allison st in govanhill"
+        rf"(?:on\s+(?:[\w\-]+\s+){{1,3}}?)?(?:in|near|outside|just\s+outside)\s+"
         rf"(?P<place>{_ANY_PLACE})",
         "live flat apartment house studio place condo cottage bungalow semi terrace village town"
         " suburb houseboat",
@@ -1579,9 +1598,9 @@ _INSTITUTION_WORD = re.compile(rf"\b(?:{_INSTITUTION}|Media|Corp|Company|Bank|Ai
 # "i live in partick, glasgow": a region qualifier the user gave is part of the place
 _REGION_AFTER = re.compile(
     r"\s*,\s*(?P<region>[^\W\d_][\w'’.\-]*(?:\s+(?!(?:and|but|so|with|near|btw|since|now|lol|tho"
-    r"|though|atm|rn|too|currently)\b)[^\W\d_][\w'’.\-]*)?)"
+    r"|though|atm|rn|too|currently|for)\b)[^\W\d_][\w'’.\-]*)?)"
     r"(?=\s*(?:$|[,.;!?)])|\s+(?:and|but|so|with|near|btw|since|now|lol|tho|though|atm|rn"
-    r"|these\s+days|currently|too)\b)"
+    r"|these\s+days|currently|too|for)\b)"
 )
 
 
@@ -1692,7 +1711,9 @@ _ROLE_END = (
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
-    r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an)|irl)\b)"
+    r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an)|irl)\b"
+    # an emoji after the title: "started at Monzo on monday as a data analyst 🎉"
+    "|\\s*[\U0001f300-\U0001faff\u2600-\u27bf])"
 )
 _OCCUPATION = [
     _grx(
@@ -1754,9 +1775,11 @@ _OCCUPATION = [
     ),
     # "Just started at Grant Thornton last week as an audit senior"
     _grx(
-        rf"(?:^\W*|\bi(?:{_A}ve|\s+have|\s+am|\s+have\s+now)?\s+)(?:just\s+|recently\s+)?"
+        rf"(?:^\W*|,\s*|\bi(?:{_A}ve|\s+have|\s+am|\s+have\s+now)?\s+)(?:just\s+|recently\s+)?"
         rf"(?:started|joined)\s+(?:at\s+)?"
-        rf"(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+|\s+\w+\s+ago)?\s+as\s+(?:a\s+|an\s+)?"
+        rf"(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+|\s+(?:\w+\s+)?\w+\s+ago"
+        rf"|\s+on\s+\w+)?"
+        rf"\s+as\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "started joined",
     ),
@@ -1771,7 +1794,8 @@ _OCCUPATION = [
         rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:part[- ]time\s+"
         # non-native "I am working since 2 years at the Bundesagentur für Arbeit as IT specialist"
         rf"|full[- ]time\s+|since\s+(?:\d+|one|two|three|four|five|six)\s+(?:years?|months?)\s+)?"
-        rf"(?:at|for|in|with)\s+(?:the\s+)?"
+        # non-native "I am working by Bosch as mechanical engineer"
+        rf"(?:at|for|in|with|by)\s+(?:the\s+)?"
         rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+|from\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
@@ -1920,7 +1944,7 @@ _ORG_AFTER_ROLE = _rx(
 _PLACE_AFTER_ROLE = _rx(
     r"\s*,?\s+(?:(?:living|based|located|residing|working|here|over|out)\s+)?in\s+"
     r"(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
-    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now|i|we|with|w)\b)"
+    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now|i|we|with|w|at)\b)"
 )
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
@@ -1950,13 +1974,16 @@ _EMPLOYER = [
     _IM_AT,
     _grx(
         rf"\bi\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
-        rf"(?:full[- ]time\s+|part[- ]time\s+|remotely\s+|from\s+home\s+)?(?:at|for)\s+"
+        rf"(?:full[- ]time\s+|part[- ]time\s+|remotely\s+|remote\s+|from\s+home\s+)?(?:at|for)\s+"
         rf"(?P<org>{_ORG})",
         "work",
     ),
     _grx(
-        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:employed|working)\s+(?:full[- ]time\s+"
-        rf"|part[- ]time\s+|remotely\s+)?(?:at|by|for|in|with)\s+(?P<org>{_ORG})",
+        rf"(?:{_I_AM}\s+(?:currently\s+|now\s+)?(?:employed|working)\s+(?:full[- ]time\s+"
+        rf"|part[- ]time\s+|remotely\s+|remote\s+)?(?:at|by|for|in|with)"
+        # a title then its employer: "I am QA engineer, working remote for JetBrains"
+        rf"|{_I_AM}\s+(?:a\s+|an\s+)?(?:[\w\-]+\s+){{0,2}}?{_ROLE_HEAD}\s*,?\s+working\s+"
+        rf"(?:remote|remotely|from\s+home)\s+(?:at|for))\s+(?P<org>{_ORG})",
         "employed working",
     ),
     _grx(
@@ -2038,12 +2065,19 @@ _TOOLS: Final = frozenset(
 )
 
 
+_COUNT_TAIL = re.compile(r"\s+\d{1,2}$")
+_TIME_AGO = re.compile(r"\s+(?:days?|weeks?|months?|years?|yrs?)\s+ago\b", re.IGNORECASE)
+
+
 def _org(org: str, after: str) -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
     Capitalised names are taken as typed; a lower-case one ("at spotify") only when it is a
     single word that is neither an English word nor a place, and it is then capitalised.
     """
+    # "started at Monzo 2 weeks ago": the number counts the weeks
+    if (number := _COUNT_TAIL.search(org)) and _TIME_AGO.match(after):
+        org = org[: number.start()]
     if org[:1].islower():
         words = org.split()
         if len(words) > 1:  # "leeds city council": _ORG took it for its institution word
@@ -2059,6 +2093,9 @@ def _org(org: str, after: str) -> str | None:
     if org.casefold() in _TOOLS:
         return None
     return org
+
+
+_ORG_AFTER_PLACE = re.compile(rf"\s*,?\s+(?i:at|with|for)\s+(?P<org>{_ORG})")
 
 
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
@@ -2122,6 +2159,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 place := canonical_place(there.group("place"))
             ):
                 yield _Hit("home_location", {"place": place}, (m.start(), there.end()))
+                # "a staff nurse here in Dubai at Rashid Hospital"
+                if (at := _ORG_AFTER_PLACE.match(c, there.end())) and (
+                    value := _org(at.group("org"), c[at.end() :])
+                ) is not None:
+                    yield _Hit("employer", {"org": value}, (m.start(), at.end()))
     for pattern in _EMPLOYER:
         for m in pattern.finditer(c, mask):
             # "working in Siemens" (non-native) names an employer, "working in London" a place
@@ -2418,7 +2460,8 @@ _DIET = [
         "diet",
     ),
     _grx(
-        rf"\bi(?:\s+(?:just|recently|finally))?\s+(?:went|became|turned|have\s+gone|{_A}ve\s+gone)"
+        rf"(?:\bi|^\W*|,\s*)(?:\s+(?:just|recently|finally))?\s*(?:went|became|turned|have\s+gone"
+        rf"|{_A}ve\s+gone)"
         rf"\s+(?:fully\s+|full\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto){_DIET_END}",
         "vegan vegetarian pescatarian keto",
     ),
@@ -2514,7 +2557,9 @@ _ALLERGY = [
 # "I cant have dairy, I am allergic", "no shrimp please, I am allergic": the allergen is named
 # just before the allergy, across a comma (read on the whole message)
 _ALLERGIC_AFTER = _rx(
-    rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch)|no)\s+"
+    rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch)|no"
+    # "nothing with shellfish im allergic"
+    rf"|nothing\s+with|without|avoid)\s+"
     rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz)\b)[a-z]+)?)(?:\s+(?:please|pls|plz))?\s*[,.]?\s+(?:because\s+|since\s+"
     rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"
 )
@@ -2928,9 +2973,10 @@ _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bund
 _PACKAGE_MANAGER = _grx(
     rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase|monorepo|service"
     rf"|workspace))\s+(?:use|uses"
-    rf"|are\s+using|{_A}re\s+using|is\s+using|switched\s+to|moved\s+to)|^\W*use)\s+"
+    rf"|are\s+using|{_A}re\s+using|is\s+using|switched\s+(?:over\s+)?to|moved\s+(?:over\s+)?to"
+    rf"|migrated\s+(?:over\s+)?to)|^\W*use)\s+"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
-    "use uses using switched moved",
+    "use uses using switched moved migrated",
 )
 # "we switched from poetry to uv last month"
 _PM_SWITCH = _grx(
@@ -3363,7 +3409,9 @@ _FILLER = (
 )
 _SELF_CORRECTION = _rx(
     rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:"
-    r"(?:wait\s+no|no\s+wait)(?:\W+sorry)?|no\W+actually|no\W+sorry|actually\W+no|well\W+no\b"
+    # "deploy target is fly.io. sorry no, i mean render"
+    r"(?:sorry\W+|oops\W+)?no\W+i\s+mean(?:t)?"
+    r"|(?:wait\s+no|no\s+wait)(?:\W+sorry)?|no\W+actually|no\W+sorry|actually\W+no|well\W+no\b"
     # "staging db is postgres 14 — no, 15", "4 spaces. no scratch that, 2 spaces", "Jon Pereira.
     # ugh autocorrect — its Joao Pereira"
     r"|(?<=[—–-]\s)no(?=\s*,)|(?<=[—–-])no(?=\s*,)|(?:no\s+)?scratch\s+that"
@@ -3488,6 +3536,12 @@ _NOT_X_BUT_Y = _grx(
     rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?(?P<new>[\w\-.]+)",
     "not",
 )
+# "sorry i mixed that up earlier, its KPMG not deloitte": the same correction, new value first
+_Y_NOT_X = _grx(
+    rf"\b(?:it|that)(?:{_A}s|\s+is|s)\s+(?:actually\s+)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
+    rf"not\s+(?P<old>[\w\-]+(?:\s+[\w\-]+)?)(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
+    "not",
+)
 # "oh wait i said postgres 14 earlier, its actually 15": the value said before, replaced
 _SAID_EARLIER = _grx(
     rf"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+(?P<old>[\w.\-]+(?:\s+[\w.\-]+)?)\s+"
@@ -3503,6 +3557,14 @@ _BUMPED_TO = _grx(
     r"\b(?:we|i)(?:['’]?ve|\s+have)?\s+(?:just\s+|finally\s+|now\s+)?(?:bumped|upgraded|moved|updated)"
     r"\s+(?:up\s+|it\s+|everything\s+)?to\s+(?P<new>v?\d+(?:\.\d+)+)\b(?!\s*[\w.])",
     "bumped upgraded moved updated",
+)
+# "wait actually staging is on postgres now": a later message gives a setting the session stated
+# a new value, naming the setting by its first word
+_ACTUALLY_NOW = _grx(
+    r"\b(?:actually|update|correction|sorry)\W+(?:the\s+|our\s+)?(?P<subj>[a-z][\w\-]*)\s+"
+    r"(?:is|runs)\s+(?:on\s+|using\s+|running\s+)?(?P<new>[a-z][\w.\-/]*(?:\s+v?\d+(?:\.\d+)*)?)"
+    r"\s+now\b",
+    "actually update correction sorry",
 )
 _THE = re.compile(r"^the\s+")
 _WITHDRAWN_KINDS: Final = (
@@ -3546,6 +3608,8 @@ _WITHDRAWING_BITS: Final = _bits(
     _SOMEONE_ELSES,
     _SAID_EARLIER,
     _BUMPED_TO,
+    _ACTUALLY_NOW,
+    _Y_NOT_X,
 )
 _WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
 _KIND_WORDS: Final = {
@@ -3810,7 +3874,12 @@ def _message_reason(text: str, mask: int) -> str | None:
 
 
 # "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an eye-roll
-_EYE_ROLL = re.compile(r"[🙄😒]|(?i:\byeah\s+right\b)")
+_EYE_ROLL = re.compile(
+    r"[🙄😒]|(?i:\byeah\s+right\b)"
+    # "yeah sure im the queen of england and my 12 cats do my taxes lol": a sarcastic opener
+    # and a laugh in one sentence
+    r"|(?i:^\W*(?:yeah|yea|ya|oh)\W+sure\b[^.!?\n]*\b(?:lol|lmao|haha+)\b)"
+)
 
 
 def _pronoun_fits(pronoun: str, hit: _Hit) -> bool:
@@ -4603,6 +4672,26 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 return [hit]
         return []
 
+    def _new_setting(
+        self,
+        event: EpisodeEvent,
+        hits: list[_Hit],
+        settings: list[_Hit],
+        value: str,
+        span: tuple[int, int],
+    ) -> list[_Hit]:
+        """When ``settings`` are all one setting, a hit with its new ``value`` (cited by
+        ``span``) joins ``hits``, and the replaced hit is returned for the caller to withdraw."""
+        if len({h.values["subject"] for h in settings}) != 1:
+            return []
+        old = settings[-1]
+        new = _Hit("working_state", {**old.values, "value": value})
+        new.evidence.append((event.seq, *span))
+        new.stated_end = span[1]
+        hits.append(new)
+        self._note(event.seq, span[0], span[1], None, (new,))
+        return [old]
+
     def _withdrawn(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
         """ "forget the gluten-free bit", "im not coeliac", "im not sure im allergic": a later
         message takes back the earlier claims it names, by value or by kind."""
@@ -4638,9 +4727,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not all(e[0] == event.seq for e in h.evidence)
                 and left.startswith((h.values.get("org") or "\0").casefold().split()[0])
             ]
-        for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER):
+        for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X):
             for m in pattern.finditer(text, mask):
                 gone += self._replace_value(event, m, hits, gone)
+        for m in _ACTUALLY_NOW.finditer(text, mask):
+            subject, value = m.group("subj").casefold(), m.group("new")
+            settings = [
+                h
+                for h in hits
+                if h.kind == "working_state"
+                and h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+                and (h.values["subject"] or "").casefold().split()[:1] == [subject]
+                and (h.values["value"] or "").casefold() != value.casefold()
+            ]
+            gone += self._new_setting(event, hits, settings, value, m.span())
         if mask & _BUMPED_TO.bit and (bump := _BUMPED_TO.search(text, mask)):
             versions = [
                 h
@@ -4650,14 +4751,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and (h.values["subject"] or "").endswith(" version")
                 and _VERSION_TAIL.fullmatch(h.values["value"] or "")
             ]
-            if len({h.values["subject"] for h in versions}) == 1:
-                old = versions[-1]
-                new = _Hit("working_state", {**old.values, "value": bump.group("new")})
-                new.evidence.append((event.seq, bump.start(), bump.end()))
-                new.stated_end = bump.end()
-                hits.append(new)
-                self._note(event.seq, bump.start(), bump.end(), None, (new,))
-                gone.append(old)
+            gone += self._new_setting(event, hits, versions, bump.group("new"), bump.span())
         for m in _SOMEONE_ELSES.finditer(text, mask):
             species = _normal("pet", "species", m.group("noun"))
             gone += [
@@ -4894,13 +4988,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if negations and (lead := _ANSWER_NO.match(clause)):
             negations = [n for n in negations if n[0] >= lead.end()]
         # "i went full vegan so no eggs or cheese anymore": the end belongs to its own part
-        endings = [m.start() for m in _ENDED.finditer(clause)]
+        endings = [m.span() for m in _ENDED.finditer(clause)]
         for hit in found:
             lo, hi = hit.verb if hit.verb is not None else (0, len(clause))
             after = colon if 0 <= colon <= lo else -1
             # "not anymore" ends a state, but "I don't like coffee anymore" states a dislike
+            # "im not vegetarian anymore, went pescatarian": an end said before a comma is the
+            # earlier state's
             ended_here = any(
-                not _CONJUNCT_BETWEEN.search(clause, hi, e) for e in endings
+                not _CONJUNCT_BETWEEN.search(clause, hi, e)
+                and not (f <= lo and (_cut_off(clause, f, lo) or "," in clause[f : lo + 1]))
+                for e, f in endings
             ) and not any(lo <= a and b <= hi for a, b in negations)
             if ended_here or any(
                 b > after

@@ -374,7 +374,9 @@ _CLAUSE_BREAK: Final = re.compile(
     r"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER})"
     r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
-    rf"{_SUBJECT})",
+    rf"{_SUBJECT})"
+    # "formatter is black, ruff is just doing the import sorting for now": a new subject
+    r"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)",
     re.IGNORECASE,
 )
 # A clause that asks the assistant for something: its time words bound the request ("find a
