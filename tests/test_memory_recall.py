@@ -693,3 +693,22 @@ def test_corrections_and_ends_said_the_way_people_say_them(tmp_path: Path) -> No
         tmp_path / "tea", "i like green tea", "thinking about it i dont really like green tea"
     )
     assert any("dislike" in s and "green tea" in s for s in formed), formed
+
+
+def test_what_the_moved_hf_batch_taught(tmp_path: Path) -> None:
+    """A nationality is no name; "teacher of mathematics" is a mathematics teacher; budgies are
+    parakeets; "wait actually vegan" corrects; "yeah deploy branch ..." has no "yeah" in it."""
+    formed = _formed(tmp_path / "egypt", "Hello, I am Egyptian but I am living in Doha")
+    assert not any("egyptian" in s for s in formed) and any("doha" in s for s in formed), formed
+    formed = _formed(tmp_path / "maths", "Bonjour, I am teacher of mathematics in a lycée")
+    assert any("mathematics teacher" in s for s in formed), formed
+    formed = _formed(tmp_path / "birds", "i need bird seed for my two budgies Salt and Pepper")
+    assert sum("parakeet" in s for s in formed) == 2, formed
+    formed = _formed(tmp_path / "vegan", "im vegetarian. wait actually vegan, i stopped eggs")
+    assert any("vegan" in s for s in formed), formed
+    assert not any("vegetarian" in s for s in formed), formed
+    formed = _formed(tmp_path / "yeah", "yeah deploy branch is still release, nothing changed")
+    assert any(s.startswith("deploy branch") or "deploy branch is release" in s for s in formed)
+    assert not any("yeah" in s for s in formed), formed
+    formed = _formed(tmp_path / "keto", "shopping list pls, im doing keto so low carb stuff")
+    assert any("keto" in s for s in formed), formed

@@ -242,6 +242,8 @@ _SPECIES_SYNONYMS: Final = {
     "kitty": "cat",
     "bunny": "rabbit",
     "budgie": "parakeet",
+    "budgy": "parakeet",  # "budgies" made singular
+    "budgerigar": "parakeet",
     "pony": "horse",
     "tabby": "cat",
     "moggy": "cat",
@@ -619,9 +621,19 @@ _ROLE_WORDS: Final = {
 }
 
 
+# "teacher of mathematics" is the "mathematics teacher" (a subject after the head, as many
+# languages put it)
+_SUBJECT_TITLE = re.compile(
+    r"^(?P<head>teacher|professor|lecturer|tutor|instructor) of (?P<subject>\w+)$"
+)
+
+
 def _role(raw: str) -> str:
     words = _drop_leading(_phrase(raw, max_words=6), _ARTICLES).split()
-    return " ".join(_ROLE_WORDS.get(w, w) for w in words)
+    value = " ".join(_ROLE_WORDS.get(w, w) for w in words)
+    if m := _SUBJECT_TITLE.match(value):
+        value = f"{m.group('subject')} {m.group('head')}"
+    return value
 
 
 def _object(raw: str) -> str:

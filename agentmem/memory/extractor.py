@@ -205,6 +205,24 @@ _DEMONYMS: Final = frozenset(
         " looking trying going using"
     )
 )
+# Nationalities and faiths, never a name ("I am Egyptian but ..."); apart from _DEMONYMS because
+# they may open an employer's name ("Saudi Aramco")
+_NATIONALITIES: Final = frozenset(
+    _words(
+        "egyptian nigerian ghanaian kenyan ugandan tanzanian ethiopian somali sudanese moroccan"
+        " algerian tunisian libyan senegalese cameroonian ivorian zimbabwean zambian rwandan"
+        " filipino filipina pakistani bangladeshi lankan nepali afghan iranian"
+        " iraqi syrian lebanese jordanian palestinian saudi emirati qatari kuwaiti omani yemeni"
+        " israeli vietnamese thai indonesian malaysian singaporean cambodian burmese mongolian"
+        " kazakh uzbek georgian armenian azerbaijani czech slovak hungarian romanian bulgarian"
+        " serbian croatian bosnian slovenian albanian macedonian lithuanian latvian estonian"
+        " belarusian moldovan austrian swiss belgian luxembourgish icelandic colombian venezuelan"
+        " peruvian chilean argentinian argentine ecuadorian bolivian uruguayan paraguayan cuban"
+        " dominican rican jamaican haitian guatemalan honduran salvadoran nicaraguan"
+        " panamanian taiwanese kiwi aussie asian african european latina latino"
+        " arab persian kurdish punjabi tamil gujarati bengali sikh atheist"
+    )
+)
 
 _LANGUAGES: Final = _words(
     "english spanish portuguese french german italian dutch japanese chinese mandarin cantonese"
@@ -680,6 +698,7 @@ def _names(text: str) -> list[str]:
             token
             and token not in _STOP_CAPS
             and folded not in _DEMONYMS
+            and folded not in _NATIONALITIES
             and folded not in _LANGUAGES
         ):
             names.append(token)
@@ -1763,7 +1782,8 @@ _OCCUPATION = [
         rf"|work(?:ing)?\s+(?:nights\s+"
         rf"|days\s+|(?:long\s+|\d{{1,2}}\s*(?:hr|hour|h)\s+|night\s+|early\s+|late\s+)?shifts\s+"
         rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?)"
-        rf"(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        # non-native "I work since 2016 as tax advisor"
+        rf"(?:since\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "work working shifts",
     ),
     # non-native "I am working like software tester in company Vintra"
@@ -2427,7 +2447,7 @@ _DIET_WORDS = (
 # Words the rules know as something else: "im vegan", "im portuguese", "im a dev".
 _VOCABULARY = _rx(
     rf"{_DIET_WORDS}|veggie|{_LANG}|{_ROLE_HEAD}|{_REL_SURFACE}|{_PET_SURFACE}"
-    rf"|{'|'.join(sorted(_DEMONYMS))}"
+    rf"|{'|'.join(sorted(_DEMONYMS | _NATIONALITIES))}"
 )
 
 
@@ -2458,6 +2478,12 @@ _DIET = [
         rf"{_I_AM}\s+(?:on|following)\s+(?:a\s+|the\s+)?(?:strict\s+)?(?P<diet>{_DIET_WORDS})"
         rf"\s+diet\b",
         "diet",
+    ),
+    # "im doing keto so low carb stuff", "I'm on keto"
+    _grx(
+        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|still\s+)?(?:doing|on)\s+(?:strict\s+)?"
+        rf"(?P<diet>keto|paleo|low[- ]carb|whole30){_DIET_END}",
+        "keto paleo carb whole30",
     ),
     _grx(
         rf"(?:\bi|^\W*|,\s*)(?:\s+(?:just|recently|finally))?\s*(?:went|became|turned|have\s+gone"
@@ -3136,7 +3162,7 @@ _VALUE_ADVERB = _rx(r"^(?:always|usually|still|now|currently|just|basically)\s+"
 # "and remember line length is 100", "pls note deploy branch is prod": asides, not the subject
 _SUBJECT_LEAD = _rx(
     r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and|crate|repo|repository|project"
-    r"|app|codebase|service)\s+)+(?=\S)"
+    r"|app|codebase|service|yeah|yes|yep|yup|ok|okay|well|oh|ah|hmm|right)\s+)+(?=\S)"
 )
 
 
@@ -3410,7 +3436,7 @@ _FILLER = (
 _SELF_CORRECTION = _rx(
     rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:"
     # "deploy target is fly.io. sorry no, i mean render"
-    r"(?:sorry\W+|oops\W+)?no\W+i\s+mean(?:t)?"
+    r"(?:sorry\W+|oops\W+)?no\W+(?:sorry\W+)?i\s+mean(?:t)?|wait\W+actually"
     r"|(?:wait\s+no|no\s+wait)(?:\W+sorry)?|no\W+actually|no\W+sorry|actually\W+no|well\W+no\b"
     # "staging db is postgres 14 — no, 15", "4 spaces. no scratch that, 2 spaces", "Jon Pereira.
     # ugh autocorrect — its Joao Pereira"
@@ -3429,7 +3455,7 @@ _SELF_CORRECTION = _rx(
 # "the test db is sqlite... no wait, we moved tests to postgres": the value just stated is taken
 # back whatever follows (a restatement of the same kind is read by _SELF_CORRECTION)
 _OPENS_SENTENCE = _rx(
-    r"\W*(?:sorry|i\s+mean|no\s+wait|(?:no\s+)?scratch\s+that|(?:ugh\s+)?autocorrect"
+    r"\W*(?:sorry|i\s+mean|no\s+wait|wait\W+actually|(?:no\s+)?scratch\s+that|(?:ugh\s+)?autocorrect"
     # "im a nurse. well technically a nurse practitioner now"
     r"|well\s+technically|technically)\b"
 )
