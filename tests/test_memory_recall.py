@@ -712,3 +712,44 @@ def test_what_the_moved_hf_batch_taught(tmp_path: Path) -> None:
     assert not any("yeah" in s for s in formed), formed
     formed = _formed(tmp_path / "keto", "shopping list pls, im doing keto so low carb stuff")
     assert any("keto" in s for s in formed), formed
+
+
+def test_what_is_said_for_others_or_for_a_while_forms_nothing(tmp_path: Path) -> None:
+    """The trap-heavy -se- batch: ghostwriting, a withdrawn offer, a rehomed pet, a relative's
+    allergy, a summer job, a tool name after "moved to", a trip party's likes."""
+    for i, texts in enumerate(
+        (
+            (
+                "client of mine needs a cover letter, write it first person: I'm a senior data "
+                "analyst at Ocado, I live in Hatfield",
+            ),
+            (
+                "good news i am now a project manager at Dangote Cement!! help me write the email",
+                "sorry forget that email. they called me now and withdraw the offer. so i am not "
+                "working there",
+            ),
+            ("this summer im working as a lifeguard at the pool until uni starts",),
+            ("we're on mysql 8 — ah sorry no, we moved to postgres 15 last quarter",),
+            (
+                "we rented a car for the week and we are staying in Inverness until sunday. what "
+                "day trips? we dont like too long drives",
+            ),
+        )
+    ):
+        formed = _formed(tmp_path / f"t{i}", *texts)
+        for word in ("ocado", "hatfield", "dangote", "lifeguard", "lives in", "drives"):
+            assert not any(word in s for s in formed), (texts, formed)
+    formed = _formed(
+        tmp_path / "pets",
+        "we gave our cat Mochi to my aunt because of my sons allergy, so now its only our dog "
+        "Pepper at home",
+    )
+    assert any("pepper" in s for s in formed), formed
+    assert not any("mochi" in s or "allergy" in s for s in formed), formed
+    formed = _formed(tmp_path / "ci", "we use pnpm. node is 20 on our CI btw")
+    assert any(s.startswith("ci node version") or "ci node version" in s for s in formed), formed
+    formed = _formed(tmp_path / "job", "i am working in Accenture Manila as QA tester since 2021")
+    formed |= _formed(tmp_path / "job2", "starting monday i am now in Canva already, same QA role")
+    assert any("canva" in s for s in formed), formed
+    formed = _formed(tmp_path / "prefer", "I prefer always short answers, I have not much time")
+    assert any("short answers" in s and "always" not in s for s in formed), formed

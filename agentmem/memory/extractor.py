@@ -442,9 +442,14 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "formatter is black, ruff is just doing the import sorting for now": a new subject
     rf"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)"
+    # "im a teacher, next term i teach year 9": a time that opens the next statement
+    rf"|,\s+(?=(?:this|next|last)\s+(?:week|weekend|month|term|semester|summer|winter|year|spring"
+    rf"|autumn|fall)\s+(?:i|i{_A}?m|im|we|my)\b)"
     # what a request asks to have said is the user's own statement: "can u add that im
     # allergic to penicillin", "pls mention that we live in Leith"
-    rf"|\s+(?:add|mention|include|say|note|put\s+in|write|explain)\s+(?:in\s+)?that\s+"
+    rf"|\s+(?:(?:add|mention|include|say|note|put\s+in|write|explain)\s+(?:in\s+)?that"
+    rf"|(?:tell|inform|remind|warn)\s+(?:them|him|her|everyone|the\s+\w+)(?:\s+that)?"
+    rf"|let\s+(?:them|him|her|everyone|the\s+\w+)\s+know(?:\s+that)?)\s+"
     rf"(?=(?:i{_A}?m|im|i\s+am|i\s+have|i{_A}?ve|ive|we\s+(?:live|are|have)|my)\b)"
     # a run-on with no punctuation: "can u help me do a budget im a teaching assistant" (kept
     # only after a word that does not make it part of the sentence, see _RUN_ON_KEEP)
@@ -566,6 +571,11 @@ _FICTION = _grx(
     # "write a short story in first person: i am a lighthouse keeper", "write a 100 word story
     # about a devops engineer in Oslo ... first person pls"
     rf"|\bin\s+(?:the\s+)?first[- ]person\b"
+    rf"|\b(?:write|written|writing)\s+it\s+(?:in\s+)?first[- ]person\b"
+    # "client of mine needs a cover letter", "she wants say: I am 74": another's words
+    rf"|\b(?:client|friend|colleague|coworker|co-worker|neighbou?r|student|patient)(?:\s+of\s+mine)?"
+    rf"\s+(?:needs|wants|asked\s+for)\s+(?:a|an|her|his|their)\s+(?:cover\s+letter|bio|cv|resume"
+    rf"|personal\s+statement|profile)\b|\b(?:she|he)\s+wants?\s+(?:to\s+)?say\s*:"
     rf"|\bwrite\s+(?:me\s+)?(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:story|poem|tale|scene|monologue)"
     rf"\s+about\s+(?:a|an|the|some)\b"
     rf"|\bdungeon\s+master\b|\bd\s*&\s*d\b|\bwriting\s+(?:a|my)\s+(?:story|novel|book|script"
@@ -581,7 +591,8 @@ _FICTION = _grx(
     " roleplay script screenplay scene campaign world fic fanfic fanfiction play playing movie"
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
     " first backstory back sheet stardew sims minecraft crossing skyrim gate ring dead fortnite"
-    " roblox sim file playthrough save",
+    " roblox sim file playthrough save client friend colleague coworker co neighbor neighbour"
+    " student patient wants want",
     parts="pretend roleplay",
 )
 _FRAME_ON = _grx(
@@ -654,7 +665,9 @@ _DIED = _grx(
     r"|rainbow\s+bridge|is\s+no\s+longer\s+with\s+us"
     # "we lost our golden retriever Max last week", "had to rehome my cat pepper"
     r"|(?:we|i)\s+(?:just\s+|recently\s+|sadly\s+)?lost\s+(?:my|our)|re-?homed?|rehoming"
-    r"|gave\s+(?:away|up)\s+(?:my|our)|rip|r\.i\.p|rest\s+in\s+peace)\b",
+    r"|gave\s+(?:away|up)\s+(?:my|our)|rip|r\.i\.p|rest\s+in\s+peace"
+    # "we gave our cat Mochi to my aunt", "since my husband passed"
+    r"|gave\s+(?:my|our)\s+(?:[\w\-]+\s+){1,3}?(?:to|away)|passed(?=\s*(?:$|[,.;!]|\s+and\b)))\b",
     "passed died put rainbow longer lost rehome rehomed rehoming re gave rip r peace",
 )
 _THIRD_PARTY = _rx(
@@ -752,6 +765,9 @@ _PET_NAMES_THEN = re.compile(
     r"\s+(?P<a>[a-z][a-z\-]{1,19})\s+(?:and|n|&)\s+(?P<b>[a-z][a-z\-]{1,19})"
     r"(?=\s+(?:are|keep|were|have|had|fight|hate|love|both|just|always|never|wont|won't|dont"
     r"|don't|need|get|keep|sleep|refuse|eat)\b|\s*[,.!?]|\s*$)"
+)
+_PETS_ARE_NAMED = re.compile(
+    rf"\s+(?i:are)\s+(?P<a>{_NAME})\s*(?:,\s*|\s+(?i:and|&)\s+)(?P<b>{_NAME})(?=\s*$|\s*[,.;!?]|\s+[a-z])"
 )
 _PET_NAME_THEN_VERB = re.compile(
     r"\s+(?P<names>[a-z][a-z'’\-]{1,19})(?=\s+(?:and\s+(?:my|our)|be|will|would|can|could"
@@ -920,6 +936,9 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             # "my two cats mochi and tofu are destroying the couch"
             names = [named.group("a").title(), named.group("b").title()]
             end = m.end() + named.end()
+        elif is_pet and plural and (named := _PETS_ARE_NAMED.match(rest)):
+            # "my cats are Miso and Tofu"
+            names, end = [named.group("a"), named.group("b")], m.end() + named.end()
         # "my nonna Lucias sunday gravy": a name ending in s before a noun may be a possessive
         # typed without its apostrophe (Lucia's or Lucias's?), so the name is left unsaid
         if len(names) == 1 and _possessive_s(names[0], c, end):
@@ -1170,7 +1189,9 @@ def _rule_parent_married(c: str, mask: int) -> Iterator[_Hit]:
 
 _PRONOUN_NAME = _grx(
     rf"(?:^|,\s*)\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
-    rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+(?P<called>called|named))"
+    rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+"
+    # "hes a beagle called moose": the pet said again by its breed, then named
+    rf"(?:an?\s+(?:[a-z\-]+\s+){{0,2}}?{_PET_SURFACE}\s+)?(?P<called>called|named))"
     # after "called" a lower-case word is a name even if it is an English word ("shes called pip")
     rf"\s+(?P<name>{_NAME}|(?(called)(?-i:(?!(?:after|by|for|in|the|a|an|it|that|him|her|them"
     rf"|something|anything)\b)[a-z][a-z'’\-]{{1,19}})|(?!))"
@@ -1189,7 +1210,9 @@ _NAME_IS = _Gated(
         # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
         rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)\s*,"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
-        rf"|\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself))\s+"
+        rf"|\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
+        # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
+        rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name\s+is))\s+"
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME})?)"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
     ),
@@ -1592,6 +1615,7 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
                 and word.isalpha()
                 and not is_common_word(word)
                 and word.casefold() not in _AREAS
+                and word.casefold() not in _TECHS  # "we moved to postgres 15"
             ):
                 return word.title()
         # "we live in hall green so close by": two words that end the way districts' names do
@@ -1983,7 +2007,7 @@ _EMPLOYER = [
     ),
     # non-native "now I am in Wipro from last April": a name that is no place, as a job's state
     _grx(
-        rf"(?:\bnow\s+{_I_AM}|{_I_AM}\s+now)\s+in\s+(?P<org>{_ORG})(?=\s+(?:since|from)\b)",
+        rf"(?:\bnow\s+{_I_AM}|{_I_AM}\s+now)\s+in\s+(?P<org>{_ORG})(?=\s+(?:since|from|already)\b)",
         "now",
     ),
     _grx(
@@ -2235,7 +2259,9 @@ _PREFERENCE = [
         "prefers",
         _grx(
             r"\bi\s+(?:(?:really|generally|usually|always|definitely|strongly|much|also)\s+)*"
-            r"(?P<verb>prefer)\s+(?P<obj>[^;:]+)",
+            # "I prefer always short answers": the adverb is how often, not what
+            r"(?P<verb>prefer)\s+(?:(?:always|usually|generally|mostly|really|definitely)\s+)?"
+            r"(?P<obj>[^;:]+)",
             "prefer",
         ),
     ),
@@ -2267,7 +2293,7 @@ _OBJECT_CUT = _rx(
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
-    r"|actually|though|esp|especially|irl|in\s+real\s+life|for\s+real"
+    r"|actually|though|esp|especially|irl|in\s+real\s+life|for\s+real|not|hehe+|hihi"
     # "i love smoothies and use it every morning": the subject's next verb
     r"|and\s+(?:use|get|make|go|have|take|do|eat|need|want|try|buy|cook|drink|play|watch"
     r"|listen|read|put|keep|work|am|was|will|can|should|would|could)"
@@ -2561,6 +2587,8 @@ _ALLERGY = [
     ),
     _grx(
         r"(?P<verb>\bmy)\s+(?:(?:severe|serious|mild|bad)\s+)?"
+        # ... never "my sons allergy", a relative's (or a pet's)
+        rf"(?!(?:{_REL_SURFACE}|{_PET_SURFACE})(?:['’]?s)?\s+allerg)"
         r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+allerg(?:y|ies)\b",
         "allergy allergies",
     ),
@@ -2586,15 +2614,25 @@ _ALLERGIC_AFTER = _rx(
     rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch)|no"
     # "nothing with shellfish im allergic"
     rf"|nothing\s+with|without|avoid)\s+"
-    rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz)\b)[a-z]+)?)(?:\s+(?:please|pls|plz))?\s*[,.]?\s+(?:because\s+|since\s+"
+    rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|dishes|food)\b)[a-z]+)?)(?:\s+(?:dishes|food))?"
+    rf"(?:\s+(?:please|pls|plz|for\s+me))?\s*[,.]?\s+(?:because\s+|since\s+"
     rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"
+)
+
+
+# "allergic to kiwi and also to nuts": a second allergen in its own prepositional phrase
+_ALSO_TO = re.compile(
+    r"\s+(?:and|&)\s+(?:also\s+)?to\s+(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)", re.I
 )
 
 
 def _rule_allergy(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _ALLERGY:
         for m in pattern.finditer(c, mask):
-            for item in _object_items(m.group("obj"), 3, _ALLERGEN_BLOCK_FIRST):
+            items = _object_items(m.group("obj"), 3, _ALLERGEN_BLOCK_FIRST)
+            if items and (more := _ALSO_TO.search(m.group("obj"))):
+                items += _object_items(more.group("obj"), 3, _ALLERGEN_BLOCK_FIRST)
+            for item in items:
                 yield _Hit("allergy", {"allergen": item}, m.span("verb"))
 
 
@@ -3051,7 +3089,9 @@ def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
 
 def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _TECH_CONTEXT.finditer(c, mask):
-        ci = _CI_RUNS.search(c, 0, m.start("tech")) is not None
+        ci = _CI_RUNS.search(c, 0, m.start("tech")) is not None or _on_ci(
+            c, m.start("tech"), m.end()
+        )
         # "we are using mysql 8 for the database": the noun the user gave is the subject
         if role := _FOR_ROLE.match(c, m.end()):
             tech, version = next(_tech_pairs(c, m))
@@ -3063,8 +3103,10 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
     for m in (*_TECH_APP.finditer(c, mask), *_ITS_TECH.finditer(c, mask)):
+        ci = _on_ci(c, m.start(), m.end())
         for tech, version in _tech_pairs(c, m):
-            yield _Hit("working_state", {"subject": f"{tech} version", "value": version}, m.span())
+            subject = f"ci {tech} version" if ci else f"{tech} version"
+            yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
     for m in _TEST_RUNNER.finditer(c, mask):
         yield _Hit("working_state", {"subject": "test runner", "value": m.group("val")}, m.span())
     for m in _PM_SWITCH.finditer(c, mask):
@@ -3089,6 +3131,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _TECH_IS.finditer(c, mask):
         tech = m.group("tech").casefold()
         subject = f"{_TECH_ALIASES.get(tech, tech)} version"
+        if _on_ci(c, m.start(), m.end()):
+            subject = f"ci {subject}"
         yield _Hit("working_state", {"subject": subject, "value": m.group("ver")}, m.span())
     for m in _RENAMED.finditer(c, mask):
         value = _version_only(m.group("val"))
@@ -3159,6 +3203,8 @@ def _version_only(value: str) -> str:
 
 
 _VALUE_ADVERB = _rx(r"^(?:always|usually|still|now|currently|just|basically)\s+")
+# "the project targets python 3.9 still": the same adverbs after the value
+_VALUE_ADVERB_AFTER = _rx(r"\s+(?:still|now|already|currently|anyway|tho|though)$")
 # "and remember line length is 100", "pls note deploy branch is prod": asides, not the subject
 _SUBJECT_LEAD = _rx(
     r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and|crate|repo|repository|project"
@@ -3174,6 +3220,17 @@ _RELATIVE_DAYS: Final = frozenset(
 )
 
 
+_ON_CI = re.compile(
+    r"\s(?i:on|in)\s+(?i:our\s+|the\s+)?(?i:ci)\b"
+    r"(?!\s+(?i:and|&)\s+(?i:locally|local|everywhere|prod|dev|in\s+prod))"
+)
+
+
+def _on_ci(c: str, start: int, end: int) -> bool:
+    """ "node is 20 on our CI": the version CI runs, said just after the value at start:end."""
+    return _ON_CI.search(c, start, end + 16) is not None
+
+
 def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
     if _THIRD_PARTY.search(c):
         return
@@ -3186,7 +3243,9 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             value = _setting(m.group("val")) + (m.groupdict().get("up") or "")
             # "base branch is always develop here": the adverb is how often, not the value
-            value = _version_only(_VALUE_ADVERB.sub("", value) or value)
+            value = _version_only(
+                _VALUE_ADVERB_AFTER.sub("", _VALUE_ADVERB.sub("", value)) or value
+            )
             # "staging database is on postgres 16 now"
             lead, _, rest = value.partition(" ")
             if lead.casefold() in ("on", "using", "running") and rest:
@@ -3206,6 +3265,9 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
                 subj = f"{_TECH_ALIASES.get(subj.casefold(), subj.casefold())} version"
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
+            # "node is 20 on our CI": the version CI runs, not the project's
+            if subj.endswith(" version") and _on_ci(c, m.start("val"), m.end()):
+                subj = f"ci {subj}"
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
 
 
@@ -3443,7 +3505,9 @@ _SELF_CORRECTION = _rx(
     r"|(?<=[—–-]\s)no(?=\s*,)|(?<=[—–-])no(?=\s*,)|(?:no\s+)?scratch\s+that"
     r"|(?:ugh\s+)?autocorrect\W+(?:it['’]?s|its)"
     r"|(?<!\bas\s)well|or\s+rather|rather|i\s+mean|(?<=[.!?]\s)technically"
-    r"|more\s+like|make\s+(?:that|it)|sorry|oops"
+    # "2 kids, make it 3"; never "dont make it sound fussy", "make it shorter"
+    r"|more\s+like|(?<!don't\s)(?<!dont\s)make\s+(?:that|it)(?!\s+(?:sound|look|seem|more|less|a\s+bit"
+    r"|shorter|longer|formal|casual|funny|nicer|simple|simpler|short|clear)\b)|sorry|oops"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
     # "im veggie - well actually fully vegan since january"
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*(?:an?\s+)?"
@@ -3592,6 +3656,13 @@ _ACTUALLY_NOW = _grx(
     r"\s+now\b",
     "actually update correction sorry",
 )
+# "they called me now and withdraw the offer ... so i am not working there"
+_OFFER_GONE = _grx(
+    rf"\b(?:withdr[ae]w|withdrawn|rescinded|pulled|cancell?ed)\s+(?:the\s+|my\s+)?(?:job\s+)?offer"
+    rf"|\boffer\s+(?:was|got|has\s+been)\s+(?:withdrawn|rescinded|pulled|cancell?ed)"
+    rf"|{_I_AM}\s+not\s+(?:working|starting)\s+there\b",
+    "withdraw withdrew withdrawn rescinded pulled canceled cancelled offer working starting",
+)
 _THE = re.compile(r"^the\s+")
 _WITHDRAWN_KINDS: Final = (
     (_OLD_JOB, frozenset({"occupation", "employer"})),
@@ -3636,6 +3707,7 @@ _WITHDRAWING_BITS: Final = _bits(
     _BUMPED_TO,
     _ACTUALLY_NOW,
     _Y_NOT_X,
+    _OFFER_GONE,
 )
 _WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
 _KIND_WORDS: Final = {
@@ -4756,6 +4828,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X):
             for m in pattern.finditer(text, mask):
                 gone += self._replace_value(event, m, hits, gone)
+        if mask & _OFFER_GONE.bit and _OFFER_GONE.search(text, mask):
+            jobs = [
+                h
+                for h in hits
+                if h.kind in ("employer", "occupation")
+                and h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
+            if jobs:  # the job of the latest message that named one
+                latest = max(h.evidence[-1][0] for h in jobs)
+                gone += [h for h in jobs if h.evidence[-1][0] == latest]
         for m in _ACTUALLY_NOW.finditer(text, mask):
             subject, value = m.group("subj").casefold(), m.group("new")
             settings = [

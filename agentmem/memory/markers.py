@@ -109,7 +109,8 @@ TRANSIENT_MARKERS: Final = _compile(
     (
         (
             "transient:time_window",
-            r"\b(?:this|next) (?:week|weekend|month|morning|afternoon|evening|trip)\b"
+            r"\b(?:this|next) (?:week|weekend|month|morning|afternoon|evening|trip|summer|winter"
+            r"|spring|autumn|fall|semester|term)\b"
             r"|\b(?:today|tonight|tomorrow|yesterday)\b|\bthis time\b",
         ),
         (
@@ -133,7 +134,8 @@ TRANSIENT_MARKERS: Final = _compile(
             r"\b(?:until|till|til)\s+(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)"
             r"(?:day)?|next|the end|end of|tomorrow|tonight|the \d|\d|jan|feb|march|april|may"
             r"|june|july|aug|sept?|oct|nov|dec|christmas|easter|summer|spring|autumn|fall"
-            r"|winter)\b|\bfor (?:\d+|two|three|four|five|six|seven|ten) (?:more )?"
+            r"|winter|uni|school|college|university|classes|the semester|the term)\b"
+            r"|\bfor (?:\d+|two|three|four|five|six|seven|ten) (?:more )?"
             r"(?:days|nights|weeks)\b",
         ),
         (
@@ -173,7 +175,8 @@ _TRIGGERS: Final = {
     "injection:role_prefix": ("system assistant developer admin sys", ""),
     "injection:memory_write": ("override skip", "memor"),
     "transient:time_window": (
-        "week weekend month morning afternoon evening trip today tonight tomorrow yesterday time",
+        "week weekend month morning afternoon evening trip today tonight tomorrow yesterday time"
+        " summer winter spring autumn fall semester term",
         "",
     ),
     "transient:right_now": ("now moment present", ""),
@@ -375,6 +378,8 @@ _CLAUSE_BREAK: Final = re.compile(
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER})"
     r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
     rf"{_SUBJECT})"
+    # "im a teacher, next term i teach year 9": a time that opens the next statement
+    rf"|,\s+(?=(?:{_TIME_OPENER})\s+(?:i|i'm|im|we|my)\b)"
     # "formatter is black, ruff is just doing the import sorting for now": a new subject
     r"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)",
     re.IGNORECASE,
@@ -434,6 +439,9 @@ def conjunct_start(text: str, start: int, end: int) -> int | None:
     return m.start() if m else None
 
 
+_WE_START: Final = re.compile(r"\W*we\b", re.IGNORECASE)
+
+
 def transient_marker_at(text: str, start: int, end: int, kind: str | None = None) -> str | None:
     """Reason code of a transient marker that governs ``text[start:end]``, or ``None``.
 
@@ -445,6 +453,10 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     quote = text[start:end]
     if kind in _PRESUPPOSED_KINDS and _POSSESSIVE_MENTION.match(quote) and len(quote) < 60:
         return transient_marker(quote)
+    # "we rented a car for the week ... we dont like too long drives": what a travelling party
+    # likes is said for the trip the message plans
+    if kind == "preference" and _WE_START.match(quote):
+        return transient_marker(text)
     lo, hi = clause_bounds(text, start, end)
     # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
