@@ -753,3 +753,45 @@ def test_what_is_said_for_others_or_for_a_while_forms_nothing(tmp_path: Path) ->
     assert any("canva" in s for s in formed), formed
     formed = _formed(tmp_path / "prefer", "I prefer always short answers, I have not much time")
     assert any("short answers" in s and "always" not in s for s in formed), formed
+
+
+def test_pets_jobs_and_diets_from_the_sg_and_sh_batches(tmp_path: Path) -> None:
+    formed = _formed(tmp_path / "caramel", "so now I have only Caramel, my bunny. Is it ok alone?")
+    assert any("caramel" in s and "rabbit" in s for s in formed), formed
+    formed = _formed(
+        tmp_path / "mare", "is £450 a month fair for part livery? for my mare, Juniper"
+    )
+    assert any("juniper" in s and "horse" in s for s in formed), formed
+    formed = _formed(
+        tmp_path / "mochi",
+        "my cat keeps peeing outside the litter box, any ideas",
+        "her name is Mochi btw if u write the vet email",
+    )
+    assert any("mochi" in s for s in formed), formed
+    formed = _formed(
+        tmp_path / "persik", "We had to give our cat Persik to a family in another village"
+    )
+    assert formed == set(), formed
+    formed = _formed(
+        tmp_path / "keto",
+        "breakfast ideas? im keto",
+        "well not strict keto anymore, im just low carb now",
+    )
+    assert any("low-carb" in s for s in formed) and not any("keto" in s for s in formed), formed
+    formed = _formed(
+        tmp_path / "mock",
+        "lets do a mock interview, you are the hiring manager and im applying for audit associate",
+        "hi, im an audit associate with 3 years experience at a big four firm",
+        "ok pause, how was that answer",
+    )
+    assert formed == set(), formed
+    formed = _formed(
+        tmp_path / "sky", "ok and do i update my employer? i left BT, started at Sky in june"
+    )
+    assert any(s.endswith("sky") for s in formed), formed
+    formed = _formed(
+        tmp_path / "sre", "morning. im an sre at Takealot, on call this week so bear with me"
+    )
+    assert any("takealot" in s for s in formed) and any("sre" in s for s in formed), formed
+    formed = _formed(tmp_path / "safaricom", "since i work for safaricom i should know this lol")
+    assert any("safaricom" in s for s in formed), formed

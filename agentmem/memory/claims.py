@@ -245,6 +245,9 @@ _SPECIES_SYNONYMS: Final = {
     "budgy": "parakeet",  # "budgies" made singular
     "budgerigar": "parakeet",
     "pony": "horse",
+    "mare": "horse",
+    "gelding": "horse",
+    "stallion": "horse",
     "tabby": "cat",
     "moggy": "cat",
     "colly": "dog",

@@ -132,7 +132,7 @@ _REL_MOD = (
 )
 _PET_SURFACE = (
     r"(?:dogs?|pupp(?:y|ies)|cats?|kittens?|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|budgies?"
-    r"|parakeets?|canar(?:y|ies)|goldfish|fish|turtles?|tortoises?|guinea\s+pigs?|horses?"
+    r"|parakeets?|canar(?:y|ies)|goldfish|fish|turtles?|tortoises?|guinea\s+pigs?|horses?|mares?|geldings?|ponies|pony"
     r"|pon(?:y|ies)|snakes?|lizards?|geckos?|ferrets?|chickens?|hedgehogs?|gerbils?|iguanas?"
     r"|axolotls?|cockatiels?|beagles?|labradors?|retrievers?|poodles?|dachshunds?|corgis?"
     r"|husk(?:y|ies)|pugs?|terriers?|collies?|spaniels?|chihuahuas?|bulldogs?|greyhounds?"
@@ -442,6 +442,8 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "formatter is black, ruff is just doing the import sorting for now": a new subject
     rf"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)"
+    # "im an sre at Takealot, on call this week": a passing state after the job
+    rf"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
     # "im a teacher, next term i teach year 9": a time that opens the next statement
     rf"|,\s+(?=(?:this|next|last)\s+(?:week|weekend|month|term|semester|summer|winter|year|spring"
     rf"|autumn|fall)\s+(?:i|i{_A}?m|im|we|my)\b)"
@@ -454,10 +456,16 @@ _CLAUSE_SEP = _grx(
     # a run-on with no punctuation: "can u help me do a budget im a teaching assistant" (kept
     # only after a word that does not make it part of the sentence, see _RUN_ON_KEEP)
     rf"|(?P<runon>(?<=[a-z])\s+)(?=(?:i{_A}?m|im|i\s+am)\s+(?:literally\s+|just\s+|actually\s+)?"
-    rf"(?:a|an)\s)",
+    rf"(?:a|an)\s)"
+    # "since i work for safaricom i should know this": the main clause after a reason (kept only
+    # after one, see _REASON_LEAD)
+    rf"|(?P<reason>(?<=[a-z])\s+)(?=i\s+(?:should|need|have\s+to|must|want|would|could|might"
+    rf"|will|shall)\b)",
     words="but and so although though while whereas because since plus yet btw i im that",
     parts=", ; : - – — ( )",
 )
+# A sentence that opens with a reason: "since i work for safaricom ..."
+_REASON_LEAD = re.compile(r"\W*(?:since|because|bc|cause|cuz|coz|as)\s+i\b", re.IGNORECASE)
 # The word before "im a ..." that makes it part of its sentence rather than a new statement:
 # "if im a", "she thinks im a", "when im a grandma", "whether im a good fit"
 _RUN_ON_KEEP = re.compile(
@@ -602,15 +610,18 @@ _FRAME_ON = _grx(
     # "pretend ur a pirate and im a sea captain"
     rf"|\bpretend\s+(?:ur|you{_A}?re|youre|u\s+r|you\s+are|to\s+be|that\s+you)\b"
     # "you be a pirate, im the captain"
-    rf"|(?:^\W*|\b(?:ok|okay|so|now|lets\s+play|let{_A}s\s+play)\W+)(?:you|u)\s+be\s+(?:a|an|the|my)\b",
-    words="let lets role character play pretend be",
+    rf"|(?:^\W*|\b(?:ok|okay|so|now|lets\s+play|let{_A}s\s+play)\W+)(?:you|u)\s+be\s+(?:a|an|the|my)\b"
+    # "lets do a mock interview, you are the hiring manager": the answers are rehearsed
+    rf"|\b(?:mock|practice|practise)\s+(?:job\s+)?interview\b",
+    words="let lets role character play pretend be mock practice practise",
     parts="roleplay",
 )
 _FRAME_OFF = _grx(
     r"\bout\s+of\s+character\b|\booc\b|\b(?:end|stop|exit|quit|leave)\s+(?:the|this|our)\s+"
     r"(?:role[- ]?play|story|game|scene|simulation)\b|\bback\s+to\s+(?:reality|real\s+life)\b"
-    r"|\bin\s+real\s+life\b|\birl\b",
-    words="character ooc role roleplay story game scene simulation back real irl",
+    r"|\bin\s+real\s+life\b|\birl\b"
+    r"|\b(?:end|stop|pause)\s+(?:the\s+)?(?:mock\s+)?interview\b|^\W*(?:ok\s+|okay\s+)?pause\b",
+    words="character ooc role roleplay story game scene simulation back real irl interview pause",
 )
 _PROOFREAD_ASK = _rx(
     r"\b(?:fix|correct|check|proofread|proof-read|improve|polish)\s+(?:my|the|this|these)?\s*"
@@ -667,8 +678,10 @@ _DIED = _grx(
     r"|(?:we|i)\s+(?:just\s+|recently\s+|sadly\s+)?lost\s+(?:my|our)|re-?homed?|rehoming"
     r"|gave\s+(?:away|up)\s+(?:my|our)|rip|r\.i\.p|rest\s+in\s+peace"
     # "we gave our cat Mochi to my aunt", "since my husband passed"
-    r"|gave\s+(?:my|our)\s+(?:[\w\-]+\s+){1,3}?(?:to|away)|passed(?=\s*(?:$|[,.;!]|\s+and\b)))\b",
-    "passed died put rainbow longer lost rehome rehomed rehoming re gave rip r peace",
+    r"|(?:gave|give|giving|given)\s+(?:my|our)\s+(?:[\w\-]+\s+){1,3}?(?:to|away)"
+    r"|passed(?=\s*(?:$|[,.;!]|\s+and\b)))\b",
+    "passed died put rainbow longer lost rehome rehomed rehoming re gave give giving given rip r"
+    " peace",
 )
 _THIRD_PARTY = _rx(
     r"\b(?:he|she|they|his|her|their|your|friend|friend's|colleague|coworker|co-worker|client"
@@ -1822,7 +1835,7 @@ _OCCUPATION = [
         rf"(?:^\W*|,\s*|\bi(?:{_A}ve|\s+have|\s+am|\s+have\s+now)?\s+)(?:just\s+|recently\s+)?"
         rf"(?:started|joined)\s+(?:at\s+)?"
         rf"(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+|\s+(?:\w+\s+)?\w+\s+ago"
-        rf"|\s+on\s+\w+)?"
+        rf"|\s+on\s+\w+|\s+from\s+(?:last\s+)?\w+(?:\s+only)?)?"
         rf"\s+as\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "started joined",
@@ -2016,8 +2029,14 @@ _EMPLOYER = [
         "employer company workplace",
     ),
     _IM_AT,
+    # "i left BT, started at Sky in september": a new workplace, said without the title
     _grx(
-        rf"\bi\s+(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
+        rf"(?:^\W*|,\s*|\bi\s+(?:have\s+|{_A}ve\s+)?(?:just\s+|recently\s+)?)started\s+at\s+"
+        rf"(?P<org>(?=(?-i:[A-Z])){_ORG})(?=\s+(?:in|on|last|this)\s+\w+|\s+\w+\s+ago|\s*$|\s*[,.;!])",
+        "started",
+    ),
+    _grx(
+        rf"(?:\bi\s+|(?:^\W*|,\s*)(?=still\b))(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
         rf"(?:full[- ]time\s+|part[- ]time\s+|remotely\s+|remote\s+|from\s+home\s+)?(?:at|for)\s+"
         rf"(?P<org>{_ORG})",
         "work",
@@ -2027,7 +2046,7 @@ _EMPLOYER = [
         rf"|part[- ]time\s+|remotely\s+|remote\s+)?(?:at|by|for|in|with)"
         # a title then its employer: "I am QA engineer, working remote for JetBrains"
         rf"|{_I_AM}\s+(?:a\s+|an\s+)?(?:[\w\-]+\s+){{0,2}}?{_ROLE_HEAD}\s*,?\s+working\s+"
-        rf"(?:remote|remotely|from\s+home)\s+(?:at|for))\s+(?P<org>{_ORG})",
+        rf"(?:(?:remote|remotely|from\s+home)\s+)?(?:at|for|with))\s+(?P<org>{_ORG})",
         "employed working",
     ),
     _grx(
@@ -2486,12 +2505,12 @@ _DIET = [
     _grx(
         rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)\s+both"
         rf"|\bboth\s+of\s+us\s+are)\s+"
-        rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+|pure\s+)?"
+        rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+|pure\s+|just\s+)?"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
-        rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free"
+        rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|low[- ]carb"
         # "I am pure veg" (Indian English)
         rf"|dairy[- ]free|keto|veggie|(?<=pure\s)veg){_DIET_END}",
-        "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie veg",
+        "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie veg carb",
     ),
     _grx(
         rf"\b(?:i|we)\s+(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to)\s+"
@@ -3463,8 +3482,12 @@ _CLOSE_DOUBLE = re.compile(r"[\"”]")
 # Where a quoted passage opens: after a colon ("starts like this: 'My name is ..."), or a quote
 # mark before a capital after a space or a sentence end ("tighten it? 'My name is ...").
 _QUOTE_OPENS = re.compile(r":\s*['‘\"“]|(?<=[\s?!.])['‘\"“](?=[A-Z])")
+_PET_AGE = r"(?i:old|little|big|baby|new|senior|sweet|elderly|young)"
 _NAME_THEN_RELATION = re.compile(
     rf"\b(?P<name>{_NAME})\s*\(\s*(?i:my|our)\s+(?P<rel>{_REL_SURFACE})\s*\)"
+    # "Benny (my old lab) is sulking", "now I have only Caramel, my bunny."
+    rf"|\b(?P<pname>{_NAME})\s*(?:\(\s*(?i:my|our)\s+(?:{_PET_AGE}\s+)?(?P<pet>{_PET_SURFACE})\s*\)"
+    rf"|,\s*(?i:my|our)\s+(?:{_PET_AGE}\s+)?(?P<pet2>{_PET_SURFACE})(?=\s*[.;!?)]|\s*$))"
 )
 _GLOSS = re.compile(r"\s*\([^()\n]{1,200}\)")
 _SOMEONE_ELSES_BLOCK = _rx(
@@ -3690,6 +3713,8 @@ _NOT_SO = _grx(
     rf"i{_A}?m\s+(?:really\s+|actually\s+)?)?(?:a\s+|an\s+)?(?P<what>[\w\-]+)"
     # "yes, well not exactly engineer anymore"
     rf"|(?:^|[,.;]\s*)\W*(?:(?:yes|yeah|well|ok|okay|so|oh|hmm)\W+)*not\s+(?:exactly\s+|really\s+)?"
+    # "well not strict keto anymore"
+    rf"(?:strict\s+|strictly\s+|fully\s+|totally\s+|100%\s+)?"
     rf"(?:a\s+|an\s+)?(?P<what2>[\w\-]+)\s+any\s*more\b",
     "not",
 )
@@ -3839,7 +3864,7 @@ def _clause_reason(clause: str, mask: int) -> tuple[str, int] | None:
 
 # Where a marker later in a clause stops governing: a comma or dash before it ends the part
 # that states the fact ("use uv for new deps, not pip, if you need any").
-_PART_END = re.compile(r",|\s[-–—]+\s|\s(?=(?:so|but|because|since|though|although)\s)", re.I)
+_PART_END = re.compile(r",|\s[-–—]+\s|\s(?=(?:so|but|because|since|though|although|btw)\s)", re.I)
 
 
 def _stated_part(clause: str, marker: int) -> int:
@@ -4263,7 +4288,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._refine_home(event, hits)
             if mask & _ALLERGIC_BIT:
                 self._allergic_after(event, hits)
-            if "(" in text:
+            if "(" in text or ", my " in text or ", our " in text:
                 self._named_in_brackets(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & _YIELDING_BITS:
@@ -4362,8 +4387,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 separators = (
                     m
                     for m in _CLAUSE_SEP.finditer(text, mask, p_start, p_end)
-                    if m.group("runon") is None
-                    or not _RUN_ON_KEEP.search(text, max(p_start, m.start() - 16), m.start())
+                    if (m.group("runon") is None and m.group("reason") is None)
+                    or (
+                        m.group("runon") is not None
+                        and not _RUN_ON_KEEP.search(text, max(p_start, m.start() - 16), m.start())
+                    )
+                    or (
+                        m.group("reason") is not None
+                        and _REASON_LEAD.match(text, p_start, m.start()) is not None
+                    )
                 )
                 for c_start, c_end in _spans(separators, text, p_start, p_end):
                     clause = text[c_start:c_end]
@@ -4567,11 +4599,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _named_in_brackets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "Kofi (my husband) will handle the drinks": a name, then who they are to the user."""
         for m in _NAME_THEN_RELATION.finditer(event.text):
-            relation = _normal("relationship", "relation", m.group("rel"))
-            names = _names(m.group("name"))
-            if relation is None or not names:
+            if m.group("rel"):
+                kind, field_name, noun, raw = "relationship", "relation", m.group("rel"), "name"
+            else:
+                noun = m.group("pet") or m.group("pet2")
+                kind, field_name, raw = "pet", "species", "pname"
+            value = _normal(kind, field_name, noun)
+            names = _names(m.group(raw))
+            if value is None or not names:
                 continue
-            hit = _Hit("relationship", {"relation": relation, "name": names[0]})
+            hit = _Hit(kind, {field_name: value, "name": names[0]})
             hit.evidence.append((event.seq, m.start(), m.end()))
             hit.stated_end = m.end()
             hits.append(hit)

@@ -378,6 +378,8 @@ _CLAUSE_BREAK: Final = re.compile(
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER})"
     r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
     rf"{_SUBJECT})"
+    # "im an sre at Takealot, on call this week": a passing state after the job
+    r"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
     # "im a teacher, next term i teach year 9": a time that opens the next statement
     rf"|,\s+(?=(?:{_TIME_OPENER})\s+(?:i|i'm|im|we|my)\b)"
     # "formatter is black, ruff is just doing the import sorting for now": a new subject
