@@ -751,6 +751,9 @@ def test_what_is_said_for_others_or_for_a_while_forms_nothing(tmp_path: Path) ->
     formed = _formed(tmp_path / "job", "i am working in Accenture Manila as QA tester since 2021")
     formed |= _formed(tmp_path / "job2", "starting monday i am now in Canva already, same QA role")
     assert any("canva" in s for s in formed), formed
+    # only a trip makes a party's liking passing; another time word keeps to its clause
+    formed = _formed(tmp_path / "spicy", "we love spicy food, this week we are cooking thai")
+    assert any("spicy food" in s for s in formed), formed
     formed = _formed(tmp_path / "prefer", "I prefer always short answers, I have not much time")
     assert any("short answers" in s and "always" not in s for s in formed), formed
 

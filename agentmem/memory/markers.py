@@ -291,6 +291,7 @@ _PREFILTER: Final = LiteralPrefilter()
 _INJECTION: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in INJECTION_MARKERS)
 _TRANSIENT: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in TRANSIENT_MARKERS)
 _TRANSIENT_NOT_TRAVEL: Final = tuple(m for m in _TRANSIENT if m[0] != "transient:travel")
+_TRAVEL: Final = tuple(m for m in _TRANSIENT if m[0] == "transient:travel")
 
 
 def _prepare(text: str) -> str:
@@ -456,9 +457,10 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     if kind in _PRESUPPOSED_KINDS and _POSSESSIVE_MENTION.match(quote) and len(quote) < 60:
         return transient_marker(quote)
     # "we rented a car for the week ... we dont like too long drives": what a travelling party
-    # likes is said for the trip the message plans
-    if kind == "preference" and _WE_START.match(quote):
-        return transient_marker(text)
+    # likes is said for the trip the message plans (a trip only: other time words keep their
+    # clause)
+    if kind == "preference" and _WE_START.match(quote) and _first(_TRAVEL, text):
+        return "transient:travel"
     lo, hi = clause_bounds(text, start, end)
     # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
