@@ -189,6 +189,11 @@ def test_stored_text_cannot_drive_the_terminal(run_cli, tmp_path: Path) -> None:
     assert "\\x1b" in outputs[0].stdout  # shown, escaped
 
 
+def _replaced(formed: set[str], kept: str, gone: str) -> bool:
+    """Whether the statements name the corrected value ``kept`` and never the value ``gone``."""
+    return any(kept in s for s in formed) and not any(gone in s for s in formed)
+
+
 def _formed(tmp_path: Path, *texts: str) -> set[str]:
     """The statements one closed session of ``texts`` leaves active."""
     with agentmem.open(str(tmp_path / "f.db"), principal="alice") as store:
@@ -209,8 +214,8 @@ def test_a_correction_in_a_later_message_replaces_the_value(tmp_path: Path) -> N
     )
     assert any("vegetarian" in s for s in formed), formed
     assert not any("vegan" in s for s in formed), formed
-    assert any("pepa" in s for s in formed) and not any("pepper" in s for s in formed), formed
-    assert any("nell" in s for s in formed) and not any("nora" in s for s in formed), formed
+    assert _replaced(formed, "pepa", "pepper"), formed
+    assert _replaced(formed, "nell", "nora"), formed
 
 
 def test_a_later_message_withdraws_what_it_names_and_keeps_the_rest(tmp_path: Path) -> None:
@@ -232,8 +237,8 @@ def test_a_self_correction_in_one_sentence_keeps_only_the_corrected_value(
         "climbing wall open late? im in leeds, sorry, bradford. bouldering ideally",
         "lunch ideas, im vegetarian — well pescatarian technically",
     )
-    assert any("bradford" in s for s in formed) and not any("leeds" in s for s in formed)
-    assert any("pescatarian" in s for s in formed) and not any("vegetarian" in s for s in formed)
+    assert _replaced(formed, "bradford", "leeds")
+    assert _replaced(formed, "pescatarian", "vegetarian")
 
 
 def test_markers_stay_in_their_clause_and_conjunct(tmp_path: Path) -> None:
@@ -297,7 +302,7 @@ def test_corrections_replace_the_value_they_correct(tmp_path: Path) -> None:
         "im based in dublin, whats a good running club for beginners",
         "oh earlier i said dublin, i actually live in bray, i just work in dublin city",
     )
-    assert any("Bray" in s for s in formed) and not any("Dublin" in s for s in formed), formed
+    assert _replaced(formed, "Bray", "Dublin"), formed
     formed = _active(
         tmp_path / "b",
         "help me plan a surprise dinner for my boyfriend Marco - fiancé actually!!",
@@ -365,7 +370,7 @@ def test_a_correction_with_a_new_value_replaces_the_old_one_across_messages(
         "We use Java 17 and the build tool is Gradle, I need to add a dependency",
         "ah sorry, not gradle, it is maven in this project, gradle was my old team",
     )
-    assert any("maven" in s for s in formed) and not any("gradle" in s for s in formed), formed
+    assert _replaced(formed, "maven", "gradle"), formed
     formed = _formed(
         tmp_path / "b",
         "I am allergic to hazelnuts so no praliné please",
@@ -565,7 +570,7 @@ def test_workplaces_and_homes_named_the_way_people_name_them(tmp_path: Path) -> 
     ):
         assert _active(tmp_path / f"stay{i}", text) == set(), text
     formed = _active(tmp_path / "denied", "we use poetry not pip, python 3.11")
-    assert any("poetry" in s for s in formed) and not any("pip" in s for s in formed), formed
+    assert _replaced(formed, "poetry", "pip"), formed
     for i, text in enumerate(("my dog really is the best", "my cats food and water are out")):
         formed = _active(tmp_path / f"unnamed{i}", text)
         assert not any("named" in s for s in formed), (text, formed)
@@ -661,19 +666,19 @@ def test_corrections_and_ends_said_the_way_people_say_them(tmp_path: Path) -> No
         tmp_path / "deploy",
         "write me a deploy script, deploy target is fly.io. sorry no, i mean render",
     )
-    assert any("render" in s for s in formed) and not any("fly.io" in s for s in formed), formed
+    assert _replaced(formed, "render", "fly.io"), formed
     formed = _formed(
         tmp_path / "kpmg",
         "hi so i left accenture, started at deloitte 2 weeks ago as a risk consultant",
         "omg sorry i mixed that up earlier, its KPMG not deloitte. KPMG, risk consultant",
     )
-    assert any("kpmg" in s for s in formed) and not any("deloitte" in s for s in formed), formed
+    assert _replaced(formed, "kpmg", "deloitte"), formed
     formed = _formed(
         tmp_path / "staging",
         "next: staging db is mysql 8 so check the migration for the json column works",
         "wait actually staging is on postgres now, we migrated it in october",
     )
-    assert any("postgres" in s for s in formed) and not any("mysql" in s for s in formed), formed
+    assert _replaced(formed, "postgres", "mysql"), formed
     formed = _formed(tmp_path / "pesc", "im not vegetarian anymore, went pescatarian since june")
     assert any("pescatarian" in s for s in formed), formed
     assert not any("vegetarian" in s.replace("pescatarian", "") for s in formed), formed
@@ -780,7 +785,7 @@ def test_pets_jobs_and_diets_from_the_sg_and_sh_batches(tmp_path: Path) -> None:
         "breakfast ideas? im keto",
         "well not strict keto anymore, im just low carb now",
     )
-    assert any("low-carb" in s for s in formed) and not any("keto" in s for s in formed), formed
+    assert _replaced(formed, "low-carb", "keto"), formed
     formed = _formed(
         tmp_path / "mock",
         "lets do a mock interview, you are the hiring manager and im applying for audit associate",

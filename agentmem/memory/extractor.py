@@ -476,6 +476,19 @@ _RUN_ON_KEEP = re.compile(
     r"|tell|told|whilst|even|unless|than|wish|dream|dreamt|dreamed|act|[a-z]+ing)\s*$",
     re.IGNORECASE,
 )
+
+
+def _splits(m: re.Match[str], text: str, start: int) -> bool:
+    """Whether a clause separator found in the part starting at ``start`` ends a clause: a
+    run-on break only after a word that does not make it part of its sentence, a modal main
+    clause only after a reason that opens the part."""
+    if m.group("runon") is not None:
+        return not _RUN_ON_KEEP.search(text, max(start, m.start() - 16), m.start())
+    if m.group("reason") is not None:
+        return _REASON_LEAD.match(text, start, m.start()) is not None
+    return True
+
+
 # ", not pip" contrasts a value; ", not anymore" ends the state it follows
 _CONTRAST_TAIL = _rx(
     r",\s*(?:not(?!\s+(?:any\s*more|now|really|lately|these\s+days)\b)|rather\s+than"
@@ -4387,15 +4400,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 separators = (
                     m
                     for m in _CLAUSE_SEP.finditer(text, mask, p_start, p_end)
-                    if (m.group("runon") is None and m.group("reason") is None)
-                    or (
-                        m.group("runon") is not None
-                        and not _RUN_ON_KEEP.search(text, max(p_start, m.start() - 16), m.start())
-                    )
-                    or (
-                        m.group("reason") is not None
-                        and _REASON_LEAD.match(text, p_start, m.start()) is not None
-                    )
+                    if _splits(m, text, p_start)
                 )
                 for c_start, c_end in _spans(separators, text, p_start, p_end):
                     clause = text[c_start:c_end]
