@@ -803,3 +803,72 @@ def test_pets_jobs_and_diets_from_the_sg_and_sh_batches(tmp_path: Path) -> None:
     assert any("takealot" in s for s in formed) and any("sre" in s for s in formed), formed
     formed = _formed(tmp_path / "safaricom", "since i work for safaricom i should know this lol")
     assert any("safaricom" in s for s in formed), formed
+
+
+def test_what_the_si_and_sj_batches_taught(tmp_path: Path) -> None:
+    def formed(name: str, *texts: str) -> set[str]:
+        return _formed(tmp_path / name, *texts)
+
+    got = formed(
+        "recipe",
+        "making this curry tonight but it says a whole bunch of coriander and i hate coriander",
+    )
+    assert any("coriander" in s for s in got), got
+    assert formed("email", "the email says i work at Google and i live in Paris") == set()
+    got = formed("street", "i live on mansel st in swansea if that matters, its the black bags")
+    assert any("swansea" in s for s in got), got
+    got = formed("also", "Important: I have allergy on nuts, also peanuts. Can you suggest")
+    assert any("peanut" in s for s in got), got
+    got = formed(
+        "canada", "something without maple syrup, I really don't like maple syrup, sorry Canada"
+    )
+    assert _replaced(got, "maple syrup", "canada"), got
+    got = formed("ohio", "ok so quick context lol im in columbus ohio, 2 kids")
+    assert any("columbus, ohio" in s for s in got), got
+    got = formed(
+        "tolu",
+        "help me write whatsapp message to my younger brother Tolu for his NYSC posting",
+        "sorry i mixed up, Tolu is my cousin",
+    )
+    assert any("cousin" in s and "tolu" in s for s in got), got
+    assert not any("brother" in s for s in got), got
+    got = formed(
+        "barista",
+        "I am barista at Seven Seeds for 2 year",
+        "update: i started the head barista job this week!! i already left seven seeds",
+    )
+    assert _replaced(got, "head barista", "seven seeds"), got
+    got = formed("pm", "haha no im not a developer, im the product manager")
+    assert any("product manager" in s for s in got) and not any("developer" in s for s in got)
+    got = formed("moved", "we just moved from Berlin to Hamburg last week, boxes everywhere")
+    assert _replaced(got, "hamburg", "berlin"), got
+    got = formed("utrecht", "i live in Utrecht, sorry no, Amersfoort, i always say utrecht")
+    assert _replaced(got, "amersfoort", "utrecht"), got
+    got = formed("veg", "yes but only pure veg. we are vegetarian, no egg also")
+    assert any("vegetarian" in s for s in got), got
+    got = formed("node", "the build is failing on CI. we're on node 20, it worked yesterday")
+    assert any("20" in s for s in got), got
+    got = formed("emaar", "also I am civil engineer working in Emaar, I finish late")
+    assert any("emaar" in s for s in got), got
+    got = formed("yoruba", "how to say 'welcome' in yoruba properly, yoruba is my mother tongue")
+    assert any("yoruba" in s for s in got), got
+    got = formed("cilantro", "one pot dinner? no cilantro please, I hate it, tastes like soap")
+    assert any("cilantro" in s for s in got), got
+
+
+def test_what_the_si_and_sj_batches_taught_to_leave_alone(tmp_path: Path) -> None:
+    for name, text in (
+        ("january", "we are vegan for january, any easy dinners?"),
+        ("hazelnut", "Hazelnuts is my husband, I always mix. So no hazelnuts please"),
+        ("old-cat", "the cat is Pickles, pepper was our old cat"),
+        (
+            "sarcasm",
+            "oh yeah i absolutely LOVE 5am standups, truly the highlight of my life. "
+            "and i adore 90 minute 'quick syncs'",
+        ),
+        ("numbers", "thanks. as engineer i like numbers, so give me fees table"),
+    ):
+        got = _formed(tmp_path / name, text)
+        assert not any(
+            w in s for s in got for w in ("vegan", "hazelnut", "pepper", "syncs", "numbers")
+        ), (name, got)

@@ -49,6 +49,7 @@ from agentmem.memory.episode import (
 )
 from agentmem.memory.lexicon import canonical_place, is_common_word, is_town
 from agentmem.memory.markers import (
+    IT_DID,
     MARKER_TRIGGERS,
     LiteralPrefilter,
     conjunct_start,
@@ -70,7 +71,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/12"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/13"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -418,6 +419,10 @@ _SUBJECT_START = (
     # a coding session's own subjects: "..., the repo uses vitest", "and CI runs on python 3.12"
     r"|(?:the|this)\s+(?:repo|project|codebase|app)\s+(?:uses|is|runs|targets)\b"
     r"|ci\s+(?:runs|is|uses)\b"
+    # "we're on node 20, it worked yesterday": what "it" did is its own statement and time
+    rf"|{IT_DID}"
+    # "how to say it in yoruba properly, yoruba is my mother tongue": a statement of its own
+    r"|[\w\-]+\s+is\s+my\b"
 )
 _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
@@ -650,7 +655,7 @@ _RETRACTION = _grx(
     # "one more correction, deploy branch is production now" announces a change of its own
     r"|(?<!more\s)(?<!another\s)(?<!small\s)(?<!quick\s)(?<!minor\s)(?<!last\s)correction"
     r"|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
-    r"|typo|no\s+wait|i\s+mixed\s+(?:that|it|them|those)\s+up|(?:sorry|oops),?\s+i\s+mean"
+    r"|typo|no\s+wait|i\s+mixed\s+(?:(?:that|it|them|those)\s+)?up|(?:sorry|oops),?\s+i\s+mean"
     r"|sorry,?\s+no(?=\s*,)"
     r"|autocorrect|actually\s+no|scrap\s+(?:the|that)|actually\s+(?:it['’]?s|its)\s+only"
     # "i said that wrong", non-native "I told wrongly"
@@ -896,6 +901,11 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             continue
         if not is_pet and noun == "partner" and _next_word(c, m.end()) == "in":
             continue
+        # "pepper was our old cat": one the user had before, not one they have
+        if _WAS_BEFORE.search(c, max(0, m.start() - 8), m.start()) and _FORMER_MOD.search(
+            m.group()
+        ):
+            continue
         # "thank you my brother": an address to the assistant, not a relative
         if not is_pet and _VOCATIVE_BEFORE.search(c, 0, m.start()) and _ONLY_END.match(c, m.end()):
             continue
@@ -977,7 +987,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and not plural
             and not owner
             and (before := _NAME_IS_BEFORE.search(c, 0, m.start())) is not None
-            and not is_common_word(before.group("names").casefold())
+            and _named_before(before.group("names"))
         ):
             names, start = [before.group("names")], before.start("names")
         if not plural:
@@ -991,6 +1001,8 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             yield from _coordinated(more, m.start())
 
 
+_WAS_BEFORE = _rx(r"\b(?:was|were)\s+$")
+_FORMER_MOD = _rx(r"\b(?:old|previous|first|childhood|former)\b")
 _NOT_A_NOUN: Final = frozenset(
     _words(
         "is was and or but just said will would can could who has had too also lol haha now"
@@ -1019,6 +1031,29 @@ def _possessive_s(name: str, c: str, end: int) -> bool:
 _NAME_IS_BEFORE = re.compile(
     rf"(?:^|[,;:—–]\s*|\b(?i:and|but|no|sorry|wait|actually)\W+)(?P<names>{_NAME})\s+(?i:is)\s+$"
 )
+# "This is my sister", "Family is my everything": words, never names, before "is my ..."
+_NOT_NAMES_BEFORE_IS: Final = frozenset(
+    _words(
+        "this that these those it he she they who what which there here mine ours yours his"
+        " hers theirs everyone everybody someone somebody nobody nothing everything anyone"
+        " family work life home love music food money coffee tea sleep health god one"
+    )
+)
+
+
+def _named_before(word: str) -> bool:
+    """ "Tolu is my cousin", "Aisha is my niece": a capitalised word before "is my <relative>"
+    is a name unless it is a word such a sentence opens with; a lower-case one must not be an
+    English word (tolu is a balsam, and "Tolu" a name)."""
+    folded = word.casefold()
+    if folded in _NOT_NAMES_BEFORE_IS:
+        return False
+    # "Hazelnuts is my husband" (his allergy, not his name): a plural of an English word
+    if folded.endswith("s") and is_common_word(folded[:-1]):
+        return False
+    return word[:1].isupper() or not is_common_word(folded)
+
+
 _VOCATIVE_BEFORE = _rx(
     r"(?:thank\s+you|thanks|thx|ty|cheers|bye|good\s*night|hello|hi|hey|sorry|please|yes|ok|okay)"
     r"\W*$"
@@ -1384,7 +1419,11 @@ _ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
 _HOME = [
     _grx(
         rf"(?:\b(?:i|we)\s+|^\W*|,\s*)(?:currently\s+|now\s+|still\s+|actually\s+|both\s+"
-        rf"|all\s+|do\s+)?(?:live|reside)\s+in\s+(?P<place>{_ANY_PLACE})",
+        rf"|all\s+|do\s+)?(?:live|reside)\s+"
+        # "i live on mansel st in swansea", "we live just outside in staveley"
+        rf"(?:on\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way"
+        rf"|close|crescent|terrace)\.?\s+|just\s+outside\s+)?"
+        rf"in\s+(?P<place>{_ANY_PLACE})",
         "live reside",
     ),
     _grx(
@@ -1395,7 +1434,11 @@ _HOME = [
     ),
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"
-        rf"|actually\s+|also\s+)?(?:moved|relocated)\s+to\s+(?P<place>{_ANY_PLACE})",
+        rf"|actually\s+|also\s+)?(?:moved|relocated)\s+"
+        # "we just moved from Berlin to Hamburg last week", "we moved last month from leeds to
+        # Bradford": where the move ended
+        rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
+        rf"(?:from\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated",
     ),
     # the subject carried over: "I work out of the Galway office but live in Oranmore"
@@ -1623,6 +1666,8 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
         words = place.split()
         for n in range(len(words), 0, -1):
             if (found := canonical_place(" ".join(words[:n]))) is not None:
+                if n < len(words) and (state := _state_after(words, n)):
+                    return f"{found}, {state}"
                 # "i live in galway city": the place as the user named it
                 if (
                     n < len(words)
@@ -1658,7 +1703,18 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
     # "I moved to Nation Media Group in August": an organisation, not a place
     if _INSTITUTION_WORD.search(place):
         return None
+    words = place.split()
+    for n in (1, 2):
+        if len(words) > n and (state := _state_after(words, n)):
+            return f"{' '.join(words[:n])}, {state}"
     return place if _entity_ok(place, c[m.end() :]) else None
+
+
+def _state_after(words: list[str], n: int) -> str | None:
+    """ "columbus ohio", "Portland Maine": the words after a town that name a US state or a
+    Canadian province, and nothing else, as typed."""
+    rest = " ".join(words[n:])
+    return rest if rest.casefold() in _STATE_NAMES else None
 
 
 _INSTITUTION_WORD = re.compile(rf"\b(?:{_INSTITUTION}|Media|Corp|Company|Bank|Airways|Airlines)\b")
@@ -1681,6 +1737,19 @@ _STATE_CODES: Final = frozenset(
     )
 )
 _LISTED_PLACE = re.compile(r"\s+(?:and|or|&)\s+([^\W\d_][\w'’.\-]*)")
+# "im in columbus ohio": a US state or Canadian province named right after a town, no comma
+_STATE_NAMES: Final = frozenset(
+    w.replace("_", " ")
+    for w in _words(
+        "alabama alaska arizona arkansas california colorado connecticut delaware florida"
+        " georgia hawaii idaho illinois indiana iowa kansas kentucky louisiana maine maryland"
+        " massachusetts michigan minnesota mississippi missouri montana nebraska nevada ohio"
+        " oklahoma oregon pennsylvania tennessee texas utah vermont virginia wisconsin wyoming"
+        " new_hampshire new_jersey new_mexico new_york north_carolina north_dakota rhode_island"
+        " south_carolina south_dakota west_virginia"
+        " ontario quebec manitoba saskatchewan alberta british_columbia nova_scotia new_brunswick"
+    )
+)
 
 
 def _with_region(place: str, c: str, end: int) -> tuple[str, int]:
@@ -1762,6 +1831,8 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
             if (found := canonical_place(" ".join(words[:n]))) is not None:
                 if n == len(words):  # "im in astoria, queens now": the region the user gave
                     found, _ = _with_region(found, c, m.end("place"))
+                elif state := _state_after(words, n):
+                    found = f"{found}, {state}"
                 yield _Hit("home_location", {"place": found}, m.span())
                 break
 
@@ -1819,9 +1890,18 @@ _OCCUPATION = [
         rf"|with|here|from|based|living|i|im|already|my|our|so|but)\b)",
         _ROLE_WORDS,
     ),
-    # "i am the accountant at Kpakpo & Associates"
+    # "i am the accountant at Kpakpo & Associates", "no im not a developer, im the product
+    # manager" (never "im the driver for this trip": a title said with "the" ends there)
     _grx(
-        rf"{_I_AM}\s+the\s+(?P<role>{_ROLE})(?=\s+(?:at|for)\s+(?-i:[A-Z]))",
+        rf"{_I_AM}\s+the\s+(?P<role>{_ROLE})(?=\s+(?:at|for)\s+(?-i:[A-Z])"
+        rf"|\s*(?:$|[.!,;])|\s+(?:here|now|btw|lol|haha|tho|though)\b)",
+        _ROLE_WORDS,
+    ),
+    # "i started the head barista job this week", "just started my new paralegal role"
+    _grx(
+        rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?"
+        rf"(?:started|began|begun)\s+(?:the|my|a)\s+(?:new\s+)?(?P<role>{_ROLE})\s+"
+        rf"(?:job|role|position)\b",
         _ROLE_WORDS,
     ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
@@ -2002,7 +2082,8 @@ _ORG_AFTER_ROLE = _rx(
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
     # non-native "petroleum engineer in Saudi Aramco", "senior developer in TCS": any name
     # that is no town, month, field or department (checked in _rule_work)
-    rf"|\s+(?:here\s+)?in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
+    # ... "civil engineer working in Emaar"
+    rf"|\s+(?:here\s+|working\s+)?in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
     rf"(?=\s*(?:$|[,;!?)]|\.(?!\s*(?-i:[A-Z])))|\s+(?:and|but|so|since|for|as|now|from|btw|too|with|where)\b)"
     rf"|\s+in\s+(?:the\s+)?(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION})"
     # "research assistant in University of Manchester"
@@ -2417,6 +2498,7 @@ _POLARITY_OF: Final = {
     **dict.fromkeys(("hate", "dislike", "detest", "despise", "loathe"), "dislikes"),
     "prefer": "prefers",
 }
+_AS_ROLE_BEFORE = _rx(rf"\bas\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+)?{_ROLE_HEAD}\s*,?\s*$")
 _PREF_HEAD = _grx(
     rf"\bi\s+(?:{_ADVERBS}\s+)*(?:{_PREF_VERBS})\s",
     "love like enjoy adore hate dislike detest despise loathe stand prefer",
@@ -2430,6 +2512,7 @@ _QUALIFIED = _rx(
     r"(?:so|but|because|and|or|btw|lol|tbh|haha|anyway)\b))"
 )
 _SHOUTED_VERB = re.compile(r"\b(?:LOVE|LOOOVE|ADORE|ENJOY|LIKE)\b")
+_AND_GOES_ON = _rx(rf"\W*(?:and|also|plus)\s+(?:i|i{_A}?m|im)\b")
 
 
 _QUALIFIED_END = _rx(
@@ -2461,6 +2544,10 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
                 yield _Hit("preference", {"polarity": polarity, "object": item}, more.span(which))
     for polarity, pattern in _PREFERENCE:
         for m in pattern.finditer(c, mask):
+            # "as engineer i like numbers, so give me a table": a taste claimed for the job's
+            # sake, to shape the answer
+            if _AS_ROLE_BEFORE.search(c, 0, m.start()):
+                continue
             obj = m.group("obj") or m.group("obj2") if "obj2" in m.re.groupindex else m.group("obj")
             # "one thing i really hate is touchscreens", "what i love most is jazz"
             if cleft := _CLEFT_OBJECT.match(obj):
@@ -2516,7 +2603,8 @@ _DIET = [
         "more just only basically mostly",
     ),
     _grx(
-        rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)\s+both"
+        # "we are vegetarian, no egg also": the household the user speaks for
+        rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)(?:\s+both|\s+all)?"
         rf"|\bboth\s+of\s+us\s+are)\s+"
         rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+|pure\s+|just\s+)?"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
@@ -2652,9 +2740,13 @@ _ALLERGIC_AFTER = _rx(
 )
 
 
-# "allergic to kiwi and also to nuts": a second allergen in its own prepositional phrase
+# "allergic to kiwi and also to nuts", "allergy on nuts, also peanuts", "allergy to peanut and
+# also shrimp": a second allergen in its own phrase
 _ALSO_TO = re.compile(
-    r"\s+(?:and|&)\s+(?:also\s+)?to\s+(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)", re.I
+    r"(?:\s+(?:and|&)\s+(?:also\s+(?:to\s+)?|to\s+)|\s*,\s*also\s+(?:to\s+)?)"
+    r"(?!(?:i|im|i'm|we|my|it|its|the|a|an|he|she|they|this|that|me|you|for|when|if)\b)"
+    r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)",
+    re.I,
 )
 
 
@@ -3317,6 +3409,15 @@ _NAMES_BITS: Final = _bits(
     _NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE, _ITS_NAME, _NAME_BTW
 )
 _ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic")
+# "no cilantro please, I hate it", "no mushrooms i cant stand them": the thing left out is what
+# "it" dislikes (read on the whole message, as _ALLERGIC_AFTER)
+_DISLIKED_AFTER = _rx(
+    r"(?:^|[,.;!?]\s*|\band\s+)(?P<stmt>no\s+(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
+    r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever))?\s*[,.]?\s+(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
+    rf"(?:hate|can{_A}?t\s+stand|cannot\s+stand|detest|dislike|don{_A}?t\s+like)\s+(?:it|them)\b)"
+    r"(?!\s+(?:when|if)\b)"
+)
+_DISLIKED_BIT: Final = _PREFILTER.add("hate stand detest dislike like")
 _LANGUAGE_ITEM_BIT: Final = _PREFILTER.add(_LANGUAGE_CUE_WORDS)
 _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
@@ -3473,6 +3574,7 @@ _REPORT_ENDS = _rx(
     r"(?:i|i['’]m|im|we|we['’]re)\b"
 )
 _BUT_BEFORE = _rx(r"\bbut\W*$")
+_AND_BEFORE = _rx(r"\band\W*$")
 _NOT_BECAUSE = _rx(r"\bnot\s+(?:just\s+|only\s+)?(?:because|cause|cuz|coz|bc|since)\W*$")
 _OWN_VOICE = _rx(
     r"^\W*(?:now\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?(?:i|i['’]m|im|we|we['’]re)\b"
@@ -3543,7 +3645,9 @@ _SELF_CORRECTION = _rx(
     r"|(?<!\bas\s)well|or\s+rather|rather|i\s+mean|(?<=[.!?]\s)technically"
     # "2 kids, make it 3"; never "dont make it sound fussy", "make it shorter"
     r"|more\s+like|(?<!don't\s)(?<!dont\s)make\s+(?:that|it)(?!\s+(?:sound|look|seem|more|less|a\s+bit"
-    r"|shorter|longer|formal|casual|funny|nicer|simple|simpler|short|clear)\b)|sorry|oops"
+    r"|shorter|longer|formal|casual|funny|nicer|simple|simpler|short|clear)\b)"
+    # "i live in Utrecht, sorry no, Amersfoort"
+    r"|(?:sorry|oops)\W+no(?=\s*,)|sorry|oops"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
     # "im veggie - well actually fully vegan since january"
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*(?:an?\s+)?"
@@ -3552,6 +3656,8 @@ _SELF_CORRECTION = _rx(
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b))"
 )
+_BARE_SORRY = _rx(r"^\W*(?:sorry|oops)\W+(?!(?:i\s+mean|no)\b)")
+_COMMON_NOUN_KINDS: Final = frozenset({"preference", "diet", "allergy", "occupation"})
 # "the test db is sqlite... no wait, we moved tests to postgres": the value just stated is taken
 # back whatever follows (a restatement of the same kind is read by _SELF_CORRECTION)
 _OPENS_SENTENCE = _rx(
@@ -3637,7 +3743,7 @@ _OUTDATED = _grx(
 )
 # "i resigned from GTBank", "i left accenture last month": that employer is over
 _LEFT_ORG = _grx(
-    rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+)?(?:resigned\s+from|quit"
+    rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|already\s+)?(?:resigned\s+from|quit"
     rf"|left)\s+(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
     "resigned quit left",
 )
@@ -4301,6 +4407,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._refine_home(event, hits)
             if mask & _ALLERGIC_BIT:
                 self._allergic_after(event, hits)
+            if mask & _DISLIKED_BIT and _DISLIKED_AFTER.search(text):
+                self._disliked_after(event, hits)
             if "(" in text or ", my " in text or ", our " in text:
                 self._named_in_brackets(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
@@ -4394,8 +4502,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if quoted:
             self._note(seq, limit, len(text), "quoted")
         before = len(hits)
+        shouted = False
         for s_start, s_end, question in _sentences(text[:limit]):
+            # "i absolutely LOVE 5am standups ... and i adore 90 minute 'quick syncs'": a
+            # sentence that goes on with "and" keeps the sarcasm of the one before
+            if shouted and _AND_GOES_ON.match(text, s_start):
+                self._note(seq, s_start, s_end, "joke")
+                continue
+            shouted = _SHOUTED_VERB.search(text, s_start, s_end) is not None
             governed: str | None = None
+            report_from = s_start
             for p_start, p_end, asking_part in _segments(text, s_start, s_end, question):
                 separators = (
                     m
@@ -4420,6 +4536,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             _BUT_BEFORE.search(text, max(0, c_start - 8), c_start)
                             and _OWN_VOICE.match(clause)
                         )
+                        # "the recipe says a bunch of coriander and i hate coriander": a report
+                        # that says nothing of the user ends where the user speaks again ("the
+                        # email says i work at X and i live in Y" stays one report)
+                        or (
+                            governed == "reported"
+                            and _AND_BEFORE.search(text, max(0, c_start - 8), c_start)
+                            and _OWN_VOICE.match(clause)
+                            and not _SELF_SUBJECT.search(text, report_from, c_start)
+                        )
                     ):
                         governed = None
                     reason, at = governed, 0
@@ -4439,6 +4564,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             reason = governed = "reported"
                             verb = _REPORTED.pattern.search(clause)
                             at = verb.start() if verb else 0
+                            report_from = c_start + (verb.end() if verb else 0)
                         elif found_reason := _clause_reason(clause, mask):
                             reason, at = found_reason
                     # a marker after a comma leaves the part before it standing
@@ -4625,6 +4751,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for item in _object_items(m.group("obj"), 2, _ALLERGEN_BLOCK_FIRST):
                 hit = _Hit("allergy", {"allergen": item})
                 hit.evidence.append((event.seq, m.start(), m.end()))
+                hit.stated_end = m.end()
+                hits.append(hit)
+                self._note(event.seq, m.start(), m.end(), None, (hit,))
+
+    def _disliked_after(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "no cilantro please, I hate it": the dislike of what the request just left out."""
+        for m in _DISLIKED_AFTER.finditer(event.text):
+            for item in _object_items(m.group("obj"), 2, _OBJECT_BLOCK_FIRST):
+                hit = _Hit("preference", {"polarity": "dislikes", "object": item})
+                hit.evidence.append((event.seq, m.start("stmt"), m.end()))
                 hit.stated_end = m.end()
                 hits.append(hit)
                 self._note(event.seq, m.start(), m.end(), None, (hit,))
@@ -5037,6 +5173,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 restated = _RESTATED.get(hit.kind)
                 said = m.group("value")
                 if not 0 <= m.start() - hit.stated_end < 40:
+                    continue
+                # "I really don't like maple syrup, sorry Canada": a bare apology to a name is
+                # said to someone, not a new value for a thing named in lower case
+                if (
+                    hit.kind in _COMMON_NOUN_KINDS
+                    and _BARE_SORRY.match(m.group())
+                    and said[:1].isupper()
+                    and not said.isupper()
+                    and not any(v and v[:1].isupper() for v in hit.values.values())
+                ):
                     continue
                 # "Pune. Sorry, Pimpri-Chinchwad": a correction may open the next sentence
                 if _SENTENCE_END.search(

@@ -27,6 +27,7 @@ from typing import Final
 
 __all__ = [
     "INJECTION_MARKERS",
+    "IT_DID",
     "TRANSIENT_MARKERS",
     "clause_bounds",
     "injection_marker",
@@ -126,7 +127,10 @@ TRANSIENT_MARKERS: Final = _compile(
         (
             "transient:for_now",
             r"\bfor now\b|\bfor the time being\b|\btemporar(?:y|ily)\b|\bfor a (?:few|couple of) "
-            r"(?:days|weeks|months)\b|\bfor a while\b|\buntil further notice\b",
+            r"(?:days|weeks|months)\b|\bfor a while\b|\buntil further notice\b"
+            # "im vegan for january", "no alcohol for lent": a spell with its end in its name
+            r"|\bfor (?:the month of )?(?:january|february|march|april|june|july|august"
+            r"|september|october|november|december|lent|ramadan|veganuary)\b",
         ),
         (
             # "im in lisbon till friday", "here for 3 more days": the stay has an end
@@ -185,7 +189,11 @@ _TRIGGERS: Final = {
         " run once",
         "",
     ),
-    "transient:for_now": ("now being temporary temporarily days weeks months while notice", ""),
+    "transient:for_now": (
+        "now being temporary temporarily days weeks months while notice january february march"
+        " april june july august september october november december lent ramadan veganuary",
+        "",
+    ),
     "transient:until": ("until till til days nights weeks", ""),
     "transient:travel": (
         "vacation holiday trip leave visiting staying traveling travelling layover conference"
@@ -369,6 +377,11 @@ def transient_marker(text: str) -> str | None:
 # starts a new first-person statement ("Leeds is where my brother lives, I'm in York"). Kept
 # coarse on purpose: a clause that is too long can only make the check stricter.
 _SUBJECT = r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've|home is|home's)\b"
+# "we're on node 20, it worked yesterday": what "it" did is a statement of its own, with its own
+# time (the extractor splits its clauses at the same words)
+IT_DID: Final = (
+    r"it\s+(?:worked|was|broke|failed|crashed|passed|keeps|kept|did|didn|does|doesn|used\s+to)\b"
+)
 _TIME_OPENER = (
     r"(?:this|next|last)\s+\w+|today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment"
 )
@@ -379,6 +392,7 @@ _CLAUSE_BREAK: Final = re.compile(
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER})"
     r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
     rf"{_SUBJECT})"
+    rf"|,\s+(?={IT_DID})"
     # "im an sre at Takealot, on call this week": a passing state after the job
     r"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
     # "im a teacher, next term i teach year 9": a time that opens the next statement
