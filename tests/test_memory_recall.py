@@ -872,3 +872,24 @@ def test_what_the_si_and_sj_batches_taught_to_leave_alone(tmp_path: Path) -> Non
         assert not any(
             w in s for s in got for w in ("vegan", "hazelnut", "pepper", "syncs", "numbers")
         ), (name, got)
+
+
+def test_family_words_allergies_and_dislikes_said_inside_requests(tmp_path: Path) -> None:
+    for name, text, want in (
+        ("sis", "my sis is a nurse at the royal free, im a paramedic myself", "sister"),
+        ("lola", "my lola Remedios turns 90 on sunday!! short tagalog message pls", "remedios"),
+        ("auntie", "im a caregiver, i live in mississauga with my auntie", "aunt"),
+        ("having", "I am having two cats, Kluska and Pestka", "pestka"),
+        ("the", "i am allergic to the peanuts and also to kiwi, it is very serious", "kiwi"),
+        ("bare", "no peanut in anything, i am allergic peanut, very bad", "peanut"),
+        ("stuff", "thai curry recipe but no coriander pls i hate the stuff", "coriander"),
+        ("runon", "meal plan pls, no running tho i hate running", "running"),
+    ):
+        got = _formed(tmp_path / name, text)
+        assert any(want in s for s in got), (name, got)
+    for name, text in (
+        ("twins", "we are having twins in may!! names ideas?"),
+        ("bleach", "im allergic to the smell of bleach lol, what cleaner then"),
+        ("nodislike", "no i dont hate coriander, just not in soup"),
+    ):
+        assert _formed(tmp_path / name, text) == set(), name

@@ -122,7 +122,8 @@ _REL_SURFACE = (
     r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy"
     r"|father|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
     r"|amma|tatay|abbu|appa|nan|nanna|nani|dadi|abuelita|abuela|abuelo|oma|opa|nonna|nonno"
-    r"|babcia|dziadek"
+    r"|babcia|dziadek|babushka|dedushka|lola|lolo|aunties?|aunty|titas?|t[ií]as?|t[ií]os?|titos?"
+    r"|akka|didi|bhaiya|sis|bro"
     r"|step(?:mom|mum|dad|mother|father)|grand(?:ma|pa|mother|father|parents?)|granny|siblings?"
     r"|sisters?|brothers?|nieces?|nephews?|aunts?|uncles?|cousins?)"
 )
@@ -1089,8 +1090,10 @@ def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
 _HAVE_HEAD = _grx(
     rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
     rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|just\s+(?:got|adopted)|recently\s+(?:got|adopted))"
-    rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)))\s+",
-    "have got adopted keep",
+    rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)"
+    # non-native "I am having two cats", "we are having 3 kids"
+    rf"|(?:\s+am|{_A}m|\s+are|{_A}re)\s+having))\s+",
+    "have got adopted keep having",
 )
 _HAVE_ITEM = _rx(
     rf"(?:only\s+|just\s+)?(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
@@ -1168,6 +1171,10 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             qty = item.group("qty").casefold()
             count = _COUNTS.get(qty, int(qty) if qty.isdigit() else 2)
+            # "we're having a baby", "im having twins": a child on the way; only "I am having
+            # two kids" (non-native for "I have") counts children
+            if "having" in verb and not is_pet and (count < 2 or surface.casefold() == "twins"):
+                continue
             if len(names) > max(count, 1):
                 names = []
             for hit in _with_names(kind, field_name, noun, names, head.span()):
@@ -2683,13 +2690,20 @@ _ALLERGEN_BLOCK_FIRST: Final = _OBJECT_BLOCK_FIRST | frozenset(
         " meetings exercise cardio life nonsense effort responsibility commitment"
         " food foods seasonal many several multiple bad severe mild serious certain most various"
         " lots lot work people mornings now too also again well"
+        # "allergic to the smell of bleach", "to the idea of running": not a substance
+        " smell sound sight idea thought concept whole entire very same"
     )
+)
+_COMMON_ALLERGENS = (
+    r"peanuts?|nuts?|tree\s+nuts?|shellfish|shrimps?|prawns?|crabs?|fish|eggs?|milk|dairy|lactose"
+    r"|gluten|wheat|soy|soya|sesame|penicillin|amoxicillin|aspirin|ibuprofen|latex|pollen|dust"
+    r"|cats?|dogs?|bees?|wasps?|mustard|celery|kiwi|strawberr(?:y|ies)"
 )
 _ALLERGY = [
     _grx(
         rf"(?P<verb>(?:{_I_AM}\s+|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
         rf"|deathly|highly|mildly|seriously|extremely"
-        rf"|quite)\s+)*al+er+gic\s+(?:to|against|on))\s+(?P<obj>[^;:]+)",
+        rf"|quite)\s+)*al+er+gic\s+(?:to|against|on))\s+(?:the\s+)?(?P<obj>[^;:]+)",
         "allergic alergic allergik alergik allerigc",
         "lergic",
     ),
@@ -2699,9 +2713,16 @@ _ALLERGY = [
         rf"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*){{0,2}}?)\s+allerg(?:y|ies)\b",
         "allergy allergies",
     ),
+    # non-native "i am allergic peanut, very bad": no preposition, before a common allergen
+    _grx(
+        rf"(?P<verb>{_I_AM}\s+(?:(?:also|very|severely|really)\s+)?al+er+gic)\s+"
+        rf"(?P<obj>(?:{_COMMON_ALLERGENS})\b[^;:]*)",
+        "allergic alergic allergik alergik allerigc",
+        "lergic",
+    ),
     # non-native "i have allergy in shrimp", "I have allergy to nuts"
     _grx(
-        rf"(?P<verb>\bi\s+(?:also\s+)?have\s+(?:an?\s+)?(?:food\s+)?allerg(?:y|ies)"
+        rf"(?P<verb>\bi\s+(?:also\s+)?(?:have|am\s+having)\s+(?:an?\s+)?(?:food\s+)?allerg(?:y|ies)"
         rf"|{_I_AM}\s+allergy)\s+(?:in|to|of|on|with|from|for)\s+(?P<obj>[^;:]+)",
         "allergy allergies",
     ),
@@ -2743,7 +2764,7 @@ _ALLERGIC_AFTER = _rx(
 # "allergic to kiwi and also to nuts", "allergy on nuts, also peanuts", "allergy to peanut and
 # also shrimp": a second allergen in its own phrase
 _ALSO_TO = re.compile(
-    r"(?:\s+(?:and|&)\s+(?:also\s+(?:to\s+)?|to\s+)|\s*,\s*also\s+(?:to\s+)?)"
+    r"(?:\s+(?:and|&)\s+(?:also\s+(?:to\s+)?|to\s+)|\s*,\s*also\s+(?:to\s+)?)(?:the\s+)?"
     r"(?!(?:i|im|i'm|we|my|it|its|the|a|an|he|she|they|this|that|me|you|for|when|if)\b)"
     r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)",
     re.I,
@@ -3412,9 +3433,10 @@ _ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic")
 # "no cilantro please, I hate it", "no mushrooms i cant stand them": the thing left out is what
 # "it" dislikes (read on the whole message, as _ALLERGIC_AFTER)
 _DISLIKED_AFTER = _rx(
-    r"(?:^|[,.;!?]\s*|\band\s+)(?P<stmt>no\s+(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
+    r"(?:^|[,.;!?]\s*|\b(?:and|but|please|pls|plz)\s+)(?P<stmt>no\s+(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
     r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever))?\s*[,.]?\s+(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
-    rf"(?:hate|can{_A}?t\s+stand|cannot\s+stand|detest|dislike|don{_A}?t\s+like)\s+(?:it|them)\b)"
+    rf"(?:hate|can{_A}?t\s+stand|cannot\s+stand|detest|dislike|don{_A}?t\s+like)\s+"
+    r"(?:it|them|the\s+stuff|that\s+stuff)\b)"
     r"(?!\s+(?:when|if)\b)"
 )
 _DISLIKED_BIT: Final = _PREFILTER.add("hate stand detest dislike like")
@@ -4019,6 +4041,8 @@ _ANSWER_NO = _rx(
 _CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
 # A new reason or contrast between a marker and the fact after it: "no nuts at all bc im allergic
 # to tree nuts", "before we lived in Wrocław but now we live in Utrecht"
+_NOMINAL_NO = _rx(r"no|nothing|without")
+_FRESH_I = _rx(r"\bi\s+(?!(?:do|don|dont|didn|didnt|won|wont|would|will|can|could)\b)(?=[a-z])")
 _SCOPE_BREAK = re.compile(
     r"\s(?:but|so|because|bc|b/c|cuz|coz|cause|since|as)\s|,\s*(?:now|but|so)\s|\s(?:and|but)\s+now\s",
     re.IGNORECASE,
@@ -5312,6 +5336,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 # "we use pnpm not npm": a contrastive "not" denies only the word it names
                 and not (a in denied and (hi <= a or lo >= denied[a]))
                 and not _cut_off(clause, b, lo)
+                # "but please no coriander i hate it": a "no" before a noun denies the noun;
+                # the user who then speaks says something of their own
+                and not (_NOMINAL_NO.fullmatch(clause, a, b) and _FRESH_I.search(clause, b, lo + 3))
                 and _governs((a, b), lo, hi, hit.phrase)
                 for a, b in negations
             ):
