@@ -893,3 +893,27 @@ def test_family_words_allergies_and_dislikes_said_inside_requests(tmp_path: Path
         ("nodislike", "no i dont hate coriander, just not in soup"),
     ):
         assert _formed(tmp_path / name, text) == set(), name
+
+
+def test_what_the_sk_and_sl_batches_taught(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "kofi",
+        "Please my son Kofi is in JHS 1 and he is struggling with fractions",
+        "Sorry I should correct, Kofi is my nephew not my son",
+    )
+    assert _replaced(got, "nephew", "son"), got
+    got = _formed(tmp_path / "vindaloo", "i love vindaloo the hotter the better. im in leeds")
+    assert any(s.endswith("vindaloo") for s in got), got
+    for name, texts in (
+        ("loki", ("We had to rehome Loki, our husky, when we moved. Very sad.",)),
+        ("plant", ("no kids, no pets, just me and 40 houseplants. i have a snake plant and a zz",)),
+        (
+            "cv",
+            (
+                "my flatmate wants to move into theatre nursing, can u tidy her CV, ill paste it",
+                "'I am a dedicated staff nurse with six years of experience on a surgical ward, "
+                "and I live in Edinburgh with my partner.' thats the start, make it punchier",
+            ),
+        ),
+    ):
+        assert _formed(tmp_path / name, *texts) == set(), name

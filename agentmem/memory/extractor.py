@@ -186,7 +186,7 @@ _COMPOUND_NEXT: Final = frozenset(
         " cages crate crates tank tanks carrier leash collar trainer training grooming groomer"
         " insurance license fur person lady guy owner owners sitting walking breeder breeders"
         " shelter shelters rescue whisperer eat fight fights fighting nap naps sanctuary cafe"
-        " café cafes cafés hotel daycare shampoo hospital clinic bowl bowls treat bod"
+        " café cafes cafés hotel daycare shampoo hospital clinic bowl bowls treat bod plant plants"
     )
 )
 _STOP_CAPS: Final = frozenset(
@@ -690,6 +690,7 @@ _PAST = _grx(
     words="used formerly previously once longer back was were kid child teen teenager student up"
     " past former ex passed died deceased lived worked until before late had put rainbow lost",
 )
+_APPOSITION = _rx(r"\W*(?:my|our)\s+(?:[\w\-]+\s+)?[\w\-]+\s*,")
 _DIED = _grx(
     r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few)|died|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
     r"|rainbow\s+bridge|is\s+no\s+longer\s+with\s+us"
@@ -2413,6 +2414,8 @@ _OBJECT_CUT = _rx(
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
+    # "i love vindaloo the hotter the better"
+    r"|the\s+\w+er\s+the\s+\w+er"
     r"|actually|though|esp|especially|irl|in\s+real\s+life|for\s+real|not|hehe+|hihi"
     # "i love smoothies and use it every morning": the subject's next verb
     r"|and\s+(?:use|get|make|go|have|take|do|eat|need|want|try|buy|cook|drink|play|watch"
@@ -3618,7 +3621,8 @@ _CLOSE_SINGLE = re.compile(r"['’](?!\w)")
 _CLOSE_DOUBLE = re.compile(r"[\"”]")
 # Where a quoted passage opens: after a colon ("starts like this: 'My name is ..."), or a quote
 # mark before a capital after a space or a sentence end ("tighten it? 'My name is ...").
-_QUOTE_OPENS = re.compile(r":\s*['‘\"“]|(?<=[\s?!.])['‘\"“](?=[A-Z])")
+# ... or one that opens the message: "'I am a dedicated staff nurse ...' thats the start"
+_QUOTE_OPENS = re.compile(r":\s*['‘\"“]|(?:(?<=[\s?!.])|^)['‘\"“](?=[A-Z])")
 _PET_AGE = r"(?i:old|little|big|baby|new|senior|sweet|elderly|young)"
 _NAME_THEN_RELATION = re.compile(
     rf"\b(?P<name>{_NAME})\s*\(\s*(?i:my|our)\s+(?P<rel>{_REL_SURFACE})\s*\)"
@@ -4444,6 +4448,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, 0, len(text), reason)
                 continue
             self._message(event, owned, hits, antecedents, mask)
+            self._one_relation_per_name(event.seq, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
@@ -4778,6 +4783,32 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 hit.stated_end = m.end()
                 hits.append(hit)
                 self._note(event.seq, m.start(), m.end(), None, (hit,))
+
+    def _one_relation_per_name(self, seq: int, hits: list[_Hit]) -> None:
+        """ "my son Kofi" then "Kofi is my nephew not my son": one person named in a session
+        is one relative, the one said last; the earlier relation is taken back."""
+        said = {
+            (h.values.get("name") or "").casefold(): h.values["relation"]
+            for h in hits
+            if h.kind == "relationship"
+            and h.values.get("name")
+            and any(e[0] == seq for e in h.evidence)
+        }
+        if not said:
+            return
+        kept = []
+        for h in hits:
+            name = (h.values.get("name") or "").casefold()
+            if (
+                h.kind == "relationship"
+                and name in said
+                and h.values["relation"] != said[name]
+                and not any(e[0] == seq for e in h.evidence)
+            ):
+                self._taken_back.append((h, seq))
+                continue
+            kept.append(h)
+        hits[:] = kept
 
     def _disliked_after(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "no cilantro please, I hate it": the dislike of what the request just left out."""
@@ -5285,8 +5316,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found.extend(rule(clause, mask))
             if mask & _RETRACTION.bit and self._retracting(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
-        # "my old collie Bess passed in the spring": a pet or person who died is not kept
-        if found and mask & _DIED.bit and _DIED.search(clause, mask):
+        # "my old collie Bess passed in the spring": a pet or person who died is not kept;
+        # "We had to rehome Loki, our husky, when ...": nor one named in apposition to it
+        if found and mask & _DIED.bit and (
+            _DIED.search(clause, mask)
+            or (
+                _APPOSITION.match(clause)
+                and _DIED.pattern.search(text, max(0, text.rfind(".", 0, start), start - 60), start)
+            )
+        ):
             found = [h for h in found if h.kind not in ("pet", "relationship")]
         if not found:
             if not quiet:
