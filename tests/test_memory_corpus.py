@@ -54,8 +54,6 @@ def _result(case: Case) -> CaseResult:
 # counted in the printed figures. Strict: a change that fixes one must take it off this list.
 KNOWN_FALSE: dict[str, str] = {
     "pos-sk-budget-app-curitiba": "a correction 'i said postgres 15 but its 16' is not read",
-    "pos-sk-cousin-not-sister": "'actually she is my cousin' names no one: a pronoun relabel",
-    "pos-sk-gf-to-fiancee": "'shes my fiancee now' names no one: a pronoun relabel",
     "prot-sk-partner-laptop": "'its sarah again, sorry he hijacked it': another typist's name",
     "prot-sl-sarcasm-gourmet": "'yeah im a real gourmet chef ... 🙃' is sarcasm",
 }

@@ -902,6 +902,20 @@ def test_what_the_sk_and_sl_batches_taught(tmp_path: Path) -> None:
         "Sorry I should correct, Kofi is my nephew not my son",
     )
     assert _replaced(got, "nephew", "son"), got
+    got = _formed(
+        tmp_path / "ania",
+        "restaurant idea in Kraków for me and my girlfriend Ania, her birthday is friday",
+        "ah and i should say shes my fiancee now, we got engaged last month",
+    )
+    assert _replaced(got, "fiancee", "girlfriend"), got
+    got = _formed(
+        tmp_path / "aigerim",
+        "wedding toast for my sister Aigerim. Actually she is my cousin, I say sister always",
+    )
+    assert any("cousin" in s and "aigerim" in s for s in got), got
+    assert not any("sister" in s for s in got), got
+    got = _formed(tmp_path / "crime", "my wife Sara, she is my partner in crime lol")
+    assert any("wife" in s for s in got) and not any("partner" in s for s in got), got
     got = _formed(tmp_path / "vindaloo", "i love vindaloo the hotter the better. im in leeds")
     assert any(s.endswith("vindaloo") for s in got), got
     for name, texts in (

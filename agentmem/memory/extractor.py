@@ -690,6 +690,12 @@ _PAST = _grx(
     words="used formerly previously once longer back was were kid child teen teenager student up"
     " past former ex passed died deceased lived worked until before late had put rainbow lost",
 )
+# "actually she is my cousin", "shes my fiancee now" (never "he is my sister's boy")
+_PRONOUN_IS_MY = _grx(
+    rf"\b(?P<pron>she|he)(?:{_A}?s|\s+is)\s+(?:actually\s+|now\s+|really\s+)?(?:my|our)\s+"
+    rf"(?P<rel>{_REL_SURFACE})(?![\w\-'’]|\s+in\s+crime)",
+    "she he shes hes",
+)
 _APPOSITION = _rx(r"\W*(?:my|our)\s+(?:[\w\-]+\s+)?[\w\-]+\s*,")
 _DIED = _grx(
     r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few)|died|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
@@ -4448,6 +4454,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, 0, len(text), reason)
                 continue
             self._message(event, owned, hits, antecedents, mask)
+            if mask & _PRONOUN_IS_MY.bit:
+                self._pronoun_relabel(event, hits, mask)
             self._one_relation_per_name(event.seq, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
@@ -4783,6 +4791,42 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 hit.stated_end = m.end()
                 hits.append(hit)
                 self._note(event.seq, m.start(), m.end(), None, (hit,))
+
+    def _pronoun_relabel(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> None:
+        """ "my girlfriend Ania" ... "shes my fiancee now": the relative the pronoun can only
+        mean is named by the new relation (which _one_relation_per_name then keeps alone)."""
+        seq = event.seq
+        for m in _PRONOUN_IS_MY.finditer(event.text, mask):
+            pronoun = m.group("pron").casefold()
+            relation = _normal("relationship", "relation", m.group("rel"))
+            new = [
+                h
+                for h in hits
+                if h.kind == "relationship"
+                and h.values["relation"] == relation
+                and h.values.get("name") is None
+                and any(e[0] == seq for e in h.evidence)
+            ]
+            # ... said in an earlier message, or earlier in this one ("my sister Aigerim ...
+            # Actually she is my cousin")
+            earlier = [
+                h
+                for h in hits
+                if h.kind == "relationship"
+                and h.values.get("name")
+                and h.values["relation"] != relation
+                and (
+                    not any(e[0] == seq for e in h.evidence)
+                    or (h.stated_end <= m.start() and h not in new)
+                )
+                and _pronoun_fits(pronoun, h)
+            ]
+            if len(new) == 1 and len(earlier) == 1 and _pronoun_fits(pronoun, new[0]):
+                old = earlier[0]
+                new[0].values["name"] = old.values["name"]
+                if any(e[0] == seq for e in old.evidence):
+                    self._taken_back.append((old, seq))
+                    hits.remove(old)
 
     def _one_relation_per_name(self, seq: int, hits: list[_Hit]) -> None:
         """ "my son Kofi" then "Kofi is my nephew not my son": one person named in a session
@@ -5318,11 +5362,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 found.extend(_rule_corrected_home(clause, mask))
         # "my old collie Bess passed in the spring": a pet or person who died is not kept;
         # "We had to rehome Loki, our husky, when ...": nor one named in apposition to it
-        if found and mask & _DIED.bit and (
-            _DIED.search(clause, mask)
-            or (
-                _APPOSITION.match(clause)
-                and _DIED.pattern.search(text, max(0, text.rfind(".", 0, start), start - 60), start)
+        if (
+            found
+            and mask & _DIED.bit
+            and (
+                _DIED.search(clause, mask)
+                or (
+                    _APPOSITION.match(clause)
+                    and _DIED.pattern.search(
+                        text, max(0, text.rfind(".", 0, start), start - 60), start
+                    )
+                )
             )
         ):
             found = [h for h in found if h.kind not in ("pet", "relationship")]
