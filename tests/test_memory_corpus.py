@@ -48,30 +48,10 @@ def _result(case: Case) -> CaseResult:
 
 # The held-out part is measured, never asserted case by case: a failing held-out case that had to
 # be fixed would be tuned on. Its figures print beside the others.
-#
-# Tuning cases that still form a false belief, each a known defect with what it needs; they stay
-# in the corpus (leaving them out would flatter the figures), and the fabrication they cause is
-# counted in the printed figures. Strict: a change that fixes one must take it off this list.
-KNOWN_FALSE: dict[str, str] = {
-    "pos-sk-budget-app-curitiba": "a correction 'i said postgres 15 but its 16' is not read",
-    "prot-sk-partner-laptop": "'its sarah again, sorry he hijacked it': another typist's name",
-    "prot-sl-sarcasm-gourmet": "'yeah im a real gourmet chef ... 🙃' is sarcasm",
-}
-TUNED = [
-    pytest.param(
-        part,
-        case,
-        id=case.id,
-        marks=[pytest.mark.xfail(reason=KNOWN_FALSE[case.id], strict=True)]
-        if case.id in KNOWN_FALSE
-        else [],
-    )
-    for part, case in ALL
-    if part != "holdout"
-]
+TUNED = [(part, case) for part, case in ALL if part != "holdout"]
 
 
-@pytest.mark.parametrize(("part", "case"), TUNED)
+@pytest.mark.parametrize(("part", "case"), TUNED, ids=[c.id for _, c in TUNED])
 def test_case_forms_no_false_belief(part: str, case: Case) -> None:
     result = _result(case)
     assert result.fabricated == 0, f"{case.id}: fabricated {result.beliefs}"

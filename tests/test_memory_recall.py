@@ -931,3 +931,16 @@ def test_what_the_sk_and_sl_batches_taught(tmp_path: Path) -> None:
         ),
     ):
         assert _formed(tmp_path / name, *texts) == set(), name
+
+
+def test_a_correction_after_but_and_a_sarcastic_real(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "pg",
+        "package manager is poetry. db is postgres 15 running in docker",
+        "sorry i said postgres 15 but its 16, i upgraded the container last week",
+    )
+    assert _replaced(got, "postgres 16", "postgres 15"), got
+    got = _formed(tmp_path / "chef", "yeah im a real gourmet chef, burnt pasta last night 🙃")
+    assert got == set(), got
+    got = _formed(tmp_path / "estate", "yeah im a real estate agent in leeds")
+    assert any("real estate agent" in s for s in got), got

@@ -16,6 +16,8 @@ from __future__ import annotations
 import base64
 import json
 import random
+import secrets
+import string
 from pathlib import Path
 
 import pytest
@@ -240,8 +242,13 @@ def test_placeholders_and_names_are_not_secrets(reg: RuleRegistry) -> None:
         'token = "ghp_" + suffix',
         "pip install sk-learn-gradient-boosting-classifier-v2",
         "postgresql://app:app@localhost:5432/test",
+        # a template in the user information (the corpus writes secrets this way)
+        "my remote is https://{{secret:github_token}}@github.com/yusuf/shop.git",
     ):
         assert reg.redact_text(text) == (text, []), text
+    # ... while a password after a real user name is still one
+    password = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(14))
+    assert reg.redact_text(f"https://bob:{password}@github.com/x.git")[1]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3806,10 +3806,13 @@ _Y_NOT_X = _grx(
     rf"not\s+(?P<old>[\w\-]+(?:\s+[\w\-]+)?)(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
     "not",
 )
-# "oh wait i said postgres 14 earlier, its actually 15": the value said before, replaced
+# "oh wait i said postgres 14 earlier, its actually 15", "i said postgres 15 but its 16": the
+# value said before, replaced
 _SAID_EARLIER = _grx(
-    rf"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+(?P<old>[\w.\-]+(?:\s+[\w.\-]+)?)\s+"
-    rf"(?:earlier|before|above|by\s+mistake)\W+(?:but\s+)?(?:it|that)(?:{_A}?s|\s+is|\s+was)\s+"
+    rf"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+(?P<old>[\w.\-]+(?:\s+[\w.\-]+)?)"
+    # ... "sorry i said postgres 15 but its 16"
+    rf"(?:\s+(?:earlier|before|above|by\s+mistake)\W+(?:but\s+)?|\s*,?\s+but\s+)"
+    rf"(?:it|that)(?:{_A}?s|\s+is|\s+was)\s+"
     rf"(?:actually\s+|really\s+)?(?P<new>[\w.\-]+(?:\s+[\w.\-]+){{0,2}}?)"
     rf"(?=\s*(?:$|[,.;!?])|\s+(?:not|now|btw|actually|lol|tho|though)\b)",
     "said wrote typed put told",
@@ -4155,6 +4158,9 @@ _EYE_ROLL = re.compile(
     # "yeah sure im the queen of england and my 12 cats do my taxes lol": a sarcastic opener
     # and a laugh in one sentence
     r"|(?i:^\W*(?:yeah|yea|ya|oh)\W+sure\b[^.!?\n]*\b(?:lol|lmao|haha+)\b)"
+    # "yeah im a real gourmet chef, burnt pasta last night": "a real ..." said with a "yeah"
+    r"|(?i:^\W*(?:oh\s+)?(?:yeah|yea|ya)\W+(?:i['’]?m|i\s+am)\s+(?:a\s+|an\s+)?"
+    r"(?:real|total|proper|true)\s(?!estate\b))"
 )
 
 

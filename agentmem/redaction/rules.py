@@ -343,8 +343,9 @@ TOKEN_RULES: Final[tuple[TokenRule, ...]] = (
         "connection_string",
         50,
         # a password that repeats the user name (``postgres://app:app@localhost``) is the
-        # documentation default of every database image, not a secret
-        r"://(?P<u>[^\s:/@\"'<>\\]{1,128}):(?!(?P=u)@)(?P<v>[^\s/@\"'<>\\]{1,256})@",
+        # documentation default of every database image, not a secret; nor is user information
+        # that opens a template (``https://{{secret:github_token}}@github.com``)
+        r"://(?!\{\{)(?P<u>[^\s:/@\"'<>\\]{1,128}):(?!(?P=u)@)(?P<v>[^\s/@\"'<>\\]{1,256})@",
         (),
         _url_password_ok,
         gate=("@", "://", (0,)),
