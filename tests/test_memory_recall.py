@@ -944,3 +944,81 @@ def test_a_correction_after_but_and_a_sarcastic_real(tmp_path: Path) -> None:
     assert got == set(), got
     got = _formed(tmp_path / "estate", "yeah im a real estate agent in leeds")
     assert any("real estate agent" in s for s in got), got
+
+
+def test_what_the_sl_sk_sm_and_sn_batches_taught(tmp_path: Path) -> None:
+    for name, texts, want in (
+        ("olives", ("shopping list for the week, no olives anywhere pls i hate them",), "olives"),
+        (
+            "veg",
+            ("quick stir fry pls. no mushrooms tho i hate them. and no meat im vegetarian",),
+            "vegetarian",
+        ),
+        ("hazel", ("apple cake without nuts, I have an allergy against hazelnuts",), "hazelnut"),
+        ("sesame", ("no tahini in my plate, I am allergic for sesame since childhood",), "sesame"),
+        (
+            "cantonese",
+            ("dim sum place where i can order in cantonese, its my first language",),
+            "cantonese",
+        ),
+        (
+            "lekki",
+            ("im a civil engineer and site work is mad. we stay for Lekki, any shop online",),
+            "lekki",
+        ),
+        (
+            "address",
+            ("msg to my landlord, the shower leaks. im at 14 aro st in wellington, flat 2",),
+            "wellington",
+        ),
+        ("nopa", ("good chef knife pls, just started as sous chef at Nopa last week",), "nopa"),
+        ("spice", ("i cant handle spice at all, honestly i dont like spicy food",), "spicy food"),
+        ("boots", ("i work at Boots as a pharmacist 3 days a week",), "pharmacist"),
+        (
+            "miso",
+            ("ok this is Miso, my cat, the little gremlin who knocks over my plants",),
+            "miso",
+        ),
+        ("branch", ("also the base branch for PRs is develop not main",), "develop"),
+        (
+            "morningside",
+            ("my flat in morningside, edinburgh - the boiler died",),
+            "morningside, edinburgh",
+        ),
+        ("ci", ("CI is on python 3.11, tests pass locally on 3.12",), "ci python version"),
+        (
+            "autocorrect",
+            (
+                "my son Mateo turns 7 and wants a dinosaur party, his little sister Valeria too",
+                "omg autocorrect 🙄 its Valentina not Valeria. my daughter is Valentina",
+            ),
+            "mateo",
+        ),
+    ):
+        got = _formed(tmp_path / name, *texts)
+        assert any(want in s for s in got), (name, got)
+    for name, texts, unwanted in (
+        (
+            "loki",
+            ("We had to rehome Loki, our husky, when we moved. Now its me and my cat",),
+            "loki",
+        ),
+        (
+            "novel",
+            ('edit my novel: "now it is only me and Bran, my old collie, and the gannets."',),
+            "bran",
+        ),
+        (
+            "monaco",
+            ("oh yeah im a millionaire yacht owner living in monaco obviously 🙄 like 600 max",),
+            "monaco",
+        ),
+        (
+            "ana",
+            ("linkedin summary for my friend ana, shes a UX lead at canva, based in sydney",),
+            "sydney",
+        ),
+        ("georgian", ("I speak Russian and English, Georgian only few words.",), "georgian"),
+    ):
+        got = _formed(tmp_path / name, *texts)
+        assert not any(unwanted in s for s in got), (name, got)

@@ -414,7 +414,7 @@ _ABBREVIATIONS: Final = frozenset(
 )
 _SUBJECT_START = (
     rf"(?:i|i{_A}?m|i{_A}?ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve|he|she|they|you"
-    rf"|he{_A}s|she{_A}s|they{_A}re|you{_A}re)\b"
+    rf"|he{_A}?s|she{_A}?s|they{_A}?re|you{_A}re)\b"
     r"|(?:this|next|last)\s+(?:week|weekend|month|year|morning|evening|time)\b"
     r"|(?:today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment)\b"
     # a coding session's own subjects: "..., the repo uses vitest", "and CI runs on python 3.12"
@@ -430,8 +430,8 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
     rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+|rn\s+)?(?:{_SUBJECT_START}))"
-    rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
-    rf"(?:{_SUBJECT_START}))"
+    rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+|honestly\s+"
+    rf"|tbh\s+|personally\s+|seriously\s+|frankly\s+)?(?:{_SUBJECT_START}))"
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
@@ -696,6 +696,15 @@ _PRONOUN_IS_MY = _grx(
     rf"(?P<rel>{_REL_SURFACE})(?![\w\-'’]|\s+in\s+crime)",
     "she he shes hes",
 )
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+
+def _inside_quotes(text: str, pos: int) -> bool:
+    """Whether ``pos`` lies inside a double-quoted passage of ``text``."""
+    before = text[:pos]
+    return before.count('"') % 2 == 1 or before.count("“") > before.count("”")
+
+
 _APPOSITION = _rx(r"\W*(?:my|our)\s+(?:[\w\-]+\s+)?[\w\-]+\s*,")
 _DIED = _grx(
     r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few)|died|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
@@ -1455,6 +1464,18 @@ _HOME = [
         rf"(?:from\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated",
     ),
+    # Nigerian English "we stay for Lekki", "i dey stay for Surulere"
+    _grx(
+        rf"\b(?:i|we)\s+(?:dey\s+)?stay\s+for\s+(?P<place>{_ANY_PLACE})",
+        "stay",
+    ),
+    # an address: "im at 14 aro st in wellington, flat 2"
+    _grx(
+        rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|\b(?:i|we)\s+live)\s+at\s+\d+[a-z]?\s+"
+        rf"(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way|close|crescent"
+        rf"|terrace)\.?\s*,?\s+(?:in\s+)?(?P<place>{_ANY_PLACE})",
+        "st street rd road ave avenue lane drive way close crescent terrace",
+    ),
     # the subject carried over: "I work out of the Galway office but live in Oranmore"
     _grx(
         rf"\b(?:i|we)\s+(?:[\w'’\-]+\s+){{1,8}}?(?:but|and)\s+(?:also\s+|still\s+|now\s+)?"
@@ -1783,6 +1804,7 @@ def _with_region(place: str, c: str, end: int) -> tuple[str, int]:
     return f"{place}, {region if region[:1].isupper() else found}", r.end("region")
 
 
+_THIRD_PERSON_START = _rx(rf"^\W*(?:she|he|they)(?:{_A}?s|{_A}?re|\s+is|\s+are)?\b")
 _MOVED_TO = _rx(r"^\W*(?:\w+\W+){0,3}?(?:moved|relocated)\s+(?:back\s+)?to\b")
 _WORK_WORDS = _rx(
     r"\b(?:job|role|position|company|employer|firm|colleagues?|promot\w*|hired|joined|offer"
@@ -1797,8 +1819,13 @@ _PREDICATE_AFTER = _rx(
 
 
 def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
+    # "shes a UX lead at canva, based in sydney": a place said without its subject is the
+    # clause's subject's, here someone else's
+    someone_else = _THIRD_PERSON_START.match(c) is not None
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
+            if someone_else and c[m.start() : m.start() + 1] == ",":
+                continue
             if (place := _place(m, c, wordlike=True)) is not None:
                 # "i moved to Grant Thornton in march. still an accountant": a name no gazetteer
                 # knows, moved to among words of work, is a workplace
@@ -1854,9 +1881,14 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
 def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in (_HOME_POSSESSIVE, _WHERE_I_LIVE):
         for m in pattern.finditer(c, mask):
-            # "my flat in cork": the phrase leaves only a place, English word or not
+            # "my flat in cork": the phrase leaves only a place, English word or not; "my flat
+            # in morningside, edinburgh" keeps the city the user gave
             if (place := _place(m, c, wordlike=True)) is not None:
-                yield _Hit("home_location", {"place": place}, m.span(), phrase=True)
+                span = m.span()
+                if m.group("place") and place.casefold() == m.group("place").casefold():
+                    place, end = _with_region(place, c, m.end("place"))
+                    span = (m.start(), max(end, m.end()))
+                yield _Hit("home_location", {"place": place}, span, phrase=True)
 
 
 _ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?(?:(?:sub|co|vice|under|head)-)?{_ROLE_HEAD}"
@@ -1866,6 +1898,8 @@ _ROLE_END = (
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
     r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an)|irl)\b"
+    # "i work at Boots as a pharmacist 3 days a week"
+    r"|\s+\d+\s+(?:days?|hrs?|hours?|shifts?|nights?)\b"
     # an emoji after the title: "started at Monzo on monday as a data analyst 🎉"
     "|\\s*[\U0001f300-\U0001faff\u2600-\u27bf])"
 )
@@ -1946,6 +1980,13 @@ _OCCUPATION = [
         rf"\s+as\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "started joined",
+    ),
+    # "just started as sous chef at Nopa last week"
+    _grx(
+        rf"(?:^\W*|,\s*|\bi(?:{_A}ve|\s+have)?\s+)(?:just\s+|recently\s+)?started\s+as\s+"
+        rf"(?:a\s+|an\s+)?(?P<role>{_ROLE})\s+(?:at|with|in)\s+(?P<org>{_ORG})"
+        rf"(?=\s*(?:$|[,.;!?])|\s+(?:last|this|on|in|two|a|\d+)\b)",
+        "started",
     ),
     # "now I am with Equity Bank as systems administrator"
     _grx(
@@ -2712,7 +2753,7 @@ _ALLERGY = [
     _grx(
         rf"(?P<verb>(?:{_I_AM}\s+|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
         rf"|deathly|highly|mildly|seriously|extremely"
-        rf"|quite)\s+)*al+er+gic\s+(?:to|against|on))\s+(?:the\s+)?(?P<obj>[^;:]+)",
+        rf"|quite)\s+)*al+er+gic\s+(?:to|against|on|for|of))\s+(?:the\s+)?(?P<obj>[^;:]+)",
         "allergic alergic allergik alergik allerigc",
         "lergic",
     ),
@@ -2732,7 +2773,7 @@ _ALLERGY = [
     # non-native "i have allergy in shrimp", "I have allergy to nuts"
     _grx(
         rf"(?P<verb>\bi\s+(?:also\s+)?(?:have|am\s+having)\s+(?:an?\s+)?(?:food\s+)?allerg(?:y|ies)"
-        rf"|{_I_AM}\s+allergy)\s+(?:in|to|of|on|with|from|for)\s+(?P<obj>[^;:]+)",
+        rf"|{_I_AM}\s+allergy)\s+(?:in|to|of|on|with|from|for|against)\s+(?P<obj>[^;:]+)",
         "allergy allergies",
     ),
     _grx(
@@ -2866,7 +2907,10 @@ _LANGUAGE = [
     (
         "native",
         _grx(
-            rf"\b(?P<langs>{_LANG})\s+is\s+my\s+(?:native|first|mother)\s+(?:language|tongue)",
+            rf"\b(?P<langs>{_LANG})\s+is\s+my\s+(?:native|first|mother)\s+(?:language|tongue)"
+            # "where i can order in cantonese, its my first language"
+            rf"|\b(?P<langs2>{_LANG})\s*,\s*(?:it{_A}?s|its|it\s+is|which\s+is)\s+(?:also\s+)?my\s+"
+            rf"(?:native|first|mother)\s+(?:language|tongue)",
             "native first mother",
         ),
     ),
@@ -2949,6 +2993,9 @@ _LANGUAGE_CUE_WORDS = (
 )
 
 
+_FEW_WORDS = _rx(r"\b(?:only|just)\s+(?:a\s+)?(?:few|some|couple)\s+(?:of\s+)?words\b")
+
+
 def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
     """ "arabic is my first language, english i speak fluently, and french i am learning now":
     a list of languages, each with the level its own item gives it.
@@ -2975,6 +3022,8 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
         if (
             _OTHER_SPEAKER.search(item)
             or _NEGATION.search(item, _PREFILTER.scan(item))
+            # "Georgian only few words": a language the user does not speak
+            or _FEW_WORDS.search(item)
             # "my students are from vietnam and speak vietnamese": their subject carries on
             or (others and not _SELF_SUBJECT.search(item))
         ):
@@ -3038,8 +3087,12 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
             stated = level
             if level is None and (m.group("fluent") or m.group("adv")) and len(langs) == 1:
                 stated = "fluent"
-            for lang in langs:
-                yield _Hit("language", {"language": lang, "level": stated}, m.span())
+            group = "langs" if m.group("langs") else "langs2"
+            for found in _LANGUAGE_NAME.finditer(c, m.start(group), m.end(group)):
+                # "I speak Russian and English, Georgian only few words"
+                if _FEW_WORDS.match(c, found.end() + 1):
+                    continue
+                yield _Hit("language", {"language": found.group(), "level": stated}, m.span())
 
 
 # A value in backticks is exactly what is between them ("renamed it to `deploy` in march").
@@ -3096,8 +3149,9 @@ _DEPLOYS_FROM = _grx(
 )
 _SETTING_FOR_REPO = _grx(
     rf"\b(?P<subj>(?:(?!(?:and|also|oh|btw|so|ok|okay|anyway|well|now|then|fyi)\s)[\w\-.]+\s+)"
-    rf"{{0,2}}?{_WS_HEADS})\s+(?:for|in|of)\s+(?:this|the|our)\s+"
-    rf"(?:repo|repository|project|codebase|app|service)\s+is\s+{_WS_VALUE}",
+    rf"{{0,2}}?{_WS_HEADS})\s+(?:for|in|of)\s+(?:(?:this|the|our)\s+"
+    # "the base branch for PRs is develop"
+    rf"(?:repo|repository|project|codebase|app|service)|prs|pull\s+requests|merges)\s+is\s+{_WS_VALUE}",
     "is",
 )
 # "pnpm is our package manager", "ruff is our linter": the value first
@@ -3274,8 +3328,12 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
     for m in _SETTING_FOR_REPO.finditer(c, mask):
         value = _setting(m.group("val"))
-        subject = _SUBJECT_ALIASES.get(m.group("subj").casefold(), m.group("subj"))
-        if subject.casefold().split()[0] not in {"the", "our", "my", "this", "a", "an"}:
+        # "the base branch for PRs is develop": the article is not part of the setting's name
+        said = m.group("subj").split()
+        if said[0].casefold() in {"the", "our", "my", "this", "a", "an"}:
+            said = said[1:]
+        if said:
+            subject = _SUBJECT_ALIASES.get(" ".join(said).casefold(), " ".join(said))
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _VALUE_IS_OUR.finditer(c, mask):
         value = m.group("val")
@@ -3417,6 +3475,15 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "python is 3.11": a tool named with a number is its version
             if subj.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
                 subj = f"{_TECH_ALIASES.get(subj.casefold(), subj.casefold())} version"
+            # "CI is on python 3.11": the version CI runs
+            tool, _, version = value.partition(" ")
+            if (
+                subj.casefold() == "ci"
+                and tool.casefold() in _TECHS
+                and _VERSION_VALUE.fullmatch(version)
+            ):
+                tech = tool.casefold()
+                subj, value = f"ci {_TECH_ALIASES.get(tech, tech)} version", version
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
             # "node is 20 on our CI": the version CI runs, not the project's
@@ -3443,7 +3510,7 @@ _ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic")
 # "it" dislikes (read on the whole message, as _ALLERGIC_AFTER)
 _DISLIKED_AFTER = _rx(
     r"(?:^|[,.;!?]\s*|\b(?:and|but|please|pls|plz)\s+)(?P<stmt>no\s+(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
-    r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever))?\s*[,.]?\s+(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
+    r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever|tho|though))*\s*[,.]?\s+(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
     rf"(?:hate|can{_A}?t\s+stand|cannot\s+stand|detest|dislike|don{_A}?t\s+like)\s+"
     r"(?:it|them|the\s+stuff|that\s+stuff)\b)"
     r"(?!\s+(?:when|if)\b)"
@@ -3634,7 +3701,8 @@ _NAME_THEN_RELATION = re.compile(
     rf"\b(?P<name>{_NAME})\s*\(\s*(?i:my|our)\s+(?P<rel>{_REL_SURFACE})\s*\)"
     # "Benny (my old lab) is sulking", "now I have only Caramel, my bunny."
     rf"|\b(?P<pname>{_NAME})\s*(?:\(\s*(?i:my|our)\s+(?:{_PET_AGE}\s+)?(?P<pet>{_PET_SURFACE})\s*\)"
-    rf"|,\s*(?i:my|our)\s+(?:{_PET_AGE}\s+)?(?P<pet2>{_PET_SURFACE})(?=\s*[.;!?)]|\s*$))"
+    # "ok this is Miso, my cat, the little gremlin", "only me and Nala, my cat, in a small flat"
+    rf"|,\s*(?i:my|our)\s+(?:{_PET_AGE}\s+)?(?P<pet2>{_PET_SURFACE})(?=\s*[.;!?),]|\s*$))"
 )
 _GLOSS = re.compile(r"\s*\([^()\n]{1,200}\)")
 _SOMEONE_ELSES_BLOCK = _rx(
@@ -4055,7 +4123,10 @@ _CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
 # A new reason or contrast between a marker and the fact after it: "no nuts at all bc im allergic
 # to tree nuts", "before we lived in Wrocław but now we live in Utrecht"
 _NOMINAL_NO = _rx(r"no|nothing|without")
-_FRESH_I = _rx(r"\bi\s+(?!(?:do|don|dont|didn|didnt|won|wont|would|will|can|could)\b)(?=[a-z])")
+_FRESH_I = _rx(
+    rf"\b(?:i|i{_A}?m|im|i\s+am)\s+(?!(?:do|don|dont|didn|didnt|won|wont|would|will|can|could|not)\b)"
+    r"(?=[a-z])"
+)
 _SCOPE_BREAK = re.compile(
     r"\s(?:but|so|because|bc|b/c|cuz|coz|cause|since|as)\s|,\s*(?:now|but|so)\s|\s(?:and|but)\s+now\s",
     re.IGNORECASE,
@@ -4146,8 +4217,6 @@ def _message_reason(text: str, mask: int) -> str | None:
     if (joke := _JOKE.search(text, mask)) and not (
         _SERIOUSLY.search(text, joke.end()) or _OWN_AFTER_JK.match(text, joke.end())
     ):
-        return "joke"
-    if _EYE_ROLL.search(text):
         return "joke"
     return None
 
@@ -4387,6 +4456,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         proofread = False
         owned = 0
         previous_seq: int | None = None
+        previous_text = ""
         for event in episode.events:
             is_owned = event.type == USER_MESSAGE and event.principal == episode.principal
             if not is_owned:
@@ -4421,8 +4491,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ):
                 # "ignore all that" takes back the whole previous message, whatever it names
                 whole = _ALL_OF_IT.search(retraction.group()) is not None
-                self._retract(text, previous_seq, hits, antecedents, at_seq=event.seq, whole=whole)
+                self._retract(
+                    text,
+                    previous_seq,
+                    hits,
+                    antecedents,
+                    at_seq=event.seq,
+                    whole=whole,
+                    previous=previous_text,
+                )
             previous_seq = event.seq
+            previous_text = event.text
             # "just fix my mistakes" then the essay itself: a text pasted to be corrected is
             # written for its reader, as a quoted email is
             asked_to_correct = proofread
@@ -4488,20 +4567,33 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         since: int = 0,
         at_seq: int = 0,
         whole: bool = False,
+        previous: str = "",
     ) -> None:
         """A message that takes back what was said just before ("no wait", "I mixed that up").
 
         When it names a value of the previous message ("Leeds is where my brother lives"), only
-        the claims with that value go; otherwise every claim of the previous message goes.
+        the claims with that value go; when it names a name the previous message said but no
+        claim holds ("autocorrect, its Valentina not Valeria"), none goes; otherwise every claim
+        of the previous message goes.
         """
-        previous = [h for h in hits[since:] if any(e[0] == seq for e in h.evidence)]
+        earlier = [h for h in hits[since:] if any(e[0] == seq for e in h.evidence)]
         folded = text.casefold()
         named = [
             h
-            for h in previous
+            for h in earlier
             if not whole and any(v and v.casefold() in folded for v in h.values.values())
         ]
-        gone = {id(h) for h in (named or previous)}
+        if not named and not whole and previous:
+            held = {
+                w for h in earlier for v in h.values.values() if v for w in v.casefold().split()
+            }
+            said_before = {w.casefold() for w in _CAPITALISED.findall(previous)}
+            if any(
+                w.casefold() in said_before and w.casefold() not in held
+                for w in _CAPITALISED.findall(text)
+            ):
+                return
+        gone = {id(h) for h in (named or earlier)}
         for h in hits:
             if id(h) in gone:
                 self._taken_back.append((h, at_seq))
@@ -4547,6 +4639,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         before = len(hits)
         shouted = False
         for s_start, s_end, question in _sentences(text[:limit]):
+            # "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an
+            # eye-roll; the roll is the sentence's ("autocorrect 🙄 its Valentina not Valeria.
+            # my daughter is Valentina" keeps the daughter)
+            if _EYE_ROLL.search(text, s_start, min(len(text), s_end + 3)):
+                self._note(seq, s_start, s_end, "joke")
+                continue
             # "i absolutely LOVE 5am standups ... and i adore 90 minute 'quick syncs'": a
             # sentence that goes on with "and" keeps the sarcasm of the one before
             if shouted and _AND_GOES_ON.match(text, s_start):
@@ -4781,6 +4879,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             value = _normal(kind, field_name, noun)
             names = _names(m.group(raw))
             if value is None or not names:
+                continue
+            text = event.text
+            # a novel's "... only me and Bran, my old collie" is quoted, not the user's; "We had
+            # to rehome Loki, our husky" names one that is gone
+            sentence = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
+            if _inside_quotes(text, m.start()) or _DIED.pattern.search(
+                text, max(0, sentence), m.start()
+            ):
                 continue
             hit = _Hit(kind, {field_name: value, "name": names[0]})
             hit.evidence.append((event.seq, m.start(), m.end()))
@@ -5432,7 +5538,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not _cut_off(clause, b, lo)
                 # "but please no coriander i hate it": a "no" before a noun denies the noun;
                 # the user who then speaks says something of their own
-                and not (_NOMINAL_NO.fullmatch(clause, a, b) and _FRESH_I.search(clause, b, lo + 3))
+                and not (
+                    _NOMINAL_NO.fullmatch(clause, a, b) and _FRESH_I.search(clause, b, lo + 12)
+                )
                 and _governs((a, b), lo, hi, hit.phrase)
                 for a, b in negations
             ):
