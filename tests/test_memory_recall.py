@@ -1022,3 +1022,21 @@ def test_what_the_sl_sk_sm_and_sn_batches_taught(tmp_path: Path) -> None:
     ):
         got = _formed(tmp_path / name, *texts)
         assert not any(unwanted in s for s in got), (name, got)
+
+
+def test_large_employers_typed_in_lower_case(tmp_path: Path) -> None:
+    for name, text, want in (
+        ("google", "swe at google, live in brooklyn", "google"),
+        ("boots", "im a pharmacist at boots, nights mostly", "boots"),
+        ("booking", "im a backend dev at booking.com", "booking.com"),
+    ):
+        got = _formed(tmp_path / name, text)
+        assert any(s.endswith(want) for s in got), (name, got)
+    got = _formed(
+        tmp_path / "forget",
+        "write me a linkedin headline, im a pharmacist at boots",
+        "actually scratch that, forget what i said about my job, its for a different thing",
+    )
+    assert got == set(), got
+    got = _formed(tmp_path / "noon", "im a nurse, i work at noon tomorrow so short answers pls")
+    assert not any("noon" in s for s in got), got

@@ -47,7 +47,7 @@ from agentmem.memory.episode import (
     MemoryCandidateExtractor,
     owned_user_messages,
 )
-from agentmem.memory.lexicon import canonical_place, is_common_word, is_town
+from agentmem.memory.lexicon import canonical_place, is_common_word, is_town, known_employer
 from agentmem.memory.markers import (
     IT_DID,
     MARKER_TRIGGERS,
@@ -2291,6 +2291,8 @@ def _org(org: str, after: str) -> str | None:
     if (number := _COUNT_TAIL.search(org)) and _TIME_AGO.match(after):
         org = org[: number.start()]
     if org[:1].islower():
+        if (known := known_employer(org)) is not None:
+            return known
         words = org.split()
         if len(words) > 1:  # "leeds city council": _ORG took it for its institution word
             if is_common_word(words[0]) and not canonical_place(words[0]):
@@ -3957,24 +3959,25 @@ _WITHDRAWING_BITS: Final = _bits(
     _OFFER_GONE,
 )
 _WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
+# "forget what i said about my job": a job is the title and the workplace both
 _KIND_WORDS: Final = {
-    "allergy": "allergy",
-    "allergies": "allergy",
-    "allergic": "allergy",
-    "diet": "diet",
-    "job": "occupation",
-    "work": "occupation",
-    "occupation": "occupation",
-    "employer": "employer",
-    "company": "employer",
-    "name": "name",
-    "nickname": "preferred_name",
+    "allergy": ("allergy",),
+    "allergies": ("allergy",),
+    "allergic": ("allergy",),
+    "diet": ("diet",),
+    "job": ("occupation", "employer"),
+    "work": ("occupation", "employer"),
+    "occupation": ("occupation",),
+    "employer": ("employer",),
+    "company": ("employer",),
+    "name": ("name",),
+    "nickname": ("preferred_name",),
 }
 
 
 def _names_claim(hit: _Hit, what: str) -> bool:
     """Whether ``what`` (casefolded words a user withdraws) names ``hit``'s claim."""
-    if _KIND_WORDS.get(what) == hit.kind or _KIND_WORDS.get(what.split()[-1]) == hit.kind:
+    if hit.kind in _KIND_WORDS.get(what, ()) or hit.kind in _KIND_WORDS.get(what.split()[-1], ()):
         return True
     for field_name, value in hit.values.items():
         if not value or field_name == "polarity":

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-__all__ = ["canonical_place", "is_common_word", "is_town"]
+__all__ = ["canonical_place", "is_common_word", "is_town", "known_employer"]
 
 _DATA: Final = Path(__file__).resolve().parent / "data"
 
@@ -136,3 +136,30 @@ def is_town(text: str) -> bool:
     capitalised word must fail before it may be taken for something else (an employer)."""
     key = " ".join(text.split()).casefold()
     return canonical_place(key, wordlike=True) is not None or key in _towns()
+
+
+def known_employer(text: str) -> str | None:
+    """The usual spelling of a large employer typed in lower case, else ``None``.
+
+    After "a pharmacist at", "swe at", "work for", a lower-case word is taken for an employer
+    only when it is neither an English word nor a place; these names are both often enough
+    ("boots", "apple", "stripe", and "google" is a village) and are still the company there.
+    """
+    return _EMPLOYERS.get(" ".join(text.split()).casefold())
+
+
+_EMPLOYER_NAMES: Final = (
+    "Google", "Amazon", "Apple", "Meta", "Microsoft", "Netflix", "Spotify", "Stripe", "Shopify",
+    "Uber", "Airbnb", "Atlassian", "Canva", "Salesforce", "Adobe", "Oracle", "Nvidia", "Intel",
+    "IBM", "SAP", "Siemens", "Bosch", "Samsung", "Huawei", "Tencent", "Alibaba", "ByteDance",
+    "TikTok", "LinkedIn", "Zalando", "Monzo", "Revolut", "Wise", "Starling", "Barclays", "HSBC",
+    "Lloyds", "NatWest", "Santander", "Unilever", "Nestle", "PepsiCo", "Costa", "Pret",
+    "Starbucks", "Tesco", "Asda", "Aldi", "Lidl", "Sainsburys", "Waitrose", "Morrisons",
+    "Boots", "Argos", "Currys", "Primark", "Ikea", "Zara", "Deliveroo", "Ocado", "Deloitte",
+    "KPMG", "PwC", "EY", "Accenture", "Capgemini", "Infosys", "TCS", "Wipro", "Cognizant",
+    "Booking.com", "Vodafone", "BT", "Sky", "BBC", "Airbus", "Boeing", "Toyota", "BMW", "Shell",
+    "BP", "Target", "Walmart", "Costco", "Kroger", "Safaricom", "Flipkart", "Swiggy", "Zomato",
+    "Paytm", "Razorpay", "Gojek", "Shopee", "Mercadolibre", "Nubank", "Rappi", "Jumia",
+    "Andela", "Careem", "Emirates", "Etihad", "Qantas", "Ryanair", "Easyjet", "Lufthansa",
+)  # fmt: skip
+_EMPLOYERS: Final = {name.casefold(): name for name in _EMPLOYER_NAMES}
