@@ -1040,3 +1040,13 @@ def test_large_employers_typed_in_lower_case(tmp_path: Path) -> None:
     assert got == set(), got
     got = _formed(tmp_path / "noon", "im a nurse, i work at noon tomorrow so short answers pls")
     assert not any("noon" in s for s in got), got
+
+
+def test_a_version_said_with_the_word_version(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "tf",
+        "state lock stuck since one hour, region is eu-west-1, terraform version 1.6",
+    )
+    assert any("terraform version" in s and "1.6" in s for s in got), got
+    got = _formed(tmp_path / "ex", "we upgraded elixir yesterday so elixir version is 1.16 now")
+    assert any("elixir version" in s and "1.16" in s for s in got), got

@@ -3198,7 +3198,9 @@ _TECH_VERSION = (
 _TECH_IS = _grx(
     r"(?:^\W*|[,;.:]\s*|\b(?:and|so|also|btw)\s+)(?P<tech>"
     + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
-    + r")\s+is\s+(?:now\s+|still\s+)?v?(?P<ver>\d+(?:\.\d+){0,2})(?![\w.])",
+    # "python is 3.11", "terraform version 1.6", "so elixir version is 1.16 now"
+    + r")\s+(?:version\s+(?:is\s+)?|is\s+)(?:now\s+|still\s+)?"
+    r"v?(?P<ver>\d+(?:\.\d+){0,2})(?![\w.])",
     " ".join(_TECHS),
 )
 _TECH_CONTEXT = _grx(
