@@ -31,9 +31,9 @@ ALL = [(part, case) for part, cases in PARTS.items() for case in cases]
 RESULTS: dict[str, CaseResult] = {}
 
 # Floors of stated facts remembered, just under what deterministic-extractor/13 measured when it
-# landed (95.5%, 81.7%, 75.4%): a change that lowers recall below them fails. Floors against
+# landed (95.5%, 83.0%, 76.2%): a change that lowers recall below them fails. Floors against
 # regression, not targets.
-FLOORS = {"bundled": 0.93, "realistic": 0.80, "holdout": 0.73}
+FLOORS = {"bundled": 0.93, "realistic": 0.81, "holdout": 0.74}
 
 
 def _deterministic(store):
