@@ -202,6 +202,20 @@ def _formed(tmp_path: Path, *texts: str) -> set[str]:
         return {s.casefold() for s in _statements(store)}
 
 
+def _forms_each(tmp_path: Path, cases: tuple[tuple[str, str | tuple[str, ...], str], ...]) -> None:
+    """Each case's session (one text or several) leaves a statement containing ``want``."""
+    for name, texts, want in cases:
+        got = _formed(tmp_path / name, *((texts,) if isinstance(texts, str) else texts))
+        assert any(want in s for s in got), (name, got)
+
+
+def _forms_nothing(tmp_path: Path, cases: tuple[tuple[str, str | tuple[str, ...]], ...]) -> None:
+    """Each case's session leaves no statement at all."""
+    for name, texts in cases:
+        got = _formed(tmp_path / name, *((texts,) if isinstance(texts, str) else texts))
+        assert got == set(), name
+
+
 def test_a_correction_in_a_later_message_replaces_the_value(tmp_path: Path) -> None:
     formed = _formed(
         tmp_path,
@@ -875,24 +889,27 @@ def test_what_the_si_and_sj_batches_taught_to_leave_alone(tmp_path: Path) -> Non
 
 
 def test_family_words_allergies_and_dislikes_said_inside_requests(tmp_path: Path) -> None:
-    for name, text, want in (
-        ("sis", "my sis is a nurse at the royal free, im a paramedic myself", "sister"),
-        ("lola", "my lola Remedios turns 90 on sunday!! short tagalog message pls", "remedios"),
-        ("auntie", "im a caregiver, i live in mississauga with my auntie", "aunt"),
-        ("having", "I am having two cats, Kluska and Pestka", "pestka"),
-        ("the", "i am allergic to the peanuts and also to kiwi, it is very serious", "kiwi"),
-        ("bare", "no peanut in anything, i am allergic peanut, very bad", "peanut"),
-        ("stuff", "thai curry recipe but no coriander pls i hate the stuff", "coriander"),
-        ("runon", "meal plan pls, no running tho i hate running", "running"),
-    ):
-        got = _formed(tmp_path / name, text)
-        assert any(want in s for s in got), (name, got)
-    for name, text in (
-        ("twins", "we are having twins in may!! names ideas?"),
-        ("bleach", "im allergic to the smell of bleach lol, what cleaner then"),
-        ("nodislike", "no i dont hate coriander, just not in soup"),
-    ):
-        assert _formed(tmp_path / name, text) == set(), name
+    _forms_each(
+        tmp_path,
+        (
+            ("sis", "my sis is a nurse at the royal free, im a paramedic myself", "sister"),
+            ("lola", "my lola Remedios turns 90 on sunday!! short tagalog message pls", "remedios"),
+            ("auntie", "im a caregiver, i live in mississauga with my auntie", "aunt"),
+            ("having", "I am having two cats, Kluska and Pestka", "pestka"),
+            ("the", "i am allergic to the peanuts and also to kiwi, it is very serious", "kiwi"),
+            ("bare", "no peanut in anything, i am allergic peanut, very bad", "peanut"),
+            ("stuff", "thai curry recipe but no coriander pls i hate the stuff", "coriander"),
+            ("runon", "meal plan pls, no running tho i hate running", "running"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("twins", "we are having twins in may!! names ideas?"),
+            ("bleach", "im allergic to the smell of bleach lol, what cleaner then"),
+            ("nodislike", "no i dont hate coriander, just not in soup"),
+        ),
+    )
 
 
 def test_what_the_sk_and_sl_batches_taught(tmp_path: Path) -> None:
@@ -918,19 +935,24 @@ def test_what_the_sk_and_sl_batches_taught(tmp_path: Path) -> None:
     assert any("wife" in s for s in got) and not any("partner" in s for s in got), got
     got = _formed(tmp_path / "vindaloo", "i love vindaloo the hotter the better. im in leeds")
     assert any(s.endswith("vindaloo") for s in got), got
-    for name, texts in (
-        ("loki", ("We had to rehome Loki, our husky, when we moved. Very sad.",)),
-        ("plant", ("no kids, no pets, just me and 40 houseplants. i have a snake plant and a zz",)),
+    _forms_nothing(
+        tmp_path,
         (
-            "cv",
+            ("loki", ("We had to rehome Loki, our husky, when we moved. Very sad.",)),
             (
-                "my flatmate wants to move into theatre nursing, can u tidy her CV, ill paste it",
-                "'I am a dedicated staff nurse with six years of experience on a surgical ward, "
-                "and I live in Edinburgh with my partner.' thats the start, make it punchier",
+                "plant",
+                ("no kids, no pets, just me and 40 houseplants. i have a snake plant and a zz",),
+            ),
+            (
+                "cv",
+                (
+                    "my flatmate wants to move into theatre nursing, tidy her CV, ill paste it",
+                    "'I am a dedicated staff nurse with six years of experience on a surgical "
+                    "ward, and I live in Edinburgh with my partner.' thats the start, punchier",
+                ),
             ),
         ),
-    ):
-        assert _formed(tmp_path / name, *texts) == set(), name
+    )
 
 
 def test_a_correction_after_but_and_a_sarcastic_real(tmp_path: Path) -> None:
@@ -947,56 +969,73 @@ def test_a_correction_after_but_and_a_sarcastic_real(tmp_path: Path) -> None:
 
 
 def test_what_the_sl_sk_sm_and_sn_batches_taught(tmp_path: Path) -> None:
-    for name, texts, want in (
-        ("olives", ("shopping list for the week, no olives anywhere pls i hate them",), "olives"),
+    _forms_each(
+        tmp_path,
         (
-            "veg",
-            ("quick stir fry pls. no mushrooms tho i hate them. and no meat im vegetarian",),
-            "vegetarian",
-        ),
-        ("hazel", ("apple cake without nuts, I have an allergy against hazelnuts",), "hazelnut"),
-        ("sesame", ("no tahini in my plate, I am allergic for sesame since childhood",), "sesame"),
-        (
-            "cantonese",
-            ("dim sum place where i can order in cantonese, its my first language",),
-            "cantonese",
-        ),
-        (
-            "lekki",
-            ("im a civil engineer and site work is mad. we stay for Lekki, any shop online",),
-            "lekki",
-        ),
-        (
-            "address",
-            ("msg to my landlord, the shower leaks. im at 14 aro st in wellington, flat 2",),
-            "wellington",
-        ),
-        ("nopa", ("good chef knife pls, just started as sous chef at Nopa last week",), "nopa"),
-        ("spice", ("i cant handle spice at all, honestly i dont like spicy food",), "spicy food"),
-        ("boots", ("i work at Boots as a pharmacist 3 days a week",), "pharmacist"),
-        (
-            "miso",
-            ("ok this is Miso, my cat, the little gremlin who knocks over my plants",),
-            "miso",
-        ),
-        ("branch", ("also the base branch for PRs is develop not main",), "develop"),
-        (
-            "morningside",
-            ("my flat in morningside, edinburgh - the boiler died",),
-            "morningside, edinburgh",
-        ),
-        ("ci", ("CI is on python 3.11, tests pass locally on 3.12",), "ci python version"),
-        (
-            "autocorrect",
             (
-                "my son Mateo turns 7 and wants a dinosaur party, his little sister Valeria too",
-                "omg autocorrect 🙄 its Valentina not Valeria. my daughter is Valentina",
+                "olives",
+                ("shopping list for the week, no olives anywhere pls i hate them",),
+                "olives",
             ),
-            "mateo",
+            (
+                "veg",
+                ("quick stir fry pls. no mushrooms tho i hate them. and no meat im vegetarian",),
+                "vegetarian",
+            ),
+            (
+                "hazel",
+                ("apple cake without nuts, I have an allergy against hazelnuts",),
+                "hazelnut",
+            ),
+            (
+                "sesame",
+                ("no tahini in my plate, I am allergic for sesame since childhood",),
+                "sesame",
+            ),
+            (
+                "cantonese",
+                ("dim sum place where i can order in cantonese, its my first language",),
+                "cantonese",
+            ),
+            (
+                "lekki",
+                ("im a civil engineer and site work is mad. we stay for Lekki, any shop online",),
+                "lekki",
+            ),
+            (
+                "address",
+                ("msg to my landlord, the shower leaks. im at 14 aro st in wellington, flat 2",),
+                "wellington",
+            ),
+            ("nopa", ("good chef knife pls, just started as sous chef at Nopa last week",), "nopa"),
+            (
+                "spice",
+                ("i cant handle spice at all, honestly i dont like spicy food",),
+                "spicy food",
+            ),
+            ("boots", ("i work at Boots as a pharmacist 3 days a week",), "pharmacist"),
+            (
+                "miso",
+                ("ok this is Miso, my cat, the little gremlin who knocks over my plants",),
+                "miso",
+            ),
+            ("branch", ("also the base branch for PRs is develop not main",), "develop"),
+            (
+                "morningside",
+                ("my flat in morningside, edinburgh - the boiler died",),
+                "morningside, edinburgh",
+            ),
+            ("ci", ("CI is on python 3.11, tests pass locally on 3.12",), "ci python version"),
+            (
+                "autocorrect",
+                (
+                    "my son Mateo turns 7 and wants a dinosaur party, his sister Valeria too",
+                    "omg autocorrect 🙄 its Valentina not Valeria. my daughter is Valentina",
+                ),
+                "mateo",
+            ),
         ),
-    ):
-        got = _formed(tmp_path / name, *texts)
-        assert any(want in s for s in got), (name, got)
+    )
     for name, texts, unwanted in (
         (
             "loki",

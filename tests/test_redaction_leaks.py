@@ -248,7 +248,8 @@ def test_placeholders_and_names_are_not_secrets(reg: RuleRegistry) -> None:
         assert reg.redact_text(text) == (text, []), text
     # ... while a password after a real user name is still one
     password = "".join(secrets.choice(string.ascii_letters + string.digits) for _ in range(14))
-    assert reg.redact_text(f"https://bob:{password}@github.com/x.git")[1]
+    found = [h.rule for h in reg.redact_text(f"https://bob:{password}@github.com/x.git")[1]]
+    assert found, "a password after a user name was not found"
 
 
 # ---------------------------------------------------------------------------------------------

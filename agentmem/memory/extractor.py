@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from typing import Any, Final
@@ -697,6 +697,13 @@ _PRONOUN_IS_MY = _grx(
     "she he shes hes",
 )
 _CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]{2,}\b")
+
+
+def _gone_before(text: str, pos: int) -> bool:
+    """Whether the sentence before ``pos`` (at most 60 characters of it) says a pet or person
+    died or was given away: "We had to rehome Loki, our husky" is about one who is gone."""
+    sentence = max(text.rfind(c, 0, pos) for c in ".!?\n")
+    return _DIED.pattern.search(text, max(0, sentence, pos - 60), pos) is not None
 
 
 def _inside_quotes(text: str, pos: int) -> bool:
@@ -4530,9 +4537,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 frame = True
             self._refine_home(event, hits)
             if mask & _ALLERGIC_BIT:
-                self._allergic_after(event, hits)
+                self._said_after(
+                    event,
+                    hits,
+                    _ALLERGIC_AFTER,
+                    _ALLERGEN_BLOCK_FIRST,
+                    lambda item: ("allergy", {"allergen": item}),
+                )
             if mask & _DISLIKED_BIT and _DISLIKED_AFTER.search(text):
-                self._disliked_after(event, hits)
+                self._said_after(
+                    event,
+                    hits,
+                    _DISLIKED_AFTER,
+                    _OBJECT_BLOCK_FIRST,
+                    lambda item: ("preference", {"polarity": "dislikes", "object": item}),
+                )
             if "(" in text or ", my " in text or ", our " in text:
                 self._named_in_brackets(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
@@ -4888,10 +4907,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             text = event.text
             # a novel's "... only me and Bran, my old collie" is quoted, not the user's; "We had
             # to rehome Loki, our husky" names one that is gone
-            sentence = max(text.rfind(c, 0, m.start()) for c in ".!?\n")
-            if _inside_quotes(text, m.start()) or _DIED.pattern.search(
-                text, max(0, sentence), m.start()
-            ):
+            if _inside_quotes(text, m.start()) or _gone_before(text, m.start()):
                 continue
             hit = _Hit(kind, {field_name: value, "name": names[0]})
             hit.evidence.append((event.seq, m.start(), m.end()))
@@ -4899,12 +4915,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hits.append(hit)
             self._note(event.seq, m.start(), m.end(), None, (hit,))
 
-    def _allergic_after(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
-        """ "I cant have dairy, I am allergic": the allergy the clause after the comma states."""
-        for m in _ALLERGIC_AFTER.finditer(event.text):
-            for item in _object_items(m.group("obj"), 2, _ALLERGEN_BLOCK_FIRST):
-                hit = _Hit("allergy", {"allergen": item})
-                hit.evidence.append((event.seq, m.start(), m.end()))
+    def _said_after(
+        self,
+        event: EpisodeEvent,
+        hits: list[_Hit],
+        pattern: re.Pattern[str],
+        block_first: frozenset[str],
+        claim: Callable[[str], tuple[str, dict[str, Any]]],
+    ) -> None:
+        """What a clause after a request says of the thing the request just named, read on the
+        whole message: "I cant have dairy, I am allergic" (``_ALLERGIC_AFTER``), "no cilantro
+        please, I hate it" (``_DISLIKED_AFTER``, cited from its ``stmt`` group)."""
+        for m in pattern.finditer(event.text):
+            start = m.start("stmt") if "stmt" in m.re.groupindex else m.start()
+            for item in _object_items(m.group("obj"), 2, block_first):
+                kind, values = claim(item)
+                hit = _Hit(kind, values)
+                hit.evidence.append((event.seq, start, m.end()))
                 hit.stated_end = m.end()
                 hits.append(hit)
                 self._note(event.seq, m.start(), m.end(), None, (hit,))
@@ -4970,16 +4997,6 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             kept.append(h)
         hits[:] = kept
-
-    def _disliked_after(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
-        """ "no cilantro please, I hate it": the dislike of what the request just left out."""
-        for m in _DISLIKED_AFTER.finditer(event.text):
-            for item in _object_items(m.group("obj"), 2, _OBJECT_BLOCK_FIRST):
-                hit = _Hit("preference", {"polarity": "dislikes", "object": item})
-                hit.evidence.append((event.seq, m.start("stmt"), m.end()))
-                hit.stated_end = m.end()
-                hits.append(hit)
-                self._note(event.seq, m.start(), m.end(), None, (hit,))
 
     def _refine_home(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "Portland Maine, not Oregon" right after "I'm in Portland": the home, made precise."""
@@ -5484,12 +5501,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and mask & _DIED.bit
             and (
                 _DIED.search(clause, mask)
-                or (
-                    _APPOSITION.match(clause)
-                    and _DIED.pattern.search(
-                        text, max(0, text.rfind(".", 0, start), start - 60), start
-                    )
-                )
+                or (_APPOSITION.match(clause) and _gone_before(text, start))
             )
         ):
             found = [h for h in found if h.kind not in ("pet", "relationship")]

