@@ -1089,3 +1089,63 @@ def test_a_version_said_with_the_word_version(tmp_path: Path) -> None:
     assert any("terraform version" in s and "1.6" in s for s in got), got
     got = _formed(tmp_path / "ex", "we upgraded elixir yesterday so elixir version is 1.16 now")
     assert any("elixir version" in s and "1.16" in s for s in got), got
+
+
+def test_a_respelling_one_slip_away_replaces_the_value(tmp_path: Path) -> None:
+    for name, texts, kept, gone in (
+        ("star", ("my cat Tufty hates the carrier", "*Tuffy lol"), "tuffy", "tufty"),
+        (
+            "org",
+            ("im an auditor at Grant Thorton, need a cover letter", "Thornton* sorry"),
+            "thornton",
+            "thorton",
+        ),
+        (
+            "accent",
+            ("sign it from me, my name is Jose Munoz. with the accent pls, Muñoz",),
+            "muñoz",
+            "munoz",
+        ),
+    ):
+        got = _formed(tmp_path / name, *texts)
+        assert _replaced(got, kept, gone), (name, got)
+
+
+def test_a_word_that_only_looks_like_a_value_respells_nothing(tmp_path: Path) -> None:
+    # a common word in a long message, and a name that begins with another letter
+    got = _formed(tmp_path / "leeds", "i live in Leeds", "sorry i need more leads for my shop ok")
+    assert any("leeds" in s for s in got) and not any("leads" in s for s in got), got
+    got = _formed(tmp_path / "nina", "my sister Nina is 30 on friday", "sorry, Tina is coming too")
+    assert any("nina" in s for s in got) and not any("tina" in s for s in got), got
+
+
+def test_a_correction_names_the_pet_or_relative_it_means(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "name", "my dog Luna needs a bath", "sorry the dog is Lola, Luna is my mums"
+    )
+    assert _replaced(got, "lola", "luna"), got
+    got = _formed(tmp_path / "species", "my dog pickle keeps barking", "no wait pickle is a cat")
+    assert any("cat" in s and "pickle" in s for s in got), got
+    assert not any("dog" in s for s in got), got
+    # with no pet said before, "the dog is Rex" is about some dog
+    _forms_nothing(tmp_path, (("alone", "sorry the dog is Rex, he is the neighbours"),))
+
+
+def test_common_ways_of_saying_a_job_home_or_diet(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("trainer", "im a personal trainer so mornings are busy", "personal trainer"),
+            ("owner", "im a salon owner, need a price list", "salon owner"),
+            ("am-live", "I am live in Tbilisi with my family", "tbilisi"),
+            ("here", "we are living here in Ajman since 2021", "ajman"),
+            ("again", "now im vegetarian again, the bacon phase is over", "vegetarian"),
+            ("halal", "im halal obviously so no pork", "halal"),
+            ("kpmg", "im at kpmg lol, busy season", "kpmg"),
+            ("moved", "I moved to Accenture last month as a tester", "accenture"),
+        ),
+    )
+    got = _formed(tmp_path / "shop", "im at tesco lol, what do i need for lasagne")
+    assert got == set(), got
+    got = _formed(tmp_path / "moved-home", "I moved to Accenture last month as a tester")
+    assert not any("live" in s for s in got), got

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -293,9 +294,27 @@ _OCCUPATIONS: Final = _words(
     " rep agent guard lifeguard postie attendant operator operative clinician labourer laborer"
     " medic educator registrar handler conductor packer picker courier grocer bookseller"
     " paraprofessional caterer cashier surveyor hostess valet usher"
+    " trainer server proofreader estimator"
 )
 # Titles whose last word alone is no occupation ("a dog owner", "a chess master")
-_TWO_WORD_TITLES: Final = ("product owner", "scrum master")
+_TWO_WORD_TITLES: Final = (
+    "product owner",
+    "scrum master",
+    # an owner of a business, never "a dog owner"
+    "salon owner",
+    "shop owner",
+    "store owner",
+    "business owner",
+    "restaurant owner",
+    "cafe owner",
+    "café owner",
+    "bakery owner",
+    "civil servant",
+    "tour guide",
+    "delivery rider",
+    "phd candidate",
+    "cabin crew",
+)
 _ROLE_HEAD = (
     r"(?:"
     + "|".join(t.replace(" ", r"\s+") for t in _TWO_WORD_TITLES)
@@ -336,7 +355,9 @@ _WS_HEADS = (
     r"|linting|merge\s+(?:method|strategy)|commit\s+(?:style|convention|format)|indent(?:\s+style)?"
     r"|(?:string\s+)?quotes|quote\s+style|state\s+management|migration\s+tool|(?:data\s+)?warehouse"
     r"|(?:ui|component)\s+library|(?:docstring|commit|code|naming)\s+style"
-    r"|type\s+checker|trunk|hosting|edition|module\s+path|auth\s+provider)"
+    r"|type\s+checker|trunk|hosting|edition|module\s+path|auth\s+provider"
+    r"|(?:sql\s+)?dialect|bi\s+tool|dependency\s+manager|(?:tests?|migrations?"
+    r"|source|src|build|output|dist)\s+(?:folder|directory|dir)|(?:min|target|compile)\s*sdk)"
 )
 _STATE_WORDS: Final = frozenset(
     _words(
@@ -1448,8 +1469,11 @@ _LOWER_PLACE = (
 _ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
 _HOME = [
     _grx(
-        rf"(?:\b(?:i|we)\s+|^\W*|,\s*)(?:currently\s+|now\s+|still\s+|actually\s+|both\s+"
-        rf"|all\s+|do\s+)?(?:live|reside)\s+"
+        # non-native "I am live in Shenzhen"
+        rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+)?|^\W*|,\s*)(?:currently\s+|now\s+|still\s+"
+        rf"|actually\s+|both\s+|all\s+|do\s+)?(?:live|reside)\s+"
+        # "we live here in Porto"
+        rf"(?:here\s+|now\s+)?"
         # "i live on mansel st in swansea", "we live just outside in staveley"
         rf"(?:on\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way"
         rf"|close|crescent|terrace)\.?\s+|just\s+outside\s+)?"
@@ -1457,14 +1481,17 @@ _HOME = [
         "live reside",
     ),
     _grx(
-        rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are)\s+|^\W*|,\s*|\b(?:but|and)\s+)"
+        # non-native "I living in Shenzhen"
+        rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are|i)\s+|^\W*|,\s*|\b(?:but|and)\s+)"
         rf"(?:currently\s+|now\s+|still\s+)?"
-        rf"(?:living|based|located|residing|staying)\s+in\s+(?P<place>{_ANY_PLACE})",
+        # "im living here in Riyadh"
+        rf"(?:living|based|located|residing|staying)\s+(?:here\s+|now\s+)?in\s+"
+        rf"(?P<place>{_ANY_PLACE})",
         "living based located residing staying",
     ),
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"
-        rf"|actually\s+|also\s+)?(?:moved|relocated)\s+"
+        rf"|actually\s+|also\s+)?(?:moved|relocated)\s+(?:already\s+)?"
         # "we just moved from Berlin to Hamburg last week", "we moved last month from leeds to
         # Bradford": where the move ended
         rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
@@ -1834,6 +1861,17 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
             if someone_else and c[m.start() : m.start() + 1] == ",":
                 continue
             if (place := _place(m, c, wordlike=True)) is not None:
+                # "we moved to pnpm last week": a tool is never a home
+                if place.casefold() in _TOOL_WORDS:
+                    continue
+                # "I moved to Cognizant in August": a large employer no gazetteer knows as a
+                # place is a new workplace, never a home
+                if (org := known_employer(place)) is not None and not (
+                    canonical_place(place) or is_town(place)
+                ):
+                    if _MOVED_TO.match(m.group()) is not None:
+                        yield _Hit("employer", {"org": org}, m.span())
+                    continue
                 # "i moved to Grant Thornton in march. still an accountant": a name no gazetteer
                 # knows, moved to among words of work, is a workplace
                 unknown_move = (
@@ -2162,9 +2200,16 @@ _PLACE_AFTER_ROLE = _rx(
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
     rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*still\s+)at\s+(?P<org>{_ORG})"
-    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|still)\b"
+    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|still|lol|tho|though|too)\b"
     rf"|\s+on\s+(?:the|a|an|their|our)\s+(?:[\w\-]+\s+){{0,2}}(?:team|squad|project|account|desk))",
     "at",
+)
+# Large employers that are also places to shop or eat: "im at tesco" is no workplace
+_SHOP_EMPLOYERS: Final = frozenset(
+    _words(
+        "costa pret starbucks tesco asda aldi lidl sainsburys waitrose morrisons boots argos"
+        " currys primark ikea zara target walmart costco kroger apple"
+    )
 )
 _EMPLOYER = [
     # "I moved to Nation Media Group in August": a new employer, named by its institution word
@@ -2401,7 +2446,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue  # "I am at A2 now": a level, not a workplace
             if (value := _org(said, c[m.end(group) :])) is not None:
                 hit = _Hit("employer", {"org": value}, m.span())
-                hit.needs_role = pattern is _IM_AT
+                # "im at kpmg lol": a large employer's name vouches for itself, unless it is
+                # also a shop or a cafe one may simply be at ("im at tesco")
+                hit.needs_role = pattern is _IM_AT and (
+                    known_employer(said) is None or named in _SHOP_EMPLOYERS
+                )
                 yield hit
 
 
@@ -2649,7 +2698,8 @@ _DIET_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days|only"
     r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
     r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess|at\s+home"
-    r"|by\s+the\s+way|from|obviously|obvs|of\s+course|ofc|always)\b)"
+    r"|by\s+the\s+way|from|obviously|obvs|of\s+course|ofc|always|again|mostly|haha|except"
+    r"|these\s+days)\b)"
 )
 _DIET_WORDS = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free"
@@ -2664,7 +2714,9 @@ _VOCABULARY = _rx(
 
 _DIET = [
     _grx(
-        rf"{_I_AM}\s+not\s+(?:fully|strictly|totally|completely|really|100%)\s+{_DIET_WORDS}\W+"
+        # "well actually not strict keto, more low carb"
+        rf"(?:{_I_AM}\s+|\b(?:actually|well)\W+)not\s+(?:fully|strictly|strict|totally|completely"
+        rf"|really|100%)\s+{_DIET_WORDS}\W+"
         rf"(?:more|more\s+like|just|only|basically|mostly)\s+(?P<diet>{_DIET_WORDS})\b",
         "more just only basically mostly",
     ),
@@ -2672,12 +2724,16 @@ _DIET = [
         # "we are vegetarian, no egg also": the household the user speaks for
         rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)(?:\s+both|\s+all)?"
         rf"|\bboth\s+of\s+us\s+are)\s+"
-        rf"(?:also\s+|now\s+|strictly\s+|fully\s+|mostly\s+|mainly\s+|basically\s+|pure\s+|just\s+)?"
+        # up to two adverbs: "now im vegetarian again", "im more flexitarian", "im kinda vegan"
+        rf"(?:(?:also|now|still|strictly|fully|mostly|mainly|basically|pure|just|more|kinda"
+        rf"|kind\s+of|sort\s+of|pretty\s+much|totally|completely|100%|back|officially"
+        rf"|technically|actually)\s+){{0,2}}"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
         rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|low[- ]carb"
         # "I am pure veg" (Indian English)
-        rf"|dairy[- ]free|keto|veggie|(?<=pure\s)veg){_DIET_END}",
-        "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie veg carb",
+        rf"|dairy[- ]free|keto|paleo|halal|kosher|veggie|(?<=pure\s)veg){_DIET_END}",
+        "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie veg carb paleo halal"
+        " kosher",
     ),
     _grx(
         rf"\b(?:i|we)\s+(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to)\s+"
@@ -2691,6 +2747,12 @@ _DIET = [
         rf"\s+diet\b",
         "diet",
     ),
+    # "I am following keto since 3 months": a diet followed since a time is held now
+    _grx(
+        rf"{_I_AM}\s+following\s+(?:strict\s+)?(?P<diet>keto|paleo|low[- ]carb|halal|kosher"
+        rf"|vegan|vegetarian)\s+(?=since|for)\b",
+        "following",
+    ),
     # "im doing keto so low carb stuff", "I'm on keto"
     _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|still\s+)?(?:doing|on)\s+(?:strict\s+)?"
@@ -2699,9 +2761,11 @@ _DIET = [
     ),
     _grx(
         rf"(?:\bi|^\W*|,\s*)(?:\s+(?:just|recently|finally))?\s*(?:went|became|turned|have\s+gone"
-        rf"|{_A}ve\s+gone)"
-        rf"\s+(?:fully\s+|full\s+)?(?P<diet>vegan|vegetarian|pescatarian|keto){_DIET_END}",
-        "vegan vegetarian pescatarian keto",
+        rf"|{_A}?ve\s+gone|switched)"
+        # "i went back to vegetarian", "switched to pescatarian"
+        rf"\s+(?:back\s+)?(?:to\s+)?(?:fully\s+|full\s+)?"
+        rf"(?P<diet>vegan|vegetarian|pescatarian|pescetarian|flexitarian|keto){_DIET_END}",
+        "vegan vegetarian pescatarian pescetarian flexitarian keto",
     ),
     _grx(
         rf"(?:{_I_AM}\s+(?:also\s+)?(?:a\s+)?|\bi\s+have\s+)(?P<diet>coeliac|celiac)\b",
@@ -2751,6 +2815,8 @@ _ALLERGEN_BLOCK_FIRST: Final = _OBJECT_BLOCK_FIRST | frozenset(
         " lots lot work people mornings now too also again well"
         # "allergic to the smell of bleach", "to the idea of running": not a substance
         " smell sound sight idea thought concept whole entire very same"
+        # "im allergic to cats and yes i have three of them"
+        " yes yeah yep yup no nope"
     )
 )
 _COMMON_ALLERGENS = (
@@ -2991,6 +3057,8 @@ _OTHER_SPEAKER = _rx(
     r"|mother(?!\s+(?:tongue|language))|mom|mum|father|dad|wife|husband|friend|colleague|boss"
     r"|abuela|grandma|in-laws|students?|pupils?|team|colleagues|clients?|customers?|patients?"
     r"|guests?|candidates?|applicants?)\b"
+    # "a vet that speak english": a relative clause speaks of its noun
+    r"|\b(?:that|who)\s+(?:also\s+|can\s+)?speaks?\b"
 )
 _CORRECTION_ITEM = _rx(r"\s*(?:i\s+mean|sorry|no\s+wait|i\s+meant)\b")
 _ANAPHOR_ITEM = _rx(rf"\s*(?:it\s+is|it{_A}?s|its|which\s+is|that\s+is|thats|that{_A}s)\b")
@@ -3188,6 +3256,15 @@ _TECHS: Final = _words(
     " flutter dart nuxt phoenix spark sqlalchemy prisma expo ember gatsby remix astro sveltekit"
     " nestjs electron tauri unity godot hibernate dbt airflow pydantic postgres postgresql mysql"
     " mariadb mongodb mongo redis sqlite elasticsearch java kafka"
+    # the wider stack people name with a version in chat
+    " tokio actix axum quarkus micronaut ktor android ios xcode swiftui gcc clang llvm cmake"
+    " bazel sbt ghc haskell ocaml zig julia matlab perl lua neovim cuda torch jax keras"
+    " scikit-learn sklearn langchain openssl nginx tomcat jenkins ansible helm istio docker"
+    " podman centos fedora alpine rhel macos windows sinatra drupal wordpress magento mssql"
+    " cassandra dynamodb clickhouse duckdb timescaledb neo4j rabbitmq celery gunicorn uvicorn"
+    " nx storybook tailwind bootstrap jquery redux riverpod mypy ruff"
+    " pytest cypress playwright selenium junit mocha vitest elasticsearch opensearch grafana"
+    " prometheus kibana hadoop flink dask polars jupyter conda mamba"
 )
 _TECH_ALIASES: Final = {
     "node.js": "node",
@@ -3252,7 +3329,24 @@ _TEST_RUNNER = _grx(
     rf"(?!\s+(?:for|in)\s+(?:some|one|a)\b)",
     "use uses using run runs moved switched migrated",
 )
+# "well actually not strict keto": a value denied later in its message (see _denied_later)
+_DENIED_LATER_BIT: Final = _PREFILTER.add("not")
+_DENIABLE_KINDS: Final = frozenset({"diet", "occupation", "allergy", "preference"})
+_KIND_VALUE: Final = {
+    "diet": "diet",
+    "occupation": "role",
+    "allergy": "allergen",
+    "preference": "object",
+}
+_DENIAL_ADVERBS = r"strict|strictly|fully|really|totally|completely|100%|a|an|the|yet"
+# "ok so we're on 3.12": a version without its tool (see _bare_version)
+_BARE_VERSION = _grx(
+    rf"\b(?:we{_A}?re|we\s+are|it{_A}?s|its|it\s+is)\s+(?:now\s+|actually\s+)?on\s+v?"
+    rf"(?P<ver>\d+\.\d+(?:\.\d+)?)(?![\w.])",
+    "on",
+)
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
+_TOOL_WORDS: Final = frozenset((*_TECHS, *_PACKAGE_MANAGERS.split("|")))
 _PACKAGE_MANAGER = _grx(
     rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase|monorepo|service"
     rf"|workspace))\s+(?:use|uses"
@@ -3778,11 +3872,15 @@ _OPENS_SENTENCE = _rx(
 )
 _RETRACT_ONLY = _rx(
     r"(?:\s*[—–]\s*|\s+-{1,2}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:wait\s+no|no\s+wait|no\W+actually"
-    r"|actually\W+no|well\W+no|scratch\s+that|i\s+mixed\s+(?:that|it)\s+up)\b"
+    r"|actually\W+no|well\W+no|scratch\s+that|i\s+mixed\s+(?:that|it)\s+up"
+    # "im allergic to shrimp, well, not really, not diagnosed"
+    r"|(?:well\W+)?not\s+really(?=\s*[,.;!]))\b"
 )
 _RETRACT_OPENS = _rx(
     r"(?<=[.!?])\s+(?:(?:hmm+|oh|ah|um+|uh|oops)\W+)?(?:no\s+wait|wait\s+no|scratch\s+that"
-    r"|actually\s+no|sorry\s+i\s+mixed|no\s+sorry)\b"
+    # "we got a dog!! jk", "senior engineer. ah no, not senior yet"
+    r"|actually\s+no|sorry\s+i\s+mixed|no\s+sorry|jk|j/k|just\s+kidding|(?<=ah\W)no\b(?=\W)"
+    r"|(?<=oh\W)no\b(?=,))\b"
 )
 # "actually i should say vegetarian now", "i meant Bradford": a later message that gives the
 # corrected value of something said before.
@@ -3805,6 +3903,65 @@ _NAME_SPELLING = _grx(
     rf"(?:it{_A}?s|its|it\s+is)\s+"
     rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+\w+|btw|with\s+(?:an?|one|two)\b|spelled\b)",
     "actually not btw with spelled",
+)
+# A message that corrects a spelling: a word of correction, or a star beside a word ("*Biscuit",
+# "Deloitte*"). In such a message a word one typing slip away from a value said before
+# ("Biscut", "Deloite", "Anja") is that value's new spelling (see _respelled_like).
+_RESPELL_CUE = _rx(
+    r"(?:^|\s)\*\w|\w\*(?!\w)|\b(?:sorry|sry|typo|autocorrect|auto-correct|spelled|spelt"
+    r"|spelling|spell|accent|i\s+mean|i\s+meant|oops|correction|not|its|it{_A}s|with\s+an?)\b".replace(
+        "{_A}", _A
+    )
+)
+_WORD_TOKEN = re.compile(r"(?<![\w'’])\*?([^\W\d_]{4,})\*?(?![\w'’])")
+_SLOTS_SPELLED: Final = ("name", "org", "place")
+
+
+def _unaccented(word: str) -> str:
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch)
+    ).casefold()
+
+
+def _one_slip(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one typing slip (a letter changed, added, dropped or two
+    swapped) or with its accents changed, and begins with the same letter."""
+    a, b = a.casefold(), b.casefold()
+    if a == b or (a[0] != b[0] and _unaccented(a[0]) != _unaccented(b[0])):
+        return False
+    if _unaccented(a) == _unaccented(b):
+        return True
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [i for i in range(len(a)) if a[i] != b[i]]
+        return len(diff) == 1 or (
+            len(diff) == 2
+            and diff[1] == diff[0] + 1
+            and a[diff[0]] == b[diff[1]]
+            and a[diff[1]] == b[diff[0]]
+        )
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    i = next((i for i in range(len(short)) if short[i] != long[i]), len(short))
+    return short[i:] == long[i + 1 :]
+
+
+# "sorry the dog is Paçoca", "the brother is Tunde": in a message that corrects, the pet or
+# relative said before under that word is given its right name; "mochi is a cat" after "my dog
+# mochi" gives the pet its right species (see _head_corrected)
+_STOP_WORDS_AFTER_IS: Final = frozenset(
+    _words("a an the my his her their our not also still here there")
+)
+_CORRECTION_CUE = _rx(
+    r"\b(?:sorry|sry|actually|i\s+mean|i\s+meant|mixed|mix|wait|oops|no|not|wrong|correction"
+    r"|typo|autocorrect)\b"
+)
+_THE_HEAD_IS = _rx(
+    rf"\bthe\s+(?P<head>{_PET_SURFACE}|{_REL_SURFACE})\s+is\s+(?:called\s+|named\s+)?"
+    rf"(?P<name>{_NAME}|[a-z][\w'’\-]+)(?![\w'’\-])"
+)
+_NAME_IS_SPECIES = _rx(
+    rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:a|an|my)\s+(?P<head>{_PET_SURFACE})\b"
 )
 # "my kids renamed him chewie last week"
 _PET_RENAMED = _grx(
@@ -4006,7 +4163,8 @@ _CORRECTED_LEAD = _rx(
 )
 # "my boyfriend Marco - fiancé actually!!": the value first, then "actually"
 _VALUE_ACTUALLY = _rx(
-    r"\s*[—–,-]\s*(?P<value>[^\W\d_][\w'’\-]*)(?:\s+(?:since|as\s+of)\s+\w+)?"
+    # "pnpm-lock now": a hyphen inside a word separates nothing
+    r"(?:\s*[—–,]\s*|\s+-\s*|\s*-\s+)(?P<value>[^\W\d_][\w'’\-]*)(?:\s+(?:since|as\s+of)\s+\w+)?"
     r"\s+(?:actually|technically|now)\b(?=\W*(?:$|[,.;!?]))"
 )
 _ALL_OF_IT = re.compile(r"\ball\b", re.IGNORECASE)
@@ -4554,6 +4712,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 )
             if "(" in text or ", my " in text or ", our " in text:
                 self._named_in_brackets(event, hits)
+            if hits and _RESPELL_CUE.search(text) is not None:
+                self._respelled_like(event, hits, same=False)
+            if (hits or self._taken_back) and _CORRECTION_CUE.search(text) is not None:
+                self._head_corrected(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & _YIELDING_BITS:
                 self._note(event.seq, 0, len(text), None)
@@ -4563,9 +4725,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, 0, len(text), reason)
                 continue
             self._message(event, owned, hits, antecedents, mask)
+            if _RESPELL_CUE.search(text):
+                self._respelled_like(event, hits, same=True)
             if mask & _PRONOUN_IS_MY.bit:
                 self._pronoun_relabel(event, hits, mask)
             self._one_relation_per_name(event.seq, hits)
+            if mask & _DENIED_LATER_BIT:
+                self._denied_later(event, hits)
+            if mask & _BARE_VERSION.bit and (m := _BARE_VERSION.search(text, mask)):
+                self._bare_version(event, m, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
@@ -5102,6 +5270,135 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hits[hits.index(hit)] = new
             return True
         return False
+
+    def _respelled_like(self, event: EpisodeEvent, hits: list[_Hit], same: bool) -> bool:
+        """A name, employer or place said before, respelled in a message that corrects a
+        spelling: "my dog Biscut" then "*Biscuit lol"; "my sister Anja" then "sorry, Anka. not
+        Anja"; "my name is Mariana Gutierrez. wait with the accent pls, Gutiérrez".
+
+        Only a word one typing slip away from the value's word counts, and in a message of more
+        than eight words only a capitalised or starred one: "im near leeds" then "sorry, need
+        leads for my shop" respells nothing. With ``same`` only values of this message, said
+        before the new spelling, are looked at; otherwise only earlier messages' values.
+        """
+        text = event.text
+        short = len(text.split()) <= 8
+        tokens = [
+            m
+            for m in _WORD_TOKEN.finditer(text)
+            if "*" in m.group() or m.group(1)[0].isupper() or (short and not same)
+        ]
+        for m in tokens:
+            word = m.group(1)
+            if "*" not in m.group() and word.islower() and is_common_word(word):
+                continue
+            for hit in reversed(hits):
+                first = hit.evidence[0] if hit.evidence else None
+                if first is None or (first[0] == event.seq) != same:
+                    continue
+                if same and first[2] > m.start():
+                    continue
+                for slot in _SLOTS_SPELLED:
+                    held = hit.values.get(slot)
+                    if not held:
+                        continue
+                    words = held.split()
+                    slipped = [i for i, w in enumerate(words) if len(w) >= 4 and _one_slip(w, word)]
+                    if len(slipped) != 1:
+                        continue
+                    i = slipped[0]
+                    respelt = " ".join([*words[:i], word, *words[i + 1 :]])
+                    new = _Hit(hit.kind, {**hit.values, slot: respelt}, None)
+                    new.evidence.extend(hit.evidence)
+                    self._replace(hit, new, hits, event.seq, m.span(1))
+                    return True
+        return False
+
+    def _head_corrected(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "my dog Pipoca" then "sorry the dog is Paçoca": the latest pet or relative said
+        before under that word takes the new name; "my dog mochi" then "not dog. cat. mochi is a
+        cat": the pet of that name takes the new species. Nothing is formed when no earlier
+        pet or relative answers to the word or the name."""
+        text = event.text
+        for m in _THE_HEAD_IS.finditer(text):
+            name = m.group("name")
+            if name.islower() and (is_common_word(name) or name in _STOP_WORDS_AFTER_IS):
+                continue
+            for kind, slot in (("pet", "species"), ("relationship", "relation")):
+                try:
+                    head = normalize_value(kind, slot, m.group("head"))
+                except InvalidInput:
+                    continue
+                # "Tolu is my cousin. the brother is Tunde": a relative just relabelled away
+                # leaves the word free for its right name
+                relabelled = [h for h, _ in self._taken_back if h.kind == kind]
+                for hit in reversed([*relabelled, *hits]):
+                    if hit.kind != kind or hit.evidence[0][0] >= event.seq:
+                        continue
+                    held, said = hit.values.get("name"), hit.values.get(slot)
+                    if not held or not said or held.casefold() == name.casefold():
+                        continue
+                    try:
+                        if normalize_value(kind, slot, said) != head:
+                            continue
+                    except InvalidInput:
+                        continue
+                    new = _Hit(kind, {**hit.values, "name": name}, None)
+                    self._put(hit, new, hits, event.seq, m.span())
+                    return
+        for m in _NAME_IS_SPECIES.finditer(text):
+            name = m.group("name").casefold()
+            taken = [h for h, _ in self._taken_back if h.kind == "pet"]
+            for hit in reversed([*taken, *hits]):
+                held = hit.values.get("name") if hit.kind == "pet" else None
+                if not held or held.casefold() != name or hit.evidence[0][0] >= event.seq:
+                    continue
+                species = hit.values.get("species") or ""
+                if species.casefold() != m.group("head").casefold():
+                    new = _Hit("pet", {**hit.values, "species": m.group("head")}, None)
+                    self._put(hit, new, hits, event.seq, m.span())
+                return
+
+    def _denied_later(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "ive been doing keto since march... well actually not strict keto, more low carb":
+        a diet, job, allergy or taste the same message later denies ("not <it>") is not held."""
+        text = event.text
+        for hit in [h for h in hits if h.evidence[-1][0] == event.seq]:
+            if hit.kind not in _DENIABLE_KINDS or hit.stated_end <= 0:
+                continue
+            value = hit.values.get(_KIND_VALUE[hit.kind]) or ""
+            if len(value) < 3:
+                continue
+            denial = re.compile(rf"\bnot\s+(?:(?:{_DENIAL_ADVERBS})\s+)?{re.escape(value)}\b", re.I)
+            if m := denial.search(text, hit.stated_end):
+                self._taken_back.append((hit, event.seq))
+                self._note(event.seq, m.start(), m.end(), "retracted", (hit,))
+                hits.remove(hit)
+
+    def _bare_version(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "we're on python 3.11" then "ok so we're on 3.12": a version said without its tool
+        is the latest version said before of the same major number, now changed."""
+        version = m.group("ver")
+        for hit in reversed(hits):
+            subject, held = hit.values.get("subject") or "", hit.values.get("value") or ""
+            if hit.kind != "working_state" or not subject.endswith(" version"):
+                continue
+            if hit.evidence[0][0] >= event.seq or held.split(".")[0] != version.split(".")[0]:
+                return
+            if held != version:
+                new = _Hit("working_state", {"subject": subject, "value": version}, None)
+                self._replace(hit, new, hits, event.seq, m.span())
+            return
+
+    def _put(self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
+        """``new`` in place of ``hit``, or, when ``hit`` was already taken back, beside it."""
+        if any(h is hit for h in hits):
+            self._replace(hit, new, hits, seq, span)
+            return
+        new.evidence.append((seq, *span))
+        new.stated_end = span[1]
+        self._note(seq, *span, None, (new,))
+        hits.append(new)
 
     def _replace(
         self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]
