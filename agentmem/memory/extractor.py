@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/13"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/14"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
