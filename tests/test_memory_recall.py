@@ -1149,3 +1149,84 @@ def test_common_ways_of_saying_a_job_home_or_diet(tmp_path: Path) -> None:
     assert got == set(), got
     got = _formed(tmp_path / "moved-home", "I moved to Accenture last month as a tester")
     assert not any("live" in s for s in got), got
+
+
+def test_a_value_the_same_message_or_the_next_takes_back_is_not_held(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            ("jk", "we adopted a cat!! jk, its my flatmates, i just feed it sometimes"),
+            ("not-really", "im allergic to kiwi, well, not really, it just itches a bit"),
+            ("ah-no", "I am senior designer at Canva. ah no, that is my old title"),
+        ),
+    )
+    got = _formed(
+        tmp_path / "denied", "been on paleo since may... well not strict paleo, more low carb"
+    )
+    assert any("low-carb" in s for s in got) and not any("paleo" in s for s in got), got
+
+
+def test_a_version_said_without_its_tool_updates_the_tool_said_before(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path,
+        "we're on node 18.19 so is structuredClone there",
+        "wait we upgraded, we're on 20.11 now",
+    )
+    assert any("node version" in s and "20.11" in s for s in got), got
+    assert not any("18.19" in s for s in got), got
+
+
+def test_a_tool_or_a_large_employer_is_never_a_home(tmp_path: Path) -> None:
+    got = _formed(tmp_path / "pm", "we moved to yarn last month, add lodash pls")
+    assert not any("live" in s for s in got), got
+    got = _formed(
+        tmp_path / "org",
+        "bio pls. I work at Brightpath, no wait sorry, I moved to Globex in may. I am a QA analyst",
+    )
+    assert not any("live" in s for s in got), got
+    assert any("globex" in s for s in got), got
+
+
+def test_what_belongs_to_someone_else_in_the_message_is_theirs(tmp_path: Path) -> None:
+    got = _formed(tmp_path / "vet", "my dog Rolo needs a vet that speak english or arabic")
+    assert not any("english" in s or "arabic" in s for s in got), got
+    got = _formed(
+        tmp_path / "pet", "my cat Pixel wont eat — sorry, Byte, Pixel is my brothers cat lol"
+    )
+    assert not any("pixel" in s for s in got), got
+    got = _formed(
+        tmp_path / "letter",
+        "can you help me reply to this:\n\nHi Dana,\nI'm the new office manager at Vantor, based "
+        "in Leipzig. I'm vegetarian, so somewhere veggie for lunch.\nBest, Ilse",
+    )
+    assert got == set(), got
+
+
+def test_pets_named_after_they_are_mentioned(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("named-her", ("we just adopted a kitten", "named her Juniper"), "juniper"),
+            ("mine", ("my dog keeps digging holes", "mine is called Waffles"), "waffles"),
+            ("finally", "we finally got a new puppy, Bramble", "bramble"),
+        ),
+    )
+    got = _formed(tmp_path / "wife", "my wife just had our baby girl, we named her Adaeze")
+    assert not any("wife" in s and "adaeze" in s for s in got), got
+
+
+def test_a_move_and_a_confirmed_home_as_people_say_them(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "moved",
+        "I live in Derby, any dentists",
+        "update: we finally moved!! now in Hull",
+    )
+    assert _replaced(got, "hull", "derby"), got
+    got = _formed(tmp_path / "flat", "i live in flat 4 in Govanhill, the heating is broken")
+    assert any("govanhill" in s for s in got), got
+    with agentmem.open(str(tmp_path / "known.db"), principal="alice") as store:
+        seed_belief(store, "alice", normalize_claim("home_location", {"place": "Westlands"}))
+        _session(store, "im still in nairobi btw, same place, westlands, so deliver there")
+        store.close_session("s1")
+        homes = {s for s in _statements(store) if "live" in s}
+    assert any("Westlands" in s for s in homes) and not any("Nairobi" in s for s in homes), homes

@@ -1133,7 +1133,7 @@ def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
 
 _HAVE_HEAD = _grx(
     rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
-    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|just\s+(?:got|adopted)|recently\s+(?:got|adopted))"
+    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|(?:just|recently|finally)\s+(?:got|adopted))"
     rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)"
     # non-native "I am having two cats", "we are having 3 kids"
     rf"|(?:\s+am|{_A}m|\s+are|{_A}re)\s+having))\s+",
@@ -1303,7 +1303,10 @@ _PRONOUN_NAME = _grx(
     rf"(?:^|,\s*)\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
     rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+"
     # "hes a beagle called moose": the pet said again by its breed, then named
-    rf"(?:an?\s+(?:[a-z\-]+\s+){{0,2}}?{_PET_SURFACE}\s+)?(?P<called>called|named))"
+    rf"(?:an?\s+(?:[a-z\-]+\s+){{0,2}}?{_PET_SURFACE}\s+)?(?P<called>called|named)"
+    # "we named her Pepper", "and mine is called Sushi" (a pet said before, see _pronoun)
+    rf"|(?:(?:we|i|the\s+kids|my\s+\w+)\s+)?(?:named|called)\s+(?P<pron3>her|him)"
+    rf"|(?P<pron4>mine|ours)\s+is\s+(?:called|named))"
     # after "called" a lower-case word is a name even if it is an English word ("shes called pip")
     rf"\s+(?P<name>{_NAME}|(?(called)(?-i:(?!(?:after|by|for|in|the|a|an|it|that|him|her|them"
     rf"|something|anything)\b)[a-z][a-z'’\-]{{1,19}})|(?!))"
@@ -1476,7 +1479,9 @@ _HOME = [
         rf"(?:here\s+|now\s+)?"
         # "i live on mansel st in swansea", "we live just outside in staveley"
         rf"(?:on\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way"
-        rf"|close|crescent|terrace)\.?\s+|just\s+outside\s+)?"
+        rf"|close|crescent|terrace)\.?\s+|just\s+outside\s+"
+        # "i live in flat 3 in leith"
+        rf"|in\s+(?:flat|apt|apartment|unit)\s*(?:no\.?\s*)?\d+[a-z]?\s*,?\s+)?"
         rf"in\s+(?P<place>{_ANY_PLACE})",
         "live reside",
     ),
@@ -1843,7 +1848,7 @@ _MOVED_TO = _rx(r"^\W*(?:\w+\W+){0,3}?(?:moved|relocated)\s+(?:back\s+)?to\b")
 _WORK_WORDS = _rx(
     r"\b(?:job|role|position|company|employer|firm|colleagues?|promot\w*|hired|joined|offer"
     r"|contract|same\s+(?:job|role|team|work)|still\s+(?:an?\s+)?[a-z]+(?:\s+obvs)?(?:\s*[,.;!]|\s*$)"
-    r"|(?:audit|tax|sales|hr)\s+side)"
+    r"|(?:audit|tax|sales|hr)\s+side|work(?:ed|ing)?\s+(?:at|for))"
 )
 # "living in oslo was so expensive": a gerund that is the sentence's subject states no home
 _GERUND_SUBJECT = _rx(r"^\W*(?:living|staying|residing)\s")
@@ -3338,7 +3343,10 @@ _KIND_VALUE: Final = {
     "allergy": "allergen",
     "preference": "object",
 }
-_DENIAL_ADVERBS = r"strict|strictly|fully|really|totally|completely|100%|a|an|the|yet"
+_DENIAL = _rx(
+    r"\bnot\s+(?:(?:strict|strictly|fully|really|totally|completely|100%|a|an|the|yet)\s+)?"
+    r"(?P<words>[\w'’\-]+(?:\s+[\w'’\-]+){0,3})"
+)
 # "ok so we're on 3.12": a version without its tool (see _bare_version)
 _BARE_VERSION = _grx(
     rf"\b(?:we{_A}?re|we\s+are|it{_A}?s|its|it\s+is)\s+(?:now\s+|actually\s+)?on\s+v?"
@@ -3815,6 +3823,16 @@ _SOMEONE_ELSES_BLOCK = _rx(
     r"|coworker|co-worker|boss|neighbou?r|student|tenant|applicant|candidate|employee|guest"
     r"|speaker|member)s?\b[^\n]{0,80}:\s*\n"
 )
+# "help me reply to this:\n\nHi Kenji,\nI'm the new head of procurement ... Best, Marloes": a
+# letter the user received, pasted without quotation marks, from its greeting line (never the
+# message's first line) to its sign-off or the end
+_RECEIVED_LETTER = _rx(
+    r"\b(?:reply|respond|answer|got|received|sent\s+me|wrote|forwarded|from)\b[^\n]*\n\s*"
+    r"(?P<letter>(?:hi|hello|hey|dear|good\s+(?:morning|afternoon|evening))\b[^\n]{0,40}\n"
+    r"[\s\S]*?(?:\n\s*(?:best|regards|kind\s+regards|best\s+regards|cheers|thanks|thank\s+you"
+    r"|sincerely|yours\s+(?:sincerely|truly|faithfully)|warm\s+regards|br)\b[^\n]*(?:\n[^\n]*)?"
+    r"|$))"
+)
 # Words inside quotation marks are someone's text, even "my cat" in them.
 _QUOTE_MARK = re.compile(r"[\"“”«»]")
 # "we're not married" contradicts a spouse named in the same message
@@ -3959,6 +3977,18 @@ _CORRECTION_CUE = _rx(
 _THE_HEAD_IS = _rx(
     rf"\bthe\s+(?P<head>{_PET_SURFACE}|{_REL_SURFACE})\s+is\s+(?:called\s+|named\s+)?"
     rf"(?P<name>{_NAME}|[a-z][\w'’\-]+)(?![\w'’\-])"
+)
+# "update: we finally moved!! now in York": the move's end, said in the next sentence
+_MOVED_NOW_IN = _grx(
+    rf"\b(?:we|i)\s+(?:(?:finally|just|have|{_A}ve|officially)\s+)*moved\s*[.!]+\s+"
+    rf"(?:(?:so|and)\s+)?(?:(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+)?now\s+in\s+"
+    rf"(?P<place>{_PLACE})(?=\s*$|\s*[,.;!]|\s+(?:and|so|but)\b)",
+    "moved",
+)
+# "sorry, Mochi, Miso is my sisters cat": the pet of that name is someone else's
+_SOMEONE_ELSES_PET = _rx(
+    rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:my|the|our)\s+(?:{_REL_SURFACE}|friend"
+    rf"|neighbou?r|flatmate|roommate|colleague|boss|mate)(?:['’]?s)\s+(?:{_PET_SURFACE})\b"
 )
 _NAME_IS_SPECIES = _rx(
     rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:a|an|my)\s+(?P<head>{_PET_SURFACE})\b"
@@ -4403,6 +4433,10 @@ _EYE_ROLL = re.compile(
 )
 
 
+# "named him Rollo" as "his name is Rollo"; "mine is called Sushi" fits only a pet, as "its"
+_PRONOUN_AS: Final = {"him": "his", "mine": "its", "ours": "its"}
+
+
 def _pronoun_fits(pronoun: str, hit: _Hit) -> bool:
     if hit.kind == "pet":
         return pronoun in {"her", "his", "its", "she", "he", "it"}
@@ -4493,21 +4527,34 @@ def _prefer_region(hits: list[_Hit]) -> None:
         ]
 
 
+_STILL_SAME = _rx(r"\bsame\s+(?:place|flat|house|area|spot|address)\b")
+
+
 def _keep_known_region(hits: list[_Hit], episode: Episode) -> None:
     """ "still in austin" confirms a known home "Austin, TX": the city names the same place, and
     reading it as a move would replace the precise value with a vaguer one."""
-    known = [
+    homes = [
         place
         for claim in episode.existing_beliefs
-        if claim.kind == "home_location" and (place := claim.values.get("place")) and "," in place
+        if claim.kind == "home_location" and (place := claim.values.get("place"))
     ]
-    if not known:
+    if not homes:
         return
+    known = [place for place in homes if "," in place]
+    texts = {e.seq: e.text for e in episode.events}
     for hit in hits:
         place = hit.values.get("place") if hit.kind == "home_location" else None
         if place and "," not in place:
             for home in known:
                 if home.split(",")[0].strip().casefold() == place.casefold():
+                    hit.values["place"] = home
+        # "im still in nairobi btw same place, kilimani" confirms the known home "Kilimani"
+        text = texts.get(hit.evidence[-1][0], "") if place else ""
+        if place and _STILL_SAME.search(text):
+            for home in homes:
+                if home.casefold() != place.casefold() and re.search(
+                    rf"(?<!\w){re.escape(home)}(?!\w)", text, re.IGNORECASE
+                ):
                     hit.values["place"] = home
 
 
@@ -4727,6 +4774,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._message(event, owned, hits, antecedents, mask)
             if _RESPELL_CUE.search(text):
                 self._respelled_like(event, hits, same=True)
+            if mask & _MOVED_NOW_IN.bit and (m := _MOVED_NOW_IN.search(text, mask)):
+                hit = _Hit("home_location", {"place": m.group("place")})
+                hit.evidence.append((event.seq, m.start(), m.end()))
+                hit.stated_end = m.end()
+                hits.append(hit)
+                self._note(event.seq, m.start(), m.end(), None, (hit,))
+            if hits and _SOMEONE_ELSES_PET.search(text):
+                self._someone_elses_pet(event, hits)
             if mask & _PRONOUN_IS_MY.bit:
                 self._pronoun_relabel(event, hits, mask)
             self._one_relation_per_name(event.seq, hits)
@@ -4970,7 +5025,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             h.kind == "occupation" for h in hits
         ):
             hits[before:] = [h for h in hits[before:] if not h.needs_role]
-        if any(h.unknown_move for h in hits[before:]) and _WORK_WORDS.search(text):
+        # "I work at Mercado Libre, no wait sorry, I moved to Globant. I am QA analyst": words
+        # of work, or a job stated in the same message
+        if any(h.unknown_move for h in hits[before:]) and (
+            _WORK_WORDS.search(text) or any(h.kind == "occupation" for h in hits[before:])
+        ):
             for i in range(before, len(hits)):
                 if hits[i].unknown_move:
                     place = hits[i].values["place"] or ""
@@ -5046,6 +5105,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # "fill this template for my client, use her details:\nName: ..." - someone else's block
         if block := _SOMEONE_ELSES_BLOCK.search(text):
             spans.append((block.end(), len(text)))
+        if "\n" in text and (letter := _RECEIVED_LETTER.search(text)):
+            spans.append(letter.span("letter"))
         if not spans:
             return text
         out, last = [], 0
@@ -5314,6 +5375,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     return True
         return False
 
+    def _someone_elses_pet(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "my cat Miso ... sorry, Mochi, Miso is my sisters cat": the pet of that name, said
+        in this message or before, is taken back."""
+        for m in _SOMEONE_ELSES_PET.finditer(event.text):
+            name = m.group("name").casefold()
+            for hit in [h for h in hits if h.kind == "pet"]:
+                if (hit.values.get("name") or "").casefold() == name:
+                    self._taken_back.append((hit, event.seq))
+                    self._note(event.seq, m.start(), m.end(), "retracted", (hit,))
+                    hits.remove(hit)
+
     def _head_corrected(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my dog Pipoca" then "sorry the dog is Paçoca": the latest pet or relative said
         before under that word takes the new name; "my dog mochi" then "not dog. cat. mochi is a
@@ -5361,34 +5433,54 @@ class DeterministicExtractor(MemoryCandidateExtractor):
 
     def _denied_later(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "ive been doing keto since march... well actually not strict keto, more low carb":
-        a diet, job, allergy or taste the same message later denies ("not <it>") is not held."""
+        a diet, job, allergy or taste the same message later denies ("not <it>") is not held.
+
+        One pass over the message: each "not" maps the phrases of up to four words after it to
+        its position, so a long message of many claims and denials stays linear."""
         text = event.text
+        denied: dict[str, int] = {}
+        for m in _DENIAL.finditer(text):
+            words = m.group("words").casefold().split()
+            for n in range(1, len(words) + 1):
+                denied[" ".join(words[:n])] = m.start()
+        if not denied:
+            return
         for hit in [h for h in hits if h.evidence[-1][0] == event.seq]:
             if hit.kind not in _DENIABLE_KINDS or hit.stated_end <= 0:
                 continue
-            value = hit.values.get(_KIND_VALUE[hit.kind]) or ""
-            if len(value) < 3:
-                continue
-            denial = re.compile(rf"\bnot\s+(?:(?:{_DENIAL_ADVERBS})\s+)?{re.escape(value)}\b", re.I)
-            if m := denial.search(text, hit.stated_end):
+            value = " ".join((hit.values.get(_KIND_VALUE[hit.kind]) or "").casefold().split())
+            at = denied.get(value, -1) if len(value) >= 3 else -1
+            if at >= hit.stated_end:
                 self._taken_back.append((hit, event.seq))
-                self._note(event.seq, m.start(), m.end(), "retracted", (hit,))
+                self._note(event.seq, at, at + 3, "retracted", (hit,))
                 hits.remove(hit)
 
     def _bare_version(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "we're on python 3.11" then "ok so we're on 3.12": a version said without its tool
-        is the latest version said before of the same major number, now changed."""
+        is the tool's whose version said before has the same major number, else the only tool
+        whose version was said before."""
         version = m.group("ver")
-        for hit in reversed(hits):
-            subject, held = hit.values.get("subject") or "", hit.values.get("value") or ""
-            if hit.kind != "working_state" or not subject.endswith(" version"):
-                continue
-            if hit.evidence[0][0] >= event.seq or held.split(".")[0] != version.split(".")[0]:
-                return
-            if held != version:
-                new = _Hit("working_state", {"subject": subject, "value": version}, None)
-                self._replace(hit, new, hits, event.seq, m.span())
+        earlier = [
+            h
+            for h in hits
+            if h.kind == "working_state"
+            and (h.values.get("subject") or "").endswith(" version")
+            and h.evidence[0][0] < event.seq
+        ]
+        major = [
+            h
+            for h in earlier
+            if (h.values.get("value") or "").split(".")[0] == version.split(".")[0]
+        ]
+        if major:
+            hit = major[-1]
+        elif len({h.values.get("subject") for h in earlier}) == 1:
+            hit = earlier[-1]
+        else:
             return
+        if hit.values.get("value") != version:
+            new = _Hit("working_state", {**hit.values, "value": version}, None)
+            self._replace(hit, new, hits, event.seq, m.span())
 
     def _put(self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
         """``new`` in place of ``hit``, or, when ``hit`` was already taken back, beside it."""
@@ -5912,7 +6004,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         names = _names(raw) if raw[:1].isupper() else [raw.title()]
         if _clause_blocked(clause, None, mask) or not names:
             return
-        pronoun = (m.group("pron") or m.group("pron2")).casefold()
+        said = m.group("pron") or m.group("pron2") or m.group("pron3") or m.group("pron4")
+        pronoun = _PRONOUN_AS.get(said.casefold(), said.casefold())
         # "we got a puppy yesterday, shes called pip": the antecedent may open the same clause
         antecedents.extend(
             _Antecedent(hit, index)
@@ -5925,6 +6018,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         )
         # the one relative or pet of the last few messages the pronoun can refer to
         fits = [a for a in antecedents if a.message >= index - 4 and _pronoun_fits(pronoun, a.hit)]
+        # "we named her Chiamaka": one names a pet (or a newborn), never a wife
+        if m.group("pron3"):
+            fits = [a for a in fits if a.hit.kind == "pet"]
         # "his name is Murphy btw the dog lol": the noun the user adds settles which one
         if hint := _PET_HINT.match(clause, m.end()):
             species = _normal("pet", "species", hint.group("noun"))
