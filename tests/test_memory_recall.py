@@ -1230,3 +1230,38 @@ def test_a_move_and_a_confirmed_home_as_people_say_them(tmp_path: Path) -> None:
         store.close_session("s1")
         homes = {s for s in _statements(store) if "live" in s}
     assert any("Westlands" in s for s in homes) and not any("Nairobi" in s for s in homes), homes
+
+
+def test_a_level_said_of_the_language_the_message_named(tmp_path: Path) -> None:
+    for name, text, want in (
+        ("learning", "can u write the invite in dutch? im still learning it tbh", "learning dutch"),
+        ("native", "reply in greek only, it is my native language", "greek"),
+        (
+            "speaker",
+            "make the toast in tagalog, i'm a native speaker so no need to simplify",
+            "tagalog",
+        ),
+    ):
+        got = _formed(tmp_path / name, text)
+        assert any(want in s for s in got), (name, got)
+    # two languages named before: whose level it is cannot be told
+    got = _formed(tmp_path / "two", "translate from czech to slovak pls, im fluent")
+    assert not any("czech" in s or "slovak" in s for s in got), got
+    # "learning to" is about something else
+    got = _formed(tmp_path / "to", "help with my italian essay, im learning to cook too")
+    assert not any("italian" in s for s in got), got
+
+
+def test_a_taste_said_without_its_subject(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("opens", "love spicy ramen, any recipes for a cold night", "spicy ramen"),
+            ("after-i", "i walk everywhere, hate buses", "buses"),
+            ("fav", "my fav drink is mango lassi lol", "mango lassi"),
+        ),
+    )
+    # said of the assistant's suggestion or to the assistant: no taste of the user's
+    _forms_nothing(
+        tmp_path, (("suggestion", "love the treasure hunt idea"), ("thanks", "love it thanks"))
+    )

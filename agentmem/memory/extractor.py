@@ -240,7 +240,7 @@ _LANGUAGES: Final = _words(
     " kinyarwanda luganda tigrinya oromo malagasy ilocano cebuano bisaya visayan hiligaynon"
     " waray javanese sundanese khmer lao burmese mongolian kazakh uzbek georgian armenian"
     " azerbaijani macedonian bosnian slovenian slovene maltese luxembourgish frisian gaelic"
-    " yiddish hokkien hakka"
+    " yiddish hokkien hakka isixhosa isizulu sesotho setswana"
 )
 _LANG = r"(?:" + "|".join(_LANGUAGES) + r")(?![\w-])"
 _LANGS = rf"{_LANG}(?:\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s*&\s*){_LANG})*"
@@ -2464,6 +2464,12 @@ _ADVERBS = (
     r"|seriously|literally|kinda|lowkey|always|actually|personally|generally|usually|definitely"
     r"|def)"
 )
+# A verb of liking that opens a message or follows the user's own clause after a comma
+_SUBJECTLESS = (
+    r"(?:^\W*|(?<=\bi\s)[^,;.!?]{1,40},\s*(?:and\s+)?)(?:(?:really|absolutely|totally|also"
+    r"|honestly|just|so)\s+)?"
+)
+_NOT_THE = r"(?!(?:the|that|this|these|those|your|ur|it|you|u)\b)"
 _PREFERENCE = [
     (
         "likes",
@@ -2509,9 +2515,22 @@ _PREFERENCE = [
     (
         "likes",
         _grx(
-            r"(?P<verb>\bmy\s+(?:all[- ]time\s+)?favou?rite\s+[a-z]+(?:\s+[a-z]+)?\s+(?:is|are))"
-            r"\s+(?P<obj>[^;:]+)",
-            "favorite favourite",
+            r"(?P<verb>\bmy\s+(?:all[- ]time\s+)?(?:favou?rite|fave?)\s+[a-z]+(?:\s+[a-z]+)?"
+            r"\s+(?:is|are))\s+(?P<obj>[^;:]+)",
+            "favorite favourite fav fave",
+        ),
+    ),
+    # the subject left out, as chat does: "love spicy stuff", "i bike everywhere, love cycling"
+    # (never "love the fossil dig", said of the assistant's suggestion; one item, to the comma)
+    (
+        "likes",
+        _grx(rf"{_SUBJECTLESS}(?P<verb>love|adore)\s+{_NOT_THE}(?P<obj>[^;:,]+)", "love adore"),
+    ),
+    (
+        "dislikes",
+        _grx(
+            rf"{_SUBJECTLESS}(?P<verb>hate|detest|loathe)\s+{_NOT_THE}(?P<obj>[^;:,]+)",
+            "hate detest loathe",
         ),
     ),
 ]
@@ -3978,6 +3997,22 @@ _THE_HEAD_IS = _rx(
     rf"\bthe\s+(?P<head>{_PET_SURFACE}|{_REL_SURFACE})\s+is\s+(?:called\s+|named\s+)?"
     rf"(?P<name>{_NAME}|[a-z][\w'’\-]+)(?![\w'’\-])"
 )
+# "can u write a birthday card in polish? im still learning it tbh", "only arabic, it is my
+# native language": a level said of the one language the message named before it (see
+# _level_of_named)
+_LEVEL_AFTER = (
+    r"(?=\s*$|\s*[,.;!)]|\s+(?:but|tbh|lol|haha|since|for|and|so|in|at|slowly|on|now|myself"
+    r"|though|tho)\b)"
+)
+_BARE_LEVEL = _grx(
+    rf"(?:\bi{{A}}?m|\bi\s+am)\s+(?:still\s+|currently\s+|only\s+|also\s+)?(?P<learning>learning)"
+    rf"(?:\s+(?:it|that|this))?{_LEVEL_AFTER}"
+    rf"|(?:\bit\s+is|\bit{{A}}?s|\bthat{{A}}?s|(?:^|,)\s*is)\s+my\s+(?P<native>native|first|mother)"
+    rf"\s+(?:language|tongue)"
+    rf"|(?:\bi{{A}}?m|\bi\s+am)\s+(?:a\s+)?(?P<native2>native)(?:\s+speaker)?{_LEVEL_AFTER}"
+    rf"|(?:\bi{{A}}?m|\bi\s+am)\s+(?P<fluent>fluent){_LEVEL_AFTER}".replace("{A}", _A),
+    "learning native first mother fluent",
+)
 # "update: we finally moved!! now in York": the move's end, said in the next sentence
 _MOVED_NOW_IN = _grx(
     rf"\b(?:we|i)\s+(?:(?:finally|just|have|{_A}ve|officially)\s+)*moved\s*[.!]+\s+"
@@ -4780,6 +4815,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 hit.stated_end = m.end()
                 hits.append(hit)
                 self._note(event.seq, m.start(), m.end(), None, (hit,))
+            if mask & _BARE_LEVEL.bit and (m := _BARE_LEVEL.search(text, mask)):
+                self._level_of_named(event, m, hits)
             if hits and _SOMEONE_ELSES_PET.search(text):
                 self._someone_elses_pet(event, hits)
             if mask & _PRONOUN_IS_MY.bit:
@@ -5374,6 +5411,34 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     self._replace(hit, new, hits, event.seq, m.span(1))
                     return True
         return False
+
+    def _level_of_named(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "write a birthday card in polish? im still learning it tbh": the level goes to the
+        one language the message named before it; with none or several named, to none. The
+        quote runs from the language's name to the level, so it says both."""
+        said = list(_LANGUAGE_NAME.finditer(event.text, 0, m.start()))
+        if len({x.group().casefold() for x in said}) != 1:
+            return
+        language = said[-1].group()
+        span = (said[-1].start(), m.end())
+        level = "learning" if m.group("learning") else "fluent" if m.group("fluent") else "native"
+        for hit in hits:
+            if (
+                hit.kind == "language"
+                and (hit.values.get("language") or "").casefold() == language.casefold()
+            ):
+                if hit.values.get("level") in (None, level) and any(
+                    e[0] == event.seq for e in hit.evidence
+                ):
+                    new = _Hit("language", {**hit.values, "level": level}, None)
+                    new.evidence.extend(hit.evidence)
+                    self._replace(hit, new, hits, event.seq, span)
+                return
+        hit = _Hit("language", {"language": language, "level": level})
+        hit.evidence.append((event.seq, *span))
+        hit.stated_end = m.end()
+        hits.append(hit)
+        self._note(event.seq, *span, None, (hit,))
 
     def _someone_elses_pet(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my cat Miso ... sorry, Mochi, Miso is my sisters cat": the pet of that name, said
