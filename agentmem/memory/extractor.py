@@ -3944,11 +3944,14 @@ _NAME_SPELLING = _grx(
 # A message that corrects a spelling: a word of correction, or a star beside a word ("*Biscuit",
 # "Deloitte*"). In such a message a word one typing slip away from a value said before
 # ("Biscut", "Deloite", "Anja") is that value's new spelling (see _respelled_like).
-_RESPELL_CUE = _rx(
+_RESPELL_CUE = _grx(
     r"(?:^|\s)\*\w|\w\*(?!\w)|\b(?:sorry|sry|typo|autocorrect|auto-correct|spelled|spelt"
     r"|spelling|spell|accent|i\s+mean|i\s+meant|oops|correction|not|its|it{_A}s|with\s+an?)\b".replace(
         "{_A}", _A
-    )
+    ),
+    "sorry sry typo autocorrect auto spelled spelt spelling spell accent mean meant oops"
+    " correction not its it with",
+    "*",
 )
 _WORD_TOKEN = re.compile(r"(?<![\w'’])\*?([^\W\d_]{4,})\*?(?![\w'’])")
 _SLOTS_SPELLED: Final = ("name", "org", "place")
@@ -3989,9 +3992,10 @@ def _one_slip(a: str, b: str) -> bool:
 _STOP_WORDS_AFTER_IS: Final = frozenset(
     _words("a an the my his her their our not also still here there")
 )
-_CORRECTION_CUE = _rx(
+_CORRECTION_CUE = _grx(
     r"\b(?:sorry|sry|actually|i\s+mean|i\s+meant|mixed|mix|wait|oops|no|not|wrong|correction"
-    r"|typo|autocorrect)\b"
+    r"|typo|autocorrect)\b",
+    "sorry sry actually mean meant mixed mix wait oops no not wrong correction typo autocorrect",
 )
 _THE_HEAD_IS = _rx(
     rf"\bthe\s+(?P<head>{_PET_SURFACE}|{_REL_SURFACE})\s+is\s+(?:called\s+|named\s+)?"
@@ -4794,9 +4798,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 )
             if "(" in text or ", my " in text or ", our " in text:
                 self._named_in_brackets(event, hits)
-            if hits and _RESPELL_CUE.search(text) is not None:
+            respell_cue = _RESPELL_CUE.search(text, mask) is not None
+            if hits and respell_cue:
                 self._respelled_like(event, hits, same=False)
-            if (hits or self._taken_back) and _CORRECTION_CUE.search(text) is not None:
+            if (hits or self._taken_back) and _CORRECTION_CUE.search(text, mask) is not None:
                 self._head_corrected(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & _YIELDING_BITS:
@@ -4807,7 +4812,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, 0, len(text), reason)
                 continue
             self._message(event, owned, hits, antecedents, mask)
-            if _RESPELL_CUE.search(text):
+            if respell_cue:
                 self._respelled_like(event, hits, same=True)
             if mask & _MOVED_NOW_IN.bit and (m := _MOVED_NOW_IN.search(text, mask)):
                 hit = _Hit("home_location", {"place": m.group("place")})
