@@ -1265,3 +1265,16 @@ def test_a_taste_said_without_its_subject(tmp_path: Path) -> None:
     _forms_nothing(
         tmp_path, (("suggestion", "love the treasure hunt idea"), ("thanks", "love it thanks"))
     )
+
+
+def test_girls_and_boys_a_parent_names(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "twins", "my twin girls Noor and Lina start school monday, lunch ideas?"
+    )
+    assert any("daughter" in s and "noor" in s for s in got), got
+    assert any("daughter" in s and "lina" in s for s in got), got
+    got = _formed(tmp_path / "eldest", "my eldest boy Idris needs a bike, hes 11")
+    assert any("son" in s and "idris" in s for s in got), got
+    # without such a word, "my boys" are friends and "my girl" a partner
+    got = _formed(tmp_path / "friends", "me and my boys Dave and Kev are doing a pub quiz")
+    assert not any("son" in s for s in got), got

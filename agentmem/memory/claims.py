@@ -135,6 +135,10 @@ _SINGULAR_RELATIONS: Final = frozenset(
 )
 
 _RELATION_SYNONYMS: Final = {
+    "girl": "daughter",
+    "girls": "daughter",
+    "boy": "son",
+    "boys": "son",
     "kid": "child",
     "kids": "child",
     "children": "child",

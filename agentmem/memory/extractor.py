@@ -892,9 +892,16 @@ def _normal(kind: str, field: str, raw: str) -> str | None:
         return None
 
 
+# "my twin girls Aisha and Zara", "my eldest boy": a girl or boy after a word that only a
+# parent says of a child is a daughter or son ("my boys" alone may be friends, "my girl" a
+# partner)
+_KID_WORD = (
+    r"(?:(?<=twin\s)|(?<=twins\s)|(?<=eldest\s)|(?<=oldest\s)|(?<=youngest\s)|(?<=middle\s)"
+    r"|(?<=baby\s)|(?<=little\s))(?:girls?|boys?)"
+)
 _POSSESSIVE = _grx(
     rf"\b(?P<det>my|our)\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
-    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])(?P<tail>{_A}s?)?",
+    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE}|{_KID_WORD})(?![\w\-])(?P<tail>{_A}s?)?",
     "my our",
 )
 
