@@ -652,7 +652,10 @@ _FRAME_ON = _grx(
     # "you be a pirate, im the captain"
     rf"|(?:^\W*|\b(?:ok|okay|so|now|lets\s+play|let{_A}s\s+play)\W+)(?:you|u)\s+be\s+(?:a|an|the|my)\b"
     # "lets do a mock interview, you are the hiring manager": the answers are rehearsed
-    rf"|\b(?:mock|practice|practise)\s+(?:job\s+)?interview\b",
+    rf"|\b(?:mock|practice|practise)\s+(?:job\s+)?interview\b"
+    # "vamos to play! you are pirate and I am captain Barbanegra": a game's cast
+    rf"|\b(?:to\s+play|lets\s+play|let{_A}s\s+play|we\s+play)\W+(?:(?:ok|okay|so)\W+)?(?:you|u)"
+    rf"\s+(?:are|r|be)\s+",
     words="let lets role character play pretend be mock practice practise",
     parts="roleplay",
 )
@@ -1209,6 +1212,15 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             pos = sep.end()
         # "I have two kids, Mia and Leo": names after a single item belong to it
         trailing = _NAME_AFTER.match(c, pos) if _COMMA.match(c, pos) else None
+        # "i have 2 cats Miso and Tofu": without the comma, as many names as the count says
+        if trailing is None and len(items) == 1 and (bare := _NAME_AFTER.match(c, pos)):
+            qty = items[0][0].group("qty").casefold()
+            if (
+                len(_names(bare.group("names")))
+                == _COUNTS.get(qty, int(qty) if qty.isdigit() else 0)
+                > 1
+            ):
+                trailing = bare
         if len(items) == 1 and not items[0][1] and trailing:
             items[0] = (items[0][0], _names(trailing.group("names")))
         for item, names in items:
@@ -2224,6 +2236,16 @@ _SHOP_EMPLOYERS: Final = frozenset(
     )
 )
 _EMPLOYER = [
+    # "i work for a tiny design agency called Studio Nine", "im the android developer at a
+    # startup called Fieldly": the user's own workplace, named after its kind
+    _grx(
+        rf"\b(?:i|im|i{_A}m)\b(?:(?!\b(?:my|his|her|their|he|she|they|wife|husband|friend)\b)"
+        rf"[^.;!?]){{0,60}}?\b(?:work(?:ing)?|{_ROLE_HEAD}|joined|started)\s+(?:[\w\-]+\s+){{0,3}}?"
+        rf"(?:at|for|with)\s+(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?(?:company|agency|startup|start-up"
+        rf"|firm|studio|consultancy|business|bakery|restaurant|cafe|café|clinic|hospital|school"
+        rf"|charity|nonprofit|bank|shop|store)\s*,?\s+(?:called|named)\s+(?P<org>{_ORG})",
+        "called named",
+    ),
     # "I moved to Nation Media Group in August": a new employer, named by its institution word
     _grx(
         rf"\b(?:i|we)(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+)?(?:moved|switched|changed)\s+"
@@ -2242,6 +2264,12 @@ _EMPLOYER = [
         "employer company workplace",
     ),
     _IM_AT,
+    # "i am now with Reddington Hospital": a workplace named by its institution word
+    _grx(
+        rf"{_I_AM}\s+(?:now|still)\s+with\s+(?P<org>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}}\s+"
+        rf"(?-i:{_INSTITUTION}))\b",
+        "with",
+    ),
     # "i left BT, started at Sky in september": a new workplace, said without the title
     _grx(
         rf"(?:^\W*|,\s*|\bi\s+(?:have\s+|{_A}ve\s+)?(?:just\s+|recently\s+)?)started\s+at\s+"
@@ -2550,6 +2578,8 @@ _OBJECT_CUT = _rx(
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
+    # "im allergic to nuts just fyi"
+    r"|just\s+(?:fyi|so\s+you\s+know|in\s+case|btw|saying)"
     # "i love vindaloo the hotter the better"
     r"|the\s+\w+er\s+the\s+\w+er"
     r"|actually|though|esp|especially|irl|in\s+real\s+life|for\s+real|not|hehe+|hihi"
@@ -2769,7 +2799,7 @@ _DIET = [
     _grx(
         rf"\b(?:i|we)\s+(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to)\s+"
         rf"(?:only\s+)?(?:a\s+|an\s+)?"
-        rf"(?:strictly\s+|strict\s+)?(?P<diet>{_DIET_WORDS})(?:\s+(?:diet|food|meals?))?"
+        rf"(?:strictly\s+|strict\s+)?(?P<diet>{_DIET_WORDS})(?:\s+(?:diet|food|meals?|meat))?"
         rf"{_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher",
     ),
@@ -2791,7 +2821,9 @@ _DIET = [
         "keto paleo carb whole30",
     ),
     _grx(
-        rf"(?:\bi|^\W*|,\s*)(?:\s+(?:just|recently|finally))?\s*(?:went|became|turned|have\s+gone"
+        # "i was veggie for 8 yrs and went fully vegan": the subject carried over
+        rf"(?:\bi|^\W*|,\s*|(?<=\bi\s)[^,;.!?]{{1,40}}\band\s+)(?:\s+(?:just|recently|finally))?\s*"
+        rf"(?:went|became|turned|have\s+gone"
         rf"|{_A}?ve\s+gone|switched)"
         # "i went back to vegetarian", "switched to pescatarian"
         rf"\s+(?:back\s+)?(?:to\s+)?(?:fully\s+|full\s+)?"
@@ -3916,7 +3948,7 @@ _OPENS_SENTENCE = _rx(
 )
 _RETRACT_ONLY = _rx(
     r"(?:\s*[—–]\s*|\s+-{1,2}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:wait\s+no|no\s+wait|no\W+actually"
-    r"|actually\W+no|well\W+no|scratch\s+that|i\s+mixed\s+(?:that|it)\s+up"
+    r"|actually\W+no|well\W+no|scratch\s+that|i\s+mixed\s+(?:that|it)\s+up|sorry\W+no(?=\W+i\b)"
     # "im allergic to shrimp, well, not really, not diagnosed"
     r"|(?:well\W+)?not\s+really(?=\s*[,.;!]))\b"
 )
