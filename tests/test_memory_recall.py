@@ -1211,6 +1211,9 @@ def test_pets_named_after_they_are_mentioned(tmp_path: Path) -> None:
             ("finally", "we finally got a new puppy, Bramble", "bramble"),
         ),
     )
+    # a pet may be named for a people ("Kiwi")
+    got = _formed(tmp_path / "kiwi", "my african grey Kiwi has started plucking his feathers")
+    assert any("kiwi" in s for s in got), got
     got = _formed(tmp_path / "wife", "my wife just had our baby girl, we named her Adaeze")
     assert not any("wife" in s and "adaeze" in s for s in got), got
 

@@ -780,7 +780,9 @@ _NAME_TOKEN = re.compile(_NAME)
 _POSSESSIVE_END = re.compile(rf"{_A}s?$")
 
 
-def _names(text: str) -> list[str]:
+def _names(text: str, pet: bool = False) -> list[str]:
+    """The capitalised names in ``text``; a pet may be named for a people ("my african grey
+    Kiwi"), a person is not ("im Egyptian")."""
     names = []
     for token in _NAME_TOKEN.findall(text):
         token = _POSSESSIVE_END.sub("", token)
@@ -790,7 +792,7 @@ def _names(text: str) -> list[str]:
             token
             and token not in _STOP_CAPS
             and folded not in _DEMONYMS
-            and folded not in _NATIONALITIES
+            and (pet or folded not in _NATIONALITIES)
             and folded not in _LANGUAGES
         ):
             names.append(token)
@@ -998,7 +1000,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         elif (named := _NAMED.match(rest) or _IS_CALLED.match(rest) or _POSS_NAME.match(rest)) or (
             named := _NAME_AFTER.match(rest)
         ):
-            names, end = _names(named.group("names")), m.end() + named.end()
+            names, end = _names(named.group("names"), pet=is_pet), m.end() + named.end()
         elif named := _TITLED_LOWER_NAME.match(rest) or _CALLED_LOWER.match(rest):
             names, end = [named.group("names").title()], m.end() + named.end()
         elif (named := _LOWER_NAME_AFTER.match(rest)) and (
