@@ -4856,11 +4856,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if respell_cue:
                 self._respelled_like(event, hits, same=True)
             if mask & _MOVED_NOW_IN.bit and (m := _MOVED_NOW_IN.search(text, mask)):
-                hit = _Hit("home_location", {"place": m.group("place")})
-                hit.evidence.append((event.seq, m.start(), m.end()))
-                hit.stated_end = m.end()
-                hits.append(hit)
-                self._note(event.seq, m.start(), m.end(), None, (hit,))
+                self._add(
+                    _Hit("home_location", {"place": m.group("place")}), hits, event.seq, m.span()
+                )
             if mask & _BARE_LEVEL.bit and (m := _BARE_LEVEL.search(text, mask)):
                 self._level_of_named(event, m, hits)
             if hits and _SOMEONE_ELSES_PET.search(text):
@@ -5480,11 +5478,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     new.evidence.extend(hit.evidence)
                     self._replace(hit, new, hits, event.seq, span)
                 return
-        hit = _Hit("language", {"language": language, "level": level})
-        hit.evidence.append((event.seq, *span))
-        hit.stated_end = m.end()
-        hits.append(hit)
-        self._note(event.seq, *span, None, (hit,))
+        self._add(_Hit("language", {"language": language, "level": level}), hits, event.seq, span)
 
     def _someone_elses_pet(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my cat Miso ... sorry, Mochi, Miso is my sisters cat": the pet of that name, said
@@ -5493,9 +5487,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             name = m.group("name").casefold()
             for hit in [h for h in hits if h.kind == "pet"]:
                 if (hit.values.get("name") or "").casefold() == name:
-                    self._taken_back.append((hit, event.seq))
-                    self._note(event.seq, m.start(), m.end(), "retracted", (hit,))
-                    hits.remove(hit)
+                    self._take_back(hit, hits, event.seq, m.span())
 
     def _head_corrected(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my dog Pipoca" then "sorry the dog is Paçoca": the latest pet or relative said
@@ -5562,9 +5554,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             value = " ".join((hit.values.get(_KIND_VALUE[hit.kind]) or "").casefold().split())
             at = denied.get(value, -1) if len(value) >= 3 else -1
             if at >= hit.stated_end:
-                self._taken_back.append((hit, event.seq))
-                self._note(event.seq, at, at + 3, "retracted", (hit,))
-                hits.remove(hit)
+                self._take_back(hit, hits, event.seq, (at, at + 3))
 
     def _bare_version(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "we're on python 3.11" then "ok so we're on 3.12": a version said without its tool
@@ -5597,11 +5587,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """``new`` in place of ``hit``, or, when ``hit`` was already taken back, beside it."""
         if any(h is hit for h in hits):
             self._replace(hit, new, hits, seq, span)
-            return
+        else:
+            self._add(new, hits, seq, span)
+
+    def _add(self, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
+        """``new``, stated by the words at ``span`` of message ``seq``, joins ``hits``."""
         new.evidence.append((seq, *span))
         new.stated_end = span[1]
         self._note(seq, *span, None, (new,))
         hits.append(new)
+
+    def _take_back(self, hit: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
+        """``hit`` is taken back by the words at ``span`` of message ``seq``."""
+        self._taken_back.append((hit, seq))
+        self._note(seq, *span, "retracted", (hit,))
+        hits.remove(hit)
 
     def _replace(
         self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]
