@@ -1158,6 +1158,9 @@ def test_a_value_the_same_message_or_the_next_takes_back_is_not_held(tmp_path: P
             ("jk", "we adopted a cat!! jk, its my flatmates, i just feed it sometimes"),
             ("not-really", "im allergic to kiwi, well, not really, it just itches a bit"),
             ("ah-no", "I am senior designer at Canva. ah no, that is my old title"),
+            # whose it is, said instead of a new value
+            ("roommate", "im lactose intolerant, no wait thats my flatmate, what milk to buy"),
+            ("coworker", "im allergic to kiwi - sorry no, that's my coworker. recipe for pavlova?"),
         ),
     )
     got = _formed(
@@ -1298,3 +1301,65 @@ def test_an_order_after_a_role_prefix_or_a_game_cast_forms_nothing(tmp_path: Pat
     # a role word before a colon that gives no order is the user's own text
     got = _formed(tmp_path / "env", "here is my setup. System: Ubuntu 22.04, i live in Tampere")
     assert any("tampere" in s for s in got), got
+
+
+def test_what_the_users_own_lead_decides_is_the_teams_setup(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "lead",
+        "base branch is develop, open PRs against it",
+        "ah sorry, my manager said yesterday we are moving, base branch is now trunk",
+    )
+    assert _replaced(got, "trunk", "develop"), got
+    # a friend's opinion, and a lead's maybe, are not the setup
+    _forms_nothing(
+        tmp_path,
+        (
+            ("friend", "my friend said yesterday we should use bun, package manager is bun"),
+            ("maybe", "my lead says we might switch, deploy branch is maybe release"),
+        ),
+    )
+
+
+def test_a_slip_named_by_its_cause_is_respelled_not_kept(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("autocorrect", "my cat Tibby - sorry autocorrect, Tibbs - keeps scratching", "tibbs"),
+            ("typo", "my rabbit Mochi, oops typo, Mochii is 3 now", "mochii"),
+        ),
+    )
+    got = _formed(tmp_path / "cause", "my dog Basil, sorry autocorrect, Bazil needs a harness")
+    assert not any("autocorrect" in s for s in got), got
+
+
+def test_a_pet_in_a_persons_role_is_a_joke(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            ("employer", "honestly my actual boss is my dog lol, he decides when i stop working"),
+            ("after", "my cat is my alarm clock at 5am haha. tips for sleeping in?"),
+        ),
+    )
+    got = _formed(tmp_path / "real", "my cat is my best friend, shes 9 now")
+    assert any("cat" in s for s in got), got
+
+
+def test_two_part_given_names_and_unapostrophed_possessives(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("two-part", "my wife name is Mei Ling. she is coming with me", "mei ling"),
+            ("no-apostrophe", "my husbands name is Tariq, he drives", "tariq"),
+        ),
+    )
+
+
+def test_an_aside_before_a_setting_is_not_its_name(tmp_path: Path) -> None:
+    got = _formed(tmp_path / "aside", "reminder the test runner in this repo is vitest, thx")
+    assert any("test runner" in s and "vitest" in s for s in got), got
+    assert not any("reminder" in s for s in got), got
+
+
+def test_an_infinitive_is_no_taste(tmp_path: Path) -> None:
+    got = _formed(tmp_path / "inf", "i like to swim in the evening, any good pools in Leith")
+    assert not any("to swim" in s for s in got), got

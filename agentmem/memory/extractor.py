@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/14"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/15"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -818,6 +818,9 @@ _NAMED = re.compile(
     rf"|(?<=,)\s*(?:a|an)\s+(?:[\w\-]+\s+){{1,3}}?(?:named|called))\s+)(?P<names>{_NAMES})"
 )
 _POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
+# "my wife name is Li Na.", "her name is Ana Clara": a two-part given name that ends the clause
+_SECOND_NAME = re.compile(rf"\s+(?P<second>{_NAME})(?=\s*[.,;!?]|\s*$)")
+_NAMING = re.compile(rf"(?i:name(?:\s+is|{_A}s)?|named|called)\s+\S+$")
 _IS_CALLED = re.compile(
     rf"\s+(?i:(?:she|he|who)\s+)?(?i:is\s+(?:called|named))\s+(?P<names>{_NAME})"
 )
@@ -906,7 +909,9 @@ _KID_WORD = (
 )
 _POSSESSIVE = _grx(
     rf"\b(?P<det>my|our)\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
-    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE}|{_KID_WORD})(?![\w\-])(?P<tail>{_A}s?)?",
+    # "my wifes name is Anna": a possessive typed without its apostrophe before "name"
+    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE}|{_KID_WORD})(?:(?=s\s+name\b)|(?![\w\-]))"
+    rf"(?P<tail>{_A}s?|s(?=\s+name\b))?",
     "my our",
 )
 
@@ -966,6 +971,11 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         # "thank you my brother": an address to the assistant, not a relative
         if not is_pet and _VOCATIVE_BEFORE.search(c, 0, m.start()) and _ONLY_END.match(c, m.end()):
             continue
+        if is_pet and (
+            _PET_AS_ROLE_BEFORE.search(c, max(0, m.start() - 40), m.start())
+            or _PET_AS_ROLE_AFTER.match(c, m.end())
+        ):
+            continue
         # "my only child is a monstera named gerald": a relative who is a thing is a joke
         if (
             not is_pet
@@ -1001,6 +1011,13 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             named := _NAME_AFTER.match(rest)
         ):
             names, end = _names(named.group("names"), pet=is_pet), m.end() + named.end()
+            if (
+                len(names) == 1
+                and _NAMING.search(named.group())
+                and (second := _SECOND_NAME.match(rest, named.end()))
+                and _names(second.group("second"), pet=is_pet)
+            ):
+                names, end = [f"{names[0]} {second.group('second')}"], m.end() + second.end()
         elif named := _TITLED_LOWER_NAME.match(rest) or _CALLED_LOWER.match(rest):
             names, end = [named.group("names").title()], m.end() + named.end()
         elif (named := _LOWER_NAME_AFTER.match(rest)) and (
@@ -1116,6 +1133,14 @@ _VOCATIVE_BEFORE = _rx(
     r"\W*$"
 )
 _ONLY_END = re.compile(r"[\s\W]*$")
+# "my real employer is my cat tbh, she pays me in headbutts", "my cat is my boss": a pet in a
+# person's role is a joke, and the pet is the joke's (as a relative who is a thing)
+_ROLE_OF_PET = (
+    r"(?:real\s+|actual\s+|true\s+|new\s+)?(?:employer|boss|manager|landlord|landlady|therapist"
+    r"|supervisor|ceo|alarm\s+clock|personal\s+trainer|life\s+coach|roommate|flatmate)"
+)
+_PET_AS_ROLE_BEFORE = _rx(rf"\bmy\s+{_ROLE_OF_PET}\s+is\s+$")
+_PET_AS_ROLE_AFTER = _rx(rf"\s+is\s+(?:my|the)\s+{_ROLE_OF_PET}\b")
 _IS_A_NAMED = _rx(r"\s+is\s+(?:a|an)\s+(?P<what>[a-z]+)\s+(?:named|called)\b")
 _ARE_MY_THINGS = _rx(
     r"\s+(?:are|is)\s+(?:my|our)\s+(?:(?:two|three|four|\d+|little|tiny|baby|precious)\s+)*"
@@ -2739,8 +2764,11 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
             if _QUALIFIED.match(obj):
                 phrase = obj[: q.start()] if (q := _QUALIFIED_END.search(obj)) else obj
                 words = phrase.split()
-                if 2 <= len(words) <= 5 and not any(
-                    w.casefold() in _OBJECT_BLOCK_ANY for w in words
+                # "i love to run in the morning": an infinitive names no thing
+                if (
+                    2 <= len(words) <= 5
+                    and words[0].casefold() not in _OBJECT_BLOCK_FIRST
+                    and not any(w.casefold() in _OBJECT_BLOCK_ANY for w in words)
                 ):
                     verb = (m.start(), m.start("obj") if m.group("obj") else m.start("obj2"))
                     yield _Hit("preference", {"polarity": polarity, "object": phrase}, verb)
@@ -3501,8 +3529,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
     for m in _SETTING_FOR_REPO.finditer(c, mask):
         value = _setting(m.group("val"))
-        # "the base branch for PRs is develop": the article is not part of the setting's name
-        said = m.group("subj").split()
+        # "the base branch for PRs is develop": the article is not part of the setting's name;
+        # "reminder the package manager in this repo is pnpm": nor an aside before it
+        said = _SUBJECT_LEAD.sub("", m.group("subj")).split()
         if said[0].casefold() in {"the", "our", "my", "this", "a", "an"}:
             said = said[1:]
         if said:
@@ -3840,6 +3869,12 @@ _NATIVE_ACROSS = _rx(
 _NOW_PAST = _rx(
     r"(?:[—–,]|\s-)\s*(?:sorry|oops|well|i\s+mean|or\s+rather)\W+(?:was|were|used\s+to\s+be)\b"
 )
+# "my lead told today ...", "our team lead says ...": a report by the user's own team
+_TEAM_SPEAKER = _rx(
+    r"\b(?:my|our)\s+(?:team\s+|tech\s+|project\s+|engineering\s+)?(?:lead|manager|boss|cto"
+    r"|architect|supervisor|team)\s+(?:(?:just|also|today|yesterday|already)\s+)*\W*$"
+)
+_TOLD_WHEN = _rx(r"\s*(?:(?:just\s+)?now|today|yesterday|this\s+morning|earlier)\b")
 _REPORT_ENDS = _rx(
     r"^\W*but\s+(?:now\s+|then\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?"
     r"(?:i|i['’]m|im|we|we['’]re)\b"
@@ -3930,7 +3965,12 @@ _SELF_CORRECTION = _rx(
     r"|more\s+like|(?<!don't\s)(?<!dont\s)make\s+(?:that|it)(?!\s+(?:sound|look|seem|more|less|a\s+bit"
     r"|shorter|longer|formal|casual|funny|nicer|simple|simpler|short|clear)\b)"
     # "i live in Utrecht, sorry no, Amersfoort"
-    r"|(?:sorry|oops)\W+no(?=\s*,)|sorry|oops"
+    r"|(?:sorry|oops)\W+no(?=\s*,)"
+    # "my dog Rolo - sorry autocorrect, Rollo": the slip's cause is named, then the value
+    r"|(?:sorry|oops|ugh)\W+(?:(?:stupid|damn|dumb)\s+)?(?:autocorrect|auto-correct|typo"
+    r"|spell\s*check|my\s+phone|keyboard)(?:\W+(?:it['’]?s|its))?"
+    r"|(?:sorry|oops)(?!\W+(?:(?:stupid|damn|dumb)\s+)?(?:autocorrect|auto-correct|typo|spell"
+    r"|my\s+phone|keyboard))"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
     # "im veggie - well actually fully vegan since january"
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*(?:an?\s+)?"
@@ -3939,6 +3979,7 @@ _SELF_CORRECTION = _rx(
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b))"
 )
+_POINTING: Final = frozenset(_words("that thats that's that’s this it its it's it’s"))
 _BARE_SORRY = _rx(r"^\W*(?:sorry|oops)\W+(?!(?:i\s+mean|no)\b)")
 _COMMON_NOUN_KINDS: Final = frozenset({"preference", "diet", "allergy", "occupation"})
 # "the test db is sqlite... no wait, we moved tests to postgres": the value just stated is taken
@@ -4981,6 +5022,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             shouted = _SHOUTED_VERB.search(text, s_start, s_end) is not None
             governed: str | None = None
             report_from = s_start
+            team_report = False
             for p_start, p_end, asking_part in _segments(text, s_start, s_end, question):
                 separators = (
                     m
@@ -5034,6 +5076,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             verb = _REPORTED.pattern.search(clause)
                             at = verb.start() if verb else 0
                             report_from = c_start + (verb.end() if verb else 0)
+                            team_report = _TEAM_SPEAKER.search(clause, 0, at) is not None
                         elif found_reason := _clause_reason(clause, mask):
                             reason, at = found_reason
                     # a marker after a comma leaves the part before it standing
@@ -5049,6 +5092,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         # presupposed even where what is said of them is not stated; never
                         # inside a report or a quotation ('she wrote "my cat ..."')
                         reported = reason == "reported"
+                        if reported and team_report:
+                            hits.extend(
+                                self._team_setup(event, text, c_start, c_end, report_from, mask)
+                            )
                         if (
                             reason != "secret"
                             and not (reported and inherited)
@@ -5430,11 +5477,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for m in _WORD_TOKEN.finditer(text)
             if "*" in m.group() or m.group(1)[0].isupper() or (short and not same)
         ]
+        # "my dog Rolo - sorry autocorrect, Rollo": the slip was taken back by its cue; the
+        # new spelling brings the claim back
+        withdrawn = [h for h, s in self._taken_back if s == event.seq] if same else []
         for m in tokens:
             word = m.group(1)
             if "*" not in m.group() and word.islower() and is_common_word(word):
                 continue
-            for hit in reversed(hits):
+            for hit in [*reversed(hits), *reversed(withdrawn)]:
                 first = hit.evidence[0] if hit.evidence else None
                 if first is None or (first[0] == event.seq) != same:
                     continue
@@ -5452,7 +5502,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     respelt = " ".join([*words[:i], word, *words[i + 1 :]])
                     new = _Hit(hit.kind, {**hit.values, slot: respelt}, None)
                     new.evidence.extend(hit.evidence)
-                    self._replace(hit, new, hits, event.seq, m.span(1))
+                    if hit in withdrawn:
+                        self._add(new, hits, event.seq, m.span(1))
+                    else:
+                        self._replace(hit, new, hits, event.seq, m.span(1))
                     return True
         return False
 
@@ -5907,6 +5960,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 said = m.group("value")
                 if not 0 <= m.start() - hit.stated_end < 40:
                     continue
+                # "im allergic to penicillin - wait no thats my roommate": what follows says
+                # whose the claim is, not a new value; the claim is taken back
+                if said.split()[0].casefold() in _POINTING and not _SENTENCE_END.search(
+                    text, hit.stated_end, m.start()
+                ):
+                    self._taken_back.append((hit, seq))
+                    note = hit.evidence[-1]
+                    self._note(seq, note[1], note[2], "retracted", (hit,))
+                    del hits[index]
+                    return self._self_corrected(text, seq, hits, before)
                 # "I really don't like maple syrup, sorry Canada": a bare apology to a name is
                 # said to someone, not a new value for a thing named in lower case
                 if (
@@ -5962,6 +6025,22 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         self._taken_back.append((hits[other], seq))
                         hits[other] = new
                 break
+
+    def _team_setup(
+        self, event: EpisodeEvent, text: str, start: int, end: int, report_from: int, mask: int
+    ) -> list[_Hit]:
+        """The working state a report by the user's own lead or team states, unhedged: what the
+        team decided is the setup the user works in ("my lead told today we are changing,
+        deploy branch is now 'prod-release'"); anything else it says stays the lead's."""
+        start = max(start, report_from)
+        # "told today": the time word dates the telling, not the setup
+        if when := _TOLD_WHEN.match(text, start, end):
+            start = when.end()
+        content = text[start:end]
+        if _CONDITIONAL.search(content, mask) or _clause_reason(content, mask):
+            return []
+        found = self._clause(event, text, start, end, False, mask, quiet=True)
+        return [h for h in found if h.kind == "working_state"]
 
     def _clause(
         self,

@@ -337,6 +337,12 @@ _CHANGED_BEFORE: Final = re.compile(
 )
 
 
+# "my lead told today we are changing ...": the time word dates the telling, not the state told
+_TOLD_BEFORE: Final = re.compile(
+    r"\b(?:said|told|says|tells|mentioned|announced|confirmed|decided)(?:\s+(?:us|me|the\s+team))?\s*$"
+)
+
+
 def _first(markers: tuple[tuple[str, re.Pattern[str], int], ...], text: str) -> str | None:
     # only a str is cached; anything else fails in _prepare exactly as it always did
     prepared, mask = _prepared(text) if isinstance(text, str) else (_prepare(text), -1)
@@ -349,6 +355,8 @@ def _first(markers: tuple[tuple[str, re.Pattern[str], int], ...], text: str) -> 
             continue
         for m in pattern.finditer(prepared):
             if _STATE_START.search(prepared, max(0, m.start() - 24), m.start()):
+                continue
+            if _TOLD_BEFORE.search(prepared, max(0, m.start() - 24), m.start()):
                 continue
             if not m.group().startswith("next") and _CHANGED_BEFORE.search(
                 prepared, max(0, m.start() - 70), m.start()
