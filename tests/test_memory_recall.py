@@ -1363,3 +1363,82 @@ def test_an_aside_before_a_setting_is_not_its_name(tmp_path: Path) -> None:
 def test_an_infinitive_is_no_taste(tmp_path: Path) -> None:
     got = _formed(tmp_path / "inf", "i like to swim in the evening, any good pools in Leith")
     assert not any("to swim" in s for s in got), got
+
+
+def test_work_said_in_passing_and_in_second_language_phrasing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("time-after", "I joined Safaricom as data analyst last month, need a cv", "analyst"),
+            ("acronym", "hello, I am junior QA tester since 2 years", "junior qa tester"),
+            ("left-and", "i quit deloitte and joined monzo as a designer", "monzo"),
+            ("tiny-shop", "i joined a small 4 person studio called Fernwork in may", "fernwork"),
+            ("office", "I work in Allegro Poznań office, any lunch places near?", "allegro"),
+            ("known", "i work in Wipro, need help with my appraisal", "wipro"),
+        ),
+    )
+    # a field or a city one works in names no employer
+    _forms_nothing(tmp_path, (("field", "I work in Marketing, write me a bio"),))
+
+
+def test_pets_and_relatives_named_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("no-apostrophe", "ive got a whippet called Pip, best harness?", "pip"),
+            ("apposed", "we still have Mango our old tortoise, hes 40", "mango"),
+            ("owned", "my niece Roisin's 5th birthday is soon, cake ideas", "roisin"),
+            (
+                "told",
+                "can you mention i'm allergic to ibuprofen in the note to the clinic",
+                "ibuprofen",
+            ),
+        ),
+    )
+    # a day before a relative is no name
+    got = _formed(tmp_path / "day", "I have Saturday my brothers stag do, outfit ideas")
+    assert not any("saturday" in s for s in got), got
+
+
+def test_a_correction_opened_with_its_takes_the_value_after_it(tmp_path: Path) -> None:
+    got = _formed(tmp_path / "its", "deploy branch is staging, no wait, its prod-eu since may")
+    assert _replaced(got, "prod-eu", "staging"), got
+    got = _formed(tmp_path / "ver", "node is 18 no wait it is 20 now, we bumped it")
+    assert _replaced(got, "20", "18"), got
+    assert not any("20 now" in s for s in got), got
+
+
+def test_everyday_session_phrasings_are_remembered(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("allergic-with", "i am allergic with sesame so no tahini dressing", "sesame"),
+            ("btw-call-me", "thesis help pls. btw call me Tonia, everyone does", "tonia"),
+            (
+                "where-we-live",
+                "we drive from Belo Horizonte, where we live, to Rio",
+                "belo horizonte",
+            ),
+            ("is-place-here", "the example city is Lyon since i live here", "lyon"),
+            ("the-wife", "the wife Brenda says plant them deeper", "brenda"),
+            ("mother-tongue", "urdu is mother tongue for all of us, add some urdu words", "urdu"),
+            ("echo", "i cant stand wasps either", "wasps"),
+            ("cry", "love halloumi omg", "halloumi"),
+        ),
+    )
+    got = _formed(tmp_path / "echo-gone", "i cant stand wasps either")
+    assert not any("either" in s for s in got), got
+
+
+def test_a_shortened_employer_and_an_acronym_are_no_new_facts(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "short",
+        "im a buyer at Tullow Oil since may",
+        "my title at Tullow is senior buyer not just buyer",
+    )
+    assert any("senior buyer" in s for s in got), got
+    assert not any(s.endswith("tullow") for s in got), got
+    got = _formed(tmp_path / "acronym", "then my son PTA meeting on monday, then gym")
+    assert not any("pta" in s for s in got), got
+    # a sarcastic upside-down smile takes the taste back
+    _forms_nothing(tmp_path, (("upside", "oh i just adore 6am flights 🙃"),))

@@ -477,6 +477,8 @@ _CLAUSE_SEP = _grx(
     # what a request asks to have said is the user's own statement: "can u add that im
     # allergic to penicillin", "pls mention that we live in Leith"
     rf"|\s+(?:(?:add|mention|include|say|note|put\s+in|write|explain)\s+(?:in\s+)?that"
+    # "can you mention i'm allergic to latex": "that" left out
+    rf"|(?:add|mention|include|note)"
     rf"|(?:tell|inform|remind|warn)\s+(?:them|him|her|everyone|the\s+\w+)(?:\s+that)?"
     rf"|let\s+(?:them|him|her|everyone|the\s+\w+)\s+know(?:\s+that)?)\s+"
     rf"(?=(?:i{_A}?m|im|i\s+am|i\s+have|i{_A}?ve|ive|we\s+(?:live|are|have)|my)\b)"
@@ -788,9 +790,11 @@ def _names(text: str, pet: bool = False) -> list[str]:
         token = _POSSESSIVE_END.sub("", token)
         folded = token.casefold()
         # "my nanay, Tagalog is my first language": a language is not a name
+        # "my daughter PTM on thursday" (her parent-teacher meeting): an acronym, not a name
         if (
             token
             and token not in _STOP_CAPS
+            and not (len(token) >= 3 and token.isupper())
             and folded not in _DEMONYMS
             and (pet or folded not in _NATIONALITIES)
             and folded not in _LANGUAGES
@@ -807,7 +811,9 @@ def _next_word(text: str, end: int) -> str:
     return match.group(1).casefold() if match else ""
 
 
-_NAME_AFTER = re.compile(rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&]|\s+I\b)")
+_NAME_AFTER = re.compile(
+    rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&]|\s+I\b|(?<=['’]s)\s+\d)"
+)
 _NAMED = re.compile(
     rf"(?:\s*,\s*|\s+)(?:(?i:named|called|name\s+is|name|whose\s+name\s+is"
     # "a french bulldog, se llama Frijol": "is called" in the user's first language
@@ -1060,8 +1066,15 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             not names
             and not plural
             and not owner
-            and (before := _NAME_IS_BEFORE.search(c, 0, m.start())) is not None
+            and (
+                before := _NAME_IS_BEFORE.search(c, 0, m.start())
+                or _NAME_APPOSED_BEFORE.search(c, max(0, m.start() - 40), m.start())
+            )
+            is not None
             and _named_before(before.group("names"))
+            # "I have Friday my sisters wedding": a day is no name
+            and before.group("names").casefold() not in _RELATIVE_DAYS
+            and before.group("names").casefold() not in _MONTH_WORDS
         ):
             names, start = [before.group("names")], before.start("names")
         if not plural:
@@ -1104,6 +1117,11 @@ def _possessive_s(name: str, c: str, end: int) -> bool:
 
 _NAME_IS_BEFORE = re.compile(
     rf"(?:^|[,;:—–]\s*|\b(?i:and|but|no|sorry|wait|actually)\W+)(?P<names>{_NAME})\s+(?i:is)\s+$"
+)
+# "we still have Kiwi our african grey parrot", "meet Luna, our new puppy": a name set before
+# the possessive it stands beside
+_NAME_APPOSED_BEFORE = re.compile(
+    rf"\b(?i:have|has|got|adopted|rescued|meet|this\s+is|introducing)\s+(?P<names>{_NAME})\s*,?\s+$"
 )
 # "This is my sister", "Family is my everything": words, never names, before "is my ..."
 _NOT_NAMES_BEFORE_IS: Final = frozenset(
@@ -1171,7 +1189,8 @@ def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
 _HAVE_HEAD = _grx(
     rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
     rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|(?:just|recently|finally)\s+(?:got|adopted))"
-    rf"|{_A}ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)"
+    # "ive got a greyhound called Dash": the apostrophe left out
+    rf"|{_A}?ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)"
     # non-native "I am having two cats", "we are having 3 kids"
     rf"|(?:\s+am|{_A}m|\s+are|{_A}re)\s+having))\s+",
     "have got adopted keep having",
@@ -1279,6 +1298,8 @@ _HOUSEHOLD = _grx(
     r"|kids|mum|mom|dad)\s+(?=(?:travels|works|eats|loves|hates|says|wants|thinks|doesn['’]?t"
     r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives)\b)"
     r"|\bw(?:ith|/)?\s+(?:the\s+)?(?P<noun2>missus|wifey|hubby)\b"
+    # "the wife Maureen says use washing up liquid": the British "the" for "my", with a name
+    rf"|\bthe\s+(?P<noun3>wife|missus|hubby)\s+(?P<hname>{_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z])"
     r"|(?:^\W*|[,;:]\s*|\bw(?:ith|/)?\s+(?:the\s+|my\s+)?(?:missus|wife|husband|family)\s*,?\s*"
     r"(?:and\s+)?|\bmarried\s+(?:with|and\s+have|and\s+got)\s+)"
     r"(?P<qty>\d|two|three|four|five)\s+(?:little\s+|young\s+|teenage\s+)?"
@@ -1305,11 +1326,14 @@ def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
             hit = _Hit("relationship", {"relation": "child", "name": None}, span)
             hit.plural = True
         else:
-            which = "noun" if m.group("noun") else "noun2"
+            which = next(g for g in ("noun", "noun2", "noun3") if m.group(g))
             relation = _normal("relationship", "relation", m.group(which).split()[-1])
             if relation is None:
                 continue
-            hit = _Hit("relationship", {"relation": relation, "name": None}, m.span(which))
+            names = _names(m.group("hname")) if m.group("hname") else []
+            name = names[0] if names else None
+            end = m.end("hname") if name else m.end(which)
+            hit = _Hit("relationship", {"relation": relation, "name": name}, (m.start(which), end))
             hit.plural = relation == "child"
         hit.phrase = True
         yield hit
@@ -1414,7 +1438,7 @@ _NAME_BTW = _Gated(
 _CALL_ME = _Gated(
     re.compile(
         rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|pls|can|may|just|but|and|so|simply|kindly|instead"
-        rf"|all|rather|prefer\s+you|you\s+can|u\s+can|actually|thought|then|now"
+        rf"|all|rather|prefer\s+you|you\s+can|u\s+can|actually|thought|then|now|btw|fyi|oh|also"
         rf"|(?:can|could|would|will)\s+(?:you|u))\s+)"
         rf"(?i:call)\s+me\s+"
         rf"(?P<name>{_NAME}|{_LOWER_NAME})"
@@ -1988,12 +2012,16 @@ def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?(?:(?:sub|co|vice|under|head)-)?{_ROLE_HEAD}"
+# "i left ovo and joined skyscanner": the subject of the leaving joins too
+_LEFT_AND = r"\bi\s+(?:left|quit)\s+(?:[\w&.\-]+\s+){1,4}?and\s+(?:then\s+|now\s+)?"
 _ROLE_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:at|for|with|in|of|by|and|who|working|now|since|here|there"
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
-    r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an)|irl)\b"
+    r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an|just|only)|irl"
+    # "joined MTN as network engineer last week": when it began (the time check reads it)
+    r"|last|this|yesterday|today|recently|earlier|next)\b"
     # "i work at Boots as a pharmacist 3 days a week"
     r"|\s+\d+\s+(?:days?|hrs?|hours?|shifts?|nights?)\b"
     # an emoji after the title: "started at Monzo on monday as a data analyst 🎉"
@@ -2027,8 +2055,9 @@ _OCCUPATION = [
         rf"\s+(?:(?:school|software|data|research|sales|support|project|product)\s+)?{_ROLE_HEAD}"
         # any one or two lower-case modifiers: "hardware engineer", "junior java developer"
         rf"|(?-i:[a-z][a-z\-]{{1,15}})(?:\s+(?-i:[a-z][a-z\-]{{1,15}}))?\s+{_ROLE_HEAD}"
-        # "I am QA tester at Nokia now"
-        rf"|(?-i:[A-Z]{{2,4}})\s+(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?{_ROLE_HEAD}"
+        # "I am QA tester at Nokia now", "I am freelance UX designer since 3 years"
+        rf"|(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?(?-i:[A-Z]{{2,4}})\s+(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?"
+        rf"{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by|working"
         rf"|with|here|from|based|living|i|im|already|my|our|so|but)\b)",
@@ -2069,8 +2098,8 @@ _OCCUPATION = [
     ),
     # "Just started at Grant Thornton last week as an audit senior"
     _grx(
-        rf"(?:^\W*|,\s*|\bi(?:{_A}ve|\s+have|\s+am|\s+have\s+now)?\s+)(?:just\s+|recently\s+)?"
-        rf"(?:started|joined)\s+(?:at\s+)?"
+        rf"(?:^\W*|,\s*|\bi(?:{_A}ve|\s+have|\s+am|\s+have\s+now)?\s+|{_LEFT_AND})"
+        rf"(?:just\s+|recently\s+)?(?:started|joined)\s+(?:at\s+)?"
         rf"(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+|\s+(?:\w+\s+)?\w+\s+ago"
         rf"|\s+on\s+\w+|\s+from\s+(?:last\s+)?\w+(?:\s+only)?)?"
         rf"\s+as\s+(?:a\s+|an\s+)?"
@@ -2262,13 +2291,23 @@ _SHOP_EMPLOYERS: Final = frozenset(
         " currys primark ikea zara target walmart costco kroger apple"
     )
 )
+# "I work in Revolut Kraków office", "i work in Infosys": an organisation one works in, named
+# with its office or known as an employer ("i work in Marketing", "in Leeds" name none)
+_WORK_IN = _grx(
+    rf"\bi\s+(?:currently\s+|now\s+|still\s+)?work\s+in\s+(?:the\s+)?(?P<org>{_ORG_TOKEN})"
+    rf"(?:(?:\s+{_PLACE_TOKEN})?\s+(?P<office>office|offices|branch|hq|headquarters|plant|factory"
+    rf"|campus)\b)?",
+    "work",
+)
 _EMPLOYER = [
+    _WORK_IN,
     # "i work for a tiny design agency called Studio Nine", "im the android developer at a
     # startup called Fieldly": the user's own workplace, named after its kind
     _grx(
         rf"\b(?:i|im|i{_A}m)\b(?:(?!\b(?:my|his|her|their|he|she|they|wife|husband|friend)\b)"
         rf"[^.;!?]){{0,60}}?\b(?:work(?:ing)?|{_ROLE_HEAD}|joined|started)\s+(?:[\w\-]+\s+){{0,3}}?"
-        rf"(?:at|for|with)\s+(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?(?:company|agency|startup|start-up"
+        rf"(?:(?:at|for|with)\s+|(?<=joined\s))(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?(?:company|agency"
+        rf"|startup|start-up"
         rf"|firm|studio|consultancy|business|bakery|restaurant|cafe|café|clinic|hospital|school"
         rf"|charity|nonprofit|bank|shop|store)\s*,?\s+(?:called|named)\s+(?P<org>{_ORG})",
         "called named",
@@ -2318,7 +2357,8 @@ _EMPLOYER = [
         "employed working",
     ),
     _grx(
-        rf"(?:\bi(?:{_A}ve|\s+have)?\s+|{_I_AM}\s+|^\W*)(?:just\s+|recently\s+|now\s+)?(?:started\s+(?:a\s+new\s+job\s+"
+        rf"(?:\bi(?:{_A}ve|\s+have)?\s+|{_I_AM}\s+|^\W*|{_LEFT_AND})(?:just\s+|recently\s+|now\s+)?"
+        rf"(?:started\s+(?:a\s+new\s+job\s+"
         rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined|joining"
         # Nigerian English "i resumed at Flutterwave last week"
         rf"|resumed\s+(?:work\s+)?at)\s+(?P<org>{_ORG})",
@@ -2509,6 +2549,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             group = next(g for g in ("org", "org2", "org3", "org4", "org5") if m.groupdict().get(g))
             said = m.group(group)
             named = said.casefold()
+            if pattern is _WORK_IN and not m.group("office") and known_employer(said) is None:
+                continue
             if named in _VENUES or named in _NOT_EMPLOYER_IN or canonical_place(said):
                 continue  # "I am at A2 now": a level, not a workplace
             if (value := _org(said, c[m.end(group) :])) is not None:
@@ -2605,6 +2647,8 @@ _OBJECT_CUT = _rx(
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
+    # "love tahini omg", "i cant stand slugs either": a cry or an echo after the thing
+    r"|omg|omfg|ngl|lmao|lmfao|xd|either|as\s+well"
     # "im allergic to nuts just fyi"
     r"|just\s+(?:fyi|so\s+you\s+know|in\s+case|btw|saying)"
     # "i love vindaloo the hotter the better"
@@ -2921,7 +2965,7 @@ _ALLERGY = [
     _grx(
         rf"(?P<verb>(?:{_I_AM}\s+|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
         rf"|deathly|highly|mildly|seriously|extremely"
-        rf"|quite)\s+)*al+er+gic\s+(?:to|against|on|for|of))\s+(?:the\s+)?(?P<obj>[^;:]+)",
+        rf"|quite)\s+)*al+er+gic\s+(?:to|against|on|for|of|with))\s+(?:the\s+)?(?P<obj>[^;:]+)",
         "allergic alergic allergik alergik allerigc",
         "lergic",
     ),
@@ -3076,6 +3120,9 @@ _LANGUAGE = [
         "native",
         _grx(
             rf"\b(?P<langs>{_LANG})\s+is\s+my\s+(?:native|first|mother)\s+(?:language|tongue)"
+            # "tamil is mother tongue for all of us": no "my", the family's own
+            rf"|\b(?P<langs3>{_LANG})\s+is\s+(?:our\s+)?(?:native|first|mother)\s+(?:language|tongue)"
+            rf"\s+(?:for|of)\s+(?:me|us|all\s+of\s+us|both\s+of\s+us|my\s+family|our\s+family)\b"
             # "where i can order in cantonese, its my first language"
             rf"|\b(?P<langs2>{_LANG})\s*,\s*(?:it{_A}?s|its|it\s+is|which\s+is)\s+(?:also\s+)?my\s+"
             rf"(?:native|first|mother)\s+(?:language|tongue)",
@@ -3253,11 +3300,13 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
 def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
     for level, pattern in _LANGUAGE:
         for m in pattern.finditer(c, mask):
-            langs = _LANGUAGE_NAME.findall(m.group("langs") or m.groupdict().get("langs2") or "")
+            group = next(
+                (g for g in ("langs", "langs2", "langs3") if m.groupdict().get(g)), "langs"
+            )
+            langs = _LANGUAGE_NAME.findall(m.group(group) or "")
             stated = level
             if level is None and (m.group("fluent") or m.group("adv")) and len(langs) == 1:
                 stated = "fluent"
-            group = "langs" if m.group("langs") else "langs2"
             for found in _LANGUAGE_NAME.finditer(c, m.start(group), m.end(group)):
                 # "I speak Russian and English, Georgian only few words"
                 if _FEW_WORDS.match(c, found.end() + 1):
@@ -3626,6 +3675,12 @@ _SUBJECT_LEAD = _rx(
 )
 
 
+_MONTH_WORDS: Final = frozenset(
+    _words(
+        "january february march april may june july august september october november december"
+        " christmas easter xmas"
+    )
+)
 _RELATIVE_DAYS: Final = frozenset(
     _words(
         "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thurs fri"
@@ -3665,7 +3720,8 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if lead.casefold() in ("on", "using", "running") and rest:
                 value = rest
             words = value.casefold().split()
-            if words[0] in _STATE_WORDS or _VERB_FORM.search(words[0]):
+            # "deploy branch is staging": an environment's name, not a verb
+            if words[0] in _STATE_WORDS or (_VERB_FORM.search(words[0]) and words[0] != "staging"):
                 continue
             if any(w in _OBJECT_BLOCK_ANY for w in words):
                 continue
@@ -3972,10 +4028,11 @@ _SELF_CORRECTION = _rx(
     r"|(?:sorry|oops)(?!\W+(?:(?:stupid|damn|dumb)\s+)?(?:autocorrect|auto-correct|typo|spell"
     r"|my\s+phone|keyboard))"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
-    # "im veggie - well actually fully vegan since january"
-    r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*(?:an?\s+)?"
+    # "im veggie - well actually fully vegan since january"; "staging, no wait, its release/2.x"
+    r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*"
+    r"(?:(?:it['’]?s|it\s+is)\s+(?!(?:my|his|her|their|our|your|not)\b))?(?:an?\s+)?"
     rf"(?P<value>[a-z](?:[\w'’\-/]|\.(?=\w))*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*){{0,2}}"
-    rf"|\d+(?:\.\d+)*(?:\s+[a-z]+(?=\s*[,.;!?]))?)"
+    rf"|\d+(?:\.\d+)*(?:\s+(?!(?:now|then|too|again)\b)[a-z]+(?=\s*[,.;!?]))?)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b))"
 )
@@ -4432,7 +4489,9 @@ _CONTRAST_NOT = _rx(r"not\s+[\w.\-]+(?:\s+[\w.\-]+)?\s*,")
 # "uses pnpm not npm and", "package manager is pnpm here, never npm": one word denied, said
 # right after the value it is contrasted with
 _DENIED_WORD = _rx(
-    r"(?:not|never)\s+[\w.\-]+(?:\s+\d[\w.]*)?(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|btw|for|in"
+    # "senior procurement officer not just officer"
+    r"(?:not|never)\s+(?:just\s+|only\s+|simply\s+)?[\w.\-]+(?:\s+\d[\w.]*)?"
+    r"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|btw|for|in"
     r"|here|anymore|any\s+more|either|lol|pls|please)\b)"
 )
 _VALUE_BEFORE = _rx(r"[\w.)]\s*,?\s*$")
@@ -4507,11 +4566,17 @@ _DO_NOT_REMEMBER = _grx(
 # "curitiba, i live here": where "here" is comes before it
 _LIVE_HERE = _grx(
     r"\b(?:i|we)\s+(?:both\s+|all\s+|actually\s+|do\s+)?live\s+(?:here|there)\b"
-    r"(?!\s+(?:too|as\s+well)\b)",
-    "here there",
+    r"(?!\s+(?:too|as\s+well)\b)"
+    # "we leave from São Paulo, where we live"
+    r"|,\s*where\s+(?:i|we)\s+(?:both\s+|all\s+|currently\s+|now\s+|actually\s+)?live\b",
+    "here there where",
 )
 _CONJUNCTION = _rx(r"\s(?:but|and|so|because|though|although|while)\s")
-_PLACE_BEFORE = re.compile(r"(?:\b(?i:in|here\s+in|to|from)\s+|^\W*)(?P<place>[^\W\d_][\w'’\-]+)")
+# "case study is Madrid since i live here": the place named as what something is, too
+_PLACE_BEFORE = re.compile(
+    r"(?:\b(?i:in|here\s+in|to|from|is|at)\s+|^\W*)"
+    r"(?P<place>[^\W\d_][\w'’\-]+(?:\s+(?-i:[A-Z])[\w'’\-]+){0,2})"
+)
 _OWN_FORGETTING = _rx(r"\b(?:i|we|he|she|they)\s+(?:just\s+|really\s+|honestly\s+|always\s+)?$")
 
 
@@ -4544,7 +4609,7 @@ def _message_reason(text: str, mask: int) -> str | None:
 
 # "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an eye-roll
 _EYE_ROLL = re.compile(
-    r"[🙄😒]|(?i:\byeah\s+right\b)"
+    r"[🙄😒🙃]|(?i:\byeah\s+right\b)"
     # "yeah sure im the queen of england and my 12 cats do my taxes lol": a sarcastic opener
     # and a laugh in one sentence
     r"|(?i:^\W*(?:yeah|yea|ya|oh)\W+sure\b[^.!?\n]*\b(?:lol|lmao|haha+)\b)"
@@ -4679,13 +4744,33 @@ def _keep_known_region(hits: list[_Hit], episode: Episode) -> None:
                     hit.values["place"] = home
 
 
+def _drop_shortened_employers(hits: list[_Hit]) -> None:
+    """ "procurement officer at MTN Ghana" then "my title at MTN is ...": an employer named by
+    the first words of one named before in the session is that one, not another."""
+    orgs = [h.values["org"] or "" for h in hits if h.kind == "employer"]
+    if len(orgs) < 2:
+        return
+    fulls = [o.casefold() for o in orgs]
+    hits[:] = [
+        h
+        for h in hits
+        if h.kind != "employer"
+        or not any(full.startswith((h.values["org"] or "").casefold() + " ") for full in fulls)
+    ]
+
+
 def _swapped(hit: _Hit, said: str, before: str) -> _Hit | None:
     """``hit`` with the value that ``before`` ends with replaced by ``said``, if valid."""
     if said.split()[0].casefold() in _NOT_A_VALUE or not _plausible(hit, said):
         return None
     tail = before.rstrip(" ,.;:!?—–-…").casefold()
+    # "my daughter Aoife's 7th, sorry Aisling": the name said with what is hers
+    owned = _OWNED_TAIL.sub("", tail)
     for field_name, value in hit.values.items():
-        if not value or not tail.endswith(value.casefold()):
+        if not value or not (
+            tail.endswith(value.casefold())
+            or (field_name == "name" and owned.endswith(value.casefold()))
+        ):
             continue
         new_value = said
         # "postgres 14 - no, 15": a number corrects the number of the value
@@ -4701,6 +4786,7 @@ def _swapped(hit: _Hit, said: str, before: str) -> _Hit | None:
 
 
 _TRAILING_NUMBER = re.compile(r"\d+(?:\.\d+)*$")
+_OWNED_TAIL = re.compile(r"['’]s\s+[\w\-]+$")
 _NOT_A_VALUE: Final = frozenset(
     _words(
         "i im i'm no not sorry wait well so and but the a an it its it's my we actually just"
@@ -4913,6 +4999,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._bare_version(event, m, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
+        _drop_shortened_employers(hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
         taken_back = []
         for hit, seq in self._taken_back:
@@ -6036,11 +6123,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # "told today": the time word dates the telling, not the setup
         if when := _TOLD_WHEN.match(text, start, end):
             start = when.end()
+        found = self._stated_within(event, text, start, end, mask)
+        return [h for h in found if h.kind == "working_state"]
+
+    def _stated_within(
+        self, event: EpisodeEvent, text: str, start: int, end: int, mask: int
+    ) -> list[_Hit]:
+        """What ``text[start:end]``, a statement carried inside a report or a request, states
+        when it carries no marker of its own (condition, modal, hedge, secret)."""
         content = text[start:end]
         if _CONDITIONAL.search(content, mask) or _clause_reason(content, mask):
             return []
-        found = self._clause(event, text, start, end, False, mask, quiet=True)
-        return [h for h in found if h.kind == "working_state"]
+        return self._clause(event, text, start, end, False, mask, quiet=True)
 
     def _clause(
         self,
@@ -6065,6 +6159,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 found.extend(_rule_home_possessive(clause, mask))
             if mask & _CALL_ME.bit:
                 found.extend(h for h in _rule_names(clause, mask, False))
+            # "the wife Maureen says ...": a relative named in passing, as "my wife" is
+            if mask & _HOUSEHOLD.bit:
+                found.extend(h for h in _rule_household(clause, mask) if h.values.get("name"))
         else:
             if mask & _NAMES_BITS:
                 found.extend(_rule_names(clause, mask, may_greet))
