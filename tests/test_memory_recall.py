@@ -1442,3 +1442,33 @@ def test_a_shortened_employer_and_an_acronym_are_no_new_facts(tmp_path: Path) ->
     assert not any("pta" in s for s in got), got
     # a sarcastic upside-down smile takes the taste back
     _forms_nothing(tmp_path, (("upside", "oh i just adore 6am flights 🙃"),))
+
+
+def test_corrections_in_the_words_people_use(tmp_path: Path) -> None:
+    def replaced(first: str, second: str, kept: str, gone: str) -> None:
+        got = _formed(tmp_path / kept.replace(" ", "-"), first, second)
+        assert _replaced(got, kept, gone), (kept, got)
+
+    replaced("i have allergy from kiwi", "sorry bro, not kiwi, it is mango", "mango", "kiwi")
+    replaced("i work for Panasonik in Osaka", "ja, Panasonic, sorry", "panasonic", "panasonik")
+    replaced("im alergic to almons", "yes almonds sorry my spelling", "almond", "almons")
+    replaced(
+        "we live in Chennai", "update - we shifted to Coimbatore in june", "coimbatore", "chennai"
+    )
+    replaced("we use yarn", "ugh scratch that we switched to bun last month", "bun", "yarn")
+    replaced("our db is mysql 5.7", "we upgraded, we're on mysql 8 now", "8", "5.7")
+    replaced("im vegan", "well i do eat eggs so vegetarian i guess", "vegetarian", "vegan")
+    replaced(
+        "my wife Ama will read a poem", "sorry, Ama is my sister. my wife is Esi", "esi", "wife ama"
+    )
+    # a pet said to be another species is one animal, not two
+    got = _formed(
+        tmp_path / "species",
+        "food for my dog, she is 9, her name is Tika",
+        "ai desculpa, Tika is a cat! senior cat food pls",
+    )
+    assert any("cat" in s and "tika" in s for s in got), got
+    assert not any("dog" in s for s in got), got
+    # a language said to be weak is not claimed
+    got = _formed(tmp_path / "weak", "i speak urdu and punjabi, english not so good")
+    assert not any("english" in s for s in got), got

@@ -86,7 +86,8 @@ _A = "['’]"
 _I_AM = rf"\bi(?:{_A}?m|\s+am)"
 _NAME = r"(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][A-Za-zÀ-ÖØ-öø-ÿĀ-ž'’\-]*)"  # "Zieliński", "Łukasz"
 _NAMES = rf"{_NAME}(?:\s*,\s*{_NAME})*(?:\s*,?\s+(?:and|&)\s+{_NAME})?"
-_PLACE_TOKEN = r"(?-i:[A-ZÀ-ÖØ-Þ][\wÀ-ÖØ-öø-ÿ'’.\-]*)"
+# "Łódź", "Šiauliai": capitals of Latin Extended-A too
+_PLACE_TOKEN = r"(?-i:[A-ZÀ-ÖØ-ÞŁŚŠŽŹŻĆČŘŐŰ][\wÀ-ÖØ-öø-ÿĀ-ž'’.\-]*)"
 _PLACE_LINK = r"(?-i:de|da|do|dos|das|del|di|la|le|upon|on|am|im|sur|of|y|el)"
 _PLACE = (
     rf"(?:(?i:the)\s+)?{_PLACE_TOKEN}(?:\s+(?:{_PLACE_LINK}\s+)?{_PLACE_TOKEN}){{0,3}}"
@@ -94,7 +95,8 @@ _PLACE = (
     rf"(?:\s+(?i:phase)\s+\d{{1,3}}(?![\w.]))?"
     rf"(?:,\s*(?:(?-i:[A-Z]{{2}})(?![\w.])|{_PLACE_TOKEN}(?:\s+{_PLACE_TOKEN})?(?=\s*$)))?"
 )
-_ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*)"
+# "iFood", "eBay": a brand's lower-case first letter before a capital
+_ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*|[a-z][A-Z][\w&'’.\-+]*)"
 _LOWER_INSTITUTION = (
     "council|hospital|university|college|bank|clinic|institute|ministry|agency|foundation"
     "|trust|authority|infirmary|academy|police|service|services"
@@ -708,7 +710,9 @@ _PAST = _grx(
     r"|when\s+i\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|grew\s+up"
     r"|in\s+the\s+past|former|ex|passed\s+away|passed|died|deceased|lived|worked|until"
     # "before my shift" says when, "i lived in oslo before" says it is over
-    r"|before(?!\s+(?:my|the|a|an|work|school|lunch|dinner|breakfast|bed|noon|then))"
+    # ... and "like i told you before" says when it was told
+    r"|(?<!told\syou\s)(?<!said\s)(?<!mentioned\s)(?<!wrote\s)"
+    r"before(?!\s+(?:my|the|a|an|work|school|lunch|dinner|breakfast|bed|noon|then))"
     r"|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
     r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)"
     # "were in cardiff now" is "we're" typed without the apostrophe
@@ -923,6 +927,16 @@ _POSSESSIVE = _grx(
 
 
 _PET_NOUN = _rx(_PET_SURFACE)
+# What "my dad is ..." says of a person in one capitalised word without naming them
+_WHAT_A_PERSON_IS: Final = frozenset(
+    _words(
+        "catholic christian muslim jewish hindu buddhist sikh atheist agnostic protestant"
+        " orthodox mormon evangelical baptist methodist anglican lutheran quaker deaf blind"
+        " retired pregnant single married divorced widowed gay straight bi vegan vegetarian"
+        " disabled autistic sick ill fine ok okay great good home here there away back out"
+        " busy older younger"
+    )
+)
 
 
 # "max is my brothers dog not mine lol. mine is a cat called Pesto": the user's own, named
@@ -1033,8 +1047,18 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         elif (
             not plural
             and (named := _PET_IS_NAME.match(rest))
-            # "my wife is Anke": a relative's name, never a word ("my dad is Catholic")
-            and (is_pet or not is_common_word(named.group("names").casefold()))
+            # "my wife is Anke": a relative's name, never a word ("my dad is Catholic"); a
+            # capitalised word that is not one of what a person is ("my husband is Yaw") names
+            and (
+                is_pet
+                or not is_common_word(named.group("names").casefold())
+                or (
+                    named.group("names")[:1].isupper()
+                    and named.group("names").casefold() not in _WHAT_A_PERSON_IS
+                    and named.group("names").casefold() not in _NATIONALITIES
+                    and named.group("names").casefold() not in _DEMONYMS
+                )
+            )
         ):
             names, end = _names(named.group("names")), m.end() + named.end()
         elif (
@@ -1340,7 +1364,8 @@ def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _PARENT = _grx(
-    rf"{_I_AM}\s+(?:a|an)\s+(?:(?:proud|single|new|first[- ]time|working|stay[- ]at[- ]home"
+    # non-native "I am single father of two": the article left out
+    rf"{_I_AM}\s+(?:(?:a|an)\s+)?(?:(?:proud|single|new|first[- ]time|working|stay[- ]at[- ]home"
     rf"|busy|full[- ]time|young|tired)\s+)?(?P<p>mom|mum|mother|dad|father|parent|grandmother"
     rf"|grandfather|grandparent|grandma|grandpa|granny|stepmom|stepdad|stepmother|stepfather)"
     rf"(?:\s+(?:of|to)\s+(?:{_QTY}|twins)(?:\s+(?:kids|children|boys|girls))?)?"
@@ -1541,6 +1566,13 @@ _LOWER_PLACE = (
 )
 _ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
 _HOME = [
+    # "im staff nurse here in Dubai already 6 years", "im caregiver here in Toronto": where
+    # the user works as what they are is where they are settled
+    _grx(
+        rf"{_I_AM}\s+(?:(?:a|an)\s+)?(?:[\w\-]+\s+){{0,3}}?{_ROLE_HEAD}\s+here\s+in\s+"
+        rf"(?P<place>{_ANY_PLACE})",
+        "here",
+    ),
     _grx(
         # non-native "I am live in Shenzhen"
         rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+)?|^\W*|,\s*)(?:currently\s+|now\s+|still\s+"
@@ -1566,12 +1598,13 @@ _HOME = [
     ),
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"
-        rf"|actually\s+|also\s+)?(?:moved|relocated)\s+(?:already\s+)?"
+        # Indian English "we shifted to Bengaluru last month only"
+        rf"|actually\s+|also\s+)?(?:moved|relocated|shifted)\s+(?:already\s+)?"
         # "we just moved from Berlin to Hamburg last week", "we moved last month from leeds to
         # Bradford": where the move ended
         rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
         rf"(?:from\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})",
-        "moved relocated",
+        "moved relocated shifted",
     ),
     # Nigerian English "we stay for Lekki", "i dey stay for Surulere"
     _grx(
@@ -2020,6 +2053,8 @@ _ROLE_END = (
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
     r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an|just|only)|irl"
+    # "I am pharmacist not doctor haha": a contrast naming one other title
+    r"|not\s+[a-z]+(?=\s*(?:$|[,.;!?]|\s+(?:haha|hehe|lol|lmao|anymore|btw)\b))"
     # "joined MTN as network engineer last week": when it began (the time check reads it)
     r"|last|this|yesterday|today|recently|earlier|next)\b"
     # "i work at Boots as a pharmacist 3 days a week"
@@ -2060,7 +2095,9 @@ _OCCUPATION = [
         rf"{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by|working"
-        rf"|with|here|from|based|living|i|im|already|my|our|so|but)\b)",
+        rf"|with|here|from|based|living|i|im|already|my|our|so|but"
+        # "I am pharmacist not doctor haha"
+        rf"|not\s+[a-z]+(?=\s*(?:$|[,.;!?]|\s+(?:haha|hehe|lol|lmao|anymore|btw)\b)))\b)",
         _ROLE_WORDS,
     ),
     # "i am the accountant at Kpakpo & Associates", "no im not a developer, im the product
@@ -2871,7 +2908,9 @@ _DIET = [
         " kosher",
     ),
     _grx(
-        rf"\b(?:i|we)\s+(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to)\s+"
+        # non-native "we are eating only halal", "i am eating only vegetarian"
+        rf"\b(?:i|we)\s+(?:(?:am|are|{_A}m|{_A}re)\s+(?:only\s+|strictly\s+|also\s+)?eating"
+        rf"|(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to))\s+"
         rf"(?:only\s+)?(?:a\s+|an\s+)?"
         rf"(?:strictly\s+|strict\s+)?(?P<diet>{_DIET_WORDS})(?:\s+(?:diet|food|meals?|meat))?"
         rf"{_DIET_END}",
@@ -2933,6 +2972,14 @@ _DIET = [
         rf"(?P<diet>{_DIET_WORDS}|veggie){_DIET_END}"
         rf"|\bso\s+(?P<diet2>vegan|vegetarian|pescatarian)\s+now\b",
         "still now",
+    ),
+    # "well actually i do eat fish so pescatarian i guess": what the user eats, then the diet
+    # it makes them
+    _grx(
+        rf"\bi\s+(?:do\s+|also\s+|still\s+)?(?:eat|have|take)\s+(?:fish|seafood|eggs|dairy|meat"
+        rf"|chicken)(?:\s+(?:again|now|too|sometimes))?\s*,?\s+so\s+(?:i{_A}?m\s+|im\s+)?"
+        rf"(?:(?:technically|basically|more)\s+)?(?P<diet>{_DIET_WORDS}){_DIET_END}",
+        "so",
     ),
 ]
 
@@ -3210,7 +3257,12 @@ _LANGUAGE_CUE_WORDS = (
 )
 
 
-_FEW_WORDS = _rx(r"\b(?:only|just)\s+(?:a\s+)?(?:few|some|couple)\s+(?:of\s+)?words\b")
+_FEW_WORDS = _rx(
+    r"\b(?:only|just)\s+(?:a\s+)?(?:few|some|couple)\s+(?:of\s+)?words\b"
+    # "english not so good": a language said to be weak is not claimed as spoken
+    r"|\b(?:is\s+)?not\s+(?:so|very|that|too|really)?\s*(?:good|great|well|fluent)\b"
+    r"|\b(?:is\s+)?(?:bad|weak|poor|rusty|very\s+basic)\b"
+)
 
 
 def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
@@ -3427,7 +3479,7 @@ _TECH_IS = _grx(
     # "python is 3.11", "terraform version 1.6", "so elixir version is 1.16 now"
     + r")\s+(?:version\s+(?:is\s+)?|is\s+)(?:now\s+|still\s+)?"
     r"v?(?P<ver>\d+(?:\.\d+){0,2})(?![\w.])",
-    " ".join(_TECHS),
+    " ".join(_TECHS) + " spring",
 )
 _TECH_CONTEXT = _grx(
     rf"(?:\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
@@ -3456,7 +3508,15 @@ _TECH_APP = _grx(
     rf"(?:^\W*|[,;.:]\s*|\b(?:a|an|our|the|this|my|its|it{_A}s)\s+)(?:{_TECH_VERSION})"
     rf"(?=(?:\s*(?:/|\+|&|,|\band\b|\bwith\b)\s*[\w.]+\s*v?\d+(?:\.\d+)*)*\s+(?:app|project"
     rf"|service|api|shop|codebase|repo|backend|frontend|monolith|site|server|stack)\b)",
-    " ".join(_TECHS) + " net",
+    " ".join(_TECHS) + " net spring",
+)
+# "we are building payroll microservice in node 20 with typescript": what the work is built on
+_BUILT_IN = _grx(
+    rf"\b(?:building|writing|developing|coding|making|maintaining|migrating|built|written|coded)\s+"
+    rf"(?:(?:a|an|the|our|my|this|that)\s+)?(?:[\w\-]+\s+){{0,3}}?(?:app|application|service"
+    rf"|microservice|api|backend|frontend|site|website|server|bot|cli|tool|project|platform"
+    rf"|dashboard|library|lib|sdk|plugin)s?\s+(?:in|with|on|using)\s+(?:{_TECH_VERSION})",
+    "building writing developing coding making maintaining migrating built written coded",
 )
 _ITS_TECH = _grx(
     rf"(?:\b(?:it{_A}?s|its)|(?:^|,)\s*is)\s+(?:{_TECH_VERSION})"
@@ -3512,7 +3572,7 @@ _TECH_FRAGMENT = _grx(
     rf"|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
     rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath"
     rf"|btw|and|in\s+(?:this|the|our)\b)))",
-    " ".join(_TECHS),
+    " ".join(_TECHS) + " spring",
 )
 _PM_FRAGMENT = _rx(rf"[,;]\s*(?P<pm>{_PACKAGE_MANAGERS})(?=\s*$|\s*[,.;])")
 # "tabs not spaces in this repo", "we use ruff not black"
@@ -3560,7 +3620,11 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         for tech, version in _tech_pairs(c, m):
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
-    for m in (*_TECH_APP.finditer(c, mask), *_ITS_TECH.finditer(c, mask)):
+    for m in (
+        *_TECH_APP.finditer(c, mask),
+        *_ITS_TECH.finditer(c, mask),
+        *_BUILT_IN.finditer(c, mask),
+    ):
         ci = _on_ci(c, m.start(), m.end())
         for tech, version in _tech_pairs(c, m):
             subject = f"ci {tech} version" if ci else f"{tech} version"
@@ -3707,9 +3771,13 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
         for m in pattern.finditer(c, mask):
             if _FOR_REPO.search(c, 0, m.start()):  # "line length for this repo is 100"
                 continue
-            # "formatting in this repo is prettier": "this repo" is not the subject
+            # "formatting in this repo is prettier": "this repo" is not the subject; in "in
+            # this repo the quote style is single quote" the subject follows its own "the"
+            own_subject = None
             if m.groupdict().get("det") and _PREP_BEFORE.search(c, 0, m.start()):
-                continue
+                _, the, own_subject = m.group("subj").rpartition(" the ")
+                if not the or not own_subject:
+                    continue
             value = _setting(m.group("val")) + (m.groupdict().get("up") or "")
             # "base branch is always develop here": the adverb is how often, not the value
             value = _version_only(
@@ -3728,7 +3796,7 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "deadline is sunday": a weekday or "tomorrow" names no date a later session can use
             if words[-1] in _RELATIVE_DAYS:
                 continue
-            subj = _SUBJECT_LEAD.sub("", subject or m.group("subj"))
+            subj = _SUBJECT_LEAD.sub("", subject or own_subject or m.group("subj"))
             subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
             # "python is 3.11": a tool named with a number is its version
             if subj.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
@@ -3805,6 +3873,7 @@ _RULES: Final = (
             _DEPLOYS_FROM,
             _TECH_APP,
             _ITS_TECH,
+            _BUILT_IN,
             _TEST_RUNNER,
             _PM_SWITCH,
             _VALUE_IS_OUR,
@@ -4093,13 +4162,27 @@ _RESPELL_CUE = _grx(
     "*",
 )
 _WORD_TOKEN = re.compile(r"(?<![\w'’])\*?([^\W\d_]{4,})\*?(?![\w'’])")
-_SLOTS_SPELLED: Final = ("name", "org", "place")
+_SLOTS_SPELLED: Final = ("name", "org", "place", "allergen")
 
 
 def _unaccented(word: str) -> str:
     return "".join(
         ch for ch in unicodedata.normalize("NFKD", word) if not unicodedata.combining(ch)
     ).casefold()
+
+
+def _two_slips(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` (both six letters or more, the first three the same) with at most
+    two letters changed, added or dropped: "Sieman" for "Siemens"."""
+    a, b = a.casefold(), b.casefold()
+    if a == b or min(len(a), len(b)) < 6 or a[:3] != b[:3] or abs(len(a) - len(b)) > 2:
+        return False
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1] <= 2
 
 
 def _one_slip(a: str, b: str) -> bool:
@@ -4133,8 +4216,10 @@ _STOP_WORDS_AFTER_IS: Final = frozenset(
 )
 _CORRECTION_CUE = _grx(
     r"\b(?:sorry|sry|actually|i\s+mean|i\s+meant|mixed|mix|wait|oops|no|not|wrong|correction"
-    r"|typo|autocorrect)\b",
-    "sorry sry actually mean meant mixed mix wait oops no not wrong correction typo autocorrect",
+    # the apology in the user's first language: "ai desculpa, Mel is a cat!"
+    r"|typo|autocorrect|desculpa|perd[oó]n|perdona|pardon|d[ée]sol[ée]|entschuldigung|scusa|maaf)\b",
+    "sorry sry actually mean meant mixed mix wait oops no not wrong correction typo autocorrect"
+    " desculpa perdon perdón perdona pardon desole désolé entschuldigung scusa maaf",
 )
 _THE_HEAD_IS = _rx(
     rf"\bthe\s+(?P<head>{_PET_SURFACE}|{_REL_SURFACE})\s+is\s+(?:called\s+|named\s+)?"
@@ -4240,7 +4325,10 @@ _SOMEONE_ELSES = _grx(
 )
 # "ah sorry, not hazelnuts, it's walnuts for me": the value said before, replaced
 _NOT_X_BUT_Y = _grx(
-    rf"\b(?:sorry|oops|wait|ah|oh|no|actually|correction)\W+not\s+(?P<old>[\w\-]+(?:\s+[\w\-]+)?)"
+    # "sorry brother, not sesame, it is shellfish": a word of address after the apology
+    rf"\b(?:sorry|oops|wait|ah|oh|no|actually|correction)(?:\W+(?:brother|bro|sis|sister|sir|madam"
+    rf"|ma{_A}?am|man|mate|dude|boss|habibi|yaar|po|friend|dear))?\W+not\s+"
+    rf"(?P<old>[\w\-]+(?:\s+[\w\-]+)?)"
     rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?(?P<new>[\w\-.]+)",
     "not",
 )
@@ -4301,7 +4389,19 @@ def _idle_reason(clause: str) -> str | None:
 
 
 def _forget_spans(text: str, mask: int) -> list[tuple[int, int]]:
-    return [m.span() for m in _FORGET_WHAT.finditer(text, mask)]
+    # "ugh scratch that we switched to pnpm": "scratch that" is said, then the new statement
+    # ("forget that i live in leeds" names what to forget)
+    return [
+        m.span()
+        for m in _FORGET_WHAT.finditer(text, mask)
+        if not _SCRATCH_THEN_SAID.match(m.group())
+    ]
+
+
+_SCRATCH_THEN_SAID = _rx(
+    rf"scratch\s+that\s+(?:i|we|i{_A}?m|im|we{_A}?re|my|our)\s+(?:just\s+|actually\s+|now\s+)?"
+    rf"(?:switched|moved|changed|migrated|upgraded|went|use|are|am|live|work|have|got)\b"
+)
 
 
 # "im not coeliac", "im not sure im allergic"
@@ -4492,7 +4592,7 @@ _DENIED_WORD = _rx(
     # "senior procurement officer not just officer"
     r"(?:not|never)\s+(?:just\s+|only\s+|simply\s+)?[\w.\-]+(?:\s+\d[\w.]*)?"
     r"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|btw|for|in"
-    r"|here|anymore|any\s+more|either|lol|pls|please)\b)"
+    r"|here|anymore|any\s+more|either|lol|haha|hehe|lmao|pls|please)\b)"
 )
 _VALUE_BEFORE = _rx(r"[\w.)]\s*,?\s*$")
 _ANSWER_NO = _rx(
@@ -5000,6 +5100,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
         _drop_shortened_employers(hits)
+        self._newer_versions(hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
         taken_back = []
         for hit, seq in self._taken_back:
@@ -5569,8 +5670,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         withdrawn = [h for h, s in self._taken_back if s == event.seq] if same else []
         for m in tokens:
             word = m.group(1)
-            if "*" not in m.group() and word.islower() and is_common_word(word):
-                continue
+            # a common word respells only a common noun ("cashes" then "cashews")
+            common = "*" not in m.group() and word.islower() and is_common_word(word)
             for hit in [*reversed(hits), *reversed(withdrawn)]:
                 first = hit.evidence[0] if hit.evidence else None
                 if first is None or (first[0] == event.seq) != same:
@@ -5579,10 +5680,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     continue
                 for slot in _SLOTS_SPELLED:
                     held = hit.values.get(slot)
-                    if not held:
+                    if not held or (common and slot != "allergen"):
                         continue
                     words = held.split()
-                    slipped = [i for i, w in enumerate(words) if len(w) >= 4 and _one_slip(w, word)]
+                    slipped = [
+                        i
+                        for i, w in enumerate(words)
+                        if len(w) >= 4 and (_one_slip(w, word) or _two_slips(w, word))
+                    ]
                     if len(slipped) != 1:
                         continue
                     i = slipped[0]
@@ -5672,6 +5777,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if species.casefold() != m.group("head").casefold():
                     new = _Hit("pet", {**hit.values, "species": m.group("head")}, None)
                     self._put(hit, new, hits, event.seq, m.span())
+                    # "my dog, ... her name is Mel" then "Mel is a cat": the unnamed dog that
+                    # mention made is the same animal
+                    first = hit.evidence[0]
+                    for other in [h for h in hits if h.kind == "pet" and h is not new]:
+                        if (
+                            other.values.get("name") is None
+                            and other.values.get("species") == hit.values.get("species")
+                            and other.evidence
+                            and other.evidence[0][0] == first[0]
+                        ):
+                            self._take_back(other, hits, event.seq, m.span())
                 return
 
     def _denied_later(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
@@ -5722,6 +5838,29 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if hit.values.get("value") != version:
             new = _Hit("working_state", {**hit.values, "value": version}, None)
             self._replace(hit, new, hits, event.seq, m.span())
+
+    def _newer_versions(self, hits: list[_Hit]) -> None:
+        """ "our db is postgres 13" then "we're on postgres 15 now": a later version of a tool
+        takes back a setting said before to be that tool at another version."""
+        versions = [
+            (h, (h.values["subject"] or "")[: -len(" version")].casefold(), h.values["value"])
+            for h in hits
+            if h.kind == "working_state"
+            and (h.values.get("subject") or "").endswith(" version")
+            and _VERSION_VALUE.fullmatch(h.values.get("value") or "")
+        ]
+        for new, tech, version in versions:
+            for old in [h for h in hits if h.kind == "working_state" and h is not new]:
+                tool, _, was = (old.values.get("value") or "").casefold().rpartition(" ")
+                if (
+                    tool.split()[-1:] == [tech]
+                    and _VERSION_VALUE.fullmatch(was)
+                    and was != version
+                    and old.evidence
+                    and new.evidence
+                    and old.evidence[0][0] < new.evidence[0][0]
+                ):
+                    self._take_back(old, hits, new.evidence[0][0], new.evidence[0][1:])
 
     def _put(self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
         """``new`` in place of ``hit``, or, when ``hit`` was already taken back, beside it."""
@@ -5797,6 +5936,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "not gradle, it is maven": an earlier claim whose value is the one denied gets the
         new value (same kind, same other fields), cited by the correcting words."""
         old = m.group("old").casefold()
+        # "sorry not Omar, its my daughter Layla who goes": someone else, not a new value
+        if m.group("new").casefold() in _NOT_A_VALUE:
+            return []
         for hit in hits:
             if hit in gone or all(e[0] == event.seq for e in hit.evidence):
                 continue
