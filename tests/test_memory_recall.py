@@ -1472,3 +1472,18 @@ def test_corrections_in_the_words_people_use(tmp_path: Path) -> None:
     # a language said to be weak is not claimed
     got = _formed(tmp_path / "weak", "i speak urdu and punjabi, english not so good")
     assert not any("english" in s for s in got), got
+
+
+def test_pets_allergies_and_stacks_said_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("renamed", "tag for my cat Bubu, no wait sorry her name is Boba, ty", "boba"),
+            ("living-here", "we are from Davao and im still living here, budget tips?", "davao"),
+            ("bracket", "snack ideas, i cant have sesame (allergic) at all", "sesame"),
+            ("and-tech", "we use poetry and python 3.12, fix the lockfile", "3.12"),
+        ),
+    )
+    # another team's stack is theirs
+    got = _formed(tmp_path / "team", "the data team uses airflow and python 3.10, whats a dag")
+    assert not any("3.10" in s for s in got), got

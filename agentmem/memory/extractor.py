@@ -1394,6 +1394,11 @@ def _rule_parent_married(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("relationship", {"relation": "spouse", "name": value}, m.span())
 
 
+# "no wait sorry his name is Rocky": a name given again after a takeback
+_NAME_IS_NOW = _rx(
+    rf"\b(?:sorry|wait|no|oops|i\s+mean)\W+(?:his|her|its)\s+name(?:{_A}s|\s+is)\s+"
+    rf"(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}})\b"
+)
 _PRONOUN_NAME = _grx(
     rf"(?:^|,\s*)\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
     rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+"
@@ -3065,8 +3070,10 @@ _ALLERGIC_AFTER = _rx(
     # "nothing with shellfish im allergic"
     rf"|nothing\s+with|without|avoid)\s+"
     rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|dishes|food)\b)[a-z]+)?)(?:\s+(?:dishes|food))?"
-    rf"(?:\s+(?:please|pls|plz|for\s+me))?\s*[,.]?\s+(?:because\s+|since\s+"
+    rf"(?:\s+(?:please|pls|plz|for\s+me))?(?:\s*[,.]?\s+(?:because\s+|since\s+"
     rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"
+    # "i cant have tree nuts (allergic)"
+    rf"|\s*\(\s*(?:{_I_AM}\s+)?al+er+gic\s*\))"
 )
 
 
@@ -3510,6 +3517,17 @@ _TECH_APP = _grx(
     rf"|service|api|shop|codebase|repo|backend|frontend|monolith|site|server|stack)\b)",
     " ".join(_TECHS) + " net spring",
 )
+# "package manager is pnpm not npm in this repo, and node 20": one more of the stack, added to
+# a setting just stated (read only after one, see _rule_tech)
+_AND_TECH = _grx(
+    rf"(?:,\s*|\s+)(?:and|&|plus)\s+(?:{_TECH_VERSION})(?=\s*(?:$|[,.;!?]))",
+    "and plus",
+    "&",
+)
+_SETTING_SAID = _rx(
+    rf"\b(?:i|we|our|my|us|im|i{_A}m|we{_A}re)\b[^.!?]*\b(?:use|using|on|run|running)\b"
+    r"|\b(?:is|are)\b"
+)
 # "we are building payroll microservice in node 20 with typescript": what the work is built on
 _BUILT_IN = _grx(
     rf"\b(?:building|writing|developing|coding|making|maintaining|migrating|built|written|coded)\s+"
@@ -3620,10 +3638,17 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         for tech, version in _tech_pairs(c, m):
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
+    # ... a setting of the user's own: "the payments team uses kafka and go 1.22" is theirs
+    stack_added = [
+        m
+        for m in _AND_TECH.finditer(c, mask)
+        if _SETTING_SAID.search(c, 0, m.start()) and not _THIRD_PARTY.search(c)
+    ]
     for m in (
         *_TECH_APP.finditer(c, mask),
         *_ITS_TECH.finditer(c, mask),
         *_BUILT_IN.finditer(c, mask),
+        *stack_added,
     ):
         ci = _on_ci(c, m.start(), m.end())
         for tech, version in _tech_pairs(c, m):
@@ -3874,6 +3899,7 @@ _RULES: Final = (
             _TECH_APP,
             _ITS_TECH,
             _BUILT_IN,
+            _AND_TECH,
             _TEST_RUNNER,
             _PM_SWITCH,
             _VALUE_IS_OUR,
@@ -4667,6 +4693,9 @@ _DO_NOT_REMEMBER = _grx(
 _LIVE_HERE = _grx(
     r"\b(?:i|we)\s+(?:both\s+|all\s+|actually\s+|do\s+)?live\s+(?:here|there)\b"
     r"(?!\s+(?:too|as\s+well)\b)"
+    # "we are from Cebu City and im still living here"
+    rf"|\b(?:i{_A}?m|im|i\s+am|we{_A}?re|we\s+are)\s+(?:still\s+|now\s+|also\s+)?living\s+"
+    r"(?:here|there)\b(?!\s+(?:for|till|until|temporarily|too|as\s+well)\b)"
     # "we leave from São Paulo, where we live"
     r"|,\s*where\s+(?:i|we)\s+(?:both\s+|all\s+|currently\s+|now\s+|actually\s+)?live\b",
     "here there where",
@@ -5099,6 +5128,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._bare_version(event, m, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
+            if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
+                self._named_after_takeback(event, m, hits)
         _drop_shortened_employers(hits)
         self._newer_versions(hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
@@ -5838,6 +5869,28 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if hit.values.get("value") != version:
             new = _Hit("working_state", {**hit.values, "value": version}, None)
             self._replace(hit, new, hits, event.seq, m.span())
+
+    def _named_after_takeback(
+        self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]
+    ) -> None:
+        """ "my dog Rocco, no wait sorry his name is Rocky": the pet or relative this message
+        took back, said again with its right name."""
+        name = m.group("name")
+        if name.islower() and is_common_word(name):
+            return
+        for hit, seq in reversed(self._taken_back):
+            if seq != event.seq or hit.kind not in ("pet", "relationship"):
+                continue
+            held = hit.values.get("name")
+            if held and hit.evidence and hit.evidence[-1][2] <= m.start():
+                if held.casefold() != name.casefold() and not any(
+                    h.kind == hit.kind
+                    and (h.values.get("name") or "").casefold() == name.casefold()
+                    for h in hits
+                ):
+                    new = _Hit(hit.kind, {**hit.values, "name": name.title()}, None)
+                    self._add(new, hits, event.seq, m.span())
+                return
 
     def _newer_versions(self, hits: list[_Hit]) -> None:
         """ "our db is postgres 13" then "we're on postgres 15 now": a later version of a tool
