@@ -1487,3 +1487,18 @@ def test_pets_allergies_and_stacks_said_in_passing(tmp_path: Path) -> None:
     # another team's stack is theirs
     got = _formed(tmp_path / "team", "the data team uses airflow and python 3.10, whats a dag")
     assert not any("3.10" in s for s in got), got
+
+
+def test_the_users_own_pet_after_someone_elses(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("mine", "my dog rex - wait no, rex is my sisters dog, mine is bramble lol", "bramble"),
+            ("people-name", "I have two cats and a noisy parrot called Kiwi, tips?", "kiwi"),
+            ("names", "we adopted a rescue lurcher in may, her names Tilly and shes shy", "tilly"),
+        ),
+    )
+    got = _formed(
+        tmp_path / "gone", "my dog rex - wait no, rex is my sisters dog, mine is bramble lol"
+    )
+    assert not any("rex" in s for s in got), got

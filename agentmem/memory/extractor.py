@@ -824,7 +824,8 @@ _NAMED = re.compile(
     rf"|se\s+llama|s{_A}appelle|hei(?:ß|ss)t|si\s+chiama|chama-se|se\s+chama"
     # "I have dog, his name is Burek", "a dog, a Dackel named Fritzi": the name of what was
     # just introduced, in the same breath
-    rf"|(?<=,)\s*(?:his|her|its|their)\s+name(?:\s+is|{_A}s)"
+    # ... "her names Pickle": the apostrophe of "name's" left out
+    rf"|(?<=,)\s*(?:his|her|its|their)\s+name(?:\s+is|{_A}s|s(?=\s+(?-i:[A-Z])))"
     rf"|(?<=,)\s*(?:a|an)\s+(?:[\w\-]+\s+){{1,3}}?(?:named|called))\s+)(?P<names>{_NAMES})"
 )
 _POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
@@ -1269,7 +1270,9 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             ):
                 pos = when.end()
             if named := _NAMED.match(c, pos):
-                items.append((m, _names(named.group("names"))))
+                # "a very loud parrot called Kiwi": a pet may be named for a people
+                is_pet = _PET_NOUN.fullmatch(m.group("noun")) is not None
+                items.append((m, _names(named.group("names"), pet=is_pet)))
                 pos = named.end()
             elif named := _CALLED_LOWER.match(c, pos):
                 items.append((m, [named.group("names").title()]))
@@ -4277,7 +4280,12 @@ _MOVED_NOW_IN = _grx(
 # "sorry, Mochi, Miso is my sisters cat": the pet of that name is someone else's
 _SOMEONE_ELSES_PET = _rx(
     rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:my|the|our)\s+(?:{_REL_SURFACE}|friend"
-    rf"|neighbou?r|flatmate|roommate|colleague|boss|mate)(?:['’]?s)\s+(?:{_PET_SURFACE})\b"
+    rf"|neighbou?r|flatmate|roommate|colleague|boss|mate)(?:['’]?s)\s+(?P<species>{_PET_SURFACE})\b"
+)
+_MINE_IS_NAME = _rx(
+    r"[^\n]{0,60}?\b(?P<mine>(?:mine|ours)\s+is\s+(?:called\s+|named\s+)?"
+    rf"(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}}))(?=\s*$|\s*[,.;!?]|\s+(?:and|lol|haha|hes|shes|he"
+    r"|she|btw|who)\b)"
 )
 _NAME_IS_SPECIES = _rx(
     rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:a|an|my)\s+(?P<head>{_PET_SURFACE})\b"
@@ -5764,6 +5772,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for hit in [h for h in hits if h.kind == "pet"]:
                 if (hit.values.get("name") or "").casefold() == name:
                     self._take_back(hit, hits, event.seq, m.span())
+            # "loki is my brothers cat, mine is freya lol": the user's own, of that species
+            mine = _MINE_IS_NAME.match(event.text, m.end())
+            if mine and _pet_name_ok(mine.group("name")):
+                species = _normal("pet", "species", m.group("species"))
+                if species is not None:
+                    new = _Hit("pet", {"species": species, "name": mine.group("name").title()})
+                    self._add(new, hits, event.seq, mine.span("mine"))
 
     def _head_corrected(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my dog Pipoca" then "sorry the dog is Paçoca": the latest pet or relative said
