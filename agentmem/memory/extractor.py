@@ -4028,7 +4028,6 @@ _TEAM_SPEAKER = _rx(
     r"\b(?:my|our)\s+(?:team\s+|tech\s+|project\s+|engineering\s+)?(?:lead|manager|boss|cto"
     r"|architect|supervisor|team)\s+(?:(?:just|also|today|yesterday|already)\s+)*\W*$"
 )
-_TOLD_WHEN = _rx(r"\s*(?:(?:just\s+)?now|today|yesterday|this\s+morning|earlier)\b")
 _REPORT_ENDS = _rx(
     r"^\W*but\s+(?:now\s+|then\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?"
     r"(?:i|i['’]m|im|we|we['’]re)\b"
@@ -6330,21 +6329,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         team decided is the setup the user works in ("my lead told today we are changing,
         deploy branch is now 'prod-release'"); anything else it says stays the lead's."""
         start = max(start, report_from)
-        # "told today": the time word dates the telling, not the setup
-        if when := _TOLD_WHEN.match(text, start, end):
-            start = when.end()
-        found = self._stated_within(event, text, start, end, mask)
-        return [h for h in found if h.kind == "working_state"]
-
-    def _stated_within(
-        self, event: EpisodeEvent, text: str, start: int, end: int, mask: int
-    ) -> list[_Hit]:
-        """What ``text[start:end]``, a statement carried inside a report or a request, states
-        when it carries no marker of its own (condition, modal, hedge, secret)."""
         content = text[start:end]
         if _CONDITIONAL.search(content, mask) or _clause_reason(content, mask):
             return []
-        return self._clause(event, text, start, end, False, mask, quiet=True)
+        found = self._clause(event, text, start, end, False, mask, quiet=True)
+        return [h for h in found if h.kind == "working_state"]
 
     def _clause(
         self,
