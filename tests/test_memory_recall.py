@@ -1502,3 +1502,96 @@ def test_the_users_own_pet_after_someone_elses(tmp_path: Path) -> None:
         tmp_path / "gone", "my dog rex - wait no, rex is my sisters dog, mine is bramble lol"
     )
     assert not any("rex" in s for s in got), got
+
+
+def test_pets_named_in_lower_case_where_people_name_them(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("pair", "i have 2 cats pickle and zuzu and a whippet called flint lol", "zuzu"),
+            ("list-goes-on", "i have 2 cats pickle and zuzu and a whippet called flint", "flint"),
+            ("verb", "my hamster crumpet got out of his cage again", "crumpet"),
+            ("before", "ugh, waffle my pup chewed my charger", "waffle"),
+            ("breed", "my leopard gecko Mango wont shed properly", "mango"),
+        ),
+    )
+    # a word before "my dog" that does something to it, or two English words after "2 dogs",
+    # name nothing
+    for name, text, word in (
+        ("doing", "feeding my cat keeps me up at 5am", "feeding"),
+        ("where", "i have 2 dogs inside and outside", "inside"),
+    ):
+        got = _formed(tmp_path / name, text)
+        assert not any(word in s for s in got), got
+
+
+def test_a_takeback_that_denies_reaches_past_a_request(tmp_path: Path) -> None:
+    with agentmem.open(str(tmp_path / "m.db"), principal="alice") as store:
+        _session(store, "im a data analyst at zalando")
+        store.consolidate_idle(0)
+        store.append(user_msg("whats a synonym for quick", run="r-s1"))
+        store.consolidate_idle(0)
+        store.append(
+            user_msg("no sorry that was a test, ignore that, i dont work there", run="r-s1")
+        )
+        store.close_session("s1")
+        statements = _statements(store)
+    assert not any("alando" in s or "analyst" in s for s in statements), statements
+    # a takeback that denies nothing takes back the request just before it
+    with agentmem.open(str(tmp_path / "k.db"), principal="alice") as store:
+        _session(
+            store, "i have a cat named Olive", "whats the time in tokyo", "no wait ignore that"
+        )
+        store.close_session("s1")
+        assert any("Olive" in s for s in _statements(store))
+
+
+def test_quotes_jokes_and_how_much_stay_where_they_belong(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "quoted-list",
+                "feedback on my students sentences: 'i live in oslo', 'my cat is called Pim', "
+                "'i am a pilot'",
+            ),
+            (
+                "boss-of-home",
+                "as the boss of this house (the laundry pile disagrees) i need a chore rota",
+            ),
+            ("lol-i-wish", "im a nurse lol i wish"),
+        ),
+    )
+    got = _formed(tmp_path / "passion", "i loathe jogging with a passion, plan me a gym week")
+    assert "user dislikes jogging" in got, got
+    got = _formed(tmp_path / "ironic", "im a chef and also vegan which is kind of ironic 🙃")
+    assert any("chef" in s for s in got) and any("vegan" in s for s in got), got
+
+
+def test_a_clause_ends_where_a_plan_a_move_or_a_new_job_begins(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("plan", "im coeliac and heading to a pizza place saturday, tips?", "gluten"),
+            ("move", "im ukrainian, moved to porto two years ago", "porto"),
+            ("job", "im a product manager, was at n26 for 3 yrs but joined Monzo in june", "monzo"),
+            ("were", "were in Leicester if that helps with the bus times", "leicester"),
+            ("we-both", "gift ideas? we both prefer trains over planes", "trains"),
+            ("laugh", "how do i say gate in polish lol my polish is native", "native polish"),
+            ("fluently", "i speak urdu and english fluently", "urdu fluently"),
+            ("working-with", "i live in chennai and working with Wipro, leave policy?", "wipro"),
+            ("obviously", "im still at Bosch obviously, but my team moved", "bosch"),
+            ("bio", "graphic designer based in lisbon, still learning portuguese", "designer"),
+        ),
+    )
+    got = _formed(tmp_path / "past", "we were in Leicester for the weekend")
+    assert not any("leicester" in s for s in got), got
+
+
+def test_an_allergy_between_commas_is_the_users_only_in_their_own_sentence(
+    tmp_path: Path,
+) -> None:
+    got = _formed(tmp_path / "own", "i cant eat the crab cakes, shellfish allergy, so swap pls")
+    assert any("shellfish" in s for s in got), got
+    got = _formed(tmp_path / "niece", "cake ideas for my niece, egg allergy, she turns 6")
+    assert not any("egg" in s for s in got), got

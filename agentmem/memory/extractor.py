@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/15"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/16"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -152,6 +152,9 @@ _PET_MOD = (
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own"
     rf"|black|white|orange|grey|gray|brown|ginger|tabby|lazy|grumpy|two|three|four|five"
     rf"|golden|cocker|german|jack|border|french|english|miniature|mini|toy|standard|springer"
+    # "my corn snake Noodle", "my leopard gecko", "my bearded dragon", "my holland lop"
+    rf"|corn|ball|king|milk|leopard|crested|bearded|holland|netherland|dwarf|lionhead|syrian"
+    rf"|russian|siamese|persian|maine|angora|rex|fancy|pygmy"
     rf"|\d{{1,2}}|{_AGE})"
 )
 _SHARED_RELATIONS: Final = frozenset(
@@ -466,11 +469,26 @@ _CLAUSE_SEP = _grx(
     # "I was working in Infosys since 2019 only but from last month I have joined TCS"
     rf"|,?\s+but\s+(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "used to live in oslo but moved to bergen", "in nairobi till thursday but home is kampala"
-    rf"|,?\s+but\s+(?=(?:then\s+|now\s+|just\s+)?(?:moved|relocated)\b|home(?:\s+is|{_A}s)\s)"
+    rf"|,?\s+but\s+(?=(?:then\s+|now\s+|just\s+)?(?:moved|relocated|started\s+(?:at|with)"
+    rf"|joined)\b|home(?:\s+is|{_A}s)\s)"
     # "Infosys was till last month only, from 3rd of this month I am joined TCS"
     rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "formatter is black, ruff is just doing the import sorting for now": a new subject
     rf"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)"
+    # "im a barista and lactose intolerant which is kind of ironic": a comment on what was said
+    rf"|,?\s+(?=which\s+is\s+(?:kind\s+of|kinda|sort\s+of|sorta|a\s+bit|pretty|so|quite|super"
+    rf"|really|very|honestly|probably|maybe)\s)"
+    # "how i say vet clinic in polish lol my polish is native": a laugh ends a run-on's part
+    # (never before what takes the part back: "im a nurse lol i wish")
+    rf"|\s+(?:lol|lmao|haha+)\s+(?!i\s+(?:wish|guess|think|hope|mean|suppose|wonder|wish|kid"
+    rf"|dont|don{_A}t|do\s+not)\b)(?=(?:{_SUBJECT_START}))"
+    # "im japanese native speaker, moved to mexico city last year", "im a ux designer, started
+    # at klarna in sept": a move or a new job, the subject left out
+    rf"|,\s+(?=(?:just\s+|recently\s+|then\s+)?(?:(?:moved|relocated)\s+(?:to|here)"
+    rf"|started\s+(?:at|with)|joined)\b)"
+    # "im coeliac and going to a sushi place friday": a plan after the state
+    rf"|,?\s+and\s+(?=(?:also\s+|then\s+)?(?:going|gonna|heading|flying|driving|visiting)"
+    rf"\s+(?:to|for|out|on|home|back)\b)"
     # "im an sre at Takealot, on call this week": a passing state after the job
     rf"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
     # "im a teacher, next term i teach year 9": a time that opens the next statement
@@ -492,7 +510,8 @@ _CLAUSE_SEP = _grx(
     # after one, see _REASON_LEAD)
     rf"|(?P<reason>(?<=[a-z])\s+)(?=i\s+(?:should|need|have\s+to|must|want|would|could|might"
     rf"|will|shall)\b)",
-    words="but and so although though while whereas because since plus yet btw i im that",
+    words="but and so although though while whereas because since plus yet btw i im that lol"
+    " lmao haha which",
     parts=", ; : - – — ( )",
 )
 # A sentence that opens with a reason: "since i work for safaricom ..."
@@ -859,17 +878,37 @@ def _pet_name_ok(word: str) -> bool:
 _PET_NAMES_THEN = re.compile(
     r"\s+(?P<a>[a-z][a-z\-]{1,19})\s+(?:and|n|&)\s+(?P<b>[a-z][a-z\-]{1,19})"
     r"(?=\s+(?:are|keep|were|have|had|fight|hate|love|both|just|always|never|wont|won't|dont"
-    r"|don't|need|get|keep|sleep|refuse|eat)\b|\s*[,.!?]|\s*$)"
+    r"|don't|need|get|keep|sleep|refuse|eat)\b|\s*[,.!?]|\s*$"
+    # "2 cats pixel and nori and a greyhound called dash": the list goes on
+    r"|\s+and\s+(?:a|an|my|our|one|two|\d+)\s)"
 )
 _PETS_ARE_NAMED = re.compile(
     rf"\s+(?i:are)\s+(?P<a>{_NAME})\s*(?:,\s*|\s+(?i:and|&)\s+)(?P<b>{_NAME})(?=\s*$|\s*[,.;!?]|\s+[a-z])"
 )
-_PET_NAME_THEN_VERB = re.compile(
-    r"\s+(?P<names>[a-z][a-z'’\-]{1,19})(?=\s+(?:and\s+(?:my|our)|be|will|would|can|could"
-    r"|should|might|keep|keeps|is|has|just|always|never|loves|hates"
+# What a pet does, right after its name: "my hamster peanut got into the fruit bowl"
+_PET_VERBS = (
+    r"be|will|would|can|could|should|might|keep|keeps|is|has|just|always|never|loves|hates"
     r"|likes|gets|sleeps|barks|meows|wont|won't|doesnt|doesn't|refuses|ate|eats|chews|scratches"
     r"|needs|was|had|goes|chewed|stole|steals|ran|runs|jumped|jumps|bit|bites|howls|cries"
-    r"|sheds|pulls|digs|dug|knocked|knocks|follows|hides|wakes|woke)\b)"
+    r"|sheds|pulls|digs|dug|knocked|knocks|follows|hides|wakes|woke|got|threw|throws"
+    r"|seems|started|starts|escaped|peed|pees|licks|licked|snores|growls|hisses|hissed|went"
+    r"|came|looks|looked|smells|sits|sat|yowls|whines|whined|scratched|hid|hated|loved|fell"
+)
+_PET_NAME_THEN_VERB = re.compile(
+    rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our)|{_PET_VERBS})\b)"
+)
+# "pepper my lab keeps stealing food", "biscuit my pup fell asleep on my arm": a lower-case
+# name set before the possessive, when the pet then does something
+_LOWER_NAME_BEFORE = re.compile(
+    r"(?:^\W*|[,;:]\s*|\b(?:also|and|ok|oh|lol|btw|plus|omg|ugh)\s+)"
+    r"(?P<names>[a-z][a-z'’\-]{1,19})\s+$"
+)
+# ... an action, not "is" or "has" ("walk my dog is what i do")
+_PET_VERB_NEXT = re.compile(
+    r"\s+(?:keeps|loves|hates|likes|gets|sleeps|barks|meows|refuses|ate|eats|chews|scratches"
+    r"|chewed|stole|steals|ran|runs|jumped|jumps|bit|bites|howls|sheds|pulls|digs|dug|knocked"
+    r"|knocks|follows|hides|wakes|woke|got|threw|throws|escaped|peed|pees|licks|licked|snores"
+    r"|growls|hisses|hissed|yowls|whines|whined|scratched|hid|fell|sat|sits)\b"
 )
 # "a cocker spaniel called biscuit": after "called" or "named" a lower-case word is a name even
 # if it is also an English word
@@ -1102,6 +1141,19 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and before.group("names").casefold() not in _MONTH_WORDS
         ):
             names, start = [before.group("names")], before.start("names")
+        elif (
+            is_pet
+            and not names
+            and not plural
+            and not owner
+            and _PET_VERB_NEXT.match(c, m.end())
+            and (before := _LOWER_NAME_BEFORE.search(c, 0, m.start())) is not None
+            and _pet_name_ok(word := before.group("names"))
+            and word not in _NOT_A_NOUN
+            and word not in _RELATIVE_DAYS
+            and not word.endswith(("ing", "ed"))
+        ):
+            names, start = [word.title()], before.start("names")
         if not plural:
             names = names[:1]
         for hit in _with_names(kind, field_name, noun, names, (start, end)):
@@ -1277,6 +1329,17 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             elif named := _CALLED_LOWER.match(c, pos):
                 items.append((m, [named.group("names").title()]))
                 pos = named.end()
+            elif (
+                _PET_NOUN.fullmatch(m.group("noun"))
+                and m.group("qty").casefold() in ("2", "two")
+                and (pair := _PET_NAMES_THEN.match(c, pos))
+                and all(_pet_name_ok(n) for n in pair.group("a", "b"))
+                # "i have 2 cats pixel and nori": lower-case names, when one is no English
+                # word ("2 dogs inside and outside" names nobody)
+                and not all(is_common_word(n) for n in pair.group("a", "b"))
+            ):
+                items.append((m, [pair.group("a").title(), pair.group("b").title()]))
+                pos = pair.end()
             else:
                 items.append((m, []))
             sep = _HAVE_SEP.match(c, pos)
@@ -1597,7 +1660,9 @@ _HOME = [
     ),
     _grx(
         # non-native "I living in Shenzhen"
-        rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are|i)\s+|^\W*|,\s*|\b(?:but|and)\s+)"
+        rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are|i)\s+|^\W*|,\s*|\b(?:but|and)\s+"
+        # "freelance illustrator living in rotterdam": a bio that opens the message
+        rf"|^\W*(?:(?:a|an)\s+)?(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}\s+(?=(?:living|based)\s))"
         rf"(?:currently\s+|now\s+|still\s+)?"
         # "im living here in Riyadh"
         rf"(?:living|based|located|residing|staying)\s+(?:here\s+|now\s+)?in\s+"
@@ -2013,12 +2078,13 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
 
 
 _IM_IN = _grx(
-    rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|^\W*still)\s+"
+    # "were in bolton if that matters": a clause that opens with "were" is "we're" typed fast
+    rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|^\W*still|^\W*(?:so\s+|and\s+|but\s+)?were)\s+"
     rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
     rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|obvs|though|tho|yeah"
     rf"|since|,)\b))",
-    "am m im still re are",
+    "am m im still re are were",
 )
 
 
@@ -2071,6 +2137,12 @@ _ROLE_END = (
     "|\\s*[\U0001f300-\U0001faff\u2600-\u27bf])"
 )
 _OCCUPATION = [
+    # a bio that opens the message: "freelance illustrator living in rotterdam, still learning
+    # dutch", "nurse based in leeds, 2 kids"
+    _grx(
+        rf"^\W*(?:(?:a|an)\s+)?(?P<role>{_ROLE})(?=\s+(?:living|based)\s+in\s)",
+        "living based",
+    ),
     _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+|officially\s+"
         rf"|finally\s+|literally\s+|technically\s+)?(?:working\s+as\s+)?"
@@ -2325,7 +2397,8 @@ _PLACE_AFTER_ROLE = _rx(
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
     rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*still\s+)at\s+(?P<org>{_ORG})"
-    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|still|lol|tho|though|too)\b"
+    rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|still|lol|tho|though|too|obviously"
+    rf"|obvs|ofc|haha|lmao|fyi|rn|atm|anyway)\b"
     rf"|\s+on\s+(?:the|a|an|their|our)\s+(?:[\w\-]+\s+){{0,2}}(?:team|squad|project|account|desk))",
     "at",
 )
@@ -2375,6 +2448,13 @@ _EMPLOYER = [
         "employer company workplace",
     ),
     _IM_AT,
+    # Indian English "i live in pune and working with infosys": the subject carried over
+    _grx(
+        rf"\bi\s+(?:live|am|{_A}m|stay|work)\b[^.;!?]{{0,40}}?\band\s+(?:currently\s+|now\s+)?"
+        rf"working\s+(?:at|for|with|in)\s+(?P<org>{_ORG})(?=\s*$|\s*[,.;!]|\s+(?:since|from"
+        rf"|as|and|but|so)\b)",
+        "working",
+    ),
     # "i am now with Reddington Hospital": a workplace named by its institution word
     _grx(
         rf"{_I_AM}\s+(?:now|still)\s+with\s+(?P<org>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}}\s+"
@@ -2513,6 +2593,13 @@ def _org(org: str, after: str) -> str | None:
     return org
 
 
+_OF_HOME = _rx(
+    r"\s+(?:of|in)\s+(?:this|the|my|our)\s+(?:house(?:hold)?|home|family|flat|apartment|kitchen"
+    r"|couch|sofa|friend\s+group|group\s+chat|squad|marriage|relationship)"
+    r"(?=\s*(?:$|[,.;!?()])|\s+(?:lol|haha|lmao|and|but|so|i)\b)"
+)
+
+
 _ORG_AFTER_PLACE = re.compile(rf"\s*,?\s+(?i:at|with|for)\s+(?P<org>{_ORG})")
 
 
@@ -2548,6 +2635,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 w.casefold() for w in role.split()[:-1] if not (w.isupper() and len(w) > 1)
             ]
             if any(w in _ROLE_MOD_BLOCK or w.endswith(("'s", "’s")) for w in modifiers):
+                continue
+            # "as the CEO of this household (the dishes disagree)": a title of home is a joke
+            if _OF_HOME.match(c, m.end("role") if "role" in m.re.groupindex else m.end()):
                 continue
             yield _Hit("occupation", {"role": role}, m.span())
             if field_of_work:
@@ -2611,7 +2701,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
 _ADVERBS = (
     r"(?:really|absolutely|just|totally|truly|genuinely|also|still|especially|do|much|honestly"
     r"|seriously|literally|kinda|lowkey|always|actually|personally|generally|usually|definitely"
-    r"|def)"
+    r"|def|both|all)"
 )
 # A verb of liking that opens a message or follows the user's own clause after a comma
 _SUBJECTLESS = (
@@ -2644,7 +2734,9 @@ _PREFERENCE = [
     (
         "prefers",
         _grx(
-            r"\bi\s+(?:(?:really|generally|usually|always|definitely|strongly|much|also)\s+)*"
+            # "we both prefer tea over coffee": the user among those who prefer it
+            r"\b(?:i|we(?=\s+(?:both|all)\b))\s+"
+            r"(?:(?:really|generally|usually|always|definitely|strongly|much|also|both|all)\s+)*"
             # "I prefer always short answers": the adverb is how often, not what
             r"(?P<verb>prefer)\s+(?:(?:always|usually|generally|mostly|really|definitely)\s+)?"
             r"(?P<obj>[^;:]+)",
@@ -2803,6 +2895,10 @@ _QUALIFIED = _rx(
     r"|\s*[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|at|during)\s+(?!all\b)(?:the\s+)?[a-z]+s?(?=\s*(?:$|[,.;!?)]|\s+"
     r"(?:so|but|because|and|or|btw|lol|tbh|haha|anyway)\b))"
 )
+_HOW_MUCH = _rx(
+    r"\s+(?:with\s+(?:a|every)\s+(?:passion|fibre|fiber)|with\s+all\s+my\s+(?:heart|soul|being)"
+    r"|more\s+than\s+anything|to\s+(?:death|bits|pieces)|like\s+crazy)\b"
+)
 _SHOUTED_VERB = re.compile(r"\b(?:LOVE|LOOOVE|ADORE|ENJOY|LIKE)\b")
 _AND_GOES_ON = _rx(rf"\W*(?:and|also|plus)\s+(?:i|i{_A}?m|im)\b")
 
@@ -2848,6 +2944,9 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
                 obj = obj[cleft.end() :]
             if polarity == "prefers" and _TO_BE_CALLED.match(obj):
                 continue
+            # "i hate running with a passion": how much, not which running
+            if intense := _HOW_MUCH.search(obj):
+                obj = obj[: intense.start()]
             # "I hate driving at night" is not a dislike of driving: the qualifier stays part
             # of the object ("driving at night")
             if _QUALIFIED.match(obj):
@@ -2903,7 +3002,9 @@ _DIET = [
     _grx(
         # "we are vegetarian, no egg also": the household the user speaks for
         rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)(?:\s+both|\s+all)?"
-        rf"|\bboth\s+of\s+us\s+are)\s+"
+        rf"|\bboth\s+of\s+us\s+are"
+        # "im a chef and also vegan": the subject carried over
+        rf"|{_I_AM}\s+(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?{_ROLE_HEAD}\s+and)\s+"
         # up to two adverbs: "now im vegetarian again", "im more flexitarian", "im kinda vegan"
         rf"(?:(?:also|now|still|strictly|fully|mostly|mainly|basically|pure|just|more|kinda"
         rf"|kind\s+of|sort\s+of|pretty\s+much|totally|completely|100%|back|officially"
@@ -3051,11 +3152,12 @@ _ALLERGY = [
         "allergy allergies",
     ),
     # a fragment that opens a sentence: "peanut allergy, the real kind, epipen and everything"
+    # (between commas, _ALLERGY_FRAGMENT reads the whole sentence)
     _grx(
         r"^\W*(?P<verb>)(?!(?:and|or|but|so|no|not|any|an?|the|food|my|this|that|what|which|some"
         r"|seasonal|proper|real|serious|bad|severe|mild|actual|full|epipen|true|life)\b)(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any)\b)[a-z][a-z\-]*)?)"
         r"\s+allerg(?:y|ies)"
-        r"(?=\s*(?:$|[,.!]|\s+(?:here|btw|lol|fyi)\b))",
+        r"(?=\s*(?:$|[,.!]|\s+(?:here|btw|lol|fyi|since)\b))",
         "allergy allergies",
     ),
     # "nuts make me swell up", "shellfish gives me hives"
@@ -3155,6 +3257,8 @@ _LANGUAGE = [
         ),
     ),
     ("native", _grx(rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker", "native")),
+    # "my polish is native but i forget word when stress"
+    ("native", _grx(rf"\bmy\s+(?P<langs>{_LANG})\s+is\s+native\b(?![- ]level)", "native")),
     # non-native "I am korean native", "i'm a spanish native speaker"
     (
         "native",
@@ -3367,7 +3471,11 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
             )
             langs = _LANGUAGE_NAME.findall(m.group(group) or "")
             stated = level
-            if level is None and (m.group("fluent") or m.group("adv")) and len(langs) == 1:
+            # "i speak fluent english and some french": the first only; "i speak arabic and
+            # english fluently": the adverb is said of the whole list
+            if level is None and (
+                (m.group("fluent") and len(langs) == 1) or (m.group("adv") and langs)
+            ):
                 stated = "fluent"
             for found in _LANGUAGE_NAME.finditer(c, m.start(group), m.end(group)):
                 # "I speak Russian and English, Georgian only few words"
@@ -3860,6 +3968,22 @@ _NAMES_BITS: Final = _bits(
     _NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE, _ITS_NAME, _NAME_BTW
 )
 _ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic")
+# "i cant have the prawns tho, shellfish allergy, ended up in hospital once": an allergy
+# named between commas in a sentence the user says of themself (read on the whole message, so
+# the sentence's other clauses can show whose it is)
+_ALLERGY_FRAGMENT = _grx(
+    r",\s*(?!(?:and|or|but|so|no|not|any|an?|the|food|my|this|that|what|which|some|seasonal"
+    r"|proper|real|serious|bad|severe|mild|actual|full|epipen|true|life|his|her|their|your)\b)"
+    r"(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any)\b)[a-z][a-z\-]*)?)\s+allerg(?:y|ies)"
+    r"(?=\s*(?:$|[,.!;]|\s+(?:here|btw|lol|fyi|since|too|tho|though)\b))",
+    "allergy allergies",
+)
+_OTHERS_IN = _rx(
+    rf"\b(?:{_REL_SURFACE}|{_PET_SURFACE})\b|{_THIRD_PARTY.pattern}"
+    r"|\b(?:guest|guests|kid|kids|child|children|baby|class|someone|somebody|people|everyone"
+    r"|party|dinner|wedding|bbq|event|team|office)\b"
+)
+_FIRST_PERSON = _rx(r"\b(?:i|im|i['’]m|my|me|myself)\b")
 # "no cilantro please, I hate it", "no mushrooms i cant stand them": the thing left out is what
 # "it" dislikes (read on the whole message, as _ALLERGIC_AFTER)
 _DISLIKED_AFTER = _rx(
@@ -4056,7 +4180,11 @@ _CLOSE_DOUBLE = re.compile(r"[\"”]")
 # Where a quoted passage opens: after a colon ("starts like this: 'My name is ..."), or a quote
 # mark before a capital after a space or a sentence end ("tighten it? 'My name is ...").
 # ... or one that opens the message: "'I am a dedicated staff nurse ...' thats the start"
-_QUOTE_OPENS = re.compile(r":\s*['‘\"“]|(?:(?<=[\s?!.])|^)['‘\"“](?=[A-Z])")
+# ... or one that follows a quoted passage in a list ("'i live in chicago', 'my dog is ...'")
+_QUOTE_OPENS = re.compile(
+    r":\s*['‘\"“]|(?:(?<=[\s?!.])|^)['‘\"“](?=[A-Z])"
+    r"|(?:(?<=['’\"”],\s)|(?<=['’\"”],)|(?<=['’\"”]\sand\s)|(?<=['’\"”]\sor\s))['‘\"“]"
+)
 _PET_AGE = r"(?i:old|little|big|baby|new|senior|sweet|elderly|young)"
 _NAME_THEN_RELATION = re.compile(
     rf"\b(?P<name>{_NAME})\s*\(\s*(?i:my|our)\s+(?P<rel>{_REL_SURFACE})\s*\)"
@@ -4406,6 +4534,12 @@ _OFFER_GONE = _grx(
     "withdraw withdrew withdrawn rescinded pulled canceled cancelled offer working starting",
 )
 _THE = re.compile(r"^the\s+")
+# "i dont work there", "im not a nurse", "thats not true": the user denies a statement
+_DENIES = _rx(
+    rf"\b(?:(?:i|we)\s+(?:do\s+not|don{_A}?t|dont|never|have\s+not|haven{_A}?t|havent)"
+    rf"|i{_A}?m\s+not|im\s+not|i\s+am\s+not|(?:that|thats|that{_A}s|it{_A}?s)\s+not\s+"
+    rf"(?:true|real|mine|me))\b"
+)
 _WITHDRAWN_KINDS: Final = (
     (_OLD_JOB, frozenset({"occupation", "employer"})),
     (_ONLY_HERE, frozenset({"home_location"})),
@@ -4743,6 +4877,7 @@ def _message_reason(text: str, mask: int) -> str | None:
     return None
 
 
+_IRONY = re.compile(r"(?i:\b(?:ironic|ironically|irony)\b)")
 # "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an eye-roll
 _EYE_ROLL = re.compile(
     r"[🙄😒🙃]|(?i:\byeah\s+right\b)"
@@ -5017,6 +5152,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         owned = 0
         previous_seq: int | None = None
         previous_text = ""
+        recent: list[tuple[int, str]] = []  # the last three user messages, (seq, text)
         for event in episode.events:
             is_owned = event.type == USER_MESSAGE and event.principal == episode.principal
             if not is_owned:
@@ -5051,17 +5187,30 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ):
                 # "ignore all that" takes back the whole previous message, whatever it names
                 whole = _ALL_OF_IT.search(retraction.group()) is not None
+                # "im an engineer at jetbrains" / "synonym for important?" / "no sorry that
+                # was a test, ignore that, i dont work there": when the takeback also denies
+                # something, it is the last thing said that stated something, past a request
+                # or two that stated nothing ("whats the weather?" / "ignore that" takes
+                # back the question)
+                stated = {e[0] for h in hits for e in h.evidence}
+                target_seq, target_text = previous_seq, previous_text
+                if previous_seq not in stated and _DENIES.search(text):
+                    target_seq, target_text = next(
+                        ((s, t) for s, t in reversed(recent) if s in stated),
+                        (previous_seq, previous_text),
+                    )
                 self._retract(
                     text,
-                    previous_seq,
+                    target_seq,
                     hits,
                     antecedents,
                     at_seq=event.seq,
                     whole=whole,
-                    previous=previous_text,
+                    previous=target_text,
                 )
             previous_seq = event.seq
             previous_text = event.text
+            recent = [*recent[-2:], (event.seq, event.text)]
             # "just fix my mistakes" then the essay itself: a text pasted to be corrected is
             # written for its reader, as a quoted email is
             asked_to_correct = proofread
@@ -5084,6 +5233,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if _FRAME_ON.search(text, mask):
                 frame = True
             self._refine_home(event, hits)
+            if mask & _ALLERGY_FRAGMENT.bit:
+                self._allergy_fragment(event, hits, mask)
             if mask & _ALLERGIC_BIT:
                 self._said_after(
                     event,
@@ -5237,7 +5388,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an
             # eye-roll; the roll is the sentence's ("autocorrect 🙄 its Valentina not Valeria.
             # my daughter is Valentina" keeps the daughter)
-            if _EYE_ROLL.search(text, s_start, min(len(text), s_end + 3)):
+            # ... but "im a barista and lactose intolerant which is kind of ironic 🙃" rolls its
+            # eyes at a true state of things, which it names as irony
+            if _EYE_ROLL.search(text, s_start, min(len(text), s_end + 3)) and not (
+                _IRONY.search(text, s_start, s_end)
+            ):
                 self._note(seq, s_start, s_end, "joke")
                 continue
             # "i absolutely LOVE 5am standups ... and i adore 90 minute 'quick syncs'": a
@@ -5497,6 +5652,29 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hit.stated_end = m.end()
             hits.append(hit)
             self._note(event.seq, m.start(), m.end(), None, (hit,))
+
+    def _allergy_fragment(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> None:
+        """An allergy named between commas ("..., shellfish allergy, ended up in hospital
+        once"): the user's, when its sentence speaks of the user and of nobody else, and
+        supposes nothing ("cake ideas for my nephew, egg allergy" is the nephew's)."""
+        text = event.text
+        for m in _ALLERGY_FRAGMENT.finditer(text, mask):
+            start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
+            end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
+            sentence = text[start:end]
+            if (
+                not _FIRST_PERSON.search(sentence)
+                or _OTHERS_IN.search(sentence)
+                or _HYPOTHETICAL.search_alone(sentence)
+                or _NEGATION.search_alone(text[m.end() : end])
+            ):
+                continue
+            for item in _object_items(m.group("obj"), 2, _ALLERGEN_BLOCK_FIRST):
+                hit = _Hit("allergy", {"allergen": item})
+                hit.evidence.append((event.seq, m.start("obj"), m.end()))
+                hit.stated_end = m.end()
+                hits.append(hit)
+                self._note(event.seq, m.start("obj"), m.end(), None, (hit,))
 
     def _said_after(
         self,
