@@ -1595,3 +1595,28 @@ def test_an_allergy_between_commas_is_the_users_only_in_their_own_sentence(
     assert any("shellfish" in s for s in got), got
     got = _formed(tmp_path / "niece", "cake ideas for my niece, egg allergy, she turns 6")
     assert not any("egg" in s for s in got), got
+
+
+def test_work_and_home_said_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "first-week",
+                "its my first week at Paystack!! help me with a slack intro",
+                "paystack",
+            ),
+            ("carried", "i am a carer here in Leeds, working for Caremark. rota tips?", "caremark"),
+            ("been-with", "im a surveyor, been with Arcadis for 6 years, cv help", "arcadis"),
+            ("right-now", "maybe freelance one day. right now im a data engineer at Wise", "wise"),
+            ("job-move", "i moved from Deloitte to EY in may, same role", "ey"),
+            ("years-in", "we've been in Aarhus 4 yrs and still no good bakery", "aarhus"),
+            ("but-live", "i'm from Lagos but live in Accra now, weekend ideas?", "accra"),
+        ),
+    )
+    got = _formed(tmp_path / "partner", "ive been with Sam for 5 years, anniversary ideas?")
+    assert not any("sam" in s for s in got), got
+    got = _formed(tmp_path / "visit", "ive been in Rome for 2 weeks, what else to see")
+    assert not any("rome" in s for s in got), got
+    got = _formed(tmp_path / "move", "i moved from Deloitte to EY in may, same role")
+    assert not any("lives" in s for s in got), got

@@ -1691,10 +1691,11 @@ _HOME = [
         rf"|terrace)\.?\s*,?\s+(?:in\s+)?(?P<place>{_ANY_PLACE})",
         "st street rd road ave avenue lane drive way close crescent terrace",
     ),
-    # the subject carried over: "I work out of the Galway office but live in Oranmore"
+    # the subject carried over: "I work out of the Galway office but live in Oranmore", "i'm
+    # from Medellín but live in Madrid now"
     _grx(
-        rf"\b(?:i|we)\s+(?:[\w'’\-]+\s+){{1,8}}?(?:but|and)\s+(?:also\s+|still\s+|now\s+)?"
-        rf"live\s+in\s+(?P<place>{_ANY_PLACE})",
+        rf"\b(?:i|we)(?:{_A}m|{_A}re)?\s+(?:[\w'’\-]+\s+){{1,8}}?(?:but|and)\s+"
+        rf"(?:also\s+|still\s+|now\s+)?live\s+in\s+(?P<place>{_ANY_PLACE})",
         "live",
     ),
     # "I'm from Edinburgh and still live there"
@@ -1707,6 +1708,14 @@ _HOME = [
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)\s+(?:lived|been\s+living)\s+in\s+"
         rf"(?P<place>{_ANY_PLACE})(?=\s+(?:for|since|about|almost|nearly|over|\d+)\b)",
         "lived living",
+    ),
+    # "we've been in geelong 3 yrs": years in a place, still there
+    _grx(
+        rf"\b(?:i|we)(?:{_A}?ve|\s+have)\s+been\s+(?:here\s+)?in\s+(?P<place>{_ANY_PLACE})"
+        rf"(?=\s+(?:for\s+|about\s+|almost\s+|nearly\s+|over\s+)?(?:\d+|two|three|four|five|six"
+        rf"|seven|eight|nine|ten|many|a\s+few|a\s+couple\s+of?)\s*(?:years?|yrs?|decades?)\b"
+        rf"|\s+since\s+(?:19|20)\d\d\b)",
+        "been",
     ),
     _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_ANY_PLACE})", "home"),
     # "i live in a tiny flat in aarhus"
@@ -2033,6 +2042,9 @@ _PREDICATE_AFTER = _rx(
 )
 
 
+_MOVED_FROM = re.compile(r"\bfrom\s+(?P<org>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)\s+to\s", re.I)
+
+
 def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     # "shes a UX lead at canva, based in sydney": a place said without its subject is the
     # clause's subject's, here someone else's
@@ -2040,6 +2052,15 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
             if someone_else and c[m.start() : m.start() + 1] == ",":
+                continue
+            # "i moved from Amazon to DHL in spring": a move from an employer is a new job
+            if (
+                (left := _MOVED_FROM.search(m.group())) is not None
+                and known_employer(left.group("org")) is not None
+                and canonical_place(left.group("org")) is None
+            ):
+                if (org := _org(m.group("place").split()[0], c[m.end("place") :])) is not None:
+                    yield _Hit("employer", {"org": org}, m.span())
                 continue
             if (place := _place(m, c, wordlike=True)) is not None:
                 # "we moved to pnpm last week": a tool is never a home
@@ -2417,6 +2438,19 @@ _WORK_IN = _grx(
     rf"|campus)\b)?",
     "work",
 )
+# "its my first week at Flutterwave!!", "been with Gleeds for 4 years", "i am a caregiver
+# here in Toronto, working for Bayshore", "still with concentrix tho"
+_ROLE_SAID = _rx(rf"(?:{_I_AM}|\bas)\s+(?:an?\s+)?(?:[\w\-]+\s+){{0,3}}?{_ROLE_HEAD}\b")
+# "its my first week at Flutterwave!!", "been with Gleeds for 4 years", "i am a caregiver here in
+# Toronto, working for Bayshore", "still with concentrix tho": a workplace said in passing
+_JOB_SINCE = _grx(
+    rf"\bmy\s+first\s+(?:day|week|month|weeks|months)\s+(?:at|with)\s+(?P<org>{_ORG})"
+    rf"|(?:\bi{_A}?ve\s+|\bi\s+have\s+|,\s*|^\W*)been\s+(?:working\s+)?(?:with|at|for)\s+"
+    rf"(?P<org2>{_ORG})(?=(?:\s+in\s+\w+)?\s+(?:for|since|\d+)\s)"
+    rf"|(?<=,)\s*(?:now\s+|currently\s+)?working\s+(?:for|at)\s+(?P<org3>{_ORG})"
+    rf"|^\W*still\s+with\s+(?P<org4>{_ORG})",
+    "first been working still",
+)
 _EMPLOYER = [
     _WORK_IN,
     # "i work for a tiny design agency called Studio Nine", "im the android developer at a
@@ -2448,6 +2482,7 @@ _EMPLOYER = [
         "employer company workplace",
     ),
     _IM_AT,
+    _JOB_SINCE,
     # Indian English "i live in pune and working with infosys": the subject carried over
     _grx(
         rf"\bi\s+(?:live|am|{_A}m|stay|work)\b[^.;!?]{{0,40}}?\band\s+(?:currently\s+|now\s+)?"
@@ -2507,9 +2542,10 @@ _EMPLOYER = [
         rf"(?:^\W*|[,;]\s*)here\s+at\s+(?P<org>{_ORG})(?=[^.!?]{{0,40}}\b(?:we|our|us)\b)",
         "here",
     ),
-    # "ive been at Hendry's Hardware in dundee 11 years now"
+    # "ive been at Hendry's Hardware in dundee 11 years now" ("been with" is _JOB_SINCE's: "ive
+    # been with Tom for 5 years" is a partner)
     _grx(
-        rf"\bi(?:{_A}?ve|\s+have)\s+been\s+(?:with|at)\s+(?P<org>{_ORG})(?=(?:\s+in\s+\w+)?\s+"
+        rf"\bi(?:{_A}?ve|\s+have)\s+been\s+at\s+(?P<org>{_ORG})(?=(?:\s+in\s+\w+)?\s+"
         rf"(?:for\s+)?(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|ten|many|several)"
         rf"\s+(?:years?|yrs?|months?)\b)",
         "been",
@@ -2688,6 +2724,14 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             if named in _VENUES or named in _NOT_EMPLOYER_IN or canonical_place(said):
                 continue  # "I am at A2 now": a level, not a workplace
+            # "been with Tom for 5 years" is a partner: a name carried over only from a job
+            if (
+                pattern is _JOB_SINCE
+                and group != "org"
+                and known_employer(said) is None
+                and not _ROLE_SAID.search(c, 0, m.start())
+            ):
+                continue
             if (value := _org(said, c[m.end(group) :])) is not None:
                 hit = _Hit("employer", {"org": value}, m.span())
                 # "im at kpmg lol": a large employer's name vouches for itself, unless it is

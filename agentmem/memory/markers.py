@@ -307,6 +307,10 @@ _INJECTION: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in INJE
 _TRANSIENT: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in TRANSIENT_MARKERS)
 _TRANSIENT_NOT_TRAVEL: Final = tuple(m for m in _TRANSIENT if m[0] != "transient:travel")
 _TRAVEL: Final = tuple(m for m in _TRANSIENT if m[0] == "transient:travel")
+_JOB_KINDS: Final = frozenset({"occupation", "employer"})
+_TRANSIENT_FOR_JOBS: Final = tuple(
+    m for m in _TRANSIENT_NOT_TRAVEL if m[0] != "transient:right_now"
+)
 
 
 def _prepare(text: str) -> str:
@@ -503,6 +507,10 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     # a trip bounds where the user is, not what they are: "i am backend dev at VNG, been
     # staying in saigon ..." states the job whatever the stay is
     skip = kind is not None and kind != "home_location"
+    # "right now im a ux designer at Monzo": what the user works as now is their job ("right
+    # now im in Rome" stays a visit)
+    if kind in _JOB_KINDS:
+        return _first(_TRANSIENT_FOR_JOBS, scope)
     return _first(_TRANSIENT_NOT_TRAVEL if skip else _TRANSIENT, scope)
 
 
