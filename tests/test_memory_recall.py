@@ -1620,3 +1620,26 @@ def test_work_and_home_said_in_passing(tmp_path: Path) -> None:
     assert not any("rome" in s for s in got), got
     got = _formed(tmp_path / "move", "i moved from Deloitte to EY in may, same role")
     assert not any("lives" in s for s in got), got
+
+
+def test_a_job_said_beside_a_report_a_plan_or_a_joke(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("from-home", "i work from home as an illustrator so mornings are flexible", "illus"),
+            (
+                "told-to",
+                "my sister keeps telling me to sleep more lol, im a paramedic so no chance",
+                "paramedic",
+            ),
+            ("frame", "as a data analyst i have a review next week, tips?", "analyst"),
+            ("contrast", "im a plumber not bob the builder ok. shelf tips", "plumber"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("bounded-frame", "as a volunteer this weekend i need a short bio"),
+            ("hedged", "im a nurse not really"),
+        ),
+    )

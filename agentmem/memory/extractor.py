@@ -2148,8 +2148,11 @@ _ROLE_END = (
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
     r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an|just|only)|irl"
-    # "I am pharmacist not doctor haha": a contrast naming one other title
-    r"|not\s+[a-z]+(?=\s*(?:$|[,.;!?]|\s+(?:haha|hehe|lol|lmao|anymore|btw)\b))"
+    # "I am pharmacist not doctor haha", "im a software tester not gordon ramsay ok": a
+    # contrast naming one other title or person
+    r"|not\s+(?!(?:really|sure|exactly|quite|yet|now|anymore|much|very|that|so|too)\b)[a-z]+"
+    r"(?:(?:\s+[a-z]+){1,2}(?=\s+(?:ok|okay|lol|haha|tho|though)\b))?"
+    r"(?=\s*(?:$|[,.;!?]|\s+(?:haha|hehe|lol|lmao|anymore|btw|ok|okay|tho|though)\b))"
     # "joined MTN as network engineer last week": when it began (the time check reads it)
     r"|last|this|yesterday|today|recently|earlier|next)\b"
     # "i work at Boots as a pharmacist 3 days a week"
@@ -2222,7 +2225,9 @@ _OCCUPATION = [
         rf"(?:(?:do|pull|cover)\s+(?:\d{{1,2}}\s*(?:hr|hour|h)\s+|long\s+|night\s+|day\s+)?shifts\s+"
         rf"|work(?:ing)?\s+(?:nights\s+"
         rf"|days\s+|(?:long\s+|\d{{1,2}}\s*(?:hr|hour|h)\s+|night\s+|early\s+|late\s+)?shifts\s+"
-        rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+)?)"
+        rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+|remote\s+|freelance\s+"
+        # "i work from home as a translator"
+        rf"|from\s+home\s+)?)"
         # non-native "I work since 2016 as tax advisor"
         rf"(?:since\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "work working shifts",
@@ -2675,7 +2680,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             # "as the CEO of this household (the dishes disagree)": a title of home is a joke
             if _OF_HOME.match(c, m.end("role") if "role" in m.re.groupindex else m.end()):
                 continue
-            yield _Hit("occupation", {"role": role}, m.span())
+            hit = _Hit("occupation", {"role": role}, m.span())
+            # "as a UX designer i have a portfolio review next week": the frame is said of the
+            # user whatever the main clause says of its own time
+            hit.phrase = pattern is _AS_A_ROLE
+            yield hit
             if field_of_work:
                 continue
             if "org" in m.re.groupindex and m.group("org"):
@@ -4801,9 +4810,16 @@ _CONTRAST_NOT = _rx(r"not\s+[\w.\-]+(?:\s+[\w.\-]+)?\s*,")
 # right after the value it is contrasted with
 _DENIED_WORD = _rx(
     # "senior procurement officer not just officer"
-    r"(?:not|never)\s+(?:just\s+|only\s+|simply\s+)?[\w.\-]+(?:\s+\d[\w.]*)?"
+    r"(?:not|never)\s+(?:just\s+|only\s+|simply\s+)?"
+    # "im a software tester not gordon ramsay ok": a name of two words denied is one
+    r"(?!(?:really|sure|exactly|quite|yet|now|anymore|much|very|that|so|too)\b)"
+    r"[\w.\-]+(?:\s+\d[\w.]*|\s+(?!(?:and|but|so|btw|for|in|here|anymore|either|lol|haha"
+    r"|hehe|lmao|pls|please|ok|okay|tho|though|obviously)\b)[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?"
+    r"(?=\s+(?:ok|okay|lol"
+    r"|haha|tho|though|obviously)\b))?"
     r"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|btw|for|in"
-    r"|here|anymore|any\s+more|either|lol|haha|hehe|lmao|pls|please)\b)"
+    r"|here|anymore|any\s+more|either|lol|haha|hehe|lmao|pls|please|ok|okay|tho|though"
+    r"|obviously)\b)"
 )
 _VALUE_BEFORE = _rx(r"[\w.)]\s*,?\s*$")
 _ANSWER_NO = _rx(
@@ -4892,6 +4908,9 @@ _PLACE_BEFORE = re.compile(
     r"(?P<place>[^\W\d_][\w'’\-]+(?:\s+(?-i:[A-Z])[\w'’\-]+){0,2})"
 )
 _OWN_FORGETTING = _rx(r"\b(?:i|we|he|she|they)\s+(?:just\s+|really\s+|honestly\s+|always\s+)?$")
+
+
+_TOLD_TO = re.compile(r"\s*(?:me\s+|us\s+|him\s+|her\s+|them\s+)?to\s+(?!be\b)[a-z]+\b", re.I)
 
 
 def _message_reason(text: str, mask: int) -> str | None:
@@ -5502,6 +5521,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             at = verb.start() if verb else 0
                             report_from = c_start + (verb.end() if verb else 0)
                             team_report = _TEAM_SPEAKER.search(clause, 0, at) is not None
+                            # "my brother keeps telling me to floss lol, im a vet so i get
+                            # it": a report of what to do holds no claim to carry on
+                            if _TOLD_TO.match(text, report_from, c_end):
+                                governed = None
                         elif found_reason := _clause_reason(clause, mask):
                             reason, at = found_reason
                     # a marker after a comma leaves the part before it standing

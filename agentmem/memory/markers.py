@@ -461,6 +461,10 @@ def is_request(clause: str) -> bool:
 # clause bound the event ("my sister is visiting for a few days"), never the relation.
 _POSSESSIVE_MENTION: Final = re.compile(r"^\W*(?:my|our)\s", re.IGNORECASE)
 _PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
+_FRAME_TAIL: Final = re.compile(r"[^,;.!?]*?(?=\s+(?:i|i'm|im|we|my)\b|[,;.!?]|$)", re.I)
+_AS_FRAME: Final = re.compile(
+    r"^\W*(?:(?:also|and|but|so|ok|okay|well|now)\s+)?as\s+(?:a|an|the)\s", re.I
+)
 
 
 _GERUND_CONJUNCT: Final = re.compile(
@@ -489,6 +493,13 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     quote = text[start:end]
     if kind in _PRESUPPOSED_KINDS and _POSSESSIVE_MENTION.match(quote) and len(quote) < 60:
         return transient_marker(quote)
+    # "as a UX designer i have a portfolio review next week": the frame the user speaks from
+    # is theirs whatever time the rest of the clause is about
+    # ("as a volunteer this weekend i ..." is bounded by what follows the frame before its
+    # clause begins)
+    if kind == "occupation" and _AS_FRAME.match(quote) and len(quote) < 60:
+        tail = _FRAME_TAIL.match(text, end)
+        return transient_marker(text[start : tail.end() if tail else end])
     # "we rented a car for the week ... we dont like too long drives": what a travelling party
     # likes is said for the trip the message plans (a trip only: other time words keep their
     # clause)
