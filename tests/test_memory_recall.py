@@ -1643,3 +1643,57 @@ def test_a_job_said_beside_a_report_a_plan_or_a_joke(tmp_path: Path) -> None:
             ("hedged", "im a nurse not really"),
         ),
     )
+
+
+def test_what_the_user_takes_back_or_corrects_later(tmp_path: Path) -> None:
+    def stepwise(name: str, *texts: str) -> set[str]:
+        with agentmem.open(str(tmp_path / f"{name}.db"), principal="alice") as store:
+            _session(store, texts[0])
+            for text in texts[1:]:
+                store.consolidate_idle(0)
+                store.append(user_msg(text, run="r-s1"))
+            store.close_session("s1")
+            return {s.casefold() for s in _statements(store)}
+
+    got = stepwise(
+        "deny", "i have a cat named Olive", "boil eggs how long", "lol jk i dont have a cat"
+    )
+    assert not any("olive" in s for s in got), got
+    got = stepwise("species", "my rabbit Bun wont eat", "oh wait shes a guinea pig not a rabbit")
+    assert any("guinea pig" in s and "bun" in s for s in got), got
+    got = stepwise(
+        "stuff",
+        "i work at siemens as a project engineer, fix this bullet",
+        "whats a synonym for leverage",
+        "ignore the siemens stuff i said earlier, that was my brothers cv",
+    )
+    assert not any("siemens" in s or "engineer" in s for s in got), got
+    got = stepwise("star", "my dog Pixie keeps barking", "*Poppy not pixie lol autocorrect")
+    assert any("poppy" in s for s in got) and not any("pixie" in s for s in got), got
+    got = stepwise(
+        "earlier",
+        "i work at accenture, appraisal help",
+        "earlier i said accenture, its actually capgemini now",
+    )
+    assert any("capgemini" in s for s in got) and not any("accenture" in s for s in got), got
+
+
+def test_asides_frames_and_restatements(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            ("aside", "i love mondays so much (i do not)"),
+            (
+                "voice",
+                "writing a bumble bio for my friend Ana in her voice. 'im 30, i live in lisbon, "
+                "i have a cat called Figo'. make it cute",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            ("docs", "were on node 20, not 18 like the docs say", "20"),
+            ("still", "yeah still in porto, still a nurse, anyway trip ideas?", "porto"),
+        ),
+    )

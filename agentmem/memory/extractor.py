@@ -353,7 +353,7 @@ _WS_HEADS = (
     r"(?:branch|repo|repository|codebase|database|db|framework|runtime|deadline|environment"
     r"|registry|bucket|region|cluster|linter|formatter|runner|package\s+manager|build\s+tool"
     r"|version|target|license|licence|endpoint|namespace|port|host|hostname|domain|stack|orm"
-    r"|pipeline|ci|line\s+length|indentation|style\s+guide|convention|entry\s+point"
+    r"|pipeline|ci|line\s+length(?:\s+limit)?|indentation|style\s+guide|convention|entry\s+point"
     r"|config\s+file|schema|monorepo|workspace|milestone|due\s+date|release\s+date|base\s+image"
     r"|docker\s+image|toolchain|compiler|queue|broker|cache|test\s+framework|python|node|msrv"
     r"|command|timezone|time\s+zone|test\s+runner|bundler|image|format|driver|formatting"
@@ -489,6 +489,10 @@ _CLAUSE_SEP = _grx(
     # "im coeliac and going to a sushi place friday": a plan after the state
     rf"|,?\s+and\s+(?=(?:also\s+|then\s+)?(?:going|gonna|heading|flying|driving|visiting)"
     rf"\s+(?:to|for|out|on|home|back)\b)"
+    # "working branch is feature/checkout-v2, never push to main": an instruction of its own
+    rf"|,\s*(?=(?:and\s+|so\s+)?(?:(?:pls|please)\s+)?(?:never|don{_A}?t|do\s+not)\s+(?:ever\s+)?"
+    rf"(?:push|commit|merge|deploy|use|run|touch|edit|change|install|give|suggest|tell|add"
+    rf"|upgrade|bump|wrap|rebase|force)\b)"
     # "im an sre at Takealot, on call this week": a passing state after the job
     rf"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
     # "im a teacher, next term i teach year 9": a time that opens the next statement
@@ -596,8 +600,12 @@ _SELF_REPORT = _grx(
     r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+you\b"
     # "oh earlier i said dublin, i actually live in bray": quoting oneself to correct it
     r"|\b(?:earlier|before|above|previously)\s+i\s+(?:said|wrote|told\s+you)\b"
-    r"|\bi\s+(?:said|wrote|told\s+you)\s+(?:earlier|before|above)\b",
-    words="said mentioned told wrote",
+    r"|\bi\s+(?:said|wrote|told\s+you)\s+(?:earlier|before|above)\b"
+    # "were on python 3.11, not 3.12 like the readme says": a comparison with what a document
+    # says, not a report of the user's facts
+    r"|\b(?:like|as)\s+(?:the|our|my|that)\s+(?:readme|docs?|documentation|wiki|ticket|spec"
+    r"|guide|tutorial|website|site|page|article|internet)\s+(?:says?|said|suggests?|claims?)\b",
+    words="said mentioned told wrote says suggests claims",
 )
 _REPORTED = _grx(
     r"\b(?:said|says|saying|told|tells|telling|according\s+to|claims?|claimed|claiming|thinks"
@@ -657,8 +665,14 @@ _FICTION = _grx(
     rf"|\b(?:stardew|the\s+sims|sims\s+\d|minecraft|animal\s+crossing|skyrim|baldur{_A}?s\s+gate"
     rf"|elden\s+ring|red\s+dead|fortnite|roblox|my\s+sim|save\s+file|playthrough)\b"
     # "in my sims save im a chef"
-    rf"|\b(?:my\s+sims|sims\s+(?:save|family|household)|(?:in|on)\s+my\s+save)\b",
-    words="character avatar persona oc ego protagonist hero heroine npc story novel book game role"
+    rf"|\b(?:my\s+sims|sims\s+(?:save|family|household)|(?:in|on)\s+my\s+save)\b"
+    # "writing a hinge profile for my mate Callum, in his voice": someone else's first person
+    rf"|\bin\s+(?:his|her|their)\s+(?:own\s+)?voice\b"
+    rf"|\b(?:profile|bio|cv|resume|about\s+section)\s+for\s+(?:my|a|our)\s+(?:best\s+)?"
+    rf"(?:mate|friend|buddy|pal|bestie|bff|colleague|coworker|co-worker|flatmate|roommate|client"
+    rf"|cousin|brother|sister|son|daughter|dad|mum|mom)\b",
+    words="voice profile bio cv resume section character avatar persona oc ego protagonist hero"
+    " heroine npc story novel book game role"
     " roleplay script screenplay scene campaign world fic fanfic fanfiction play playing movie"
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
     " first backstory back sheet stardew sims minecraft crossing skyrim gate ring dead fortnite"
@@ -734,8 +748,11 @@ _PAST = _grx(
     r"before(?!\s+(?:my|the|a|an|work|school|lunch|dinner|breakfast|bed|noon|then))"
     r"|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
     r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)"
-    # "were in cardiff now" is "we're" typed without the apostrophe
-    r"(?!\s+in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+now\b)|\bhad\b",
+    # "were in cardiff now" is "we're" typed without the apostrophe, and so is "were on node 18"
+    r"(?!\s+in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+now\b)"
+    r"(?:(?<=\bwe\swere)|(?!\s+(?:on|using)\s+(?:node|python|react|django|rails|go|java|ruby|php"
+    r"|postgres|mysql|pnpm|yarn|npm|next|vue|angular|kotlin|swift|rust|typescript|v?\d)\b))"
+    r"|\bhad\b",
     words="used formerly previously once longer back was were kid child teen teenager student up"
     " past former ex passed died deceased lived worked until before late had put rainbow lost",
 )
@@ -2100,7 +2117,8 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
 
 _IM_IN = _grx(
     # "were in bolton if that matters": a clause that opens with "were" is "we're" typed fast
-    rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|^\W*still|^\W*(?:so\s+|and\s+|but\s+)?were)\s+"
+    rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|^\W*(?:(?:yeah|yes|yep|yup|ya|ok|okay|so|nope|no)\W+)?still"
+    rf"|^\W*(?:so\s+|and\s+|but\s+)?were)\s+"
     rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
     rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|obvs|though|tho|yeah"
@@ -3543,6 +3561,7 @@ _WS_VALUE = (
     r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
     r"|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
     r"|though|ugh|haha|atm|everywhere|yesterday|today|last\s+\w+|this\s+(?:week|morning|month|sprint)"
+    r"|in\s+here|in\s+this\s+(?:repo|project|codebase|service|app)"
     r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b))"
 )
 _WORKING_STATE = [
@@ -3653,7 +3672,7 @@ _TECH_IS = _grx(
     " ".join(_TECHS) + " spring",
 )
 _TECH_CONTEXT = _grx(
-    rf"(?:\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
+    rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
     rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+)?"
     rf"(?:on|using|running|at|to|with)|\b(?:compatible\s+with|supports?"
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
@@ -4354,8 +4373,10 @@ _NAME_SPELLING = _grx(
     rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah)\W+)*"
     # "ah sorry i typed that wrong, its Oluwaseyi not Oluwaseun"
     rf"(?:i\s+(?:typed|wrote|spelled|spelt|said|got)\s+(?:that|it)\s+wrong\W+)?"
-    rf"(?:it{_A}?s|its|it\s+is)\s+"
-    rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+\w+|btw|with\s+(?:an?|one|two)\b|spelled\b)",
+    # "*Pickle not pixel lol autocorrect hates her": a star marks the right word
+    rf"(?:(?:it{_A}?s|its|it\s+is)\s+|(?<=\*)\s*)"
+    rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+(?P<was>\w+)|btw|with\s+(?:an?|one|two)\b"
+    rf"|spelled\b)",
     "actually not btw with spelled",
 )
 # A message that corrects a spelling: a word of correction, or a star beside a word ("*Biscuit",
@@ -4429,6 +4450,10 @@ _CORRECTION_CUE = _grx(
     r"|typo|autocorrect|desculpa|perd[oó]n|perdona|pardon|d[ée]sol[ée]|entschuldigung|scusa|maaf)\b",
     "sorry sry actually mean meant mixed mix wait oops no not wrong correction typo autocorrect"
     " desculpa perdon perdón perdona pardon desole désolé entschuldigung scusa maaf",
+)
+_PRONOUN_SPECIES_NOT = _rx(
+    rf"\b(?:she|he|it)(?:{_A}?s|\s+is)\s+(?:actually\s+)?(?:a|an)\s+(?P<new>{_PET_SURFACE})\s*,?\s+"
+    rf"not\s+(?:a|an)\s+(?P<old>{_PET_SURFACE})\b"
 )
 _THE_HEAD_IS = _rx(
     rf"\bthe\s+(?P<head>{_PET_SURFACE}|{_REL_SURFACE})\s+is\s+(?:called\s+|named\s+)?"
@@ -4537,6 +4562,19 @@ _SOMEONE_ELSES = _grx(
     rf"(?:[a-z]+)(?:{_A}s|s)\b(?!\s+(?:{_PET_SURFACE}))",
     "is was",
 )
+# "god i love spreadsheets so much (i do not)", "(not really)", "(jk)", "(lies)"
+_DENIAL_ASIDE = re.compile(
+    r"\(\s*(?:i\s+do\s+not|i\s+don['’]?t|i\s+dont|not\s+really|not|jk|j/k|kidding|just\s+kidding"
+    r"|lies|lie|lol\s+no|no\s+i\s+don['’]?t|i\s+wish|sarcasm|/s)\s*[.!]*\s*\)",
+    re.IGNORECASE,
+)
+# "i have a cat named Mango" ... "lol jk i dont have a cat": a pet or relative said before and
+# now denied outright
+_DONT_HAVE = _grx(
+    rf"\b(?:i|we)\s+(?:do\s+not|don{_A}?t|dont)\s+(?:even\s+|actually\s+|really\s+)?"
+    rf"(?:have|own)\s+(?:a|an|any)\s+(?P<noun>{_PET_SURFACE}|{_REL_SURFACE})(?![\w\-])",
+    "have own",
+)
 # "ah sorry, not hazelnuts, it's walnuts for me": the value said before, replaced
 _NOT_X_BUT_Y = _grx(
     # "sorry brother, not sesame, it is shellfish": a word of address after the apology
@@ -4557,7 +4595,9 @@ _Y_NOT_X = _grx(
 _SAID_EARLIER = _grx(
     rf"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+(?P<old>[\w.\-]+(?:\s+[\w.\-]+)?)"
     # ... "sorry i said postgres 15 but its 16"
-    rf"(?:\s+(?:earlier|before|above|by\s+mistake)\W+(?:but\s+)?|\s*,?\s+but\s+)"
+    # ... "earlier i said deloitte, its actually kpmg now"
+    rf"(?:\s+(?:earlier|before|above|by\s+mistake)\W+(?:but\s+)?|\s*,?\s+but\s+"
+    rf"|\s*,\s*(?=(?:it|that){_A}?s\s+actually\b))"
     rf"(?:it|that)(?:{_A}?s|\s+is|\s+was)\s+"
     rf"(?:actually\s+|really\s+)?(?P<new>[\w.\-]+(?:\s+[\w.\-]+){{0,2}}?)"
     rf"(?=\s*(?:$|[,.;!?])|\s+(?:not|now|btw|actually|lol|tho|though)\b)",
@@ -4651,7 +4691,13 @@ _WITHDRAWING_BITS: Final = _bits(
     _ACTUALLY_NOW,
     _Y_NOT_X,
     _OFFER_GONE,
+    _DONT_HAVE,
 )
+# What "the <employer> stuff" reaches besides the employer: the job said with it
+_JOB_KINDS_TOGETHER: Final = {
+    "employer": ("occupation",),
+    "occupation": ("employer",),
+}
 _WITHDRAWN_TAIL = _rx(r"\s+(?:bit|thing|part|stuff|comment|one|info|lol|pls|please|that|it)$")
 # "forget what i said about my job": a job is the title and the workplace both
 _KIND_WORDS: Final = {
@@ -5345,6 +5391,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._one_relation_per_name(event.seq, hits)
             if mask & _DENIED_LATER_BIT:
                 self._denied_later(event, hits)
+            if "(" in text and (aside := _DENIAL_ASIDE.search(text)):
+                self._denied_aside(event, aside, hits)
             if mask & _BARE_VERSION.bit and (m := _BARE_VERSION.search(text, mask)):
                 self._bare_version(event, m, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
@@ -5918,9 +5966,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ratios = [SequenceMatcher(None, w.casefold(), folded).ratio() for w in words]
             best = max(range(len(words)), key=ratios.__getitem__)
             whole = SequenceMatcher(None, old.casefold(), spelled.casefold()).ratio()
+            # "*Pickle not pixel": the name said to be wrong is replaced, however unlike
+            was = (m.group("was") or "").casefold()
             if len(words) > len(spelled.split()) and ratios[best] >= 0.6:
                 spelled = " ".join([*words[:best], spelled, *words[best + 1 :]])
-            elif whole < 0.6:
+            elif whole < 0.6 and was != old.casefold():
                 continue
             new = _Hit(hit.kind, {**hit.values, "name": spelled}, None)
             new.evidence.append((event.seq, m.start("name"), m.end()))
@@ -6056,6 +6106,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     new = _Hit(kind, {**hit.values, "name": name}, None)
                     self._put(hit, new, hits, event.seq, m.span())
                     return
+        # "my rabbit Clover" ... "shes a guinea pig not a rabbit, i always mix them up": the pet
+        # said before as the one species is the other
+        for m in _PRONOUN_SPECIES_NOT.finditer(text):
+            new_species = _normal("pet", "species", m.group("new"))
+            old_species = _normal("pet", "species", m.group("old"))
+            if new_species is None or old_species is None or new_species == old_species:
+                continue
+            for hit in reversed(hits):
+                if hit.kind == "pet" and hit.values.get("species") == old_species:
+                    new = _Hit("pet", {**hit.values, "species": new_species}, None)
+                    self._put(hit, new, hits, event.seq, m.span())
+                    return
         for m in _NAME_IS_SPECIES.finditer(text):
             name = m.group("name").casefold()
             taken = [h for h, _ in self._taken_back if h.kind == "pet"]
@@ -6188,6 +6250,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._note(seq, *span, None, (new,))
         hits.append(new)
 
+    def _denied_aside(
+        self, event: EpisodeEvent, found: re.Match[str] | None, hits: list[_Hit]
+    ) -> None:
+        """ "god i love spreadsheets so much (i do not)": an aside that denies what was just
+        said takes back the claims of the words before it, back to the sentence's start."""
+        while (aside := found) is not None:
+            start = max(
+                (e.end() for e in _SENTENCE_END.finditer(event.text, 0, aside.start())), default=0
+            )
+            for hit in [h for h in hits if h.evidence and h.evidence[-1][0] == event.seq]:
+                if start <= hit.stated_end <= aside.start() + 1:
+                    self._take_back(hit, hits, event.seq, aside.span())
+            found = _DENIAL_ASIDE.search(event.text, aside.end())
+
     def _take_back(self, hit: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
         """``hit`` is taken back by the words at ``span`` of message ``seq``."""
         self._taken_back.append((hit, seq))
@@ -6306,11 +6382,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 what = _WITHDRAWN_TAIL.sub("", said.casefold()).strip()
                 if not what or (pattern is _NOT_SO and _OTHER_SUBJECT.search(text, 0, m.start())):
                     continue
-                for hit in hits:
-                    if hit in gone or all(e[0] == event.seq for e in hit.evidence):
-                        continue
-                    if _names_claim(hit, what):
-                        gone.append(hit)
+                named = [
+                    hit
+                    for hit in hits
+                    if hit not in gone
+                    and not all(e[0] == event.seq for e in hit.evidence)
+                    and _names_claim(hit, what)
+                ]
+                gone += named
+                # "ignore the amazon stuff i said earlier, that was my coworkers cv": the stuff
+                # is everything the message that named it stated
+                if named and pattern is _FORGET_WHAT and _WITHDRAWN_TAIL.search(said.casefold()):
+                    seqs = {e[0] for h in named for e in h.evidence if e[0] != event.seq}
+                    gone += [
+                        h
+                        for h in hits
+                        if h not in gone
+                        and {e[0] for e in h.evidence} <= seqs
+                        and h.kind in _JOB_KINDS_TOGETHER.get(named[0].kind, ())
+                    ]
         if mask & _OUTDATED.bit and (outdated := _OUTDATED.search(text, mask)):
             folded = text[: outdated.start()].casefold()  # what "that" refers to
             gone += [
@@ -6366,6 +6456,22 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and _VERSION_TAIL.fullmatch(h.values["value"] or "")
             ]
             gone += self._new_setting(event, hits, versions, bump.group("new"), bump.span())
+        for m in _DONT_HAVE.finditer(text, mask):
+            if _next_word(text, m.end()) in _COMPOUND_NEXT:
+                continue  # "i dont have a cat allergy"
+            noun = m.group("noun")
+            kind, field = (
+                ("pet", "species") if _PET_NOUN.fullmatch(noun) else ("relationship", "relation")
+            )
+            said = _normal(kind, field, noun)
+            gone += [
+                h
+                for h in hits
+                if h.kind == kind
+                and h not in gone
+                and h.values.get(field) == said
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
         for m in _SOMEONE_ELSES.finditer(text, mask):
             species = _normal("pet", "species", m.group("noun"))
             gone += [
