@@ -1697,3 +1697,27 @@ def test_asides_frames_and_restatements(tmp_path: Path) -> None:
             ("still", "yeah still in porto, still a nurse, anyway trip ideas?", "porto"),
         ),
     )
+
+
+def test_names_that_are_words_and_names_listed_after_a_count(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("word-name", "my daughter lily is 6, ideas for her party?", "lily"),
+            ("twins", "planning a bday for my twins lily and noah, turning 7", "noah"),
+            ("comma-list", "i have two kids, ella and finn, dinner ideas pls", "finn"),
+            ("paren-kids", "34, married, two kids (Ella and Finn), need a meal plan", "ella"),
+            ("paren-pets", "i have 2 cats (miso & tofu), which litter is best", "tofu"),
+            ("our-place", "havin the party at our place in Bolton, about 12 kids", "bolton"),
+            (
+                "suburb",
+                "the radiators in my flat in partick have been cold since sunday",
+                "partick",
+            ),
+            ("together", "we all live together in Lahore, me abbu and ammi", "lahore"),
+        ),
+    )
+    formed = _formed(tmp_path / "modal", "my husband will be home late and my sister may come too")
+    assert not any(" will" in s or " may" in s for s in formed), formed
+    formed = _formed(tmp_path / "ages", "my two kids (8 and 10) love pasta")
+    assert not any("named" in s for s in formed), formed

@@ -72,7 +72,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/16"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/17"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -950,6 +950,23 @@ _LOWER_NAME_AFTER = re.compile(
     r"(?=\s*$|\s*[,.;!)]|\s+[a-z&]|(?<=['’]s)\s+\d)"
 )
 
+# Given names that are also English words ("lily", "mark", "hope"), taken after a relative only
+# when a verb of the person or the clause's end follows (never "my husband will be late")
+_WORD_NAME: Final = (
+    r"(?:lily|rose|jack|mark|grace|hope|faith|joy|ruby|amber|daisy|ivy|bill|pat|rob|sue|dawn"
+    r"|jasmine|holly|iris|violet|hazel|olive|pearl|summer|autumn|sky|river|sage|penny|heather"
+    r"|crystal|dean|hunter|jay|ray|sandy|victor|bob|nick|willow|brooke|dale|lance|reed|poppy"
+    r"|jade|melody|destiny|harmony|frank|rusty|skye|robin|carol|john|max)"
+)
+_WORD_NAME_TOKEN = re.compile(_WORD_NAME)
+_WORD_NAMES_AFTER = re.compile(
+    rf"\s+(?P<names>{_WORD_NAME}(?:\s+and\s+(?:{_WORD_NAME}|[a-z]{{2,19}}))?)"
+    r"(?=\s+(?:is|has|was|just|keeps|loves|likes|hates|turns|turned|wants|says|said|thinks"
+    r"|gets|got|starts|started|needs|can't|cant|doesnt|doesn't|won't|wont|are|were|have|both"
+    r"|turn|love|like|hate|want|need|keep|play|plays|go|goes|start)\b"
+    r"|\s*[,.;!?)]|\s*$)"
+)
+
 
 def _with_names(
     kind: str, noun_field: str, noun: str, names: list[str], verb: tuple[int, int]
@@ -1101,6 +1118,14 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             lower := _given_names(named.group("names"))
         ):
             names, end = lower, m.end() + named.end()
+        elif not is_pet and (named := _WORD_NAMES_AFTER.match(rest)):
+            # "my daughter lily is 6", "my twins lily and noah turn 7": a given name that is also
+            # an English word, when a verb or the clause's end shows it is one
+            first, *more = named.group("names").split()[::2]
+            names = [first.title()] + [
+                n.title() for n in more if _WORD_NAME_TOKEN.fullmatch(n) or _given_names(n)
+            ]
+            end = m.end() + named.end()
         elif (
             not plural
             and (named := _PET_IS_NAME.match(rest))
@@ -1320,6 +1345,49 @@ _HAVE_VERB = re.compile(r"['’]ve|have")
 _COMMA = re.compile(r"\s*,")
 
 
+_NAME_LIST = re.compile(
+    r"\s*(?:[,(:]|\s-|\s–)?\s*(?P<names>[A-Za-zÀ-ÖØ-öø-ÿ][\w'’\-]{1,19}"
+    r"(?:\s*,\s*[A-Za-zÀ-ÖØ-öø-ÿ][\w'’\-]{1,19})*\s*,?\s+(?:and|&|n)\s+"
+    r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’\-]{1,19})\s*\)?(?=\s*$|\s*[,.;!?]|\s+[a-z])"
+)
+
+
+_COUNT_THEN_PAREN = re.compile(
+    rf"\b(?P<qty>{_QTY})\s+(?:[a-z\-]+\s+){{0,2}}?(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})"
+    r"(?=\s*\()",
+    re.IGNORECASE,
+)
+
+
+def _digit(qty: str) -> int:
+    return int(qty) if qty.isdigit() else 0
+
+
+def _counted_names(c: str, pos: int, count: int, pet: bool = False) -> list[str]:
+    """The names listed right after "two kids" / "3 cats" when there are exactly ``count`` of
+    them and each is a name (capitalised, or a lower-case word that is no English word; a pet's
+    may be words, "miso & tofu", when not all of them are)."""
+    if count < 2 or (m := _NAME_LIST.match(c, pos)) is None:
+        return []
+    tokens = [t for t in re.split(r"\s*,\s*|\s+(?:and|&|n)\s+|\s+", m.group("names")) if t]
+    if pet:
+        if len(tokens) != count or not all(
+            t.isalpha() and _pet_name_ok(t) and t.casefold() not in _NOT_A_NOUN for t in tokens
+        ):
+            return []
+        if all(t.islower() and is_common_word(t) for t in tokens):
+            return []
+        return [t[:1].upper() + t[1:] for t in tokens]
+    names = [
+        n
+        for t in tokens
+        for n in (
+            [t[:1].upper() + t[1:]] if _WORD_NAME_TOKEN.fullmatch(t.casefold()) else _given_names(t)
+        )
+    ]
+    return names if len(names) == len(tokens) == count else []
+
+
 def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
     for head in _HAVE_HEAD.finditer(c, mask):
         verb = head.group("verb").casefold()
@@ -1376,6 +1444,13 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
                 trailing = bare
         if len(items) == 1 and not items[0][1] and trailing:
             items[0] = (items[0][0], _names(trailing.group("names")))
+        elif len(items) == 1 and not items[0][1]:
+            # "i have two kids, ella and finn", "2 cats (miso & tofu)": as many names as the
+            # count says, in lower case too
+            qty = items[0][0].group("qty").casefold()
+            is_pet = _PET_NOUN.fullmatch(items[0][0].group("noun")) is not None
+            count = _COUNTS.get(qty, _digit(qty))
+            items[0] = (items[0][0], _counted_names(c, pos, count, pet=is_pet))
         for item, names in items:
             surface = item.group("noun")
             is_pet = _PET_NOUN.fullmatch(surface) is not None
@@ -1411,7 +1486,7 @@ _HOUSEHOLD = _grx(
     r"(?:and\s+)?|\bmarried\s+(?:with|and\s+have|and\s+got)\s+)"
     r"(?P<qty>\d|two|three|four|five)\s+(?:little\s+|young\s+|teenage\s+)?"
     r"(?P<kids>kids|children|teenagers|teens|boys|girls|rugrats|little\s+ones|littles)"
-    r"(?=\s*(?:$|[,.;!]|\s+(?:under|and|aged|who|at\s+home)\b))",
+    r"(?=\s*(?:$|[,.;!(]|\s+(?:under|and|aged|who|at\s+home)\b))",
     "husband hubby wife wifey missus kids mum mom dad children teenagers teens boys girls"
     " rugrats ones littles",
 )
@@ -1429,6 +1504,15 @@ def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
         return
     for m in _HOUSEHOLD.finditer(c, mask):
         if m.group("kids"):
+            qty = m.group("qty").casefold()
+            # "34, married, two kids (Ella and Finn)"
+            if names := _counted_names(c, m.end("kids"), _COUNTS.get(qty, _digit(qty))):
+                for given in names:
+                    span = (m.start("qty"), m.end("kids"))
+                    hit = _Hit("relationship", {"relation": "child", "name": given}, span)
+                    hit.phrase = True
+                    yield hit
+                continue
             span = (m.start("qty"), m.end("kids"))
             hit = _Hit("relationship", {"relation": "child", "name": None}, span)
             hit.plural = True
@@ -1666,7 +1750,7 @@ _HOME = [
         rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+)?|^\W*|,\s*)(?:currently\s+|now\s+|still\s+"
         rf"|actually\s+|both\s+|all\s+|do\s+)?(?:live|reside)\s+"
         # "we live here in Porto"
-        rf"(?:here\s+|now\s+)?"
+        rf"(?:here\s+|now\s+|together\s+)?"
         # "i live on mansel st in swansea", "we live just outside in staveley"
         rf"(?:on\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way"
         rf"|close|crescent|terrace)\.?\s+|just\s+outside\s+"
@@ -1883,7 +1967,8 @@ _WHERE_I_LIVE = _grx(
     "where",
 )
 _HOME_POSSESSIVE = _grx(
-    rf"\bmy\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
+    # "the party at our place in Bolton": the user's household's home is the user's
+    rf"\b(?:my|our)\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
     rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood|rent|landlord)"
     rf"\s+(?:here\s+)?in\s+"
     rf"(?P<place>{_ANY_PLACE})",
@@ -1925,7 +2010,7 @@ _AFTER_PLACE: Final = frozenset(
     _words(
         "with and but so now btw since for near too lol tbh which where though anyway haha"
         " actually these days right in last this about from at on years yrs already recently ago"
-        " permanently full"
+        " permanently full is are was were has have had been isnt arent"
     )
 )
 
@@ -5645,6 +5730,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 hit.stated_end = m.end()
                 hits.append(hit)
                 self._note(seq, m.start(), m.end(), None, (hit,))
+        self._parenthesised_names(text[:limit], hits, before)
         if any(h.needs_role for h in hits[before:]) and not any(
             h.kind == "occupation" for h in hits
         ):
@@ -5847,6 +5933,37 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if any(e[0] == seq for e in old.evidence):
                     self._taken_back.append((old, seq))
                     hits.remove(old)
+
+    def _parenthesised_names(self, text: str, hits: list[_Hit], before: int) -> None:
+        """ "two kids (Ella and Finn)", "2 cats (miso & tofu)": the names in the parenthesis
+        (its own clause) belong to the unnamed relatives or pets counted just before it."""
+        if "(" not in text:
+            return
+        for m in _COUNT_THEN_PAREN.finditer(text):
+            surface = m.group("noun")
+            is_pet = _PET_NOUN.fullmatch(surface) is not None
+            kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
+            noun = _normal(kind, field_name, surface)
+            qty = m.group("qty").casefold()
+            names = _counted_names(text, m.end("noun"), _COUNTS.get(qty, _digit(qty)), is_pet)
+            if noun is None or not names:
+                continue
+            for i in range(before, len(hits)):
+                h = hits[i]
+                if (
+                    h.kind == kind
+                    and h.values.get(field_name) == noun
+                    and h.values.get("name") is None
+                    and h.evidence
+                    and h.evidence[-1][1] <= m.start("noun") < h.evidence[-1][2] + 2
+                ):
+                    named = []
+                    for name in names:
+                        one = _Hit(kind, {field_name: noun, "name": name}, h.verb, phrase=True)
+                        one.evidence, one.stated_end = list(h.evidence), h.stated_end
+                        named.append(one)
+                    hits[i : i + 1] = named
+                    break
 
     def _one_relation_per_name(self, seq: int, hits: list[_Hit]) -> None:
         """ "my son Kofi" then "Kofi is my nephew not my son": one person named in a session
