@@ -1721,3 +1721,16 @@ def test_names_that_are_words_and_names_listed_after_a_count(tmp_path: Path) -> 
     assert not any(" will" in s or " may" in s for s in formed), formed
     formed = _formed(tmp_path / "ages", "my two kids (8 and 10) love pasta")
     assert not any("named" in s for s in formed), formed
+
+
+def test_a_new_subject_after_and_has_its_own_time(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("shift", "sorry for late, I am taxi driver and the shift was long today", "taxi"),
+            ("office", "i am working at Huawei in Shenzhen as hardware engineer", "hardware"),
+        ),
+    )
+    # a place keeps its sentence's time: a visitor says it so
+    formed = _formed(tmp_path / "visit", "im in rome and the weather is great this week")
+    assert not any("rome" in s for s in formed), formed

@@ -52,6 +52,7 @@ from agentmem.memory.lexicon import canonical_place, is_common_word, is_town, kn
 from agentmem.memory.markers import (
     IT_DID,
     MARKER_TRIGGERS,
+    THING_DID,
     LiteralPrefilter,
     conjunct_start,
     fold,
@@ -455,7 +456,9 @@ _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
     rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
-    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+|rn\s+)?(?:{_SUBJECT_START}))"
+    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+|rn\s+)?(?:{_SUBJECT_START})"
+    # "I am taxi driver and the shift was long today": a new subject, its own time
+    rf"|{THING_DID})"
     rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+|honestly\s+"
     rf"|tbh\s+|personally\s+|seriously\s+|frankly\s+)?(?:{_SUBJECT_START}))"
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
@@ -2372,7 +2375,9 @@ _OCCUPATION = [
         rf"|full[- ]time\s+|since\s+(?:\d+|one|two|three|four|five|six)\s+(?:years?|months?)\s+)?"
         # non-native "I am working by Bosch as mechanical engineer"
         rf"(?:at|for|in|with|by)\s+(?:the\s+)?"
-        rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+|from\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
+        rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+|from\s+\d{{4}}\s+)?"
+        # "i am working at Huawei in Shenzhen as hardware engineer"
+        rf"(?:in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "work working",
     ),

@@ -28,6 +28,7 @@ from typing import Final
 __all__ = [
     "INJECTION_MARKERS",
     "IT_DID",
+    "THING_DID",
     "TRANSIENT_MARKERS",
     "clause_bounds",
     "injection_marker",
@@ -401,25 +402,41 @@ _SUBJECT = r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've|home is|home'
 IT_DID: Final = (
     r"it\s+(?:worked|was|broke|failed|crashed|passed|keeps|kept|did|didn|does|doesn|used\s+to)\b"
 )
+# "I am taxi driver and the shift was long today": a new subject opens a statement of its own,
+# with its own time (the extractor splits its clauses at the same words)
+THING_DID: Final = (
+    r"(?:the|this|that|his|her|their|its)\s+[\w\-]+\s+(?:was|is|were|are|has|had|got|gets"
+    r"|keeps|kept|went)\b"
+)
 _TIME_OPENER = (
     r"(?:this|next|last)\s+\w+|today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment"
 )
-_CLAUSE_BREAK: Final = re.compile(
-    r"[.!?]+(?=[\s\"')\]]|$)|[\n;()]|\s[-–—]+\s"
-    r"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
-    r"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
-    rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER})"
-    r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
-    rf"{_SUBJECT})"
-    rf"|,\s+(?={IT_DID})"
-    # "im an sre at Takealot, on call this week": a passing state after the job
-    r"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
-    # "im a teacher, next term i teach year 9": a time that opens the next statement
-    rf"|,\s+(?=(?:{_TIME_OPENER})\s+(?:i|i'm|im|we|my)\b)"
-    # "formatter is black, ruff is just doing the import sorting for now": a new subject
-    r"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)",
-    re.IGNORECASE,
-)
+
+
+def _clause_break(thing_did: str) -> re.Pattern[str]:
+    return re.compile(
+        r"[.!?]+(?=[\s\"')\]]|$)|[\n;()]|\s[-–—]+\s"
+        r"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
+        r"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
+        rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER}"
+        rf"{thing_did})"
+        r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
+        rf"{_SUBJECT})"
+        rf"|,\s+(?={IT_DID})"
+        # "im an sre at Takealot, on call this week": a passing state after the job
+        r"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
+        # "im a teacher, next term i teach year 9": a time that opens the next statement
+        rf"|,\s+(?=(?:{_TIME_OPENER})\s+(?:i|i'm|im|we|my)\b)"
+        # "formatter is black, ruff is just doing the import sorting for now": a new subject
+        r"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)",
+        re.IGNORECASE,
+    )
+
+
+_CLAUSE_BREAK: Final = _clause_break(f"|{THING_DID}")
+# "I'm in Rome and the weather is great this week": a place keeps the time of the sentence it
+# is said in (a visitor says it so), whatever new subject follows
+_PLACE_CLAUSE_BREAK: Final = _clause_break("")
 # A clause that asks the assistant for something: its time words bound the request ("find a
 # gym near my flat for tomorrow morning"), not the facts the user mentions inside it.
 _REQUEST: Final = re.compile(
@@ -438,12 +455,14 @@ _REQUEST: Final = re.compile(
 _CLAUSE_WINDOW: Final = 600
 
 
-def clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
+def clause_bounds(
+    text: str, start: int, end: int, breaks: re.Pattern[str] = _CLAUSE_BREAK
+) -> tuple[int, int]:
     """The clause (or run of clauses) of ``text`` that contains ``text[start:end]``."""
     lo = max(0, start - _CLAUSE_WINDOW)
     hi = min(len(text), end + _CLAUSE_WINDOW)
     found_lo, found_hi = lo, hi
-    for m in _CLAUSE_BREAK.finditer(text, lo, hi):
+    for m in breaks.finditer(text, lo, hi):
         if m.end() <= start:
             found_lo = m.end()
         elif m.start() >= end:
@@ -505,7 +524,9 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     # clause)
     if kind == "preference" and _WE_START.match(quote) and _first(_TRAVEL, text):
         return "transient:travel"
-    lo, hi = clause_bounds(text, start, end)
+    lo, hi = clause_bounds(
+        text, start, end, _PLACE_CLAUSE_BREAK if kind in (None, "home_location") else _CLAUSE_BREAK
+    )
     # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
     if (
