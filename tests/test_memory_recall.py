@@ -1734,3 +1734,20 @@ def test_a_new_subject_after_and_has_its_own_time(tmp_path: Path) -> None:
     # a place keeps its sentence's time: a visitor says it so
     formed = _formed(tmp_path / "visit", "im in rome and the weather is great this week")
     assert not any("rome" in s for s in formed), formed
+
+
+def test_the_employer_after_a_team_or_a_place(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("ward", "im a staff nurse on ward 6 at Lagos University Teaching Hospital", "lagos"),
+            ("team", "im a data engineer on the platform team at Monzo, sql help pls", "monzo"),
+            (
+                "working-in",
+                "I am a staff nurse here in Dubai, working in Mediclinic for 3 years now",
+                "mediclinic",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "town", "im a nurse here in Dubai, working in Sharjah too")
+    assert not any("works at" in s for s in formed), formed

@@ -2506,8 +2506,10 @@ _ORG_AFTER_ROLE = _rx(
     # "hvac technician for a company called Cool Breeze Services"
     rf"\s+(?:(?:working\s+)?(?:remote(?:ly)?\s+)?)?(?:at|for|with)\s+a\s+(?:[\w\-]+\s+)?"
     rf"(?:company|firm|startup|business|agency|shop)\s+(?:called\s+|named\s+)?(?P<org4>{_ORG})|"
-    # "a paramedic now with the London Ambulance Service"
-    rf"\s+(?:(?:now|currently|still)\s+)?(?:(?:working|employed)\s+)?(?:at|for|with|by)\s+"
+    # "a paramedic now with the London Ambulance Service"; "a staff nurse on ward 6 at LUTH",
+    # "backend developer on payments at Swiggy": the team or ward, then the employer
+    rf"\s+(?:on\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+){{0,2}}?\s+(?=(?:at|for|with)\s))?"
+    rf"(?:(?:now|currently|still)\s+)?(?:(?:working|employed)\s+)?(?:at|for|with|by)\s+"
     rf"(?P<article>a\s+|an\s+)?"
     rf"(?:the\s+)?(?P<org>{_ORG})"
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
@@ -2749,7 +2751,11 @@ _OF_HOME = _rx(
 )
 
 
-_ORG_AFTER_PLACE = re.compile(rf"\s*,?\s+(?i:at|with|for)\s+(?P<org>{_ORG})")
+# "a staff nurse here in Dubai, working in Mediclinic for 3 years": "in" names the employer
+# here only after "working" (and _rule_work refuses a town)
+_ORG_AFTER_PLACE = re.compile(
+    rf"\s*,?\s+(?:(?i:working|employed)\s+)?(?i:at|with|for|(?<=working\s)in)\s+(?P<org>{_ORG})"
+)
 
 
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
@@ -2821,9 +2827,12 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             ):
                 yield _Hit("home_location", {"place": place}, (m.start(), there.end()))
                 # "a staff nurse here in Dubai at Rashid Hospital"
-                if (at := _ORG_AFTER_PLACE.match(c, there.end())) and (
-                    value := _org(at.group("org"), c[at.end() :])
-                ) is not None:
+                if (
+                    (at := _ORG_AFTER_PLACE.match(c, there.end()))
+                    and not canonical_place(at.group("org"))
+                    and not is_town(at.group("org"))
+                    and (value := _org(at.group("org"), c[at.end() :])) is not None
+                ):
                     yield _Hit("employer", {"org": value}, (m.start(), at.end()))
     for pattern in _EMPLOYER:
         for m in pattern.finditer(c, mask):
