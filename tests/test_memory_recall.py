@@ -1751,3 +1751,23 @@ def test_the_employer_after_a_team_or_a_place(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "town", "im a nurse here in Dubai, working in Sharjah too")
     assert not any("works at" in s for s in formed), formed
+
+
+def test_an_allergy_keeps_out_of_the_time_of_the_ask_after_it(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "ask",
+                "also i'm allergic to penicillin, how do i say that at a pharmacy in germany, "
+                "going to Berlin for a conference next week",
+                "penicillin",
+            ),
+            ("named-before", "a recipe for pozole that doesnt use peanuts, im allergic", "peanut"),
+        ),
+    )
+    for name, text in (
+        ("visit", "im in berlin, any tips for this week?"),
+        ("bounded", "im vegan this week, any recipes"),
+    ):
+        assert _formed(tmp_path / name, text) == set(), name

@@ -3343,7 +3343,9 @@ _ALLERGY = [
 _ALLERGIC_AFTER = _rx(
     rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch)|no"
     # "nothing with shellfish im allergic"
-    rf"|nothing\s+with|without|avoid)\s+"
+    rf"|nothing\s+with|without|avoid"
+    # "a recipe for pozole that doesnt use peanuts, im allergic"
+    rf"|(?:doesn{_A}?t|does\s+not|won{_A}?t)\s+(?:use|have|contain|include|need))\s+"
     rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|dishes|food)\b)[a-z]+)?)(?:\s+(?:dishes|food))?"
     rf"(?:\s+(?:please|pls|plz|for\s+me))?(?:\s*[,.]?\s+(?:because\s+|since\s+"
     rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"

@@ -413,7 +413,14 @@ _TIME_OPENER = (
 )
 
 
-def _clause_break(thing_did: str) -> re.Pattern[str]:
+# "i'm allergic to penicillin, how do i say that ... next week": the ask after a comma is its
+# own clause (not for a place: "im in berlin, any tips for this week?" is a visit)
+_ASK_AFTER_COMMA: Final = (
+    r"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|what|how|where|which|please|pls)\b)"
+)
+
+
+def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
     return re.compile(
         r"[.!?]+(?=[\s\"')\]]|$)|[\n;()]|\s[-–—]+\s"
         r"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
@@ -428,15 +435,16 @@ def _clause_break(thing_did: str) -> re.Pattern[str]:
         # "im a teacher, next term i teach year 9": a time that opens the next statement
         rf"|,\s+(?=(?:{_TIME_OPENER})\s+(?:i|i'm|im|we|my)\b)"
         # "formatter is black, ruff is just doing the import sorting for now": a new subject
-        r"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)",
+        r"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)"
+        f"{ask}",
         re.IGNORECASE,
     )
 
 
-_CLAUSE_BREAK: Final = _clause_break(f"|{THING_DID}")
+_CLAUSE_BREAK: Final = _clause_break(f"|{THING_DID}", _ASK_AFTER_COMMA)
 # "I'm in Rome and the weather is great this week": a place keeps the time of the sentence it
 # is said in (a visitor says it so), whatever new subject follows
-_PLACE_CLAUSE_BREAK: Final = _clause_break("")
+_PLACE_CLAUSE_BREAK: Final = _clause_break("", "")
 # A clause that asks the assistant for something: its time words bound the request ("find a
 # gym near my flat for tomorrow morning"), not the facts the user mentions inside it.
 _REQUEST: Final = re.compile(
