@@ -1771,3 +1771,22 @@ def test_an_allergy_keeps_out_of_the_time_of_the_ask_after_it(tmp_path: Path) ->
         ("bounded", "im vegan this week, any recipes"),
     ):
         assert _formed(tmp_path / name, text) == set(), name
+
+
+def test_news_of_a_pet_and_a_lease_that_says_otherwise(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "news",
+                "just got a puppy!!! she's a cocker spaniel called biscuit. what do i buy first",
+                "biscuit",
+            ),
+            ("lease", "i have 2 cats Miso and Tofu and the new lease says no pets", "tofu"),
+        ),
+    )
+    for name, text in (
+        ("sister", "my sister just got a puppy"),
+        ("phone", "just got a new phone, how do i move my photos"),
+    ):
+        assert not any("dog" in s for s in _formed(tmp_path / name, text)), name

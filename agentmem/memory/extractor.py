@@ -1309,7 +1309,10 @@ def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
 
 
 _HAVE_HEAD = _grx(
-    rf"\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
+    # "just got a puppy!!!": the subject left out where a message opens with the news
+    rf"^\W*(?:(?:omg|so|yay|ok|okay|well|guess\s+what)\W+)?(?P<verb2>(?:just|finally|recently)"
+    rf"\s+(?:got|adopted))\s+"
+    rf"|\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
     rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|(?:just|recently|finally)\s+(?:got|adopted))"
     # "ive got a greyhound called Dash": the apostrophe left out
     rf"|{_A}?ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)"
@@ -1393,11 +1396,11 @@ def _counted_names(c: str, pos: int, count: int, pet: bool = False) -> list[str]
 
 def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
     for head in _HAVE_HEAD.finditer(c, mask):
-        verb = head.group("verb").casefold()
+        verb = (head.group("verb") or head.group("verb2")).casefold()
         # "I got a puppy" / "we adopted a cat" acquire pets; "I've got two kids" is possession
         possessive = _HAVE_VERB.search(verb) is not None
         acquired = "adopted" in verb or ("got" in verb and not possessive)
-        we = head.group("subj").casefold() == "we"
+        we = (head.group("subj") or "").casefold() == "we"
         pos = head.end()
         items: list[tuple[re.Match[str], list[str]]] = []
         while m := _have_item(c, pos):

@@ -405,8 +405,8 @@ IT_DID: Final = (
 # "I am taxi driver and the shift was long today": a new subject opens a statement of its own,
 # with its own time (the extractor splits its clauses at the same words)
 THING_DID: Final = (
-    r"(?:the|this|that|his|her|their|its)\s+[\w\-]+\s+(?:was|is|were|are|has|had|got|gets"
-    r"|keeps|kept|went)\b"
+    r"(?:the|this|that|his|her|their|its)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:was|is|were|are|has"
+    r"|had|got|gets|keeps|kept|went|says|said)\b"
 )
 _TIME_OPENER = (
     r"(?:this|next|last)\s+\w+|today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment"
