@@ -1790,3 +1790,16 @@ def test_news_of_a_pet_and_a_lease_that_says_otherwise(tmp_path: Path) -> None:
         ("phone", "just got a new phone, how do i move my photos"),
     ):
         assert not any("dog" in s for s in _formed(tmp_path / name, text)), name
+
+
+def test_languages_said_the_non_native_way(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("continuous", "I am speaking Ukrainian and Polish, but the forms are hard", "polish"),
+            ("communicate", "add that I can communicate in Marathi, Hindi and English", "hindi"),
+            ("counts", "i also speak spanish at home if that counts for anything", "spanish"),
+        ),
+    )
+    formed = _formed(tmp_path / "apology", "my english is ok but idioms kill me")
+    assert not any("english" in s for s in formed), formed

@@ -3386,6 +3386,18 @@ _LANGUAGE = [
             "speak",
         ),
     ),
+    # non-native "I am speaking Ukrainian and Polish"; "I can communicate in Marathi, Hindi and
+    # English" ("my english is ok but ..." is left alone: said as an apology for the English,
+    # most readers do not take it as a statement of a language)
+    (
+        None,
+        _grx(
+            rf"{_I_AM}\s+(?:also\s+)?speaking\s+(?P<langs>{_LANGS})"
+            rf"|\bi\s+(?:also\s+)?can\s+(?:also\s+)?(?:communicate|converse)\s+in\s+"
+            rf"(?P<langs2>{_LANGS})",
+            "speaking communicate converse",
+        ),
+    ),
     ("fluent", _grx(rf"{_I_AM}\s+(?:also\s+)?fluent\s+in\s+(?P<langs>{_LANGS})", "fluent")),
     # "my english is fluent", "my dutch is still beginner"
     (
@@ -3648,8 +3660,9 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
             stated = level
             # "i speak fluent english and some french": the first only; "i speak arabic and
             # english fluently": the adverb is said of the whole list
+            said = m.groupdict()
             if level is None and (
-                (m.group("fluent") and len(langs) == 1) or (m.group("adv") and langs)
+                (said.get("fluent") and len(langs) == 1) or (said.get("adv") and langs)
             ):
                 stated = "fluent"
             for found in _LANGUAGE_NAME.finditer(c, m.start(group), m.end(group)):
@@ -4887,6 +4900,8 @@ _CONSEQUENCE = _rx(
 )
 _RELEVANCE = _rx(
     r"(?:if|in\s+case)\s+(?:[\w'’]+\s+){0,6}?(?:helps?|matters?)\b"
+    # "i also speak spanish at home if that counts for anything"
+    r"|if\s+(?:that|it|this)\s+counts\b"
     r"|(?:if|in\s+case)\s+(?:that|it|this)\s+(?:is\s+relevant|makes\s+a\s+difference"
     r"|changes\s+anything|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
     r"(?:need|want|care|wanna|were\s+wondering)\s+to\s+know\b|if\s+(?:you|u)\s+(?:care|must\s+know)\b"
