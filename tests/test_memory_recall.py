@@ -1803,3 +1803,14 @@ def test_languages_said_the_non_native_way(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "apology", "my english is ok but idioms kill me")
     assert not any("english" in s for s in formed), formed
+
+
+def test_a_name_of_three_parts_or_in_the_users_first_language(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("three", "Hi, I'm Nguyen Thi Lan but everyone calls me Lana, you can too", "nguyen"),
+            ("chinese", "hello, my chinese name is Li Hao, english name is Kevin", "li hao"),
+        ),
+    )
+    assert _formed(tmp_path / "caps", "I'm So Sorry, i forgot the file") == set()

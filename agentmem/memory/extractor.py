@@ -1594,7 +1594,10 @@ _PRONOUN_NAME = _grx(
 _LOWER_NAME = r"(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})"
 _NAME_IS = _Gated(
     re.compile(
-        rf"(?:\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+)?name(?:\s+is|{_A}?s))"
+        # "my chinese name is Li Hao, english name is Kevin": the first given is the name
+        rf"(?:\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+|given\s+|birth\s+|chinese\s+"
+        rf"|korean\s+|japanese\s+|vietnamese\s+|arabic\s+|hindi\s+|thai\s+|native\s+"
+        rf"|official\s+)?name(?:\s+is|{_A}?s))"
         # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
         rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)\s*,"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
@@ -1614,7 +1617,9 @@ _GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
 _I_AM_NAME = _Gated(
     re.compile(
         rf"^\W*(?:{_HELLO}\W+)?(?i:i{_A}?m|i\s+am)"
-        rf"\s+(?P<name>{_NAME}(?:\s+{_NAME})?|{_LOWER_NAME})(?=\W*$|\s*,|\s+(?i:and|from|btw|but)\b)"
+        # "I'm Nguyen Thi Lan but everyone calls me Lana": up to three names
+        rf"\s+(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME})"
+        rf"(?=\W*$|\s*,|\s+(?i:and|from|btw|but)\b)"
     ),
     "am m im",  # I'm, I am, im
 )
