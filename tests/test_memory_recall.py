@@ -1814,3 +1814,20 @@ def test_a_name_of_three_parts_or_in_the_users_first_language(tmp_path: Path) ->
         ),
     )
     assert _formed(tmp_path / "caps", "I'm So Sorry, i forgot the file") == set()
+
+
+def test_a_diet_said_with_how_long_it_has_lasted(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("since", "vegan since 2020 🌱 need a cheesecake for my bff's bday", "vegan"),
+            ("comma", "i live in porto, coeliac since forever. safe restaurants?", "gluten"),
+            ("ngl", "ngl been vegan like 3 yrs now 🌱 high protein lunch?", "vegan"),
+            ("runon", "pls give me a jollof recipe, also i dont eat pork im halal", "halal"),
+        ),
+    )
+    for name, text in (
+        ("sister", "my sister, vegan since 2019, is coming for dinner"),
+        ("mum", "my mum has been vegan for 3 years, recipes?"),
+    ):
+        assert not any("vegan" in s for s in _formed(tmp_path / name, text)), name

@@ -512,7 +512,8 @@ _CLAUSE_SEP = _grx(
     # a run-on with no punctuation: "can u help me do a budget im a teaching assistant" (kept
     # only after a word that does not make it part of the sentence, see _RUN_ON_KEEP)
     rf"|(?P<runon>(?<=[a-z])\s+)(?=(?:i{_A}?m|im|i\s+am)\s+(?:literally\s+|just\s+|actually\s+)?"
-    rf"(?:a|an)\s)"
+    # "i dont eat pork im halal"
+    rf"(?:(?:a|an)\s|(?:vegan|vegetarian|halal|kosher|pescatarian|coeliac|celiac)\b))"
     # "since i work for safaricom i should know this": the main clause after a reason (kept only
     # after one, see _REASON_LEAD)
     rf"|(?P<reason>(?<=[a-z])\s+)(?=i\s+(?:should|need|have\s+to|must|want|would|could|might"
@@ -3156,7 +3157,7 @@ _DIET_END = (
     r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
     r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess|at\s+home"
     r"|by\s+the\s+way|from|obviously|obvs|of\s+course|ofc|always|again|mostly|haha|except"
-    r"|these\s+days)\b)"
+    r"|these\s+days|like\s+\d+)\b)"
 )
 _DIET_WORDS = (
     r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free"
@@ -3234,9 +3235,22 @@ _DIET = [
         rf"(?:{_I_AM}\s+(?:also\s+)?(?:a\s+)?|\bi\s+have\s+)(?P<diet>coeliac|celiac)\b",
         "coeliac celiac",
     ),
+    # "vegan since 2020 🌱", "i live in porto, coeliac since forever", "got diagnosed coeliac
+    # like 2 yrs ago": a diet said with how long it has lasted is the user's, subject or not
+    _grx(
+        rf"(?:^\W*(?:(?:ngl|tbh|honestly|also|and|so|update|lol|btw|fyi)\W+)*"
+        rf"|\b(?:i|im|i{_A}m)\s+[^,;.!?]{{1,40}},\s*(?:and\s+)?)"
+        rf"(?:(?:got\s+)?diagnosed\s+)?(?P<diet>{_DIET_WORDS}|coeliac|celiac)\s+(?:like\s+)?"
+        rf"(?:since\s+(?:\d{{4}}|forever|birth|childhood|uni|school|college|university|i\s+was)"
+        rf"|for\s+(?:like\s+|about\s+|almost\s+|over\s+|nearly\s+)?(?:\d+|a\s+few|many"
+        rf"|several|two|three|four|five|six|ten)\s+(?:yrs?|years?|months?)"
+        rf"|(?:\d+|two|three|four|five|six|ten)\s+(?:yrs?|years?)\s+(?:now|ago))\b",
+        "since for now ago",
+    ),
     # "been doing keto for a year", "been vegan since 2019"
     _grx(
-        rf"(?:^\W*|\bi{_A}?ve\s+|\bi\s+have\s+|,\s*)been\s+(?:doing\s+|eating\s+|on\s+|going\s+)?"
+        rf"(?:^\W*(?:(?:ngl|tbh|honestly|also|and|so|lol|yeah|yes|well)\W+)*|\bi{_A}?ve\s+"
+        rf"|\bi\s+have\s+|,\s*)been\s+(?:doing\s+|eating\s+|on\s+|going\s+)?"
         rf"(?:a\s+)?(?P<diet>{_DIET_WORDS}|veggie)(?:\s+diet)?{_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher"
         " veggie",
