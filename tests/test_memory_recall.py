@@ -1831,3 +1831,21 @@ def test_a_diet_said_with_how_long_it_has_lasted(tmp_path: Path) -> None:
         ("mum", "my mum has been vegan for 3 years, recipes?"),
     ):
         assert not any("vegan" in s for s in _formed(tmp_path / name, text)), name
+
+
+def test_homes_said_in_forms_and_in_the_users_first_language(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("from-here", "im from Lima, live here all my life and never ask this lol", "lima"),
+            ("spanglish", "soy de Monterrey pero vivo en Houston desde hace 4 años", "houston"),
+            ("address", "ok. Address is in Amman, Khalda. And the medical part?", "amman"),
+            ("flat", "im in flat 3 in leeds and the boiler is broken again", "leeds"),
+        ),
+    )
+    for name, text in (
+        ("form", "my address is in the form below"),
+        ("hers", "her address is in Leeds, can you write it on the card"),
+    ):
+        assert _formed(tmp_path / name, text) == set(), name
+    assert not any("khalda" in s for s in _formed(tmp_path / "city", "Address is in Amman, Khalda"))

@@ -1811,10 +1811,22 @@ _HOME = [
         rf"(?:also\s+|still\s+|now\s+)?live\s+in\s+(?P<place>{_ANY_PLACE})",
         "live",
     ),
-    # "I'm from Edinburgh and still live there"
+    # "I'm from Edinburgh and still live there", "im from Lima, live here all my life"
     _grx(
-        rf"\bfrom\s+(?P<place>{_ANY_PLACE})\s+and\s+(?:i\s+)?(?:still\s+)?live\s+there\b",
-        "there",
+        rf"\bfrom\s+(?P<place>{_ANY_PLACE})\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?:i\s+)?(?:still\s+)?"
+        rf"(?:live|lived|living|been\s+living|have\s+lived|{_A}ve\s+lived)\s+(?:there|here)\b",
+        "there here",
+    ),
+    # code-switched "vivo en Houston desde hace 4 años", "moro em Lisboa"
+    _grx(
+        rf"\b(?:vivo|vivimos|moro|moramos)\s+(?:en|em|no|na)\s+(?P<place>{_ANY_PLACE})",
+        "vivo vivimos moro moramos",
+    ),
+    # "Address is in Amman, Khalda", "my address is in Medellín": the city, not the district
+    _grx(
+        rf"(?:^\W*|\bmy\s+(?:home\s+)?)(?i:address)\s+is\s+(?:in\s+)?"
+        rf"(?P<place>{_PLACE_TOKEN}(?:\s+{_PLACE_TOKEN})?|{_LOWER_PLACE})(?=\s*[,.;!]|\s*$)",
+        "address",
     ),
     # present perfect: still true ("I've lived in Lisbon for 6 years", "since 2019")
     _grx(
@@ -2216,7 +2228,10 @@ _IM_IN = _grx(
     # "were in bolton if that matters": a clause that opens with "were" is "we're" typed fast
     rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|^\W*(?:(?:yeah|yes|yep|yup|ya|ok|okay|so|nope|no)\W+)?still"
     rf"|^\W*(?:so\s+|and\s+|but\s+)?were)\s+"
-    rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
+    rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+)?"
+    # "im in flat 3 in leith edinburgh and the boiler is broken"
+    rf"(?:in\s+(?:flat|apt|apartment|unit)\s*(?:no\.?\s*)?\d+[a-z]?\s*,?\s+)?"
+    rf"in\s+(?P<place>{_ANY_PLACE})"
     rf"(?!\s+(?:for|on|visiting|until|till|over|during|at|with)\b)"
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:now|so|and|but|btw|lol|too|which|where|obvs|though|tho|yeah"
     rf"|since|,)\b))",
