@@ -1849,3 +1849,24 @@ def test_homes_said_in_forms_and_in_the_users_first_language(tmp_path: Path) -> 
     ):
         assert _formed(tmp_path / name, text) == set(), name
     assert not any("khalda" in s for s in _formed(tmp_path / "city", "Address is in Amman, Khalda"))
+
+
+def test_jobs_said_with_a_schedule_a_the_or_now(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("hours", "i work 9-5 as a graphic designer so evenings are better", "graphic"),
+            ("the", "im the cto of a tiny fintech startup, 6 of us, video call setup?", "cto"),
+            (
+                "now",
+                "not at deloitte anymore btw, joined KPMG in january. senior auditor now",
+                "auditor",
+            ),
+            ("pidgin", "he should text me because i be pharmacist, i dey work shift", "pharmacist"),
+        ),
+    )
+    for name, text in (
+        ("joke", "oh yeah sure, im the CEO of google. just fix the regex pls"),
+        ("coffee", "coffee now"),
+    ):
+        assert _formed(tmp_path / name, text) == set(), name

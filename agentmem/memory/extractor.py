@@ -2356,8 +2356,8 @@ _OCCUPATION = [
         rf"|work(?:ing)?\s+(?:nights\s+"
         rf"|days\s+|(?:long\s+|\d{{1,2}}\s*(?:hr|hour|h)\s+|night\s+|early\s+|late\s+)?shifts\s+"
         rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+|remote\s+|freelance\s+"
-        # "i work from home as a translator"
-        rf"|from\s+home\s+)?)"
+        # "i work from home as a translator", "i work 9-5 as a graphic designer"
+        rf"|from\s+home\s+|\d{{1,2}}\s*(?:-|to)\s*\d{{1,2}}\s+)?)"
         # non-native "I work since 2016 as tax advisor"
         rf"(?:since\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "work working shifts",
@@ -2411,6 +2411,19 @@ _OCCUPATION = [
         rf"(?:now\s+)?working\s+as\s+(?:a\s+|an\s+)?(?P<role>{_ROLE})"
         rf"(?:{_ROLE_END}|(?=\s+\d+\s+(?:years?|months?)\b))",
         "working",
+    ),
+    # "im the cto of a tiny fintech startup"; Nigerian Pidgin "i be pharmacist" ("im the CEO
+    # of google", "the CEO of procrastination" is the joke title, never taken)
+    _grx(
+        rf"{_I_AM}\s+(?:also\s+)?the\s+(?P<role>cto|cfo|coo|cio|founder|co-?founder|sre)"
+        rf"(?=\s+(?:of|at|for|on|in|here|and)\b|\s*[,.;!]|\s*$)"
+        rf"|\bi\s+be\s+(?:a\s+|an\s+)?(?P<role2>{_ROLE}){_ROLE_END}",
+        "the be",
+    ),
+    # "joined KPMG in january. senior auditor now": a title and "now" alone in its clause
+    _grx(
+        rf"^\W*(?:(?:and|so|also|but)\s+)?(?P<role>{_ROLE})\s+now(?=\s*$|\s*[,.;!])",
+        "now",
     ),
     # a dropped subject: "still in austin, still a nurse practitioner, still tired lol"
     _grx(
@@ -2793,7 +2806,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if "subject" in m.re.groupindex:
                 role = f"{m.group('subject')} {m.group('head')}"
             else:
-                role = m.group("role")
+                role = m.group("role") or m.groupdict().get("role2") or ""
             field_of_work = (
                 m.group("org")
                 if "org" in m.re.groupindex
@@ -2816,7 +2829,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if any(w in _ROLE_MOD_BLOCK or w.endswith(("'s", "’s")) for w in modifiers):
                 continue
             # "as the CEO of this household (the dishes disagree)": a title of home is a joke
-            if _OF_HOME.match(c, m.end("role") if "role" in m.re.groupindex else m.end()):
+            said_role = "role" in m.re.groupindex and m.group("role")
+            if _OF_HOME.match(c, m.end("role") if said_role else m.end()):
                 continue
             hit = _Hit("occupation", {"role": role}, m.span())
             # "as a UX designer i have a portfolio review next week": the frame is said of the
