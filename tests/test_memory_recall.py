@@ -1870,3 +1870,12 @@ def test_jobs_said_with_a_schedule_a_the_or_now(tmp_path: Path) -> None:
         ("coffee", "coffee now"),
     ):
         assert _formed(tmp_path / name, text) == set(), name
+
+
+def test_where_we_build_and_run_things_is_the_workplace(tmp_path: Path) -> None:
+    _forms_each(tmp_path, (("stack", "thanks. at safaricom we use bigquery btw", "safaricom"),))
+    for name, text in (
+        ("shop", "at costco we buy in bulk, is it worth it"),
+        ("home", "at home we use linux mostly"),
+    ):
+        assert _formed(tmp_path / name, text) == set(), name

@@ -2603,8 +2603,20 @@ _JOB_SINCE = _grx(
     rf"|^\W*still\s+with\s+(?P<org4>{_ORG})",
     "first been working still",
 )
+# "at safaricom we use bigquery btw", "at Monzo we deploy on fridays": where "we" build and
+# run things is the user's workplace (a large employer's name only: _rule_work checks)
+_AT_ORG_WE = _grx(
+    rf"(?:^\W*|[,;]\s*|\b(?:btw|fyi|and|but|so)\s+)(?:here\s+)?at\s+(?P<org>{_ORG})\s*,?\s+we\s+"
+    rf"(?:use|run|deploy|build|ship|migrated|switched|moved|are\s+(?:on|using|migrating|moving)"
+    rf"|have\s+(?:a|an|our)\s+(?:[\w\-]+\s+){{0,2}}?(?:team|stack|pipeline|monorepo|cluster))\b",
+    "use run deploy build ship migrated switched moved on using migrating moving team stack"
+    " pipeline monorepo cluster",
+)
+
+
 _EMPLOYER = [
     _WORK_IN,
+    _AT_ORG_WE,
     # "i work for a tiny design agency called Studio Nine", "im the android developer at a
     # startup called Fieldly": the user's own workplace, named after its kind
     _grx(
@@ -2885,6 +2897,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             said = m.group(group)
             named = said.casefold()
             if pattern is _WORK_IN and not m.group("office") and known_employer(said) is None:
+                continue
+            if pattern is _AT_ORG_WE and known_employer(said) is None:
                 continue
             if named in _VENUES or named in _NOT_EMPLOYER_IN or canonical_place(said):
                 continue  # "I am at A2 now": a level, not a workplace
