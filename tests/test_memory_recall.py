@@ -1879,3 +1879,55 @@ def test_where_we_build_and_run_things_is_the_workplace(tmp_path: Path) -> None:
         ("home", "at home we use linux mostly"),
     ):
         assert _formed(tmp_path / name, text) == set(), name
+
+
+def test_twins_count_two_and_name_them(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "paren",
+        "im a dad of twins (Omar and Zayd, both 8) and im running out of lunchbox ideas",
+    )
+    assert any("omar" in s for s in formed) and any("zayd" in s for s in formed), formed
+    _forms_each(tmp_path, (("bare", "i have twins, any tips for bunk beds", "child"),))
+    _forms_nothing(tmp_path, (("expecting", "im having twins in may!!"),))
+
+
+def test_a_company_named_like_its_product_is_an_employer_after_at(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("role", "im a ux designer at Figma so design stuff is fine", "figma"),
+            ("work", "i work at Figma, what should i ask for in a raise", "figma"),
+        ),
+    )
+    for name, text in (
+        ("tool", "im a data analyst, working with Tableau since 2019"),
+        ("with", "im an engineer with Docker experience"),
+    ):
+        assert not any("tableau" in s or "docker" in s for s in _formed(tmp_path / name, text))
+
+
+def test_a_new_job_names_its_employer(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "moved",
+                "i moved to copenhagen last month for a new job at Novo Nordisk, bank tips?",
+                "novo nordisk",
+            ),
+            ("landed", "i just landed a job at Spotify!! what do i wear", "spotify"),
+        ),
+    )
+    formed = _formed(tmp_path / "wife", "my wife moved to leeds for a new job at Asda")
+    assert not any("asda" in s for s in formed), formed
+
+
+def test_a_setting_corrected_with_sorry_or_no_replaces_the_value(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "sorry",
+        "deploy branch is release/next not main. never push straight to main btw",
+        "sorry *deploy branch is release/stable, release/next is the staging one. mixed them up",
+    )
+    assert _replaced(formed, "release/stable", "release/next"), formed
+    assert not any("sorry" in s for s in formed), formed
+    _forms_each(tmp_path, (("no", "no, the base branch is develop", "develop"),))

@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/17"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/18"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1344,8 +1344,17 @@ _WHEN_GOT = _rx(
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 
+# "i have twins": a count of its own
+_HAVE_TWINS = _rx(r"(?P<qty>)(?P<noun>twins)(?![\w\-])")
+
+
 def _have_item(c: str, pos: int) -> re.Match[str] | None:
-    return _HAVE_ITEM.match(c, pos) or _HAVE_PET_ITEM.match(c, pos) or _HAVE_BARE_PET.match(c, pos)
+    return (
+        _HAVE_ITEM.match(c, pos)
+        or _HAVE_PET_ITEM.match(c, pos)
+        or _HAVE_BARE_PET.match(c, pos)
+        or _HAVE_TWINS.match(c, pos)
+    )
 
 
 _HAVE_VERB = re.compile(r"['’]ve|have")
@@ -1359,9 +1368,10 @@ _NAME_LIST = re.compile(
 )
 
 
+# "a dad of twins (Omar and Zayd, both 8)": "twins" counts itself
 _COUNT_THEN_PAREN = re.compile(
-    rf"\b(?P<qty>{_QTY})\s+(?:[a-z\-]+\s+){{0,2}}?(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})"
-    r"(?=\s*\()",
+    rf"\b(?:(?P<qty>{_QTY})\s+(?:[a-z\-]+\s+){{0,2}}?(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})"
+    r"|(?P<twins>twins))(?=\s*\()",
     re.IGNORECASE,
 )
 
@@ -1456,13 +1466,18 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             # count says, in lower case too
             qty = items[0][0].group("qty").casefold()
             is_pet = _PET_NOUN.fullmatch(items[0][0].group("noun")) is not None
-            count = _COUNTS.get(qty, _digit(qty))
+            count = (
+                2
+                if items[0][0].group("noun").casefold() == "twins"
+                else _COUNTS.get(qty, _digit(qty))
+            )
             items[0] = (items[0][0], _counted_names(c, pos, count, pet=is_pet))
         for item, names in items:
             surface = item.group("noun")
             is_pet = _PET_NOUN.fullmatch(surface) is not None
             kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
-            noun = _normal(kind, field_name, surface)
+            twins = surface.casefold() == "twins"
+            noun = "child" if twins else _normal(kind, field_name, surface)
             if noun is None or _next_word(c, item.end()) in _COMPOUND_NEXT:
                 continue
             if not is_pet and (acquired or (we and noun not in _CHILD_RELATIONS)):
@@ -2717,7 +2732,11 @@ _EMPLOYER = [
     # "i got the job at Octopus Energy", "my 5 year anniversary at Siemens Healthineers", "my
     # team at Bolt uses pnpm", "i cycle to work at UiT", "living in Shenzhen and work at Tencent"
     _grx(
-        rf"\bi\s+got\s+(?:the|a|that)\s+job\s+(?:at|with)\s+(?P<org>{_ORG})"
+        rf"\bi\s+(?:just\s+|finally\s+)?(?:got|landed)\s+(?:the|a|that|my)\s+(?:new\s+)?job\s+"
+        rf"(?:at|with)\s+(?P<org>{_ORG})"
+        # "i moved to copenhagen last month for a new job at Novo Nordisk"
+        rf"|\bi\s+(?:just\s+|recently\s+)?(?:moved|relocated)\b[^.;!?]{{0,50}}?\bfor\s+(?:a|my|the)\s+"
+        rf"(?:new\s+)?job\s+(?:at|with)\s+(?P<org6>{_ORG})"
         rf"|\bmy\s+(?:\d+|one|two|three|four|five|ten|\w+th)[- ]years?\s+(?:work\s+)?"
         rf"anniversary\s+at\s+(?P<org2>{_ORG})"
         rf"|\bmy\s+(?:team|manager|boss|colleagues|coworkers|office|department)\s+at\s+"
@@ -2765,7 +2784,10 @@ _COUNT_TAIL = re.compile(r"\s+\d{1,2}$")
 _TIME_AGO = re.compile(r"\s+(?:days?|weeks?|months?|years?|yrs?)\s+ago\b", re.IGNORECASE)
 
 
-def _org(org: str, after: str) -> str | None:
+_AT_FOR_END = _rx(r"\b(?:at|for)\s+$")
+
+
+def _org(org: str, after: str, before: str = "") -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
     Capitalised names are taken as typed; a lower-case one ("at spotify") only when it is a
@@ -2787,8 +2809,9 @@ def _org(org: str, after: str) -> str | None:
         return org[:1].upper() + org[1:]
     if not _entity_ok(org, after) or not any(ch.isupper() for ch in org.split()[0]):
         return None
-    # "a developer working with Python since 2015": a tool, not a workplace
-    if org.casefold() in _TOOLS:
+    # "a developer working with Python since 2015": a tool, not a workplace; "a designer at
+    # Figma", "i work for Docker" name the company that makes it
+    if org.casefold() in _TOOLS and not _AT_FOR_END.search(before):
         return None
     return org
 
@@ -2852,7 +2875,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if field_of_work:
                 continue
             if "org" in m.re.groupindex and m.group("org"):
-                if (value := _org(m.group("org"), c[m.end("org") :])) is not None:
+                if (
+                    value := _org(m.group("org"), c[m.end("org") :], c[: m.start("org")])
+                ) is not None:
                     yield _Hit("employer", {"org": value}, m.span())
             elif role.casefold().split()[-1] in _STUDENT_HEADS:
                 continue  # "a computer science student at ucd": a school, not an employer
@@ -2861,14 +2886,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and not org.group("article")
                 and (not org.group("org3") or _in_employer(org.group("org3")))
                 and (
-                    value := _org(
-                        org.group("org")
-                        or org.group("org2")
-                        or org.group("org3")
-                        or org.group("org4"),
-                        c[org.end() :],
+                    said_org := next(
+                        (g for g in ("org", "org2", "org3", "org4") if org.group(g)), ""
                     )
                 )
+                and (value := _org(org.group(said_org), c[org.end() :], c[: org.start(said_org)]))
             ):
                 yield _Hit("employer", {"org": value}, m.span())
             # "I'm a teacher in Leeds": a city after the role is where the user lives
@@ -2893,7 +2915,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and (canonical_place(m.group("org")) or is_town(m.group("org")))
             ):
                 continue
-            group = next(g for g in ("org", "org2", "org3", "org4", "org5") if m.groupdict().get(g))
+            group = next(
+                g for g in ("org", "org2", "org3", "org4", "org5", "org6") if m.groupdict().get(g)
+            )
             said = m.group(group)
             named = said.casefold()
             if pattern is _WORK_IN and not m.group("office") and known_employer(said) is None:
@@ -2910,7 +2934,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and not _ROLE_SAID.search(c, 0, m.start())
             ):
                 continue
-            if (value := _org(said, c[m.end(group) :])) is not None:
+            if (value := _org(said, c[m.end(group) :], c[: m.start(group)])) is not None:
                 hit = _Hit("employer", {"org": value}, m.span())
                 # "im at kpmg lol": a large employer's name vouches for itself, unless it is
                 # also a shop or a cafe one may simply be at ("im at tesco")
@@ -3756,10 +3780,13 @@ _WORKING_STATE = [
     (
         None,
         _grx(
+            # "sorry *deploy branch is release/stable": a correction's own lead words
             rf"(?:^|:\s*|[,;.]\s*|\s+and\s+)\W*(?:(?:and|also|oh|btw|fyi|so|ok|okay|anyway|anyways"
-            rf"|right|alright|well|now|then|actually|basically|also)\W+)*"
+            rf"|right|alright|well|now|then|actually|basically|also|sorry|sry|oops|whoops|wait"
+            rf"|correction|typo|nope|no(?=\s*[,*:!\-]))\W+)*"
             rf"(?P<subj>(?:(?!(?:and|also|oh|btw|so|the|our|my|this|a|an|anyway|anyways|right"
-            rf"|alright|well|now|then|actually|basically|ok|okay|fyi)\s)[\w\-.]+\s+){{0,2}}?"
+            rf"|alright|well|now|then|actually|basically|ok|okay|fyi|sorry|sry|oops|whoops|wait"
+            rf"|correction|typo|nope|no)\s)[\w\-.]+\s+){{0,2}}?"
             rf"{_WS_HEADS}(?:\s+for\s+(?:prs|pull\s+requests|merges|releases))?)(?:\s+here)?\s+"
             rf"(?:is\s+set\s+to|is\s+called|is\s+named|(?:is|are)(?:\s+still|\s+now)?)\s+{_WS_VALUE}",
             "is are",
@@ -3839,7 +3866,7 @@ _TECH_ALIASES: Final = {
 _TECH_VERSION = (
     r"(?P<tech>"
     + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
-    + r"|spring\s+boot)\s*v?(?P<ver>\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
+    + r"|spring\s+boot)\s*(?P<ver>v?\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
 )
 # "pandas is 1.3", "so node is 20 now": a tool named with a number is its version
 _TECH_IS = _grx(
@@ -4122,7 +4149,8 @@ _VALUE_ADVERB_AFTER = _rx(r"\s+(?:still|now|already|currently|anyway|tho|though)
 # "and remember line length is 100", "pls note deploy branch is prod": asides, not the subject
 _SUBJECT_LEAD = _rx(
     r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and|crate|repo|repository|project"
-    r"|app|codebase|service|yeah|yes|yep|yup|ok|okay|well|oh|ah|hmm|right)\s+)+(?=\S)"
+    r"|app|codebase|service|yeah|yes|yep|yup|ok|okay|well|oh|ah|hmm|right|sorry|sry|oops|whoops"
+    r"|wait|correction|typo)\s+)+(?=\S)"
 )
 
 
@@ -5051,7 +5079,9 @@ _DENIED_WORD = _rx(
 _VALUE_BEFORE = _rx(r"[\w.)]\s*,?\s*$")
 _ANSWER_NO = _rx(
     rf"^\W*(?:(?:wait|sorry|oh|ah|hmm+|oops|haha|lol)\W+)*(?:no|nope|nah|not\s+really)\W+"
-    rf"(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s)\b|(?-i:[A-Z][a-z]+\s+is\s+my\b))"
+    # "no, the base branch is develop": the answer, then the setting it gives
+    rf"(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s|the|this)\b"
+    rf"|(?-i:[A-Z][a-z]+\s+is\s+my\b))"
 )
 _CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
 # A new reason or contrast between a marker and the fact after it: "no nuts at all bc im allergic
@@ -6036,12 +6066,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if "(" not in text:
             return
         for m in _COUNT_THEN_PAREN.finditer(text):
-            surface = m.group("noun")
+            group = "twins" if m.group("twins") else "noun"
+            surface = m.group(group)
+            twins = surface.casefold() == "twins"
             is_pet = _PET_NOUN.fullmatch(surface) is not None
             kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
-            noun = _normal(kind, field_name, surface)
-            qty = m.group("qty").casefold()
-            names = _counted_names(text, m.end("noun"), _COUNTS.get(qty, _digit(qty)), is_pet)
+            noun = "child" if twins else _normal(kind, field_name, surface)
+            qty = "2" if twins else m.group("qty").casefold()
+            names = _counted_names(text, m.end(group), _COUNTS.get(qty, _digit(qty)), is_pet)
             if noun is None or not names:
                 continue
             for i in range(before, len(hits)):
@@ -6051,7 +6083,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     and h.values.get(field_name) == noun
                     and h.values.get("name") is None
                     and h.evidence
-                    and h.evidence[-1][1] <= m.start("noun") < h.evidence[-1][2] + 2
+                    and h.evidence[-1][1] <= m.start(group) < h.evidence[-1][2] + 2
                 ):
                     named = []
                     for name in names:
