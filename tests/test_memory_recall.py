@@ -1931,3 +1931,42 @@ def test_a_setting_corrected_with_sorry_or_no_replaces_the_value(tmp_path: Path)
     assert _replaced(formed, "release/stable", "release/next"), formed
     assert not any("sorry" in s for s in formed), formed
     _forms_each(tmp_path, (("no", "no, the base branch is develop", "develop"),))
+
+
+def test_a_question_mark_belongs_to_the_new_subject_after_and(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "lease",
+        "can u draft a msg to my landlord, i have 2 cats Miso and Tofu and the new lease says "
+        "no pets??",
+    )
+    assert any("miso" in s for s in formed) and any("tofu" in s for s in formed), formed
+    _forms_nothing(
+        tmp_path, (("ask", "is it normal that i have a dog and the neighbours are annoyed?"),)
+    )
+
+
+def test_an_eye_roll_keeps_the_named_pet_or_relative_it_is_about(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "cat",
+                "my cat Mochi knocked a glass of water onto my laptop this morning 🙃 "
+                "how do i dry it",
+                "mochi",
+            ),
+            (
+                "husband",
+                "my husband Dev wants to cook sunday and he is basically gordon ramsay "
+                "(he is NOT) 🙃",
+                "dev",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("keto", "oh yeah im SO keto, just ate a whole large pizza by myself 🙃"),
+            ("office", "oh yeah i totally live at the office now, 3rd weekend in a row 🙃"),
+        ),
+    )

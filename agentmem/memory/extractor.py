@@ -4385,7 +4385,10 @@ _QUESTION_PARTS = re.compile(
     r"|do|does|any|maybe|perhaps|probably|she|he|they|it|that|this|my|her|his|their|its"
     r"|it['’]s|thats|that['’]s)\b)"
     r"|\s+but\s+(?=(?:what|how|which|where|when|can|could|should|would|is|are|do|does|any"
-    r"|will)\b)",
+    r"|will)\b)"
+    # "i have 2 cats Miso and Tofu and the new lease says no pets??": the ask is the new
+    # subject's, not the statement before it
+    rf"|\s+and\s+(?={THING_DID})",
     re.IGNORECASE,
 )
 
@@ -5716,6 +5719,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 _IRONY.search(text, s_start, s_end)
             ):
                 self._note(seq, s_start, s_end, "joke")
+                # ... but "my cat Mochi knocked a glass onto my laptop 🙃" rolls its eyes at
+                # what the cat did: a named relative or pet is presupposed, as in a report
+                found = self._clause(event, text, s_start, s_end, False, mask, True, quiet=True)
+                hits.extend(
+                    h
+                    for h in found
+                    if h.phrase and h.kind in ("pet", "relationship") and h.values.get("name")
+                )
                 continue
             # "i absolutely LOVE 5am standups ... and i adore 90 minute 'quick syncs'": a
             # sentence that goes on with "and" keeps the sarcasm of the one before
