@@ -1970,3 +1970,36 @@ def test_an_eye_roll_keeps_the_named_pet_or_relative_it_is_about(tmp_path: Path)
             ("office", "oh yeah i totally live at the office now, 3rd weekend in a row 🙃"),
         ),
     )
+
+
+def test_a_home_said_with_live_in_is_not_bound_by_the_ask_or_right_now(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "ask",
+                "im in paris this week for work but i live in lyon, can u suggest somewhere for "
+                "dinner near gare de lyon tonight",
+                "lyon",
+            ),
+            (
+                "now",
+                "we're moving to valencia next month but right now we live in leeds, who do i "
+                "tell about council tax",
+                "leeds",
+            ),
+            (
+                "mistake",
+                ("I live in Izmir", "Sorry I wrote wrong before, I live in Manisa"),
+                "manisa",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("visit", "im in berlin, any tips for this week?"),
+            ("week", "i live in berlin this week"),
+            ("paris", "im in paris this week for work, can u suggest dinner tonight"),
+        ),
+    )

@@ -605,11 +605,14 @@ _SELF_REPORT = _grx(
     # "oh earlier i said dublin, i actually live in bray": quoting oneself to correct it
     r"|\b(?:earlier|before|above|previously)\s+i\s+(?:said|wrote|told\s+you)\b"
     r"|\bi\s+(?:said|wrote|told\s+you)\s+(?:earlier|before|above)\b"
+    # non-native "Sorry I wrote wrong before, I live in Manisa": the mistake is one's own
+    r"|\bi\s+(?:said|wrote|typed|told\s+you)\s+(?:it\s+|that\s+|something\s+)?(?:wrong|wrongly"
+    r"|incorrectly|the\s+wrong\s+\w+|a\s+mistake|by\s+mistake)\b"
     # "were on python 3.11, not 3.12 like the readme says": a comparison with what a document
     # says, not a report of the user's facts
     r"|\b(?:like|as)\s+(?:the|our|my|that)\s+(?:readme|docs?|documentation|wiki|ticket|spec"
     r"|guide|tutorial|website|site|page|article|internet)\s+(?:says?|said|suggests?|claims?)\b",
-    words="said mentioned told wrote says suggests claims",
+    words="said mentioned told wrote says suggests claims typed",
 )
 _REPORTED = _grx(
     r"\b(?:said|says|saying|told|tells|telling|according\s+to|claims?|claimed|claiming|thinks"

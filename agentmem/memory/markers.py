@@ -442,9 +442,17 @@ def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
 
 
 _CLAUSE_BREAK: Final = _clause_break(f"|{THING_DID}", _ASK_AFTER_COMMA)
+# "i live in lyon, can u suggest dinner tonight": a home said with "live in" ends where an ask
+# after a comma begins, and "right now we live in leeds" is where the user lives now ("im in
+# berlin, any tips for this week?" and "right now im in Rome" stay visits)
+_LIVE_IN: Final = re.compile(
+    r"\b(?:i|we)\s+(?:still\s+|also\s+|currently\s+|now\s+|actually\s+)?live\s+in\b", re.I
+)
+_ASK_AT_COMMA: Final = re.compile(_ASK_AFTER_COMMA[1:], re.IGNORECASE)
 # "I'm in Rome and the weather is great this week": a place keeps the time of the sentence it
 # is said in (a visitor says it so), whatever new subject follows
 _PLACE_CLAUSE_BREAK: Final = _clause_break("", "")
+_LIVE_CLAUSE_BREAK: Final = _clause_break("", _ASK_AFTER_COMMA)
 # A clause that asks the assistant for something: its time words bound the request ("find a
 # gym near my flat for tomorrow morning"), not the facts the user mentions inside it.
 _REQUEST: Final = re.compile(
@@ -532,8 +540,18 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     # clause)
     if kind == "preference" and _WE_START.match(quote) and _first(_TRAVEL, text):
         return "transient:travel"
+    lives = kind == "home_location" and _LIVE_IN.search(quote) is not None
+    if lives and (ask := _ASK_AT_COMMA.search(text, start, end)) is not None:
+        end = ask.start()
     lo, hi = clause_bounds(
-        text, start, end, _PLACE_CLAUSE_BREAK if kind in (None, "home_location") else _CLAUSE_BREAK
+        text,
+        start,
+        end,
+        _LIVE_CLAUSE_BREAK
+        if lives
+        else _PLACE_CLAUSE_BREAK
+        if kind in (None, "home_location")
+        else _CLAUSE_BREAK,
     )
     # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
@@ -549,7 +567,7 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     skip = kind is not None and kind != "home_location"
     # "right now im a ux designer at Monzo": what the user works as now is their job ("right
     # now im in Rome" stays a visit)
-    if kind in _JOB_KINDS:
+    if kind in _JOB_KINDS or lives:
         return _first(_TRANSIENT_FOR_JOBS, scope)
     return _first(_TRANSIENT_NOT_TRAVEL if skip else _TRANSIENT, scope)
 
