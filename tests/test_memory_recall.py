@@ -2003,3 +2003,36 @@ def test_a_home_said_with_live_in_is_not_bound_by_the_ask_or_right_now(tmp_path:
             ("paris", "im in paris this week for work, can u suggest dinner tonight"),
         ),
     )
+
+
+def test_employers_named_after_their_kind_or_by_a_we_that_includes_the_user(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "kind",
+                "I work for a small consultancy Brightlane, they placed me at a client for a year",
+                "brightlane",
+            ),
+            (
+                "remote",
+                "I am backend developer, working remote for a Dutch company Mollie, but I am "
+                "living in Gdańsk",
+                "mollie",
+            ),
+            ("both", "we both work at Thoughtworks so mention the Pune office", "thoughtworks"),
+            (
+                "former",
+                "i work for broadcom now since the acquisition, used to be vmware",
+                "broadcom",
+            ),
+        ),
+    )
+    for name, text in (
+        ("wife", "my wife works for a small company Acme"),
+        ("article", "i work for a company The size of a village"),
+    ):
+        assert not any("acme" in s or " the" in s for s in _formed(tmp_path / name, text)), name
+    _forms_nothing(tmp_path, (("past", "i used to speak some spanish in school but forgot it"),))

@@ -2639,12 +2639,16 @@ _EMPLOYER = [
     # startup called Fieldly": the user's own workplace, named after its kind
     _grx(
         rf"\b(?:i|im|i{_A}m)\b(?:(?!\b(?:my|his|her|their|he|she|they|wife|husband|friend)\b)"
-        rf"[^.;!?]){{0,60}}?\b(?:work(?:ing)?|{_ROLE_HEAD}|joined|started)\s+(?:[\w\-]+\s+){{0,3}}?"
+        rf"[^.;!?]){{0,60}}?\b(?:work(?:ing)?|{_ROLE_HEAD}|joined|started|now)\s+(?:[\w\-]+\s+){{0,3}}?"
         rf"(?:(?:at|for|with)\s+|(?<=joined\s))(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?(?:company|agency"
         rf"|startup|start-up"
         rf"|firm|studio|consultancy|business|bakery|restaurant|cafe|café|clinic|hospital|school"
-        rf"|charity|nonprofit|bank|shop|store)\s*,?\s+(?:called|named)\s+(?P<org>{_ORG})",
-        "called named",
+        rf"|charity|nonprofit|bank|shop|store)\s*,?\s+(?:(?:called|named)\s+(?P<org>{_ORG})"
+        # "I work for a small consultancy Brightlane", "working remote for a Dutch company
+        # Mollie": the name right after its kind, capitalised
+        rf"|(?=(?-i:[A-Z]))(?!(?-i:The|A|An|In|At|On|I|We|My|Our|It|This|That|They)\b)(?P<org2>{_ORG})(?=\s*$|\s*[,.;!?(]|\s+(?:as|and|but|so|since|in|for)\b))",
+        "called named company agency startup start-up firm studio consultancy business bakery"
+        " restaurant cafe café clinic hospital school charity nonprofit bank shop store",
     ),
     # "I moved to Nation Media Group in August": a new employer, named by its institution word
     _grx(
@@ -2745,7 +2749,9 @@ _EMPLOYER = [
         rf"|\bmy\s+(?:team|manager|boss|colleagues|coworkers|office|department)\s+at\s+"
         rf"(?P<org3>{_ORG})"
         rf"|\b(?:cycle|bike|drive|walk|commute|go|get)\s+to\s+work\s+at\s+(?P<org4>{_ORG})"
-        rf"|(?:\band|,)\s+(?:now\s+|also\s+)?work\s+(?:at|for)\s+(?P<org5>{_ORG})",
+        rf"|(?:\band|,)\s+(?:now\s+|also\s+)?work\s+(?:at|for)\s+(?P<org5>{_ORG})"
+        # "we both work at Thoughtworks": the user is one of them
+        rf"|\bwe\s+(?:both|all|all\s+three)\s+work\s+(?:at|for)\s+(?P<org7>{_ORG})",
         "job anniversary team manager boss colleagues coworkers office department work",
     ),
     # non-native "I am in Wipro from 2019": a name that is no place, with the time it has held
@@ -2919,7 +2925,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             ):
                 continue
             group = next(
-                g for g in ("org", "org2", "org3", "org4", "org5", "org6") if m.groupdict().get(g)
+                g
+                for g in ("org", "org2", "org3", "org4", "org5", "org6", "org7")
+                if m.groupdict().get(g)
             )
             said = m.group(group)
             named = said.casefold()
@@ -5064,6 +5072,12 @@ _ENDING = _rx(
 )
 # A state the clause says is over, wherever the words stand ("vegan, not anymore").
 _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
+# "i work for broadcom now, used to be vmware", "im vegetarian, used to be vegan": an ending that
+# names its own value after the fact is the former value, not the end of the fact before it
+_FORMER_VALUE = _rx(
+    r"used\s+to\s+(?:be|work|live|eat|speak|have)\s+(?:in\s+|at\s+|for\s+|with\s+)?"
+    r"(?!(?:it|that|this|one|so|too|though|tho|lol|haha|the\s+case|a\s+thing|like\s+that)\b)\w"
+)
 
 
 _CONTRAST_NOT = _rx(r"not\s+[\w.\-]+(?:\s+[\w.\-]+)?\s*,")
@@ -7011,10 +7025,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if negations and (lead := _ANSWER_NO.match(clause)):
             negations = [n for n in negations if n[0] >= lead.end()]
         # "i went full vegan so no eggs or cheese anymore": the end belongs to its own part
-        endings = [m.span() for m in _ENDED.finditer(clause)]
+        all_endings = [m.span() for m in _ENDED.finditer(clause)]
         for hit in found:
             lo, hi = hit.verb if hit.verb is not None else (0, len(clause))
             after = colon if 0 <= colon <= lo else -1
+            # ... and a former value named after the fact is not its end
+            endings = [
+                (e, f) for e, f in all_endings if e < hi or not _FORMER_VALUE.match(clause, e)
+            ]
             # "not anymore" ends a state, but "I don't like coffee anymore" states a dislike
             # "im not vegetarian anymore, went pescatarian": an end said before a comma is the
             # earlier state's
