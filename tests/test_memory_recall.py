@@ -2036,3 +2036,33 @@ def test_employers_named_after_their_kind_or_by_a_we_that_includes_the_user(
     ):
         assert not any("acme" in s or " the" in s for s in _formed(tmp_path / name, text)), name
     _forms_nothing(tmp_path, (("past", "i used to speak some spanish in school but forgot it"),))
+
+
+def test_the_title_the_user_holds_where_they_work(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "the",
+                "im the android developer at a startup called Fieldly, solo on mobile",
+                "android",
+            ),
+            (
+                "now",
+                "i got promoted!! im now the assistant principal, not math teacher anymore",
+                "principal",
+            ),
+            (
+                "frame",
+                "as site manager for balfour beatty i have to sign it off so make it proper",
+                "site manager",
+            ),
+        ),
+    )
+    for name, text in (
+        ("owner", "im now the proud owner of a dog"),
+        ("driver", "im the designated driver for the party"),
+        ("usual", "as usual for me i forgot the charger"),
+        ("ceo", "im the ceo at home lol"),
+    ):
+        assert not any("works as" in s for s in _formed(tmp_path / name, text)), name

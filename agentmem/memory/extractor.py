@@ -2435,7 +2435,13 @@ _OCCUPATION = [
     _grx(
         rf"{_I_AM}\s+(?:also\s+)?the\s+(?P<role>cto|cfo|coo|cio|founder|co-?founder|sre)"
         rf"(?=\s+(?:of|at|for|on|in|here|and)\b|\s*[,.;!]|\s*$)"
-        rf"|\bi\s+be\s+(?:a\s+|an\s+)?(?P<role2>{_ROLE}){_ROLE_END}",
+        rf"|\bi\s+be\s+(?:a\s+|an\s+)?(?P<role2>{_ROLE}){_ROLE_END}"
+        # "im the android developer at a startup called Fieldly", "im now the assistant
+        # principal": the one holding the title where they work (the owner, the boss and the
+        # CEO are the jokes: "im the CEO of this household")
+        rf"|{_I_AM}\s+(?:(?P<now>now)\s+)?the\s+(?!(?:ceo|owner|proud|king|queen|boss|master"
+        rf"|president|chief\s+executive|head\s+of\s+(?:the\s+)?(?:house|household|family))\b)"
+        rf"(?P<role3>{_ROLE})(?(now){_ROLE_END}|(?=\s+(?:at|for\s+(?:a|an))\s))",
         "the be",
     ),
     # "joined KPMG in january. senior auditor now": a title and "now" alone in its clause
@@ -2492,7 +2498,10 @@ _OCCUPATION = [
         _AS_A_ROLE := _grx(
             rf"(?:^\W*|,\s*|\b(?:also|and|but|so|ok|okay|well|now)\s+"
             rf"|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s"
-            rf"|{_I_AM}\s+at\s+[\w&'’\-]+(?:\s+[\w&'’\-]+)?\s+(?:now\s+)?)as\s+(?:a|an|the)\s+"
+            rf"|{_I_AM}\s+at\s+[\w&'’\-]+(?:\s+[\w&'’\-]+)?\s+(?:now\s+)?)as\s+(?:(?:a|an|the)\s+"
+            # "as site manager for balfour beatty i have to sign it off": no article where the
+            # workplace follows
+            rf"|(?=(?:[\w\-]+\s+){{1,3}}?(?:for|at)\s+[\w&'’\-]+(?:\s+[\w&'’\-]+)?\s+i\b))"
             rf"(?P<role>{_ROLE})(?:\s+myself|\s+here|\s+there)?(?=\s*,|\s+(?:i|i{_A}?m|i{_A}?ve"
             rf"|ive|my|we|people|everyone|patients|customers|clients)\b|{_ROLE_END[3:]}",
             _ROLE_WORDS,
@@ -2850,7 +2859,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if "subject" in m.re.groupindex:
                 role = f"{m.group('subject')} {m.group('head')}"
             else:
-                role = m.group("role") or m.groupdict().get("role2") or ""
+                said = m.groupdict()
+                role = m.group("role") or said.get("role2") or said.get("role3") or ""
             field_of_work = (
                 m.group("org")
                 if "org" in m.re.groupindex
