@@ -2859,8 +2859,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if "subject" in m.re.groupindex:
                 role = f"{m.group('subject')} {m.group('head')}"
             else:
-                said = m.groupdict()
-                role = m.group("role") or said.get("role2") or said.get("role3") or ""
+                groups = m.groupdict()
+                role = m.group("role") or groups.get("role2") or groups.get("role3") or ""
             field_of_work = (
                 m.group("org")
                 if "org" in m.re.groupindex
