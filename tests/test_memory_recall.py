@@ -2066,3 +2066,15 @@ def test_the_title_the_user_holds_where_they_work(tmp_path: Path) -> None:
         ("ceo", "im the ceo at home lol"),
     ):
         assert not any("works as" in s for s in _formed(tmp_path / name, text)), name
+
+
+def test_counted_boys_and_girls_are_children(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("our", "4 persons, me, my wife Akosua and our two boys. 3 days.", "son"),
+            ("week", "plan meals for me and my two boys for next week pls", "son"),
+            ("girls", "my 3 girls love football, what boots", "daughter"),
+        ),
+    )
+    _forms_nothing(tmp_path, (("mates", "me and my boys went out last night"),))

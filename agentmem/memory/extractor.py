@@ -997,6 +997,8 @@ def _normal(kind: str, field: str, raw: str) -> str | None:
 _KID_WORD = (
     r"(?:(?<=twin\s)|(?<=twins\s)|(?<=eldest\s)|(?<=oldest\s)|(?<=youngest\s)|(?<=middle\s)"
     r"|(?<=baby\s)|(?<=little\s))(?:girls?|boys?)"
+    # "our two boys", "my 3 girls": counted, they are children ("me and my boys" are mates)
+    r"|(?:(?<=two\s)|(?<=three\s)|(?<=four\s)|(?<=[2-6]\s))(?:girls|boys)"
 )
 _POSSESSIVE = _grx(
     rf"\b(?P<det>my|our)\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
