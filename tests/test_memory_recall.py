@@ -2078,3 +2078,43 @@ def test_counted_boys_and_girls_are_children(tmp_path: Path) -> None:
         ),
     )
     _forms_nothing(tmp_path, (("mates", "me and my boys went out last night"),))
+
+
+def test_a_coding_stack_said_the_way_developers_type_it(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "stack",
+        "project is django v5 with postgres 16, and i get a ProgrammingError after pulling",
+        "also py3.11 so u can use match if it helps",
+        "this snapshot test keeps failing after i bumped react to 18.3, any idea",
+        "we're on node 20 / pnpm 9, app runs on port 5173 locally",
+        "its not on vercel lol, we deploy to fly.io. prod deploys from the `release` branch",
+    )
+    for want in (
+        "django version is v5",
+        "postgres version is 16",
+        "python version is 3.11",
+        "react version is 18.3",
+        "package manager is pnpm 9",
+        "deploy target is fly.io",
+        "prod deploy branch is release",
+    ):
+        assert any(want in s for s in formed), (want, formed)
+    _forms_nothing(
+        tmp_path,
+        (
+            ("ask", "also node 20 or 22?"),
+            ("env", "we deploy to prod on fridays only"),
+            ("if", "if it works, on python 3.12 it should be fine"),
+        ),
+    )
+
+
+def test_a_starred_fix_replaces_the_value_and_keeps_no_determiner(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path,
+        "ugh my cat just walked on the keyboard sorry. anyway we use mongo 6 and $lookup is slow",
+        "*mongo 7 not 6, we upgraded last month. and its my dog not cat lol i typed it wrong",
+    )
+    assert _replaced(formed, "mongo version is 7", "mongo version is 6"), formed
+    assert any("has at least one dog" in s for s in formed), formed
+    assert not any("my dog" in s for s in formed), formed

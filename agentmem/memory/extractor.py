@@ -3837,6 +3837,15 @@ _DEPLOYS_FROM = _grx(
     r"(?:the\s+)?(?!main\.)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
     "deploy deploys deploying",
 )
+# "we deploy to fly.io", "we deploy to iis on two windows boxes": where the work runs
+_DEPLOYS_TO = _grx(
+    r"\bwe\s+(?:now\s+|still\s+|currently\s+|just\s+)?deploy\s+(?:it\s+|everything\s+)?(?:to|on)\s+"
+    r"(?!(?:prod|production|staging|stage|dev|test|qa|main|master|the|a|an|our|it|them|friday|fridays"
+    r"|monday|mondays|weekends?|eu|us)\b)(?P<val>[a-z][\w\-]*(?:\.[a-z]{2,})?)(?=\s|[,;:!?)]|\.(?:\s|$)|$)",
+    "deploy",
+)
+# "prod deploys from the `release` branch": the environment the branch deploys to
+_ENV_BEFORE = _rx(r"\b(?P<env>prod|production|staging)\s+$")
 _SETTING_FOR_REPO = _grx(
     rf"\b(?P<subj>(?:(?!(?:and|also|oh|btw|so|ok|okay|anyway|well|now|then|fyi)\s)[\w\-.]+\s+)"
     rf"{{0,2}}?{_WS_HEADS})\s+(?:for|in|of)\s+(?:(?:this|the|our)\s+"
@@ -3877,14 +3886,14 @@ _TECHS: Final = _words(
     " cassandra dynamodb clickhouse duckdb timescaledb neo4j rabbitmq celery gunicorn uvicorn"
     " nx storybook tailwind bootstrap jquery redux riverpod mypy ruff"
     " pytest cypress playwright selenium junit mocha vitest elasticsearch opensearch grafana"
-    " prometheus kibana hadoop flink dask polars jupyter conda mamba"
+    " prometheus kibana hadoop flink dask polars jupyter conda mamba py"
 )
 _TECH_ALIASES: Final = {
+    "py": "python",
     "node.js": "node",
     "nodejs": "node",
     "golang": "go",
     "postgresql": "postgres",
-    "mongo": "mongodb",
 }
 _TECH_VERSION = (
     r"(?P<tech>"
@@ -3903,7 +3912,12 @@ _TECH_IS = _grx(
 _TECH_CONTEXT = _grx(
     rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
     rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+)?"
-    rf"(?:on|using|running|at|to|with)|\b(?:compatible\s+with|supports?"
+    rf"(?:on|using|running|at|to|with)"
+    # "project is django v5 with postgres 16", "our service is go 1.22": the stack it is
+    rf"|(?:\b(?:our|the|this|my)\s+|(?:^\W*|[,.;]\s*))(?:project|app|repo|codebase|service|stack"
+    rf"|backend|frontend|api)"
+    rf"\s+is(?:\s+(?:still|currently|now))?"
+    rf"|\b(?:compatible\s+with|supports?"
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run"
     # "we bumped to node 20 last sprint"
@@ -3949,9 +3963,18 @@ _BUILT_IN = _grx(
     "building writing developing coding making maintaining migrating built written coded",
 )
 _ITS_TECH = _grx(
-    rf"(?:\b(?:it{_A}?s|its)|(?:^|,)\s*is)\s+(?:{_TECH_VERSION})"
-    rf"(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually)\b)",
-    "its s is",
+    rf"(?:\b(?:it{_A}?s|its)|(?:^|,)\s*is"
+    # "still node 20 like i said", "also py3.11 so u can use match": the stack said again
+    rf"|(?:^\W*|[,.;]\s*)(?:(?:yes|yep|yeah|and|also|so|btw)\s+)?(?:still|also|on))\s+(?:{_TECH_VERSION})"
+    rf"(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually|like\s+i\s+said|so)\b)",
+    "its s is still also",
+)
+# "i bumped react to 18.3": the version a tool is now on
+_TECH_BUMPED = _grx(
+    r"\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|updated)\s+(?P<tech>"
+    + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+    + r")\s+(?:from\s+v?\d+(?:\.\d+)*\s+)?to\s+(?P<ver>v?\d+(?:\.\d+){0,2})(?![\w.])",
+    "bumped upgraded updated",
 )
 _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
 _TEST_RUNNER = _grx(
@@ -3989,6 +4012,16 @@ _PACKAGE_MANAGER = _grx(
     rf"|migrated\s+(?:over\s+)?to)|^\W*use)\s+"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
     "use uses using switched moved migrated",
+)
+# "we're on node 20 / pnpm 9": the package manager chained after the stack; "yarn 4 w/
+# workspaces" opening a sentence
+_PM_CHAINED = _grx(
+    r"(?:(?:"
+    + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+    + r")\s*v?\d+(?:\.\d+){0,2}\s*(?:/|\+|,|&|\band\b)\s*(?P<pm>pnpm|yarn|npm|bun|poetry|uv)"
+    r"|(?:^\W*|[.;!]\s+)(?P<pm2>pnpm|yarn|bun))\s*(?P<ver>\d+(?:\.\d+)*)(?![\w.])"
+    r"(?=\s*(?:$|[,.;!)])|\s+(?:w/|(?:with|and|btw|now|locally|here|too)\b))",
+    "pnpm yarn npm bun poetry uv",
 )
 # "we switched from poetry to uv last month"
 _PM_SWITCH = _grx(
@@ -4060,6 +4093,7 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         *_TECH_APP.finditer(c, mask),
         *_ITS_TECH.finditer(c, mask),
         *_BUILT_IN.finditer(c, mask),
+        *_TECH_BUMPED.finditer(c, mask),
         *stack_added,
     ):
         ci = _on_ci(c, m.start(), m.end())
@@ -4075,8 +4109,15 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _PACKAGE_MANAGER.finditer(c, mask):
         value = m.group("pm") + (m.group("ver") or "")
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
+    for m in _PM_CHAINED.finditer(c, mask):
+        value = f"{m.group('pm') or m.group('pm2')} {m.group('ver')}"
+        yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
     for m in _DEPLOYS_FROM.finditer(c, mask):
-        yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
+        env = _ENV_BEFORE.search(c, max(0, m.start() - 12), m.start())
+        subject = f"{env.group('env').casefold()} deploy branch" if env else "deploy branch"
+        yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
+    for m in _DEPLOYS_TO.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "deploy target", "value": m.group("val")}, m.span())
     for m in _SETTING_FOR_REPO.finditer(c, mask):
         value = _setting(m.group("val"))
         # "the base branch for PRs is develop": the article is not part of the setting's name;
@@ -4817,6 +4858,13 @@ _NOT_X_BUT_Y = _grx(
     rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?(?P<new>[\w\-.]+)",
     "not",
 )
+_DETERMINER_LEAD = _rx(r"^(?:my|our|the|a|an)\s+")
+# "*mongo 7 not 6": the starred fix of a typo, new value first, at the start of a sentence
+_STAR_NOT = _grx(
+    r"(?:^|[.!?]\s+)\W*?(?:(?:sorry|oops|sry)\W+)?\*\s*(?P<new>[\w\-.]+(?:\s+[\w\-.]+)?)\s+"
+    r"not\s+(?P<old>[\w\-.]+(?:\s+[\w\-.]+)?)(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
+    "not",
+)
 # "sorry i mixed that up earlier, its KPMG not deloitte": the same correction, new value first
 _Y_NOT_X = _grx(
     rf"\b(?:it|that)(?:{_A}s|\s+is|s)\s+(?:actually\s+)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
@@ -4918,6 +4966,7 @@ _WITHDRAWING_BITS: Final = _bits(
     _LEFT_ORG,
     _WAS_OLD,
     _NOT_X_BUT_Y,
+    _STAR_NOT,
     _SOMEONE_ELSES,
     _SAID_EARLIER,
     _BUMPED_TO,
@@ -6618,11 +6667,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for field_name, value in hit.values.items():
                 if not value or value.casefold() not in (old, old.rstrip("s"), old + "s"):
                     continue
-                replacement = m.group("new")
+                # "its my dog not cat": the determiner is not part of the value
+                replacement = _DETERMINER_LEAD.sub("", m.group("new")) or m.group("new")
                 # "postgres 14 ... its actually 15": a version alone replaces the version
                 head, _, tail = value.rpartition(" ")
                 if head and _VERSION_TAIL.fullmatch(tail) and _VERSION_TAIL.fullmatch(replacement):
                     replacement = f"{head} {replacement}"
+                # "*mongo 7 not 6": the tool named again with the version that replaces its own
+                named, _, version = replacement.rpartition(" ")
+                if (
+                    named
+                    and _VERSION_TAIL.fullmatch(version)
+                    and _VERSION_TAIL.fullmatch(value)
+                    and (hit.values.get("subject") or "").startswith(named.casefold())
+                ):
+                    replacement = version
                 values = {**hit.values, field_name: replacement}
                 try:
                     normalize_claim(hit.kind, values)
@@ -6705,7 +6764,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not all(e[0] == event.seq for e in h.evidence)
                 and left.startswith((h.values.get("org") or "\0").casefold().split()[0])
             ]
-        for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X):
+        for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT):
             for m in pattern.finditer(text, mask):
                 gone += self._replace_value(event, m, hits, gone)
         if mask & _OFFER_GONE.bit and _OFFER_GONE.search(text, mask):
