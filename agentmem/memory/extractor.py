@@ -3914,8 +3914,8 @@ _TECH_CONTEXT = _grx(
     rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+)?"
     rf"(?:on|using|running|at|to|with)"
     # "project is django v5 with postgres 16", "our service is go 1.22": the stack it is
-    rf"|(?:\b(?:our|the|this|my)\s+|(?:^\W*|[,.;]\s*))(?:project|app|repo|codebase|service|stack"
-    rf"|backend|frontend|api)"
+    # ("the frontend is react 18" names a part with its noun: the frontend, not a version)
+    rf"|(?:\b(?:our|the|this|my)\s+|(?:^\W*|[,.;]\s*))(?:project|app|repo|codebase|service)"
     rf"\s+is(?:\s+(?:still|currently|now))?"
     rf"|\b(?:compatible\s+with|supports?"
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
@@ -3926,7 +3926,7 @@ _TECH_CONTEXT = _grx(
     # "decided to just go node 20"
     rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?))"
     rf"\s+(?:{_TECH_VERSION})",
-    "on using running at to with compatible target targets targeting support supports pinned"
+    "is on using running at to with compatible target targets targeting support supports pinned"
     " locked run runs built stay use bumped upgraded moved switched migrated decided",
 )
 _FOR_ROLE = _rx(
@@ -3967,7 +3967,7 @@ _ITS_TECH = _grx(
     # "still node 20 like i said", "also py3.11 so u can use match": the stack said again
     rf"|(?:^\W*|[,.;]\s*)(?:(?:yes|yep|yeah|and|also|so|btw)\s+)?(?:still|also|on))\s+(?:{_TECH_VERSION})"
     rf"(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually|like\s+i\s+said|so)\b)",
-    "its s is still also",
+    "its s is still also on",
 )
 # "i bumped react to 18.3": the version a tool is now on
 _TECH_BUMPED = _grx(
