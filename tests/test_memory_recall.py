@@ -2118,3 +2118,69 @@ def test_a_starred_fix_replaces_the_value_and_keeps_no_determiner(tmp_path: Path
     assert _replaced(formed, "mongo version is 7", "mongo version is 6"), formed
     assert any("has at least one dog" in s for s in formed), formed
     assert not any("my dog" in s for s in formed), formed
+
+
+def test_a_takeback_that_restates_one_kind_keeps_the_others(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path,
+        "need a grocery list for the week, im vegetarian and i hate mushrooms so none of those",
+        "no wait sorry i mixed that up, im vegan now, went fully vegan a few months ago",
+    )
+    assert _replaced(formed, "vegan", "vegetarian"), formed
+    assert any("mushrooms" in s for s in formed), formed
+
+
+def test_updates_and_fixes_said_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "back",
+                "i was living in london 6 years but i moved back to madrid in january",
+                "madrid",
+            ),
+            (
+                "not-anymore",
+                "still at spotify but im a data scientist now not an analyst anymore",
+                "data scientist",
+            ),
+            (
+                "setting",
+                "no we dont deploy from release anymore, deploy branch is `prod` now since the cleanup",
+                "deploy branch is prod",
+            ),
+            (
+                "star",
+                (
+                    "i am living in lisbon since two years",
+                    "*porto not lisbon sorry, lisbon is where my sister lives",
+                ),
+                "porto",
+            ),
+            (
+                "pet-name",
+                (
+                    "my cat is called Pimpek, he is old",
+                    "oh sorry autocorrect, his name is Pimpuś not Pimpek",
+                ),
+                "pimpuś",
+            ),
+        ),
+    )
+    for name, text in (
+        (
+            "coworker",
+            "goodbye card for my coworker raj, he left us for shopify and moved to toronto",
+        ),
+        (
+            "mock",
+            (
+                "lets practice us visa interview. u be the officer, i answer like fake person named Marek",
+                "(as Marek) tourism, i am software developer at Allegro, i live in poznan",
+            ),
+        ),
+    ):
+        got = _formed(tmp_path / name, *((text,) if isinstance(text, str) else text))
+        assert got == set(), (name, got)
+    formed = _formed(tmp_path / "same", "no perfume pls i hate strong perfumes, and mariam same")
+    assert not any("mariam" in s for s in formed), formed

@@ -696,11 +696,13 @@ _FRAME_ON = _grx(
     # "you be a pirate, im the captain"
     rf"|(?:^\W*|\b(?:ok|okay|so|now|lets\s+play|let{_A}s\s+play)\W+)(?:you|u)\s+be\s+(?:a|an|the|my)\b"
     # "lets do a mock interview, you are the hiring manager": the answers are rehearsed
-    rf"|\b(?:mock|practice|practise)\s+(?:job\s+)?interview\b"
+    rf"|\b(?:mock|practice|practise)\s+(?:[\w\-]+\s+){{0,3}}?interview\b"
+    # "i answer like fake person named Marek": the answers are a made-up person's
+    rf"|\b(?:a\s+)?fake\s+(?:person|persona|name|character|identity|profile)\b"
     # "vamos to play! you are pirate and I am captain Barbanegra": a game's cast
     rf"|\b(?:to\s+play|lets\s+play|let{_A}s\s+play|we\s+play)\W+(?:(?:ok|okay|so)\W+)?(?:you|u)"
     rf"\s+(?:are|r|be)\s+",
-    words="let lets role character play pretend be mock practice practise",
+    words="let lets role character play pretend be mock practice practise fake",
     parts="roleplay",
 )
 _FRAME_OFF = _grx(
@@ -1805,7 +1807,7 @@ _HOME = [
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"
         # Indian English "we shifted to Bengaluru last month only"
-        rf"|actually\s+|also\s+)?(?:moved|relocated|shifted)\s+(?:already\s+)?"
+        rf"|actually\s+|also\s+)?(?:moved|relocated|shifted)\s+(?:already\s+|back\s+)?"
         # "we just moved from Berlin to Hamburg last week", "we moved last month from leeds to
         # Bradford": where the move ended
         rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
@@ -2188,6 +2190,7 @@ _PREDICATE_AFTER = _rx(
 )
 
 
+_CARRIED_ON = _rx(r"\s*(?:and|but|then|so)\b")
 _MOVED_FROM = re.compile(r"\bfrom\s+(?P<org>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)\s+to\s", re.I)
 
 
@@ -2197,7 +2200,11 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     someone_else = _THIRD_PERSON_START.match(c) is not None
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
-            if someone_else and c[m.start() : m.start() + 1] == ",":
+            # ... and so is a verb that carries it on: "he left us for shopify and moved to
+            # toronto"
+            if someone_else and (
+                c[m.start() : m.start() + 1] == "," or _CARRIED_ON.match(c, m.start())
+            ):
                 continue
             # "i moved from Amazon to DHL in spring": a move from an employer is a new job
             if (
@@ -3124,6 +3131,9 @@ def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list
         pieces = [part] if part.casefold() in _IDIOMS else _ITEM_SEP.split(part)
         for piece in pieces:
             words = piece.casefold().replace("’", "'").split()
+            # "i hate strong perfumes, and mariam same": someone who shares the taste
+            if len(words) > 1 and words[-1] in ("same", "too", "also") and items:
+                return items
             if (
                 not words
                 or len(words) > max_words
@@ -4644,11 +4654,12 @@ _CORRECTED_VALUE = _grx(
 )
 # "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
 _NAME_SPELLING = _grx(
-    rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah)\W+)*"
+    rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah|autocorrect|typo|my\s+bad)\W+)*"
     # "ah sorry i typed that wrong, its Oluwaseyi not Oluwaseun"
     rf"(?:i\s+(?:typed|wrote|spelled|spelt|said|got)\s+(?:that|it)\s+wrong\W+)?"
-    # "*Pickle not pixel lol autocorrect hates her": a star marks the right word
-    rf"(?:(?:it{_A}?s|its|it\s+is)\s+|(?<=\*)\s*)"
+    # "*Pickle not pixel lol autocorrect hates her": a star marks the right word; "oh sorry
+    # autocorrect, his name is Pimpuś not Pimpek"
+    rf"(?:(?:it{_A}?s|its|it\s+is)\s+|(?<=\*)\s*|(?:his|her|their)\s+name\s+is\s+)"
     rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+(?P<was>\w+)|btw|with\s+(?:an?|one|two)\b"
     rf"|spelled\b)",
     "actually not btw with spelled",
@@ -4862,7 +4873,8 @@ _DETERMINER_LEAD = _rx(r"^(?:my|our|the|a|an)\s+")
 # "*mongo 7 not 6": the starred fix of a typo, new value first, at the start of a sentence
 _STAR_NOT = _grx(
     r"(?:^|[.!?]\s+)\W*?(?:(?:sorry|oops|sry)\W+)?\*\s*(?P<new>[\w\-.]+(?:\s+[\w\-.]+)?)\s+"
-    r"not\s+(?P<old>[\w\-.]+(?:\s+[\w\-.]+)?)(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
+    r"not\s+(?P<old>[\w\-.]+(?:\s+(?!(?:sorry|sry|oops|lol|haha|btw|pls|please)\b)[\w\-.]+)?)"
+    r"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw|sorry|sry|oops)\b)",
     "not",
 )
 # "sorry i mixed that up earlier, its KPMG not deloitte": the same correction, new value first
@@ -5024,6 +5036,15 @@ _VALUE_ACTUALLY = _rx(
     r"\s+(?:actually|technically|now)\b(?=\W*(?:$|[,.;!?]))"
 )
 _ALL_OF_IT = re.compile(r"\ball\b", re.IGNORECASE)
+
+
+def _kinds_stated(text: str) -> frozenset[str]:
+    """The claim kinds the rules find anywhere in ``text``, markers aside: what a correcting
+    message gives a new value of."""
+    mask = _PREFILTER.scan(text)
+    return frozenset(h.kind for rule, bits in _RULES if mask & bits for h in rule(text, mask))
+
+
 _VERSION_VALUE = re.compile(r"\d+(?:\.\d+)*")
 _RESTATED: Final = {
     "diet": ("i'm {}", _rule_diet),
@@ -5135,6 +5156,10 @@ _ENDING = _rx(
 _ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
 # "i work for broadcom now, used to be vmware", "im vegetarian, used to be vegan": an ending that
 # names its own value after the fact is the former value, not the end of the fact before it
+_NOT_THAT_ANYMORE = _rx(
+    r"\s*(?:now\s*)?,?\s*(?:and\s+|but\s+)?not\s+(?:a\s+|an\s+|the\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+"
+    r"any\s*more"
+)
 _FORMER_VALUE = _rx(
     r"used\s+to\s+(?:be|work|live|eat|speak|have)\s+(?:in\s+|at\s+|for\s+|with\s+)?"
     r"(?!(?:it|that|this|one|so|too|though|tho|lol|haha|the\s+case|a\s+thing|like\s+that)\b)\w"
@@ -5173,7 +5198,9 @@ _FRESH_I = _rx(
     r"(?=[a-z])"
 )
 _SCOPE_BREAK = re.compile(
-    r"\s(?:but|so|because|bc|b/c|cuz|coz|cause|since|as)\s|,\s*(?:now|but|so)\s|\s(?:and|but)\s+now\s",
+    r"\s(?:but|so|because|bc|b/c|cuz|coz|cause|since|as)\s|,\s*(?:now|but|so)\s|\s(?:and|but)\s+now\s"
+    # "we dont deploy from release anymore, deploy branch is `prod` now": a setting of its own
+    r"|,\s*(?=(?:the\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+(?:is|are)\s+(?!not\b))",
     re.IGNORECASE,
 )
 
@@ -5183,8 +5210,13 @@ def _cut_off(clause: str, marker_end: int, lo: int) -> bool:
     (with words of its own before it: "not because im vegan" still denies)."""
     if marker_end > lo:
         return False
-    brk = _SCOPE_BREAK.search(clause, marker_end, lo)
-    return brk is not None and any(ch.isalnum() for ch in clause[marker_end : brk.start()])
+    # (a break may open the fact's own match: ", deploy branch is prod")
+    brk = _SCOPE_BREAK.search(clause, marker_end)
+    return (
+        brk is not None
+        and brk.start() <= lo
+        and any(ch.isalnum() for ch in clause[marker_end : brk.start()])
+    )
 
 
 def _governs(marker: tuple[int, int], lo: int, hi: int, phrase: bool, past: bool = False) -> bool:
@@ -5742,6 +5774,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 for w in _CAPITALISED.findall(text)
             ):
                 return
+        if not named and not whole:
+            # "no wait sorry i mixed that up, im vegan now": a takeback that says the right
+            # value of some kinds takes back the earlier claims of those kinds only (the allergy
+            # and the dislike said with the wrong diet stand)
+            restated = _kinds_stated(text)
+            if restated and (same := [h for h in earlier if h.kind in restated]):
+                earlier = same
         gone = {id(h) for h in (named or earlier)}
         for h in hits:
             if id(h) in gone:
@@ -7102,7 +7141,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             after = colon if 0 <= colon <= lo else -1
             # ... and a former value named after the fact is not its end
             endings = [
-                (e, f) for e, f in all_endings if e < hi or not _FORMER_VALUE.match(clause, e)
+                (e, f)
+                for e, f in all_endings
+                if e < hi
+                or not (
+                    _FORMER_VALUE.match(clause, e)
+                    # "im a data scientist now not an analyst anymore"
+                    or _NOT_THAT_ANYMORE.fullmatch(clause, hi, f)
+                )
             ]
             # "not anymore" ends a state, but "I don't like coffee anymore" states a dislike
             # "im not vegetarian anymore, went pescatarian": an end said before a comma is the
