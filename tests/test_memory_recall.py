@@ -2184,3 +2184,30 @@ def test_updates_and_fixes_said_in_passing(tmp_path: Path) -> None:
         assert got == set(), (name, got)
     formed = _formed(tmp_path / "same", "no perfume pls i hate strong perfumes, and mariam same")
     assert not any("mariam" in s for s in formed), formed
+
+
+def test_an_accepted_offer_a_trip_after_a_comma_and_languages_in_their_own_names(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("offer", "update: i took the ocado offer in the end!! started monday", "ocado"),
+            (
+                "trip",
+                "i am working as dental surgeon in a clinic since 2019, going to germany for 10 "
+                "days conference",
+                "dental surgeon",
+            ),
+            ("typo", "find me a brazilian shop, portugese is my first language", "portuguese"),
+            ("own-name", "i speak español and english", "spanish"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("ask", "should i take the google offer?"),
+            ("if", "if i took the amazon offer id have to move"),
+            ("visit", "im in lisbon, going to porto tomorrow"),
+        ),
+    )

@@ -240,6 +240,9 @@ _LANGUAGES: Final = _words(
     " indonesian malay swahili tagalog filipino bengali urdu punjabi tamil telugu persian farsi"
     " catalan basque galician irish welsh icelandic estonian latvian lithuanian albanian amharic"
     " yoruba zulu afrikaans esperanto latin"
+    # a misspelling, and languages in their own names ("español es mi lengua materna")
+    " portugese portugues português espanol español castellano deutsch francais français italiano"
+    " nederlands polski"
     # the languages of the people who write to assistants, beyond the common ones above
     " bangla marathi gujarati kannada malayalam nepali sinhala sinhalese odia assamese sindhi"
     " konkani pashto dari kurdish somali hausa igbo twi akan wolof lingala xhosa shona"
@@ -826,7 +829,27 @@ class _Hit:
     # words of work may show to be a workplace
     unknown_move: bool = False
 
+    def __post_init__(self) -> None:
+        # "portugese", "español": the language under the name the claim kinds know
+        if self.kind == "language" and (lang := self.values.get("language")):
+            self.values["language"] = _LANGUAGE_SPELLINGS.get(lang.casefold(), lang)
 
+
+# A common misspelling, and languages written in their own names by their speakers
+_LANGUAGE_SPELLINGS: Final = {
+    "portugese": "portuguese",
+    "portugues": "portuguese",
+    "português": "portuguese",
+    "espanol": "spanish",
+    "español": "spanish",
+    "castellano": "spanish",
+    "deutsch": "german",
+    "francais": "french",
+    "français": "french",
+    "italiano": "italian",
+    "nederlands": "dutch",
+    "polski": "polish",
+}
 _NAME_TOKEN = re.compile(_NAME)
 _POSSESSIVE_END = re.compile(rf"{_A}s?$")
 
@@ -2759,6 +2782,9 @@ _EMPLOYER = [
     _grx(
         rf"\bi\s+(?:just\s+|finally\s+)?(?:got|landed)\s+(?:the|a|that|my)\s+(?:new\s+)?job\s+"
         rf"(?:at|with)\s+(?P<org>{_ORG})"
+        # "i took the ocado offer in the end!! started monday"
+        rf"|\bi\s+(?:finally\s+|just\s+)?(?:took|accepted|signed)\s+(?:the\s+)?(?P<org8>{_ORG_TOKEN}|[a-z]+)"
+        rf"\s+(?:offer|job|contract)\b(?!\s*\?)"
         # "i moved to copenhagen last month for a new job at Novo Nordisk"
         rf"|\bi\s+(?:just\s+|recently\s+)?(?:moved|relocated)\b[^.;!?]{{0,50}}?\bfor\s+(?:a|my|the)\s+"
         rf"(?:new\s+)?job\s+(?:at|with)\s+(?P<org6>{_ORG})"
@@ -2770,7 +2796,8 @@ _EMPLOYER = [
         rf"|(?:\band|,)\s+(?:now\s+|also\s+)?work\s+(?:at|for)\s+(?P<org5>{_ORG})"
         # "we both work at Thoughtworks": the user is one of them
         rf"|\bwe\s+(?:both|all|all\s+three)\s+work\s+(?:at|for)\s+(?P<org7>{_ORG})",
-        "job anniversary team manager boss colleagues coworkers office department work",
+        "job anniversary team manager boss colleagues coworkers office department work offer"
+        " contract",
     ),
     # non-native "I am in Wipro from 2019": a name that is no place, with the time it has held
     _grx(
@@ -2945,7 +2972,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             group = next(
                 g
-                for g in ("org", "org2", "org3", "org4", "org5", "org6", "org7")
+                for g in ("org", "org2", "org3", "org4", "org5", "org6", "org7", "org8")
                 if m.groupdict().get(g)
             )
             said = m.group(group)
@@ -5184,7 +5211,8 @@ _DENIED_WORD = _rx(
 )
 _VALUE_BEFORE = _rx(r"[\w.)]\s*,?\s*$")
 _ANSWER_NO = _rx(
-    rf"^\W*(?:(?:wait|sorry|oh|ah|hmm+|oops|haha|lol)\W+)*(?:no|nope|nah|not\s+really)\W+"
+    rf"^\W*(?:(?:wait|sorry|oh|ah|hmm+|oops|haha|lol)\W+)*(?:(?:no|nope|nah)\W+)*(?:no|nope|nah"
+    rf"|not\s+really)\W+"
     # "no, the base branch is develop": the answer, then the setting it gives
     rf"(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s|the|this)\b"
     rf"|(?-i:[A-Z][a-z]+\s+is\s+my\b))"

@@ -417,6 +417,9 @@ _TIME_OPENER = (
 # own clause (not for a place: "im in berlin, any tips for this week?" is a visit)
 _ASK_AFTER_COMMA: Final = (
     r"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|what|how|where|which|please|pls)\b)"
+    # "working as dental surgeon since 2019, going to germany for 10 days conference": a trip
+    # after a comma is its own statement (not for "im in lisbon, going to porto tomorrow")
+    r"|,\s*(?=(?:and\s+)?(?:going|flying|travelling|traveling|heading)\s+to\b)"
 )
 
 
