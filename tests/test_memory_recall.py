@@ -2211,3 +2211,19 @@ def test_an_accepted_offer_a_trip_after_a_comma_and_languages_in_their_own_names
             ("visit", "im in lisbon, going to porto tomorrow"),
         ),
     )
+
+
+def test_a_respelt_name_and_a_hosted_setting(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "teo",
+        "ideas for my son's 6th bday party pls",
+        "treasure hunt! his name is Theo, can u write clues w his name in them",
+        "omg sorry i meant Teo no h, its short for Mateo",
+    )
+    assert _replaced(formed, "teo", "theo"), formed
+    _forms_each(
+        tmp_path,
+        (("host", "the staging db is postgres 15 on neon, seed should target that", "on neon"),),
+    )
+    formed = _formed(tmp_path / "port", "the api is on port 8080 on my laptop")
+    assert not any("laptop" in s for s in formed), formed

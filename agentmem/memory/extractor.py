@@ -4224,11 +4224,23 @@ def _setting(value: str) -> str:
         return value
     words = value.split()
     kept = words[:1]
-    for word in words[1:]:
+    for i, word in enumerate(words[1:], 1):
+        # "postgres 15 on neon": where it is hosted is part of the value
+        if word.casefold() == "on" and i + 1 < len(words) and words[i + 1].casefold() in _HOSTS:
+            kept.extend(words[i : i + 2])
+            break
         if word.casefold() in _VALUE_STOP:
             break
         kept.append(word)
     return " ".join(kept)
+
+
+_HOSTS: Final = frozenset(
+    _words(
+        "neon rds aws gcp azure heroku render railway vercel netlify supabase planetscale fly.io"
+        " elasticache digitalocean cloudflare hetzner linode atlas aurora"
+    )
+)
 
 
 _PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
@@ -4681,15 +4693,17 @@ _CORRECTED_VALUE = _grx(
 )
 # "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
 _NAME_SPELLING = _grx(
-    rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah|autocorrect|typo|my\s+bad)\W+)*"
+    rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah|omg|ugh|hmm|autocorrect|typo|my\s+bad)\W+)*"
     # "ah sorry i typed that wrong, its Oluwaseyi not Oluwaseun"
     rf"(?:i\s+(?:typed|wrote|spelled|spelt|said|got)\s+(?:that|it)\s+wrong\W+)?"
     # "*Pickle not pixel lol autocorrect hates her": a star marks the right word; "oh sorry
     # autocorrect, his name is Pimpuś not Pimpek"
-    rf"(?:(?:it{_A}?s|its|it\s+is)\s+|(?<=\*)\s*|(?:his|her|their)\s+name\s+is\s+)"
+    rf"(?:(?:it{_A}?s|its|it\s+is)\s+|(?<=\*)\s*|(?:his|her|their)\s+name\s+is\s+"
+    # "omg sorry i meant Teo no h"
+    rf"|i\s+meant\s+)"
     rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+(?P<was>\w+)|btw|with\s+(?:an?|one|two)\b"
-    rf"|spelled\b)",
-    "actually not btw with spelled",
+    rf"|spelled\b|(?:no|without)\s+(?:the\s+|an?\s+)?[a-z]\b)",
+    "actually not btw with spelled no without",
 )
 # A message that corrects a spelling: a word of correction, or a star beside a word ("*Biscuit",
 # "Deloitte*"). In such a message a word one typing slip away from a value said before
