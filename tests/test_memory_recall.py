@@ -2227,3 +2227,17 @@ def test_a_respelt_name_and_a_hosted_setting(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "port", "the api is on port 8080 on my laptop")
     assert not any("laptop" in s for s in formed), formed
+
+
+def test_a_misspelt_diet_is_a_diet_and_never_a_name(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "veg", "hi can u make a meal plan for me, im staff nurse. im vegeterian btw"
+    )
+    assert any("vegetarian" in s for s in formed), formed
+    assert not any("name is" in s for s in formed), formed
+    formed = _formed(
+        tmp_path / "dji",
+        "background: i am hardware engineer at Huawei, pls check grammar",
+        "sorry i make mistake, i am at DJI not huawei, i moved last year",
+    )
+    assert _replaced(formed, "dji", "huawei"), formed

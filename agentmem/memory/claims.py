@@ -223,6 +223,9 @@ _RELATION_SYNONYMS: Final = {
     "half brothers": "half-brother",
 }
 _DIET_SYNONYMS: Final = {
+    # the misspellings people type ("im vegeterian btw")
+    **dict.fromkeys(("vegeterian", "vegitarian", "vegatarian", "vegetarien"), "vegetarian"),
+    "pescaterian": "pescatarian",
     "veggie": "vegetarian",
     "veg": "vegetarian",
     "vegetarianism": "vegetarian",

@@ -209,7 +209,8 @@ _DEMONYMS: Final = frozenset(
         "british english american canadian portuguese spanish french german italian dutch irish"
         " scottish welsh australian brazilian mexican indian chinese japanese korean polish"
         " swedish norwegian danish finnish greek turkish russian ukrainian jewish muslim catholic"
-        " buddhist hindu vegan vegetarian back here fine good new retired single married allergic"
+        " buddhist hindu vegan vegetarian vegeterian vegitarian vegatarian vegetarien pescaterian"
+        " back here fine good new retired single married allergic"
         " excited confused tired happy glad ready done sure currently actually writing working"
         " looking trying going using"
     )
@@ -3287,7 +3288,7 @@ _DIET_END = (
     r"|these\s+days|like\s+\d+)\b)"
 )
 _DIET_WORDS = (
-    r"(?:vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|dairy[- ]free"
+    r"(?:vegetarian|vegeterian|vegitarian|vegatarian|vegetarien|vegan|pescatarian|pescetarian|pescaterian|flexitarian|gluten[- ]free|dairy[- ]free"
     r"|keto|paleo|low[- ]carb|halal|kosher)"
 )
 # Words the rules know as something else: "im vegan", "im portuguese", "im a dev".
@@ -3316,10 +3317,11 @@ _DIET = [
         rf"|kind\s+of|sort\s+of|pretty\s+much|totally|completely|100%|back|officially"
         rf"|technically|actually)\s+){{0,2}}"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
-        rf"(?P<diet>vegetarian|vegan|pescatarian|pescetarian|flexitarian|gluten[- ]free|low[- ]carb"
+        rf"(?P<diet>vegetarian|vegeterian|vegitarian|vegatarian|vegetarien|vegan|pescatarian|pescetarian|pescaterian|flexitarian|gluten[- ]free|low[- ]carb"
         # "I am pure veg" (Indian English)
         rf"|dairy[- ]free|keto|paleo|halal|kosher|veggie|(?<=pure\s)veg){_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie veg carb paleo halal"
+        " vegeterian vegitarian vegatarian vegetarien pescaterian"
         " kosher",
     ),
     _grx(
@@ -4920,7 +4922,8 @@ _STAR_NOT = _grx(
 )
 # "sorry i mixed that up earlier, its KPMG not deloitte": the same correction, new value first
 _Y_NOT_X = _grx(
-    rf"\b(?:it|that)(?:{_A}s|\s+is|s)\s+(?:actually\s+)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
+    # ... and "sorry i make mistake, i am at DJI not huawei"
+    rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in))\s+(?:actually\s+)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
     rf"not\s+(?P<old>[\w\-]+(?:\s+[\w\-]+)?)(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
     "not",
 )
