@@ -2146,7 +2146,8 @@ def test_updates_and_fixes_said_in_passing(tmp_path: Path) -> None:
             ),
             (
                 "setting",
-                "no we dont deploy from release anymore, deploy branch is `prod` now since the cleanup",
+                "no we dont deploy from release anymore, deploy branch is `prod` now since the "
+                "cleanup",
                 "deploy branch is prod",
             ),
             (
@@ -2175,7 +2176,8 @@ def test_updates_and_fixes_said_in_passing(tmp_path: Path) -> None:
         (
             "mock",
             (
-                "lets practice us visa interview. u be the officer, i answer like fake person named Marek",
+                "lets practice us visa interview. u be the officer, i answer like fake person "
+                "named Marek",
                 "(as Marek) tourism, i am software developer at Allegro, i live in poznan",
             ),
         ),

@@ -3288,7 +3288,8 @@ _DIET_END = (
     r"|these\s+days|like\s+\d+)\b)"
 )
 _DIET_WORDS = (
-    r"(?:vegetarian|vegeterian|vegitarian|vegatarian|vegetarien|vegan|pescatarian|pescetarian|pescaterian|flexitarian|gluten[- ]free|dairy[- ]free"
+    r"(?:vegetarian|vegeterian|vegitarian|vegatarian|vegetarien|vegan|pescatarian|pescetarian"
+    r"|pescaterian|flexitarian|gluten[- ]free|dairy[- ]free"
     r"|keto|paleo|low[- ]carb|halal|kosher)"
 )
 # Words the rules know as something else: "im vegan", "im portuguese", "im a dev".
@@ -3317,7 +3318,8 @@ _DIET = [
         rf"|kind\s+of|sort\s+of|pretty\s+much|totally|completely|100%|back|officially"
         rf"|technically|actually)\s+){{0,2}}"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
-        rf"(?P<diet>vegetarian|vegeterian|vegitarian|vegatarian|vegetarien|vegan|pescatarian|pescetarian|pescaterian|flexitarian|gluten[- ]free|low[- ]carb"
+        rf"(?P<diet>vegetarian|vegeterian|vegitarian|vegatarian|vegetarien|vegan|pescatarian"
+        rf"|pescetarian|pescaterian|flexitarian|gluten[- ]free|low[- ]carb"
         # "I am pure veg" (Indian English)
         rf"|dairy[- ]free|keto|paleo|halal|kosher|veggie|(?<=pure\s)veg){_DIET_END}",
         "vegetarian vegan pescatarian pescetarian flexitarian free keto veggie veg carb paleo halal"
