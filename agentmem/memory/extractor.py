@@ -3936,15 +3936,15 @@ _TECH_ALIASES: Final = {
     "golang": "go",
     "postgresql": "postgres",
 }
+# the tools, longest first so "node.js" wins over "node"
+_TECH_NAMES: Final = "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
 _TECH_VERSION = (
-    r"(?P<tech>"
-    + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
-    + r"|spring\s+boot)\s*(?P<ver>v?\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
+    r"(?P<tech>" + _TECH_NAMES + r"|spring\s+boot)\s*(?P<ver>v?\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
 )
 # "pandas is 1.3", "so node is 20 now": a tool named with a number is its version
 _TECH_IS = _grx(
     r"(?:^\W*|[,;.:]\s*|\b(?:and|so|also|btw)\s+)(?P<tech>"
-    + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+    + _TECH_NAMES
     # "python is 3.11", "terraform version 1.6", "so elixir version is 1.16 now"
     + r")\s+(?:version\s+(?:is\s+)?|is\s+)(?:now\s+|still\s+)?"
     r"v?(?P<ver>\d+(?:\.\d+){0,2})(?![\w.])",
@@ -4013,7 +4013,7 @@ _ITS_TECH = _grx(
 # "i bumped react to 18.3": the version a tool is now on
 _TECH_BUMPED = _grx(
     r"\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|updated)\s+(?P<tech>"
-    + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+    + _TECH_NAMES
     + r")\s+(?:from\s+v?\d+(?:\.\d+)*\s+)?to\s+(?P<ver>v?\d+(?:\.\d+){0,2})(?![\w.])",
     "bumped upgraded updated",
 )
@@ -4058,7 +4058,7 @@ _PACKAGE_MANAGER = _grx(
 # workspaces" opening a sentence
 _PM_CHAINED = _grx(
     r"(?:(?:"
-    + "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+    + _TECH_NAMES
     + r")\s*v?\d+(?:\.\d+){0,2}\s*(?:/|\+|,|&|\band\b)\s*(?P<pm>pnpm|yarn|npm|bun|poetry|uv)"
     r"|(?:^\W*|[.;!]\s+)(?P<pm2>pnpm|yarn|bun))\s*(?P<ver>\d+(?:\.\d+)*)(?![\w.])"
     r"(?=\s*(?:$|[,.;!)])|\s+(?:w/|(?:with|and|btw|now|locally|here|too)\b))",
