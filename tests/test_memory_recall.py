@@ -2243,3 +2243,19 @@ def test_a_misspelt_diet_is_a_diet_and_never_a_name(tmp_path: Path) -> None:
         "sorry i make mistake, i am at DJI not huawei, i moved last year",
     )
     assert _replaced(formed, "dji", "huawei"), formed
+
+
+def test_a_list_that_opens_with_im_shares_its_subject(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("allergy", "im vegetarian, allergic to shellfish tho", "shellfish allergy"),
+            ("age", "im 34, vegan, can u suggest a protein breakfast", "vegan"),
+            ("role", "hi im mia, 29, a dentist in porto", "dentist"),
+        ),
+    )
+    # the son's allergy, not the user's: the list must open with something of the user
+    formed = _formed(tmp_path / "son", "im cooking for my son, allergic to eggs, any ideas")
+    assert not any("allerg" in s for s in formed), formed
+    formed = _formed(tmp_path / "his", "my son is 6, allergic to peanuts")
+    assert not any("allerg" in s for s in formed), formed

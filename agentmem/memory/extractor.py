@@ -73,7 +73,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/18"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/19"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1661,6 +1661,23 @@ _HELLO = (
     r"|good\s+(?:morning|afternoon|evening))(?:\s+(?i:there|all|everyone|again))?"
 )
 _GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
+# "im 34, vegetarian, allergic to shellfish", "im tom, 41, electrician from cork": a list that
+# opens with the user's own "im" (and states something of them, or their age) ...
+_LIST_OPENER = _rx(
+    rf"\W*(?:(?:{_HELLO}|so|ok|okay|well|btw|about\s+me)\W+)*{_I_AM}\s+"
+    r"(?:(?P<age>\d{1,2})(?:\s*(?:yo|y/?o|years?\s+old))?(?=\s*(?:,|$)))?"
+)
+# ... goes on with items that have no subject of their own: an age, "a ROLE", a diet, an
+# allergy, where they live or work, their marital status
+_LIST_ITEM = _rx(
+    r"\s*(?:and\s+)?(?P<item>(?:also\s+)?(?:\d{1,2}(?:\s*(?:yo|y/?o|years?\s+old))?\s*$"
+    r"|an?\s+(?!(?:few|lot|bit|little|couple|friend|guy|girl|person|lot)\b)[a-z]"
+    r"|(?:very\s+|severely\s+|mildly\s+|deathly\s+)?al+er+gic\b|lactose\b"
+    r"|(?:strict(?:ly)?\s+|mostly\s+|full\s+)?(?:vegan|vegetarian|vegeterian|pescatarian"
+    r"|pescetarian|coeliac|celiac|halal|kosher|gluten[\s-]free|dairy[\s-]free)\b"
+    r"|(?:living|based)\s+in\b|working\s+(?:as|at|for|in)\b|married\b"
+    rf"|(?:{'|'.join(_ROLE_WORDS.split())})\b))"
+)
 _I_AM_NAME = _Gated(
     re.compile(
         rf"^\W*(?:{_HELLO}\W+)?(?i:i{_A}?m|i\s+am)"
@@ -5899,6 +5916,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             shouted = _SHOUTED_VERB.search(text, s_start, s_end) is not None
             governed: str | None = None
+            sentence_hits = len(hits)
             report_from = s_start
             team_report = False
             for p_start, p_end, asking_part in _segments(text, s_start, s_end, question):
@@ -6021,6 +6039,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         event, index, text, (c_start, c_end), found, hits, antecedents, mask
                     )
                     first_clause = False
+            if governed is None and not question:
+                self._list_items(event, text, (s_start, s_end), hits, sentence_hits, mask)
         # "english isnt my first language, swedish is", "(it is french)", "Igbo (my native
         # language)": the statement spans the clause break the parenthesis or comma makes
         for m in _NATIVE_ACROSS.finditer(text[:limit]):
@@ -7251,6 +7271,58 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if kept:
             self._note(event.seq, start, end, None, kept)
         return kept
+
+    def _list_items(
+        self,
+        event: EpisodeEvent,
+        text: str,
+        sentence: tuple[int, int],
+        hits: list[_Hit],
+        first: int,
+        mask: int,
+    ) -> None:
+        """ "im 34, vegetarian, allergic to shellfish", "im tom, 41, electrician from cork": the
+        items of a list that opens with the user's own "im" share that subject.
+
+        The list must open with the user's age or with something this sentence stated of them
+        ("im cooking for my son, allergic to eggs" is the son's allergy), and it ends at the
+        first part that is not such an item. Each item is read as "im ITEM", its evidence
+        starting at the item itself.
+        """
+        s_start, s_end = sentence
+        opener = _LIST_OPENER.match(text, s_start, s_end)
+        if opener is None:
+            return
+        comma = text.find(",", opener.end(), s_end)
+        if comma < 0:
+            return
+        if opener.group("age") is None and not any(
+            not h.phrase and any(e[0] == event.seq and s_start <= e[1] < comma for e in h.evidence)
+            for h in hits[first:]
+        ):
+            return
+        start = comma + 1
+        while start < s_end:
+            end = text.find(",", start, s_end)
+            end = s_end if end < 0 else end
+            item = _LIST_ITEM.match(text, start, end)
+            if item is None:
+                return
+            at = item.start("item")
+            shifted = text[: at - 3] + "im " + text[at:]
+            noted = len(self._notes) if self._notes is not None else 0
+            for hit in self._clause(event, shifted, at - 3, end, False, mask):
+                hit.evidence = [
+                    (seq, at if (seq, b) == (event.seq, at - 3) else b, e)
+                    for seq, b, e in hit.evidence
+                ]
+                hits.append(hit)
+            if self._notes is not None:
+                self._notes[noted:] = [
+                    msgspec.structs.replace(n, start=at) if n.start == at - 3 else n
+                    for n in self._notes[noted:]
+                ]
+            start = end + 1
 
     def _pronoun(
         self,
