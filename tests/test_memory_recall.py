@@ -2259,3 +2259,62 @@ def test_a_list_that_opens_with_im_shares_its_subject(tmp_path: Path) -> None:
     assert not any("allerg" in s for s in formed), formed
     formed = _formed(tmp_path / "his", "my son is 6, allergic to peanuts")
     assert not any("allerg" in s for s in formed), formed
+
+
+def test_facts_said_in_passing_in_work_and_errand_chats(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("db", "getting a migration error, we're on django 4.2 btw and postgres.", "postgres"),
+            (
+                "branch",
+                "now i need to push the fix, deploy branch is release so ill open a PR",
+                "release",
+            ),
+            ("wfh", "i work from home for Sky as a data analyst so just the hr portal", "analyst"),
+            ("at-as", "i left allegro, now im at JetBrains as android dev", "android developer"),
+            ("call", "my names Siobhan but call me shiv everyone does", "shiv"),
+            ("full", "write a hello email pls. im Oluwaseun Adeyemi but i go by Seun", "oluwaseun"),
+            (
+                "bare",
+                "can u make a meal plan. pescatarian and allergic to sesame so no tahini",
+                "sesame",
+            ),
+            (
+                "title",
+                "no not tesco anymore. im at Aldi now, shift supervisor on the bakery side",
+                "shift supervisor",
+            ),
+            ("target", "our fastapi service targets cloud run, python 3.11", "cloud run"),
+            (
+                "veg",
+                (
+                    "im vegan",
+                    "not fully vegan anymore, i eat eggs again since march. so vegetarian i guess",
+                ),
+                "vegetarian",
+            ),
+            (
+                "bump",
+                (
+                    "we're on python 3.11",
+                    "i pinned python:3.12-slim and bumped the project to 3.12",
+                ),
+                "3.12",
+            ),
+        ),
+    )
+    # "not in sf" names no claim of "driving in the dark"
+    formed = _formed(
+        tmp_path / "sf", "i hate driving in the dark", "no im not in sf lol, i live in Oakland"
+    )
+    assert any("driving in the dark" in s for s in formed), formed
+    formed = _formed(tmp_path / "also", "personally i prefer playwright also, cypress was meh")
+    assert any(s.endswith("playwright") for s in formed), formed
+    formed = _formed(tmp_path / "back", "call me back pls", "we use sqlite for tests")
+    assert formed == set(), formed
+    # an option in a list, and a guest's diet, are not the user's
+    formed = _formed(tmp_path / "filter", "add a dietary filter. vegan, gluten free, nut free.")
+    assert formed == set(), formed
+    formed = _formed(tmp_path / "guest", "my sister is coming for dinner. vegan btw")
+    assert not any("vegan" in s for s in formed), formed

@@ -482,6 +482,11 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "formatter is black, ruff is just doing the import sorting for now": a new subject
     rf"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)"
+    # "now i need to push the fix, deploy branch is release": a setting is its own statement
+    rf"|,\s+(?=(?:the\s+|our\s+)?(?:[\w\-]+\s+)?{_WS_HEADS}\s+(?:is|=)\s)"
+    # "deploy branch is release so ill open the PR": "ill" is "i'll" before a verb
+    rf"|,?\s+so\s+(?=ill\s+(?:just\s+)?(?:open|do|make|send|push|try|use|check|need|have|get"
+    rf"|go|put|write|fix|update|ask|let|see|tell|call|merge|run|start|add|switch|keep)\b)"
     # "im a barista and lactose intolerant which is kind of ironic": a comment on what was said
     rf"|,?\s+(?=which\s+is\s+(?:kind\s+of|kinda|sort\s+of|sorta|a\s+bit|pretty|so|quite|super"
     rf"|really|very|honestly|probably|maybe)\s)"
@@ -1676,8 +1681,24 @@ _LIST_ITEM = _rx(
     r"|(?:strict(?:ly)?\s+|mostly\s+|full\s+)?(?:vegan|vegetarian|vegeterian|pescatarian"
     r"|pescetarian|coeliac|celiac|halal|kosher|gluten[\s-]free|dairy[\s-]free)\b"
     r"|(?:living|based)\s+in\b|working\s+(?:as|at|for|in)\b|married\b"
-    rf"|(?:{'|'.join(_ROLE_WORDS.split())})\b))"
+    # "shift supervisor on the bakery side": a title of up to two words before its head
+    r"|(?P<title>(?:(?:shift|senior|junior|lead|head|chief|staff|charge|assistant|deputy"
+    r"|registered|trainee|software|data|web|backend|frontend|mobile|android|ios|qa|ux|ui"
+    r"|product|project|sales|account|marketing|store|site|office)\s+)?"
+    rf"(?:{'|'.join(_ROLE_WORDS.split())})\b)))"
 )
+# "can u make me a meal plan ... pescatarian and allergic to sesame so no tahini pls": a
+# sentence that opens with a diet or an allergy and no subject is the user's, in a message
+# that speaks of no one else
+_BARE_FRAGMENT = _rx(
+    r"\W*(?:(?:also|and|oh|btw|fyi|ps|plus)\W+)*(?P<item>(?:strict(?:ly)?\s+|mostly\s+|fully\s+)?"
+    r"(?:vegan|vegetarian|vegeterian|pescatarian|pescetarian|coeliac|celiac|halal|kosher)"
+    # ... said of oneself ("vegan btw"), never an option in a list ("vegan, gluten free, nut free")
+    r"(?=\s*(?:$|[.!]|\s(?:btw|fyi|too|also|myself|now|lol|here|so|and\s+(?:also\s+)?al+er+gic"
+    r"|and\s+lactose)\b))"
+    r"|(?:very\s+|severely\s+|mildly\s+|also\s+)?al+er+gic\s+to\b|lactose\s+intolerant\b)"
+)
+_SOMEONE_ELSE = _rx(rf"{_THIRD_PARTY.pattern}|\b(?:my|our)\s+{_REL_SURFACE}")
 _I_AM_NAME = _Gated(
     re.compile(
         rf"^\W*(?:{_HELLO}\W+)?(?i:i{_A}?m|i\s+am)"
@@ -1714,10 +1735,23 @@ _CALL_ME = _Gated(
         rf"|(?:can|could|would|will)\s+(?:you|u))\s+)"
         rf"(?i:call)\s+me\s+"
         rf"(?P<name>{_NAME}|{_LOWER_NAME})"
-        rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|pls|instead|from\s+now\s+on|going\s+forward|for\s+short"
-        rf"|and|rather|btw))"
+        rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|pls|plz|instead|from\s+now\s+on|going\s+forward"
+        rf"|for\s+short|and|rather|btw|everyone|everybody|like\s+everyone)\b)"
     ),
     "call",
+)
+# "call me shiv everyone does", "call me sam pls": after "call me", and before words that make it
+# a name, a lower-case word is a name even where it is also an English word ...
+_NAMING_TAIL = _rx(
+    r"\s+(?:please|pls|plz|instead|from\s+now\s+on|going\s+forward|for\s+short|everyone"
+    r"|everybody|like\s+everyone)\b"
+)
+# ... but never one that says when or how to call ("call me back pls", "call me later pls")
+_NOT_CALLED: Final = frozenset(
+    _words(
+        "back later tomorrow tonight today now asap anytime when whenever once after before maybe"
+        " again soon first an the"
+    )
 )
 _CALLS_ME = _Gated(
     re.compile(
@@ -1777,10 +1811,19 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         if names and len(names) == len(m.group("name").split()):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     if (
-        message_start
-        and (m := _I_AM_NAME.match(c, mask))
+        (m := _I_AM_NAME.match(c, mask))
         and (names := _given_names(m.group("name")))
         and len(names) == len(m.group("name").split())  # "I'm Lucas Alves", not "I'm Lucas Here"
+        # past a message's opening, only a full name no word or place could be ("write a hello
+        # email pls. im Oluwaseun Adeyemi but i go by Seun")
+        and (
+            message_start
+            or (
+                len(names) >= 2
+                and all(n[:1].isupper() for n in m.group("name").split())
+                and not any(is_common_word(n.casefold()) or is_town(n) for n in names)
+            )
+        )
     ):
         yield _Hit("name", {"name": " ".join(names)}, m.span())
     if (
@@ -1794,8 +1837,11 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         if (names := _names(m.group("name"))) and len(names) == len(m.group("name").split()):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _CALL_ME.finditer(c, mask):
-        if names := _given_names(m.group("name")):
+        raw = m.group("name")
+        if names := _given_names(raw):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
+        elif raw.isalpha() and raw.casefold() not in _NOT_CALLED and _NAMING_TAIL.match(c, m.end()):
+            yield _Hit("preferred_name", {"name": raw.title()}, m.span())
     for m in _CALLS_ME.finditer(c, mask):
         if names := _given_names(m.group("name")):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
@@ -2463,6 +2509,8 @@ _OCCUPATION = [
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer"
     _grx(
         rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:part[- ]time\s+"
+        # "i work from home for Sky as a data analyst"
+        rf"|from\s+home\s+|remotely\s+|remote\s+"
         # non-native "I am working since 2 years at the Bundesagentur für Arbeit as IT specialist"
         rf"|full[- ]time\s+|since\s+(?:\d+|one|two|three|four|five|six)\s+(?:years?|months?)\s+)?"
         # non-native "I am working by Bosch as mechanical engineer"
@@ -2556,6 +2604,12 @@ _OCCUPATION = [
             rf"|ive|my|we|people|everyone|patients|customers|clients)\b|{_ROLE_END[3:]}",
             _ROLE_WORDS,
         )
+    ),
+    # "now im at JetBrains as android dev": no article after the workplace
+    _grx(
+        rf"{_I_AM}\s+(?:now\s+)?at\s+[\w&'’\-]+(?:\s+[\w&'’\-]+)?\s+(?:now\s+)?as\s+"
+        rf"(?P<role>{_ROLE}){_ROLE_END}",
+        _ROLE_WORDS,
     ),
 ]
 # What "a nurse in X" names when X is not an employer: a month or day, a field, a department,
@@ -3100,7 +3154,7 @@ _OBJECT_CUT = _rx(
     rf"\s+(?:and|but)\s+(?:i\s+)?(?:{_ADVERBS}\s+)*(?:love|like|enjoy|adore|hate|dislike|detest"
     rf"|despise|loathe|can{_A}?t\s+stand|prefer)\b|"
     r"\s+(?:because|but|when|whenever|since|so|especially|though|although|as|if|while|than"
-    r"|over|rather|instead|more|most|a\s+lot|very\s+much|so\s+much|too|lately|these\s+days"
+    r"|over|rather|instead|more|most|a\s+lot|very\s+much|so\s+much|too|and\s+also|also|lately|these\s+days"
     r"|nowadays|in\s+general|generally|in|at|on|for|during|with|from|by|to|about|around|after"
     r"|before|every|each|now|anymore|any\s+more|which|that|who|where|whenever|myself|personally"
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
@@ -3876,7 +3930,9 @@ _WORKING_STATE = [
     (
         "target",
         _grx(
-            rf"(?:(?:\b(?:the|this|our)\s+|(?:^|[.,;:]\s*)\W*)(?:project|repo|repository|codebase"
+            # "our fastapi service targets cloud run": one word may say which service
+            rf"(?:(?:\b(?:the|this|our)\s+(?:[\w\-.]+\s+)?|(?:^|[.,;:]\s*)\W*)(?:project|repo"
+            rf"|repository|codebase"
             rf"|app|application|service|library|package|tool|cli)\s+(?:itself\s+)?(?:now\s+)?(?:targets"
             rf"|is\s+targeting)|\bwe\s+(?:now\s+)?target)\s+{_WS_VALUE}"
             # "targets ios 15 and up": the lower bound is part of the value
@@ -4035,6 +4091,20 @@ _TECH_BUMPED = _grx(
     "bumped upgraded updated",
 )
 _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
+# "we use postgres", "we're on django 4.2 btw and postgres": a database named without a version
+# is the project's database (with one it is that tool's version, see _TECH_CONTEXT)
+_DATABASE_USED = _grx(
+    rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|service|team))"
+    rf"(?:{_A}re|\s+are|\s+is)?(?:\s+(?:also|still|now|currently|mainly|mostly))?"
+    rf"\s+(?:use|uses|using|run\s+on|runs\s+on|on)\s+"
+    rf"(?:[\w.\-]+(?:\s+v?\d+(?:\.\d+)*)?\s+(?:btw\s+)?(?:and|\+|with|&|,)\s+)?(?:btw\s+)?"
+    rf"(?P<val>postgres(?:ql)?|mysql|mariadb|sqlite3?|mongodb|dynamodb|cassandra|cockroachdb"
+    rf"|clickhouse|firestore|neo4j|mssql|sql\s+server)(?![\w\-]|\.\w|\s+v?\d|\s+(?:or|vs)\b"
+    # "we use sqlite for tests": the test database, not the project's
+    rf"|\s+(?:for|in)\s+(?:tests?|testing|unit\s+tests|local|dev|ci)\b|\s+locally\b)",
+    "postgres postgresql mysql mariadb sqlite sqlite3 mongodb dynamodb cassandra cockroachdb"
+    " clickhouse firestore neo4j mssql sql",
+)
 _TEST_RUNNER = _grx(
     rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team))\s+(?:use|uses"
     rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)\s+to)"
@@ -4160,6 +4230,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
     for m in _TEST_RUNNER.finditer(c, mask):
         yield _Hit("working_state", {"subject": "test runner", "value": m.group("val")}, m.span())
+    for m in _DATABASE_USED.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "database", "value": m.group("val")}, m.span())
     for m in _PM_SWITCH.finditer(c, mask):
         yield _Hit(
             "working_state", {"subject": "package manager", "value": m.group("pm")}, m.span()
@@ -4441,6 +4513,7 @@ _RULES: Final = (
             _BUILT_IN,
             _AND_TECH,
             _TEST_RUNNER,
+            _DATABASE_USED,
             _PM_SWITCH,
             _VALUE_IS_OUR,
             _TECH_IS,
@@ -4553,6 +4626,14 @@ _QUOTED_START = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 # "starts exactly like this: 'My name is Ingrid ...'": a passage quoted after a colon
+# "i eat eggs and cheese again since like march. so vegetarian i guess": the diet concluded in
+# the next sentence from what the user eats
+_DIET_CONCLUDED = _rx(
+    rf"\bi\s+(?:do\s+|also\s+|still\s+|now\s+)?(?:eat|have)\s+(?:fish|seafood|eggs|dairy|meat"
+    rf"|chicken|cheese)\b[^.!?;]{{0,60}}[.!]\s+so\s+(?:i{_A}?m\s+|im\s+)?"
+    rf"(?:(?:technically|basically|more)\s+)?(?P<diet>{_DIET_WORDS})(?:\s+now)?"
+    rf"(?=\s+i\s+(?:guess|think|suppose)\b|\s*[.!,]|\s*$)"
+)
 _NATIVE_ACROSS = _rx(
     rf"\b(?:isn{_A}?t|is\s+not)\s+my\s+(?:first|native|mother)\s+(?:language|tongue)\s*(?:,|\(|[-–—])"
     rf"\s*(?:it\s+is\s+|it{_A}?s\s+|its\s+)?(?P<lang>{_LANG})(?:\s+is)?\b"
@@ -4963,8 +5044,11 @@ _VERSION_TAIL = re.compile(r"v?\d+(?:\.\d+)*")
 # "update: we just bumped to 3.12": a version with no tool named moves the one version the
 # session has stated
 _BUMPED_TO = _grx(
-    r"\b(?:we|i)(?:['’]?ve|\s+have)?\s+(?:just\s+|finally\s+|now\s+)?(?:bumped|upgraded|moved|updated)"
-    r"\s+(?:up\s+|it\s+|everything\s+)?to\s+(?P<new>v?\d+(?:\.\d+)+)\b(?!\s*[\w.])",
+    r"(?:\b(?:we|i)(?:['’]?ve|\s+have)?|\band)\s+(?:just\s+|finally\s+|now\s+|then\s+)?"
+    r"(?:bumped|upgraded|moved|updated)"
+    # "i just pinned python:3.12-slim and bumped the project to 3.12"
+    r"\s+(?:up\s+|it\s+|everything\s+|the\s+(?:project|repo|app|service|codebase)\s+)?to\s+"
+    r"(?P<new>v?\d+(?:\.\d+)+)\b(?!\s*[\w.])",
     "bumped upgraded moved updated",
 )
 # "wait actually staging is on postgres now": a later message gives a setting the session stated
@@ -5072,8 +5156,16 @@ _KIND_WORDS: Final = {
 }
 
 
+# "no im not in sf lol": a word of grammar names no claim ("driving in the dark" stays)
+_NAMES_NOTHING: Final = frozenset(
+    _words("in at on to of for from with by the a an and or out off up down into about over")
+)
+
+
 def _names_claim(hit: _Hit, what: str) -> bool:
     """Whether ``what`` (casefolded words a user withdraws) names ``hit``'s claim."""
+    if what in _NAMES_NOTHING:
+        return False
     if hit.kind in _KIND_WORDS.get(what, ()) or hit.kind in _KIND_WORDS.get(what.split()[-1], ()):
         return True
     for field_name, value in hit.values.items():
@@ -6041,6 +6133,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     first_clause = False
             if governed is None and not question:
                 self._list_items(event, text, (s_start, s_end), hits, sentence_hits, mask)
+                if (
+                    s_start >= 3
+                    and (bare := _BARE_FRAGMENT.match(text, s_start, s_end))
+                    and not _SOMEONE_ELSE.search(text, 0, s_end)
+                ):
+                    self._read_as_mine(event, text, bare.start("item"), s_end, hits, mask)
         # "english isnt my first language, swedish is", "(it is french)", "Igbo (my native
         # language)": the statement spans the clause break the parenthesis or comma makes
         for m in _NATIVE_ACROSS.finditer(text[:limit]):
@@ -6051,6 +6149,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 hit.stated_end = m.end()
                 hits.append(hit)
                 self._note(seq, m.start(), m.end(), None, (hit,))
+        for m in _DIET_CONCLUDED.finditer(text[:limit]):
+            hit = _Hit("diet", {"diet": m.group("diet")}, None)
+            hit.evidence.append((seq, m.start(), m.end()))
+            hit.stated_end = m.end()
+            hits.append(hit)
+            self._note(seq, m.start(), m.end(), None, (hit,))
         self._parenthesised_names(text[:limit], hits, before)
         if any(h.needs_role for h in hits[before:]) and not any(
             h.kind == "occupation" for h in hits
@@ -7309,20 +7413,37 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if item is None:
                 return
             at = item.start("item")
-            shifted = text[: at - 3] + "im " + text[at:]
-            noted = len(self._notes) if self._notes is not None else 0
-            for hit in self._clause(event, shifted, at - 3, end, False, mask):
-                hit.evidence = [
-                    (seq, at if (seq, b) == (event.seq, at - 3) else b, e)
-                    for seq, b, e in hit.evidence
-                ]
-                hits.append(hit)
-            if self._notes is not None:
-                self._notes[noted:] = [
-                    msgspec.structs.replace(n, start=at) if n.start == at - 3 else n
-                    for n in self._notes[noted:]
-                ]
+            # a bare title reads as "im a TITLE" ("shift supervisor on the bakery side")
+            titled = item.group("title") is not None and at >= 5
+            self._read_as_mine(event, text, at, end, hits, mask, titled)
             start = end + 1
+
+    def _read_as_mine(
+        self,
+        event: EpisodeEvent,
+        text: str,
+        at: int,
+        end: int,
+        hits: list[_Hit],
+        mask: int,
+        titled: bool = False,
+    ) -> None:
+        """Read ``text[at:end]`` as "im ..." (the characters before it stand in for the words,
+        at least three of them); its evidence and notes start at ``at`` itself."""
+        said = "im a " if titled else "im "
+        lead = at - len(said)
+        shifted = text[:lead] + said + text[at:]
+        noted = len(self._notes) if self._notes is not None else 0
+        for hit in self._clause(event, shifted, lead, end, False, mask):
+            hit.evidence = [
+                (seq, at if (seq, b) == (event.seq, lead) else b, e) for seq, b, e in hit.evidence
+            ]
+            hits.append(hit)
+        if self._notes is not None:
+            self._notes[noted:] = [
+                msgspec.structs.replace(n, start=at) if n.start == lead else n
+                for n in self._notes[noted:]
+            ]
 
     def _pronoun(
         self,
