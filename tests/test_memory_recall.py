@@ -2318,3 +2318,39 @@ def test_facts_said_in_passing_in_work_and_errand_chats(tmp_path: Path) -> None:
     assert formed == set(), formed
     formed = _formed(tmp_path / "guest", "my sister is coming for dinner. vegan btw")
     assert not any("vegan" in s for s in formed), formed
+
+
+def test_homes_and_family_said_the_way_people_type_them(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "flat",
+                "notes for the cat sitter pls. my flat is in Bristol, key is with no 9",
+                "bristol",
+            ),
+            ("thats", "a climbing wall near hillsborough, thats where i live", "hillsborough"),
+            (
+                "nanay",
+                "my nanay always says 'be a doctor' haha but no, im a call center agent",
+                "call center agent",
+            ),
+            ("zoe", "planning food for my daughter zoes 7th bday party", "zoe"),
+            ("dad", "my dads japanese but i never learned it", "father"),
+            ("mom", "my moms a nurse so she knows", "mother"),
+            ("hugo", "my brother Hugo says i should add prices in usd lol no", "hugo"),
+            ("boys", "we have 2 boys, can u suggest a holiday", "son"),
+            (
+                "childs",
+                "I am having two childs, a boy and a girl. I am living in Kraków",
+                "daughter",
+            ),
+        ),
+    )
+    # a group of parents, a landlord's whereabouts and a girl one likes are not family or home
+    formed = _formed(tmp_path / "moms", "my moms group chat is wild", "my landlord is in Spain")
+    assert formed == set(), formed
+    formed = _formed(tmp_path / "girl", "i have a girl i like at work, how do i ask her out")
+    assert not any("daughter" in s for s in formed), formed
+    formed = _formed(tmp_path / "mess", "my house is in a mess lol")
+    assert formed == set(), formed

@@ -120,10 +120,10 @@ _AGE = (
 )
 
 _REL_SURFACE = (
-    r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|child)|grandchildren"
+    r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|childs|child)|grandchildren"
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|husbnd|hubs|spouse|partner"
-    r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|mom|mum|mommy|mummy|mother|dad|daddy"
+    r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|moms?|mums?|mommy|mummy|mother|dads?|daddy"
     r"|father|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
     r"|amma|tatay|abbu|appa|nan|nanna|nani|dadi|abuelita|abuela|abuelo|oma|opa|nonna|nonno"
     r"|babcia|dziadek|babushka|dedushka|lola|lolo|aunties?|aunty|titas?|t[ií]as?|t[ií]os?|titos?"
@@ -997,6 +997,15 @@ _WORD_NAME: Final = (
     r"|jade|melody|destiny|harmony|frank|rusty|skye|robin|carol|john|max)"
 )
 _WORD_NAME_TOKEN = re.compile(_WORD_NAME)
+# "my daughter zoes 7th bday party", "my son jakes school": a lower-case name with the possessive
+# "s" typed without its apostrophe, before what belongs to the person
+_LOWER_NAME_OWNS = re.compile(
+    r"\s+(?P<names>(?-i:[a-z][a-z\-]{1,18}))s\s+(?:(?:\d{1,2}(?:st|nd|rd|th)|first|new|last)\s+)?"
+    r"(?:bday|birthday|wedding|party|school|teacher|class|homework|graduation|christening|baptism"
+    r"|football|soccer|swim|swimming|dance|nursery|daycare|kita|appointment|recital|room|bedroom"
+    r"|engagement)\b",
+    re.IGNORECASE,
+)
 _WORD_NAMES_AFTER = re.compile(
     rf"\s+(?P<names>{_WORD_NAME}(?:\s+and\s+(?:{_WORD_NAME}|[a-z]{{2,19}}))?)"
     r"(?=\s+(?:is|has|was|just|keeps|loves|likes|hates|turns|turned|wants|says|said|thinks"
@@ -1137,6 +1146,14 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and (single := _normal(kind, field_name, surface[:-1])) is not None
         ):
             plural, noun, owner = False, single, True
+        # "my moms group", "my dads team": a group of parents, not the user's own; only "my moms
+        # a nurse" (is) and "my dads birthday" (whose) are one parent
+        if (
+            plural
+            and surface.casefold() in ("moms", "mums", "dads")
+            and not _ONE_PARENT_NEXT.match(c, m.end())
+        ):
+            continue
         rest, names, end = c[m.end() :], [], m.end()
         if m.group("tail") == "'s" or m.group("tail") == "’s":
             if named := _POSS_NAME.match(rest):
@@ -1158,6 +1175,19 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             lower := _given_names(named.group("names"))
         ):
             names, end = lower, m.end() + named.end()
+        elif (
+            not plural
+            and (named := _LOWER_NAME_OWNS.match(rest))
+            and (
+                lower := _given_names(named.group("names"))
+                or (
+                    [named.group("names").title()]
+                    if _WORD_NAME_TOKEN.fullmatch(named.group("names"))
+                    else []
+                )
+            )
+        ):
+            names, end = lower, m.end() + named.end("names")
         elif not is_pet and (named := _WORD_NAMES_AFTER.match(rest)):
             # "my daughter lily is 6", "my twins lily and noah turn 7": a given name that is also
             # an English word, when a verb or the clause's end shows it is one
@@ -1267,6 +1297,9 @@ def _possessive_s(name: str, c: str, end: int) -> bool:
     if after is None or not after.group(1).islower():
         return False
     word = after.group(1)
+    # "my moms a nurse", "my dads japanese": "'s" for "is", typed without its apostrophe
+    if word in ("a", "an") or word in _NATIONALITIES or word in _DEMONYMS:
+        return True
     return (
         word not in _NOT_A_NOUN
         and not word.endswith(("s", "ed", "ly"))
@@ -1359,7 +1392,9 @@ _HAVE_HEAD = _grx(
 )
 _HAVE_ITEM = _rx(
     rf"(?:only\s+|just\s+)?(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
-    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])"
+    rf"(?P<noun>{_REL_SURFACE}|{_PET_SURFACE}"
+    # "i have a boy and a girl", "we have 2 boys": the children a parent has
+    rf"|(?:boy|girl)s?(?=\s*(?:$|[,.;!(]|\s+(?:and|aged|who|at\s+home|\d)\b)))(?![\w\-])"
 )
 # "two retired greyhounds", "a very loud parrot": any adjective may describe a pet (a relative
 # keeps to the listed modifiers: "a late husband" is not a husband)
@@ -1441,6 +1476,18 @@ def _counted_names(c: str, pos: int, count: int, pet: bool = False) -> list[str]
     return names if len(names) == len(tokens) == count else []
 
 
+_ONE_PARENT_NEXT = _rx(
+    r"\s+(?:a|an|from|(?:(?:\d{1,2}(?:st|nd|rd|th)|50th|60th|70th|80th)\s+)?(?:birthday|bday)"
+    r"|house|place|name|side|job|car|funeral|wedding|health|surgery|appointment|retirement)\b"
+    rf"|\s+(?:{'|'.join(sorted(_NATIONALITIES | _DEMONYMS))})\b"
+)
+_BOY_AND_GIRL = _rx(
+    r"\s*[,(:]\s*(?:an?|one|1)\s+(?:boy\s+(?:and|&)\s+(?:an?|one|1)\s+girl"
+    r"|girl\s+(?:and|&)\s+(?:an?|one|1)\s+boy)\b"
+)
+_KID_RELATION: Final = {"boy": "son", "boys": "son", "girl": "daughter", "girls": "daughter"}
+
+
 def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
     for head in _HAVE_HEAD.finditer(c, mask):
         verb = (head.group("verb") or head.group("verb2")).casefold()
@@ -1508,12 +1555,26 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
                 else _COUNTS.get(qty, _digit(qty))
             )
             items[0] = (items[0][0], _counted_names(c, pos, count, pet=is_pet))
+        # "two childs, a boy and a girl": the children, said as what they are
+        if (
+            items
+            and not items[0][1]
+            and items[0][0].group("noun").casefold() in ("kids", "children", "childs")
+            and _BOY_AND_GIRL.match(c, items[0][0].end())
+        ):
+            for relation in ("son", "daughter"):
+                yield _Hit("relationship", {"relation": relation, "name": None}, head.span())
+            continue
         for item, names in items:
             surface = item.group("noun")
             is_pet = _PET_NOUN.fullmatch(surface) is not None
             kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
             twins = surface.casefold() == "twins"
-            noun = "child" if twins else _normal(kind, field_name, surface)
+            noun = (
+                "child"
+                if twins
+                else _KID_RELATION.get(surface.casefold()) or _normal(kind, field_name, surface)
+            )
             if noun is None or _next_word(c, item.end()) in _COMPOUND_NEXT:
                 continue
             if not is_pet and (acquired or (we and noun not in _CHILD_RELATIONS)):
@@ -2096,13 +2157,17 @@ _CORRECTED_HOME = _grx(
 # "restaurants in Birmingham where I live", "from hamburg (where we live)": said in passing
 _WHERE_I_LIVE = _grx(
     rf"\b(?:in|from|to|around|near)\s+(?P<place>{_ANY_PLACE})\s*[,(]?\s*(?:which\s+is\s+)?"
+    # "a climbing wall near hillsborough, thats where i live"
+    rf"(?:that{_A}?s\s+|that\s+is\s+)?"
     rf"\bwhere\s+(?:i|we)\s+(?:(?:currently|now|actually|also|both|all)\s+)?live\b",
     "where",
 )
 _HOME_POSSESSIVE = _grx(
     # "the party at our place in Bolton": the user's household's home is the user's
     rf"\b(?:my|our)\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
-    rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood|rent|landlord)"
+    rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood|rent|landlord"
+    # "my flat is in Bristol, key is with the neighbour" (never "my landlord is in Spain")
+    rf"|(?:flat|apartment|apt|house|home|place|condo|studio)\s+(?:is|{_A}s))"
     rf"\s+(?:here\s+)?in\s+"
     rf"(?P<place>{_ANY_PLACE})",
     "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord",
@@ -4653,7 +4718,8 @@ _REPORT_ENDS = _rx(
     r"^\W*but\s+(?:now\s+|then\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?"
     r"(?:i|i['’]m|im|we|we['’]re)\b"
 )
-_BUT_BEFORE = _rx(r"\bbut\W*$")
+# "my nanay always says '...' haha but no, im a call center agent": the report ends too
+_BUT_BEFORE = _rx(r"\bbut(?:\W+(?:no|nah|nope|honestly|seriously|really|tbh|lol|haha))?\W*$")
 _AND_BEFORE = _rx(r"\band\W*$")
 _NOT_BECAUSE = _rx(r"\bnot\s+(?:just\s+|only\s+)?(?:because|cause|cuz|coz|bc|since)\W*$")
 _OWN_VOICE = _rx(
@@ -5460,7 +5526,16 @@ def _message_reason(text: str, mask: int) -> str | None:
     # "my job is basically professional email ignorer 😂 (jk im an HR coordinator at Unilever)":
     # what follows "jk" is meant, and the message reading blanks what came before it
     if (joke := _JOKE.search(text, mask)) and not (
-        _SERIOUSLY.search(text, joke.end()) or _OWN_AFTER_JK.match(text, joke.end())
+        _SERIOUSLY.search(text, joke.end())
+        or _OWN_AFTER_JK.match(text, joke.end())
+        # "my brother Hugo says i should add prices in usd lol no": the "no" turns down what
+        # was reported (which the report's own marker governs), it takes nothing back
+        or (
+            joke.group().casefold().startswith("lol")
+            and _REPORTED.pattern.search(
+                text, max(text.rfind(c, 0, joke.start()) for c in ".!?") + 1, joke.start()
+            )
+        )
     ):
         return "joke"
     return None
@@ -6032,7 +6107,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     if governed in ("reported", "hypothetical") and (
                         _REPORT_ENDS.match(clause)
                         or (
-                            _BUT_BEFORE.search(text, max(0, c_start - 8), c_start)
+                            _BUT_BEFORE.search(text, max(0, c_start - 16), c_start)
                             and _OWN_VOICE.match(clause)
                         )
                         # "the recipe says a bunch of coriander and i hate coriander": a report
