@@ -2354,3 +2354,19 @@ def test_homes_and_family_said_the_way_people_type_them(tmp_path: Path) -> None:
     assert not any("daughter" in s for s in formed), formed
     formed = _formed(tmp_path / "mess", "my house is in a mess lol")
     assert formed == set(), formed
+
+
+def test_coding_settings_said_as_rules_and_tools(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("lines", "ok. and keep lines under 100 chars, thats our ruff config", "100"),
+            ("lint", "fyi we lint w/ ruff, can u refactor this", "ruff"),
+            ("ours", "heads up, ruff is our linter and line length in this repo is 120", "ruff"),
+            ("ident", "the staging db is mealplanner_staging on the shared rds box", "mealplanner"),
+            ("jupyter", "jupyter on python 3.9 with pandas 1.5, cant upgrade anything", "3.9"),
+            ("lambda", "rewrite this pls, our lambdas still run on node 18", "18"),
+        ),
+    )
+    formed = _formed(tmp_path / "fn", "keep functions under 50 lines pls")
+    assert formed == set(), formed

@@ -4103,7 +4103,10 @@ _TECH_CONTEXT = _grx(
     rf"|\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|moved|switched"
     rf"|migrated)\s+(?:up\s+|over\s+)?to"
     # "decided to just go node 20"
-    rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?))"
+    rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?"
+    # "jupyter on python 3.9 with pandas 1.5", "our lambdas still run on node 18"
+    rf"|\b(?:jupyter|notebooks?|colab|venv|virtualenv|container|lambdas?)\s+(?:is\s+|are\s+)?"
+    rf"(?:still\s+|currently\s+)?(?:on|using|running(?:\s+on)?|runs?\s+on)))"
     rf"\s+(?:{_TECH_VERSION})",
     "is on using running at to with compatible target targets targeting support supports pinned"
     " locked run runs built stay use bumped upgraded moved switched migrated decided",
@@ -4248,6 +4251,21 @@ _LINE_LENGTH = _grx(
 )
 
 
+# "keep lines under 100 chars": the line length, said as the rule it sets
+_LINES_UNDER = _grx(
+    r"\b(?:keep\s+(?:the\s+)?|max\s+)?lines?\s+(?:under|below|to|at\s+most|max(?:imum)?(?:\s+of)?"
+    r"|<=?)\s+(?P<val>\d{2,3})\s*(?:chars?|characters?|cols?|columns?)\b",
+    "line lines",
+)
+# "we lint w/ ruff", "we format with prettier"
+_LINT_WITH = _grx(
+    r"\b(?:we|i)\s+(?:always\s+|also\s+)?(?P<verb>lint|format)\s+(?:everything\s+|the\s+code\s+)?"
+    r"(?:with|w/|using|via)\s+(?P<val>ruff|eslint|flake8|pylint|black|prettier|biome|rubocop"
+    r"|golangci-lint|ktlint|clippy|rustfmt|gofmt|stylelint)\b",
+    "lint format",
+)
+
+
 def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
     """(tech, version) of a match and of the pairs chained after it ("phoenix 1.7 / elixir 1.15")
     so each pattern that names a stack reads its versions the same way."""
@@ -4295,6 +4313,11 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
     for m in _TEST_RUNNER.finditer(c, mask):
         yield _Hit("working_state", {"subject": "test runner", "value": m.group("val")}, m.span())
+    for m in _LINES_UNDER.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "line length", "value": m.group("val")}, m.span())
+    for m in _LINT_WITH.finditer(c, mask):
+        subject = "linter" if m.group("verb").casefold() == "lint" else "formatter"
+        yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     for m in _DATABASE_USED.finditer(c, mask):
         yield _Hit("working_state", {"subject": "database", "value": m.group("val")}, m.span())
     for m in _PM_SWITCH.finditer(c, mask):
@@ -4325,8 +4348,12 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _VALUE_IS_OUR.finditer(c, mask):
         value = m.group("val")
-        if value.casefold() not in _STATE_WORDS and value.casefold() not in _TECHS:
-            subject = " ".join(m.group("subj").casefold().split())
+        # "ruff is our linter": a tool is the value of a tool's kind; "python is the runtime"
+        # names a language, not its version, so a version head keeps out a bare tool name
+        subject = " ".join(m.group("subj").casefold().split())
+        if value.casefold() not in _STATE_WORDS and (
+            value.casefold() not in _TECHS or not subject.endswith("version")
+        ):
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _TECH_IS.finditer(c, mask):
         tech = m.group("tech").casefold()
@@ -4474,8 +4501,11 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if lead.casefold() in ("on", "using", "running") and rest:
                 value = rest
             words = value.casefold().split()
-            # "deploy branch is staging": an environment's name, not a verb
-            if words[0] in _STATE_WORDS or (_VERB_FORM.search(words[0]) and words[0] != "staging"):
+            # "deploy branch is staging": an environment's name, not a verb; "mealplanner_staging"
+            # is an identifier
+            if words[0] in _STATE_WORDS or (
+                _VERB_FORM.search(words[0]) and words[0] != "staging" and words[0].isalpha()
+            ):
                 continue
             if any(w in _OBJECT_BLOCK_ANY for w in words):
                 continue
@@ -4579,6 +4609,8 @@ _RULES: Final = (
             _AND_TECH,
             _TEST_RUNNER,
             _DATABASE_USED,
+            _LINES_UNDER,
+            _LINT_WITH,
             _PM_SWITCH,
             _VALUE_IS_OUR,
             _TECH_IS,
