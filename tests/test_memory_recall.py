@@ -2370,3 +2370,23 @@ def test_coding_settings_said_as_rules_and_tools(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "fn", "keep functions under 50 lines pls")
     assert formed == set(), formed
+
+
+def test_workplaces_typed_in_lower_case_with_their_institution_word(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "clinic",
+                "im staying in pune, working as dental surgeon in sahyadri clinic",
+                "sahyadri",
+            ),
+            ("saint", "im a nurse at st marys hospital, can u help with a rota", "st marys"),
+            ("school", "im a teacher at greenfield primary school", "greenfield"),
+            ("comma", "i am a lab technician, at Lagos University Teaching Hospital", "lagos"),
+        ),
+    )
+    formed = _formed(tmp_path / "local", "im a teacher at the local school")
+    assert not any("works at" in s for s in formed), formed
+    formed = _formed(tmp_path / "nhs", "yep still data analyst, still at nhs digital")
+    assert not any(s.endswith("at nhs") for s in formed), formed

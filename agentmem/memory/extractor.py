@@ -100,7 +100,7 @@ _PLACE = (
 _ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*|[a-z][A-Z][\w&'’.\-+]*)"
 _LOWER_INSTITUTION = (
     "council|hospital|university|college|bank|clinic|institute|ministry|agency|foundation"
-    "|trust|authority|infirmary|academy|police|service|services"
+    "|trust|authority|infirmary|academy|police|service|services|school|pharmacy|hotel"
 )
 _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
@@ -2741,7 +2741,8 @@ _ORG_AFTER_ROLE = _rx(
     rf"(?:company|firm|startup|business|agency|shop)\s+(?:called\s+|named\s+)?(?P<org4>{_ORG})|"
     # "a paramedic now with the London Ambulance Service"; "a staff nurse on ward 6 at LUTH",
     # "backend developer on payments at Swiggy": the team or ward, then the employer
-    rf"\s+(?:on\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+){{0,2}}?\s+(?=(?:at|for|with)\s))?"
+    # "i am a lab technician, at Lagos University Teaching Hospital": a comma may come first
+    rf"\s*,?\s+(?:on\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+){{0,2}}?\s+(?=(?:at|for|with)\s))?"
     rf"(?:(?:now|currently|still)\s+)?(?:(?:working|employed)\s+)?(?:at|for|with|by)\s+"
     rf"(?P<article>a\s+|an\s+)?"
     rf"(?:the\s+)?(?P<org>{_ORG})"
@@ -2755,6 +2756,9 @@ _ORG_AFTER_ROLE = _rx(
     # "research assistant in University of Manchester"
     rf"|(?-i:University|College|Bank|Institute|Ministry|Hospital|Museum|Department)\s+of\s+"
     rf"{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,2}})\b"
+    # "dental surgeon in sahyadri clinic": typed in lower case, a name with its institution word
+    rf"|\s+(?:working\s+)?in\s+(?P<org5>(?-i:[a-z][a-z'’\-]+(?:\s+[a-z][a-z'’\-]+){{0,2}}"
+    rf"\s+(?:{_LOWER_INSTITUTION})))\b"
 )
 # "a nurse in leeds", "a postie living in Aberdeen", "a dev based in tallinn", "a call centre
 # agent here in cebu": the worker's place is where the user lives
@@ -2992,7 +2996,12 @@ def _org(org: str, after: str, before: str = "") -> str | None:
             return known
         words = org.split()
         if len(words) > 1:  # "leeds city council": _ORG took it for its institution word
-            if is_common_word(words[0]) and not canonical_place(words[0]):
+            # "st marys hospital": a saint's name is a name
+            if (
+                is_common_word(words[0])
+                and not canonical_place(words[0])
+                and words[0].casefold() not in ("st", "st.", "saint")
+            ):
                 return None  # "the local hospital", "a big bank"
             return " ".join(w[:1].upper() + w[1:] for w in words)
         if is_common_word(org) or canonical_place(org) or not org.rstrip(".").isalnum():
@@ -3079,8 +3088,13 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and (not org.group("org3") or _in_employer(org.group("org3")))
                 and (
                     said_org := next(
-                        (g for g in ("org", "org2", "org3", "org4") if org.group(g)), ""
+                        (g for g in ("org", "org2", "org3", "org4", "org5") if org.group(g)), ""
                     )
+                )
+                # after a comma, only a capitalised name ("still data analyst, still at nhs
+                # digital" may end its name anywhere)
+                and not (
+                    "," in c[m.end() : org.start(said_org)] and org.group(said_org)[:1].islower()
                 )
                 and (value := _org(org.group(said_org), c[org.end() :], c[: org.start(said_org)]))
             ):
