@@ -2390,3 +2390,30 @@ def test_workplaces_typed_in_lower_case_with_their_institution_word(tmp_path: Pa
     assert not any("works at" in s for s in formed), formed
     formed = _formed(tmp_path / "nhs", "yep still data analyst, still at nhs digital")
     assert not any(s.endswith("at nhs") for s in formed), formed
+
+
+def test_jobs_said_as_updates_and_bios(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "same",
+                "i moved from Amazon to DHL in spring, same job basically, logistics coordinator",
+                "logistics coordinator",
+            ),
+            (
+                "now-at",
+                "i left accenture, now at a small startup called Finlo as a product designer",
+                "product designer",
+            ),
+            ("been", "been a nurse 9 yrs now and im thinking about district nursing", "nurse"),
+            ("me", "me, 41, plumber, two teenagers and a wife who says i forget things", "plumber"),
+            (
+                "since",
+                "I am working in Infosys since March as Senior Test Engineer",
+                "senior test engineer",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "wife", "my wife is now at Google as a PM")
+    assert not any("works as" in s for s in formed), formed

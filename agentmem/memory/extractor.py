@@ -1730,8 +1730,10 @@ _GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
 # "im 34, vegetarian, allergic to shellfish", "im tom, 41, electrician from cork": a list that
 # opens with the user's own "im" (and states something of them, or their age) ...
 _LIST_OPENER = _rx(
-    rf"\W*(?:(?:{_HELLO}|so|ok|okay|well|btw|about\s+me)\W+)*{_I_AM}\s+"
+    rf"\W*(?:(?:{_HELLO}|so|ok|okay|well|btw|about\s+me)\W+)*(?:{_I_AM}\s+"
     r"(?:(?P<age>\d{1,2})(?:\s*(?:yo|y/?o|years?\s+old))?(?=\s*(?:,|$)))?"
+    # "me, 41, plumber, two teenagers": a bio's "me" and the age after it
+    r"|(?-i:me)\s*,\s*(?P<me_age>\d{1,2})(?=\s*,))"
 )
 # ... goes on with items that have no subject of their own: an age, "a ROLE", a diet, an
 # allergy, where they live or work, their marital status
@@ -2580,7 +2582,9 @@ _OCCUPATION = [
         rf"|full[- ]time\s+|since\s+(?:\d+|one|two|three|four|five|six)\s+(?:years?|months?)\s+)?"
         # non-native "I am working by Bosch as mechanical engineer"
         rf"(?:at|for|in|with|by)\s+(?:the\s+)?"
-        rf"(?P<org>{_ORG})\s+(?:since\s+\d{{4}}\s+|from\s+\d{{4}}\s+)?"
+        # "I am working in Infosys since March as Senior Test Engineer"
+        rf"(?P<org>{_ORG})\s+(?:(?:since|from)\s+(?:\d{{4}}|january|february|march|april|may|june"
+        rf"|july|august|september|october|november|december|last\s+(?:year|month))\s+)?"
         # "i am working at Huawei in Shenzhen as hardware engineer"
         rf"(?:in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
@@ -2669,6 +2673,26 @@ _OCCUPATION = [
             rf"|ive|my|we|people|everyone|patients|customers|clients)\b|{_ROLE_END[3:]}",
             _ROLE_WORDS,
         )
+    ),
+    # "i moved from Amazon to DHL in spring, same job basically, logistics coordinator"
+    _grx(
+        rf"\bsame\s+(?:job|role|position|title)(?:\s+(?:basically|really|tho|though|as\s+before))?"
+        # (the place after it is the job's: "same job, systems engineer, in Toulouse")
+        rf"\s*[,:\-–]\s*(?:as\s+)?(?:an?\s+)?(?P<role>{_ROLE})(?!\s*,?\s+in\s){_ROLE_END}",
+        "same",
+    ),
+    # "i left accenture last month, now at a small startup called Finlo as a product designer"
+    _grx(
+        rf"(?:^\W*|[,;]\s*|\b(?:and|but|so|im|i{_A}m|i\s+am)\s+)now\s+(?:at|with)\s+"
+        rf"[^.;!?]{{1,60}}?\s+as\s+(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "now",
+    ),
+    # "been a nurse 9 yrs now", "ive been a teacher for 12 years"
+    _grx(
+        rf"(?:^\W*|[,;]\s*|\b(?:and|but|so)\s+|\bi{_A}?ve\s+|\bi\s+have\s+)been\s+an?\s+"
+        rf"(?P<role>{_ROLE})\s+(?:for\s+)?(?:\d+|a\s+few|many|several|two|three|four|five|six"
+        rf"|seven|eight|nine|ten|twenty)\s+(?:yrs?|years?)\b",
+        "been",
     ),
     # "now im at JetBrains as android dev": no article after the workplace
     _grx(
@@ -6252,14 +6276,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         event, index, text, (c_start, c_end), found, hits, antecedents, mask
                     )
                     first_clause = False
-            if governed is None and not question:
+            # (a report later in the sentence follows the list: "me, 41, plumber, two teenagers
+            # and a wife who says i never write anything down")
+            if governed in (None, "reported") and not question:
                 self._list_items(event, text, (s_start, s_end), hits, sentence_hits, mask)
-                if (
-                    s_start >= 3
-                    and (bare := _BARE_FRAGMENT.match(text, s_start, s_end))
-                    and not _SOMEONE_ELSE.search(text, 0, s_end)
-                ):
-                    self._read_as_mine(event, text, bare.start("item"), s_end, hits, mask)
+            if (
+                governed is None
+                and not question
+                and s_start >= 3
+                and (bare := _BARE_FRAGMENT.match(text, s_start, s_end))
+                and not _SOMEONE_ELSE.search(text, 0, s_end)
+            ):
+                self._read_as_mine(event, text, bare.start("item"), s_end, hits, mask)
         # "english isnt my first language, swedish is", "(it is french)", "Igbo (my native
         # language)": the statement spans the clause break the parenthesis or comma makes
         for m in _NATIVE_ACROSS.finditer(text[:limit]):
@@ -7521,9 +7549,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         comma = text.find(",", opener.end(), s_end)
         if comma < 0:
             return
-        if opener.group("age") is None and not any(
-            not h.phrase and any(e[0] == event.seq and s_start <= e[1] < comma for e in h.evidence)
-            for h in hits[first:]
+        if (
+            opener.group("age") is None
+            and opener.group("me_age") is None
+            and not any(
+                not h.phrase
+                and any(e[0] == event.seq and s_start <= e[1] < comma for e in h.evidence)
+                for h in hits[first:]
+            )
         ):
             return
         start = comma + 1
