@@ -2417,3 +2417,31 @@ def test_jobs_said_as_updates_and_bios(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "wife", "my wife is now at Google as a PM")
     assert not any("works as" in s for s in formed), formed
+
+
+def test_allergies_in_lists_asides_and_takebacks(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "told",
+                "im allergic to penicillin like i told u before, is amoxicillin ok?",
+                "penicillin",
+            ),
+            (
+                "list",
+                "staff fill a medical sheet. For me: allergic to penicillin, shellfish, latex.",
+                "latex",
+            ),
+            (
+                "one",
+                (
+                    "im allergic to eggs",
+                    "no wait thats my son, hes the egg one. im the one allergic to soy",
+                ),
+                "soy",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "like", "im allergic to penicillin like i told u before")
+    assert not any("like" in s for s in formed), formed

@@ -609,13 +609,13 @@ _HEDGE = _grx(
     " pretending convinced trait",
 )
 _SELF_REPORT = _grx(
-    r"\b(?:as|like)\s+i\s+(?:already\s+)?(?:said|mentioned|told\s+you|wrote)\b"
-    r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+you\b"
+    r"\b(?:as|like)\s+i\s+(?:already\s+)?(?:said|mentioned|told\s+(?:you|u|ya)|wrote)\b"
+    r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+(?:you|u)\b"
     # "oh earlier i said dublin, i actually live in bray": quoting oneself to correct it
-    r"|\b(?:earlier|before|above|previously)\s+i\s+(?:said|wrote|told\s+you)\b"
-    r"|\bi\s+(?:said|wrote|told\s+you)\s+(?:earlier|before|above)\b"
+    r"|\b(?:earlier|before|above|previously)\s+i\s+(?:said|wrote|told\s+(?:you|u|ya))\b"
+    r"|\bi\s+(?:said|wrote|told\s+(?:you|u|ya))\s+(?:earlier|before|above)\b"
     # non-native "Sorry I wrote wrong before, I live in Manisa": the mistake is one's own
-    r"|\bi\s+(?:said|wrote|typed|told\s+you)\s+(?:it\s+|that\s+|something\s+)?(?:wrong|wrongly"
+    r"|\bi\s+(?:said|wrote|typed|told\s+(?:you|u|ya))\s+(?:it\s+|that\s+|something\s+)?(?:wrong|wrongly"
     r"|incorrectly|the\s+wrong\s+\w+|a\s+mistake|by\s+mistake)\b"
     # "were on python 3.11, not 3.12 like the readme says": a comparison with what a document
     # says, not a report of the user's facts
@@ -1754,7 +1754,7 @@ _LIST_ITEM = _rx(
 # sentence that opens with a diet or an allergy and no subject is the user's, in a message
 # that speaks of no one else
 _BARE_FRAGMENT = _rx(
-    r"\W*(?:(?:also|and|oh|btw|fyi|ps|plus)\W+)*(?P<item>(?:strict(?:ly)?\s+|mostly\s+|fully\s+)?"
+    r"\W*(?:(?:also|and|oh|btw|fyi|ps|plus|for\s+me)\W+)*(?P<item>(?:strict(?:ly)?\s+|mostly\s+|fully\s+)?"
     r"(?:vegan|vegetarian|vegeterian|pescatarian|pescetarian|coeliac|celiac|halal|kosher)"
     # ... said of oneself ("vegan btw"), never an option in a list ("vegan, gluten free, nut free")
     r"(?=\s*(?:$|[.!]|\s(?:btw|fyi|too|also|myself|now|lol|here|so|and\s+(?:also\s+)?al+er+gic"
@@ -3264,6 +3264,8 @@ _OBJECT_CUT = _rx(
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
     # "love tahini omg", "i cant stand slugs either": a cry or an echo after the thing
     r"|omg|omfg|ngl|lmao|lmfao|xd|either|as\s+well"
+    # "allergic to penicillin like i told u before": the user citing themself
+    r"|(?:like|as)(?=\s+i\s+(?:already\s+)?(?:said|told|mentioned|wrote)\b)"
     # "im allergic to nuts just fyi"
     r"|just\s+(?:fyi|so\s+you\s+know|in\s+case|btw|saying)"
     # "i love vindaloo the hotter the better"
@@ -3616,7 +3618,9 @@ _COMMON_ALLERGENS = (
 )
 _ALLERGY = [
     _grx(
-        rf"(?P<verb>(?:{_I_AM}\s+|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
+        # "im the one allergic to soy" (after "thats my son, hes the egg one")
+        rf"(?P<verb>(?:{_I_AM}\s+(?:the\s+one\s+(?:who{_A}?s\s+|who\s+is\s+|thats\s+)?)?"
+        rf"|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
         rf"|deathly|highly|mildly|seriously|extremely"
         rf"|quite)\s+)*al+er+gic\s+(?:to|against|on|for|of|with))\s+(?:the\s+)?(?P<obj>[^;:]+)",
         "allergic alergic allergik alergik allerigc",
@@ -3697,8 +3701,17 @@ def _rule_allergy(c: str, mask: int) -> Iterator[_Hit]:
             items = _object_items(m.group("obj"), 3, _ALLERGEN_BLOCK_FIRST)
             if items and (more := _ALSO_TO.search(m.group("obj"))):
                 items += _object_items(more.group("obj"), 3, _ALLERGEN_BLOCK_FIRST)
+            # "allergic to penicillin, shellfish, latex": a list without its "and" when every
+            # item is a common allergen
+            elif len(items) == 1 and (listed := _ALLERGEN_LIST.match(m.group("obj"))):
+                items = [i.strip() for i in listed.group().split(",")]
             for item in items:
                 yield _Hit("allergy", {"allergen": item}, m.span("verb"))
+
+
+_ALLERGEN_LIST = _rx(
+    rf"(?:{_COMMON_ALLERGENS})(?:\s*,\s*(?:{_COMMON_ALLERGENS}))+(?=\s*(?:$|[.;!]|,?\s+(?:and|so|but)\b))"
+)
 
 
 _LANGUAGE = [
