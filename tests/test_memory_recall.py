@@ -2445,3 +2445,24 @@ def test_allergies_in_lists_asides_and_takebacks(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "like", "im allergic to penicillin like i told u before")
     assert not any("like" in s for s in formed), formed
+
+
+def test_languages_offered_spoken_at_home_and_just_started(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("offered", "also i speak hindi little bit if needed for other teacher", "hindi"),
+            (
+                "home",
+                "it says Home Language Survey. at home we speak only spanish with her",
+                "spanish",
+            ),
+            (
+                "start",
+                "and now i start polish little bit because my new job has polish colleagues",
+                "polish",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "they", "in brazil they speak portuguese at home right?")
+    assert formed == set(), formed

@@ -3723,6 +3723,28 @@ _LANGUAGE = [
             "speak",
         ),
     ),
+    # non-native "now i start polish little bit", "i started german classes"
+    (
+        "learning",
+        _grx(
+            rf"\bi\s+(?:just\s+|now\s+|also\s+)?(?:start|started|am\s+starting|begin|began)\s+"
+            rf"(?:to\s+learn\s+|learning\s+)?(?P<langs>{_LANGS})\s+(?:a\s+)?(?:little\s+bit|little"
+            rf"|bit|lessons|classes|course)\b",
+            "start started starting begin began",
+        ),
+    ),
+    # "at home we speak only spanish with her", "we speak polish at home": the household's
+    # language is the user's
+    (
+        None,
+        _grx(
+            rf"\bat\s+home\s*,?\s+we\s+(?:only\s+|mostly\s+|usually\s+|always\s+)?speak\s+"
+            rf"(?:only\s+|mostly\s+)?(?P<langs>{_LANGS})"
+            rf"|\bwe\s+(?:only\s+|mostly\s+|usually\s+|always\s+)?speak\s+(?:only\s+|mostly\s+)?"
+            rf"(?P<langs2>{_LANGS})\s+(?:with\s+(?:the\s+)?kids\s+)?at\s+home\b",
+            "speak",
+        ),
+    ),
     # non-native "I am speaking Ukrainian and Polish"; "I can communicate in Marathi, Hindi and
     # English" ("my english is ok but ..." is left alone: said as an apology for the English,
     # most readers do not take it as a statement of a language)
@@ -5400,6 +5422,8 @@ _RELEVANCE = _rx(
     # "we live in dearborn btw if you know any good places": the condition is on the request
     r"|if\s+(?:you|u|ya|anyone|any1)\s+(?:know|knows|have|has|got|can|could|happen|have\s+got"
     r"|['’]ve\s+got|are\s+able)\b|if\s+(?:possible|so|any)\b"
+    # "also i speak hindi little bit if needed for other teacher": offered, not supposed
+    r"|if\s+(?:needed|necessary|required|useful|it\s+is\s+needed|you\s+like)\b"
 )
 # "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
 _TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
