@@ -2466,3 +2466,19 @@ def test_languages_offered_spoken_at_home_and_just_started(tmp_path: Path) -> No
     )
     formed = _formed(tmp_path / "they", "in brazil they speak portuguese at home right?")
     assert formed == set(), formed
+
+
+def test_tastes_said_thing_first_or_as_a_kind_of_person(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("tea", "i'm more of a tea person than coffee tbh, any loose leaf shops?", "tea"),
+            ("osv", "I like very much Bach, but musicals I cannot stand, sorry.", "musicals"),
+            ("without", "a creamy pasta recipe without mushrooms, i hate them", "mushrooms"),
+            ("works", "oh and i prefer whole wheat pasta if it works", "whole wheat pasta"),
+        ),
+    )
+    formed = _formed(tmp_path / "adverb", "honestly i cant stand unreliable narrators")
+    assert not any("honestly" in s for s in formed), formed
+    formed = _formed(tmp_path / "she", "and she i cant stand")
+    assert formed == set(), formed

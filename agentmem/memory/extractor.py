@@ -3188,6 +3188,27 @@ _SUBJECTLESS = (
 )
 _NOT_THE = r"(?!(?:the|that|this|these|those|your|ur|it|you|u)\b)"
 _PREFERENCE = [
+    # "i'm more of a tea person than coffee": the thing the user is a person of
+    (
+        "prefers",
+        _grx(
+            rf"{_I_AM}\s+(?:definitely\s+|really\s+|much\s+)?more\s+of\s+an?\s+"
+            rf"(?P<verb>)(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+person\b",
+            "person",
+        ),
+    ),
+    # "but musicals I cannot stand", "mushrooms i hate": the thing first
+    (
+        "dislikes",
+        _grx(
+            rf"(?:^\W*(?:but\s+|and\s+)?|[,;]\s*(?:but\s+)?|\bbut\s+)"
+            rf"(?!(?:and|but|so|or|she|he|they|it|you|i|we|this|that|which|who|people)\b)"
+            rf"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+"
+            rf"(?P<verb>i\s+(?:really\s+|just\s+|honestly\s+)?(?:cannot|can{_A}?t)\s+stand)\b"
+            rf"(?=\s*(?:$|[,.;!?]|(?:tho|though|lol|sorry|haha|at\s+all|either)\b))",
+            "stand",
+        ),
+    ),
     (
         "likes",
         _grx(
@@ -4640,7 +4661,8 @@ _FIRST_PERSON = _rx(r"\b(?:i|im|i['’]m|my|me|myself)\b")
 # "no cilantro please, I hate it", "no mushrooms i cant stand them": the thing left out is what
 # "it" dislikes (read on the whole message, as _ALLERGIC_AFTER)
 _DISLIKED_AFTER = _rx(
-    r"(?:^|[,.;!?]\s*|\b(?:and|but|please|pls|plz)\s+)(?P<stmt>no\s+(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
+    r"(?:^|[,.;!?]\s*|\b(?:and|but|please|pls|plz)\s+|\b(?=without\b))"
+    r"(?P<stmt>(?:no|without)\s+(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
     r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever|tho|though))*\s*[,.]?\s+(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
     rf"(?:hate|can{_A}?t\s+stand|cannot\s+stand|detest|dislike|don{_A}?t\s+like)\s+"
     r"(?:it|them|the\s+stuff|that\s+stuff)\b)"
@@ -5424,6 +5446,8 @@ _RELEVANCE = _rx(
     r"|['’]ve\s+got|are\s+able)\b|if\s+(?:possible|so|any)\b"
     # "also i speak hindi little bit if needed for other teacher": offered, not supposed
     r"|if\s+(?:needed|necessary|required|useful|it\s+is\s+needed|you\s+like)\b"
+    # "i prefer whole wheat pasta if it works": whether the recipe allows it
+    r"|if\s+(?:it|that)\s+works\b"
 )
 # "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
 _TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
