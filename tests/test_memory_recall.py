@@ -2482,3 +2482,38 @@ def test_tastes_said_thing_first_or_as_a_kind_of_person(tmp_path: Path) -> None:
     assert not any("honestly" in s for s in formed), formed
     formed = _formed(tmp_path / "she", "and she i cant stand")
     assert formed == set(), formed
+
+
+def test_updates_against_what_was_said_before(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "django",
+                (
+                    "we're on django 4.2",
+                    "no wait we upgraded last sprint, its 5.0 now. python still 3.11",
+                ),
+                "5.0",
+            ),
+            ("py", "no wait we upgraded last sprint. python still 3.11", "3.11"),
+            ("kat", "use Kat pls. and in general call me kat, nobody calls me katarzyna", "kat"),
+            (
+                "pnpm",
+                "ah we switched to pnpm like 2 weeks ago, theres no yarn.lock anymore",
+                "pnpm",
+            ),
+            (
+                "here",
+                "how much should i ask for in lisbon, still living here so local salary",
+                "lisbon",
+            ),
+            (
+                "still",
+                "im not vegan anymore. still allergic to peanuts ofc so no peanut sauces",
+                "peanut",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "ofc", "im allergic to peanuts ofc")
+    assert not any("ofc" in s for s in formed), formed

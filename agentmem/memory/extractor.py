@@ -468,6 +468,10 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
+    # "how much should i ask for in lisbon, still living here": the state after the ask
+    rf"|,\s*(?=still\s+(?:living|based|working)\b)"
+    # "we switched to pnpm like 2 weeks ago, theres no yarn.lock anymore": a new statement
+    rf"|,\s+(?=there{_A}?s\b|theres\b|there\s+(?:is|are)\b)"
     # "CI runs on python 3.12 so dont worry about old syntax": the "dont" is an instruction
     rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need|no|not)\b)"
     # "im a paralegal and i live in leicester so its english law right?": the ask is its own
@@ -1754,7 +1758,7 @@ _LIST_ITEM = _rx(
 # sentence that opens with a diet or an allergy and no subject is the user's, in a message
 # that speaks of no one else
 _BARE_FRAGMENT = _rx(
-    r"\W*(?:(?:also|and|oh|btw|fyi|ps|plus|for\s+me)\W+)*(?P<item>(?:strict(?:ly)?\s+|mostly\s+|fully\s+)?"
+    r"\W*(?:(?:also|and|oh|btw|fyi|ps|plus|for\s+me|still)\W+)*(?P<item>(?:strict(?:ly)?\s+|mostly\s+|fully\s+)?"
     r"(?:vegan|vegetarian|vegeterian|pescatarian|pescetarian|coeliac|celiac|halal|kosher)"
     # ... said of oneself ("vegan btw"), never an option in a list ("vegan, gluten free, nut free")
     r"(?=\s*(?:$|[.!]|\s(?:btw|fyi|too|also|myself|now|lol|here|so|and\s+(?:also\s+)?al+er+gic"
@@ -1795,6 +1799,8 @@ _CALL_ME = _Gated(
     re.compile(
         rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|pls|can|may|just|but|and|so|simply|kindly|instead"
         rf"|all|rather|prefer\s+you|you\s+can|u\s+can|actually|thought|then|now|btw|fyi|oh|also"
+        # "and in general call me kat"
+        rf"|in\s+general|generally|always|usually"
         rf"|(?:can|could|would|will)\s+(?:you|u))\s+)"
         rf"(?i:call)\s+me\s+"
         rf"(?P<name>{_NAME}|{_LOWER_NAME})"
@@ -1808,6 +1814,8 @@ _CALL_ME = _Gated(
 _NAMING_TAIL = _rx(
     r"\s+(?:please|pls|plz|instead|from\s+now\s+on|going\s+forward|for\s+short|everyone"
     r"|everybody|like\s+everyone)\b"
+    # "call me kat, nobody calls me katarzyna"
+    r"|\s*,\s*(?:nobody|no\s+one|noone|everyone|everybody)\s+(?:calls|does)\b"
 )
 # ... but never one that says when or how to call ("call me back pls", "call me later pls")
 _NOT_CALLED: Final = frozenset(
@@ -3284,7 +3292,7 @@ _OBJECT_CUT = _rx(
     r"|here|there|overall|anyway|honestly|tbh|lol|btw|haha|imo|fyi|always|usually|often"
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
     # "love tahini omg", "i cant stand slugs either": a cry or an echo after the thing
-    r"|omg|omfg|ngl|lmao|lmfao|xd|either|as\s+well"
+    r"|omg|omfg|ngl|lmao|lmfao|xd|either|as\s+well|ofc|obvs|obviously"
     # "allergic to penicillin like i told u before": the user citing themself
     r"|(?:like|as)(?=\s+i\s+(?:already\s+)?(?:said|told|mentioned|wrote)\b)"
     # "im allergic to nuts just fyi"
@@ -4178,7 +4186,8 @@ _TECH_IS = _grx(
     r"(?:^\W*|[,;.:]\s*|\b(?:and|so|also|btw)\s+)(?P<tech>"
     + _TECH_NAMES
     # "python is 3.11", "terraform version 1.6", "so elixir version is 1.16 now"
-    + r")\s+(?:version\s+(?:is\s+)?|is\s+)(?:now\s+|still\s+)?"
+    # ... "python still 3.11": "is" left out
+    + r")\s+(?:version\s+(?:is\s+)?|is\s+(?:now\s+|still\s+)?|still\s+(?:on\s+)?)"
     r"v?(?P<ver>\d+(?:\.\d+){0,2})(?![\w.])",
     " ".join(_TECHS) + " spring",
 )
@@ -4290,8 +4299,10 @@ _DENIAL = _rx(
 # "ok so we're on 3.12": a version without its tool (see _bare_version)
 _BARE_VERSION = _grx(
     rf"\b(?:we{_A}?re|we\s+are|it{_A}?s|its|it\s+is)\s+(?:now\s+|actually\s+)?on\s+v?"
-    rf"(?P<ver>\d+\.\d+(?:\.\d+)?)(?![\w.])",
-    "on",
+    rf"(?P<ver>\d+\.\d+(?:\.\d+)?)(?![\w.])"
+    # "no wait we upgraded last sprint, its 5.0 now"
+    rf"|\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+)?v?(?P<ver2>\d+\.\d+(?:\.\d+)?)\s+now\b",
+    "on now",
 )
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
 _TOOL_WORDS: Final = frozenset((*_TECHS, *_PACKAGE_MANAGERS.split("|")))
@@ -5617,6 +5628,8 @@ _DO_NOT_REMEMBER = _grx(
 _LIVE_HERE = _grx(
     r"\b(?:i|we)\s+(?:both\s+|all\s+|actually\s+|do\s+)?live\s+(?:here|there)\b"
     r"(?!\s+(?:too|as\s+well)\b)"
+    # "how much should i ask for in lisbon, still living here"
+    r"|(?:^|,)\W*(?:still|now)\s+living\s+(?:here|there)\b(?!\s+(?:for|till|until|temporarily)\b)"
     # "we are from Cebu City and im still living here"
     rf"|\b(?:i{_A}?m|im|i\s+am|we{_A}?re|we\s+are)\s+(?:still\s+|now\s+|also\s+)?living\s+"
     r"(?:here|there)\b(?!\s+(?:for|till|until|temporarily|too|as\s+well)\b)"
@@ -6922,7 +6935,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "we're on python 3.11" then "ok so we're on 3.12": a version said without its tool
         is the tool's whose version said before has the same major number, else the only tool
         whose version was said before."""
-        version = m.group("ver")
+        version = m.group("ver") or m.group("ver2")
         earlier = [
             h
             for h in hits
@@ -6940,6 +6953,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         elif len({h.values.get("subject") for h in earlier}) == 1:
             hit = earlier[-1]
         else:
+            # "we're on django 4.2" / "no wait we upgraded last sprint, its 5.0 now": the
+            # version this message took back, said again with its right value
+            gone = [
+                h
+                for h, seq in self._taken_back
+                if seq == event.seq
+                and h.kind == "working_state"
+                and (h.values.get("subject") or "").endswith(" version")
+            ]
+            if len({h.values.get("subject") for h in gone}) == 1:
+                new = _Hit("working_state", {**gone[-1].values, "value": version}, None)
+                new.evidence.append((event.seq, *m.span()))
+                new.stated_end = m.end()
+                hits.append(new)
+                self._note(event.seq, *m.span(), None, (new,))
             return
         if hit.values.get("value") != version:
             new = _Hit("working_state", {**hit.values, "value": version}, None)
