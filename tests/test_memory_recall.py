@@ -2517,3 +2517,16 @@ def test_updates_against_what_was_said_before(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "ofc", "im allergic to peanuts ofc")
     assert not any("ofc" in s for s in formed), formed
+
+
+def test_a_friends_pasted_cv_is_theirs_and_a_date_is_no_part_of_a_value(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "cv",
+        "can u help me fix my friends CV? it reads weird. pasting:\n\nANNA NOWAK\n"
+        "Staff Nurse, Leeds\nInterests: climbing, cooking for my two children",
+    )
+    assert formed == set(), formed
+    formed = _formed(
+        tmp_path / "db", "no wait i checked, we upgraded the db to postgres 15 in march."
+    )
+    assert any(s.endswith("postgres 15") for s in formed), formed

@@ -4067,6 +4067,9 @@ _WS_VALUE = (
     r"|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
     r"|though|ugh|haha|atm|everywhere|yesterday|today|last\s+\w+|this\s+(?:week|morning|month|sprint)"
     r"|in\s+here|in\s+this\s+(?:repo|project|codebase|service|app)"
+    # "we upgraded the db to postgres 15 in march": when, not part of the value
+    r"|in\s+(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december|spring|summer|autumn|fall|winter|\d{4})"
     r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b))"
 )
 _WORKING_STATE = [
@@ -4899,6 +4902,11 @@ _SOMEONE_ELSES_BLOCK = _rx(
     r"\b(?:for|about|of)\s+(?:my|a|our|the|this)\s+(?:client|customer|friend|patient|colleague"
     r"|coworker|co-worker|boss|neighbou?r|student|tenant|applicant|candidate|employee|guest"
     r"|speaker|member)s?\b[^\n]{0,80}:\s*\n"
+    # "can u help me fix my friends CV? ... pasting:\n": a document of theirs, pasted
+    r"|\b(?:my|a|our|the|this)\s+(?:client|customer|friend|patient|colleague|coworker|co-worker|boss"
+    r"|neighbou?r|student|tenant|sister|brother|mum|mom|dad|wife|husband|partner|cousin)"
+    r"(?:s|['’]s)?\s+(?:cv|resume|résumé|bio|profile|cover\s+letter|essay|statement|application)"
+    r"\b[^\n]{0,200}:\s*\n"
 )
 # "help me reply to this:\n\nHi Kenji,\nI'm the new head of procurement ... Best, Marloes": a
 # letter the user received, pasted without quotation marks, from its greeting line (never the
