@@ -1765,7 +1765,7 @@ _BARE_FRAGMENT = _rx(
     r"|and\s+lactose)\b))"
     r"|(?:very\s+|severely\s+|mildly\s+|also\s+)?al+er+gic\s+to\b|lactose\s+intolerant\b)"
 )
-_SOMEONE_ELSE = _rx(rf"{_THIRD_PARTY.pattern}|\b(?:my|our)\s+{_REL_SURFACE}")
+_ANOTHER_PERSON = _rx(rf"{_THIRD_PARTY.pattern}|\b(?:my|our)\s+{_REL_SURFACE}")
 _I_AM_NAME = _Gated(
     re.compile(
         rf"^\W*(?:{_HELLO}\W+)?(?i:i{_A}?m|i\s+am)"
@@ -6367,7 +6367,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not question
                 and s_start >= 3
                 and (bare := _BARE_FRAGMENT.match(text, s_start, s_end))
-                and not _SOMEONE_ELSE.search(text, 0, s_end)
+                and not _ANOTHER_PERSON.search(text, 0, s_end)
             ):
                 self._read_as_mine(event, text, bare.start("item"), s_end, hits, mask)
         # "english isnt my first language, swedish is", "(it is french)", "Igbo (my native
