@@ -845,6 +845,17 @@ class _Hit:
             self.values["language"] = _LANGUAGE_SPELLINGS.get(lang.casefold(), lang)
 
 
+def _said_in(hit: _Hit, seq: int) -> bool:
+    """Whether message ``seq``, the one being read, states ``hit``.
+
+    Evidence is kept in the order the messages were read (a hit that restates an earlier one
+    takes its evidence first, then its own), so the message being read, the latest, is the last
+    entry: one look instead of a scan, which made each message cost as much as every claim of
+    the session before it (quadratic in a long session).
+    """
+    return bool(hit.evidence) and hit.evidence[-1][0] == seq
+
+
 # A common misspelling, and languages written in their own names by their speakers
 _LANGUAGE_SPELLINGS: Final = {
     "portugese": "portuguese",
@@ -6629,9 +6640,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         said = {
             (h.values.get("name") or "").casefold(): h.values["relation"]
             for h in hits
-            if h.kind == "relationship"
-            and h.values.get("name")
-            and any(e[0] == seq for e in h.evidence)
+            if h.kind == "relationship" and h.values.get("name") and _said_in(h, seq)
         }
         if not said:
             return
@@ -6642,7 +6651,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 h.kind == "relationship"
                 and name in said
                 and h.values["relation"] != said[name]
-                and not any(e[0] == seq for e in h.evidence)
+                and not _said_in(h, seq)
             ):
                 self._taken_back.append((h, seq))
                 continue
