@@ -2530,3 +2530,28 @@ def test_a_friends_pasted_cv_is_theirs_and_a_date_is_no_part_of_a_value(tmp_path
         tmp_path / "db", "no wait i checked, we upgraded the db to postgres 15 in march."
     )
     assert any(s.endswith("postgres 15") for s in formed), formed
+
+
+def test_a_phrase_of_time_before_a_new_subject_bounds_that_subject_only(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "february",
+                "I live in Clermont-Ferrand and for february holidays we want to go skiing",
+                "clermont-ferrand",
+            ),
+            ("weeks", "im a nurse and for the next few weeks im in leeds", "nurse"),
+            ("kids", "dinner for 4 pls, im vegetarian. my kids eat anything tho", "child"),
+        ),
+    )
+    # the window still bounds its own clause, and a visit keeps the time of its sentence
+    formed = _formed(tmp_path / "leeds", "im a nurse and for the next few weeks im in leeds")
+    assert not any("leeds" in s for s in formed), formed
+    _forms_nothing(
+        tmp_path,
+        (
+            ("rome", "im in rome and for the weekend we stay at a hotel"),
+            ("next", "for the next 2 weeks im in leeds"),
+        ),
+    )

@@ -53,6 +53,7 @@ from agentmem.memory.markers import (
     IT_DID,
     MARKER_TRIGGERS,
     THING_DID,
+    TIMED_SUBJECT,
     LiteralPrefilter,
     conjunct_start,
     fold,
@@ -166,6 +167,9 @@ _CHILD_RELATIONS: Final = frozenset(
     {"daughter", "son", "child", "stepdaughter", "stepson", "stepchild", "grandchild"}
     | {"granddaughter", "grandson"}
 )
+# Words of _COMPOUND_NEXT that are what people do, not a compound, after a relative: "my kids
+# eat anything" (a pet's "dog eat dog" or "cat nap" stay compounds)
+_PEOPLE_DO: Final = frozenset({"eat", "fight", "fights", "fighting", "nap", "naps"})
 _FEMALE: Final = frozenset(
     {"daughter", "stepdaughter", "granddaughter", "wife", "girlfriend", "fiancee", "mother"}
     | {"stepmother", "grandmother", "sister", "half-sister", "niece", "aunt", "mother-in-law"}
@@ -462,7 +466,7 @@ _CLAUSE_SEP = _grx(
     rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+|rn\s+)?(?:{_SUBJECT_START})"
     # "I am taxi driver and the shift was long today": a new subject, its own time
-    rf"|{THING_DID})"
+    rf"|{THING_DID}|{TIMED_SUBJECT})"
     rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+|honestly\s+"
     rf"|tbh\s+|personally\s+|seriously\s+|frankly\s+)?(?:{_SUBJECT_START}))"
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
@@ -1109,7 +1113,12 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         is_pet = _PET_NOUN.fullmatch(surface) is not None
         kind, field_name = ("pet", "species") if is_pet else ("relationship", "relation")
         noun = "child" if surface.casefold() == "twins" else _normal(kind, field_name, surface)
-        if noun is None or (not m.group("tail") and _next_word(c, m.end()) in _COMPOUND_NEXT):
+        after = _next_word(c, m.end())
+        if noun is None or (
+            not m.group("tail")
+            and after in _COMPOUND_NEXT
+            and not (not is_pet and after in _PEOPLE_DO)
+        ):
             continue
         # "our daughter" (the couple's), "our mum" (the siblings'); never "our wife"
         if (

@@ -29,6 +29,7 @@ __all__ = [
     "INJECTION_MARKERS",
     "IT_DID",
     "THING_DID",
+    "TIMED_SUBJECT",
     "TRANSIENT_MARKERS",
     "clause_bounds",
     "injection_marker",
@@ -120,7 +121,10 @@ TRANSIENT_MARKERS: Final = _compile(
             "transient:time_window",
             r"\b(?:this|next) (?:week|weekend|month|morning|afternoon|evening|trip|summer|winter"
             r"|spring|autumn|fall|semester|term)\b"
-            r"|\b(?:today|tonight|tomorrow|yesterday)\b|\bthis time\b",
+            r"|\b(?:today|tonight|tomorrow|yesterday)\b|\bthis time\b"
+            # "for the next few weeks im in leeds", "over the coming 2 months"
+            r"|\bthe (?:next|coming) (?:few |couple of |couple |\d+ |two |three |four )?"
+            r"(?:days|weeks|months|nights)\b",
         ),
         (
             "transient:right_now",
@@ -188,7 +192,7 @@ _TRIGGERS: Final = {
     "injection:memory_write": ("override skip store save record", "memor"),
     "transient:time_window": (
         "week weekend month morning afternoon evening trip today tonight tomorrow yesterday time"
-        " summer winter spring autumn fall semester term",
+        " summer winter spring autumn fall semester term days weeks months nights",
         "",
     ),
     "transient:right_now": ("now moment present", ""),
@@ -412,6 +416,13 @@ _TIME_OPENER = (
     r"(?:this|next|last)\s+\w+|today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment"
 )
 
+# "I live in Clermont-Ferrand and for february holidays we want to go skiing": a short phrase of
+# time or place before a new first-person subject opens that subject's statement (the extractor
+# splits its clauses at the same words)
+TIMED_SUBJECT: Final = (
+    r"(?:for|in|on|over|during|at)\s+(?:[\w'’\-]+\s+){1,4}"
+    r"(?:i|we|i'?m|we'?re|i'?ve|we'?ve)\b"
+)
 
 # "i'm allergic to penicillin, how do i say that ... next week": the ask after a comma is its
 # own clause (not for a place: "im in berlin, any tips for this week?" is a visit)
@@ -444,7 +455,7 @@ def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
     )
 
 
-_CLAUSE_BREAK: Final = _clause_break(f"|{THING_DID}", _ASK_AFTER_COMMA)
+_CLAUSE_BREAK: Final = _clause_break(f"|{THING_DID}|{TIMED_SUBJECT}", _ASK_AFTER_COMMA)
 # "i live in lyon, can u suggest dinner tonight": a home said with "live in" ends where an ask
 # after a comma begins, and "right now we live in leeds" is where the user lives now ("im in
 # berlin, any tips for this week?" and "right now im in Rome" stay visits)
@@ -455,7 +466,7 @@ _ASK_AT_COMMA: Final = re.compile(_ASK_AFTER_COMMA[1:], re.IGNORECASE)
 # "I'm in Rome and the weather is great this week": a place keeps the time of the sentence it
 # is said in (a visitor says it so), whatever new subject follows
 _PLACE_CLAUSE_BREAK: Final = _clause_break("", "")
-_LIVE_CLAUSE_BREAK: Final = _clause_break("", _ASK_AFTER_COMMA)
+_LIVE_CLAUSE_BREAK: Final = _clause_break(f"|{TIMED_SUBJECT}", _ASK_AFTER_COMMA)
 # A clause that asks the assistant for something: its time words bound the request ("find a
 # gym near my flat for tomorrow morning"), not the facts the user mentions inside it.
 _REQUEST: Final = re.compile(
