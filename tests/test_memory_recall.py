@@ -2555,3 +2555,44 @@ def test_a_phrase_of_time_before_a_new_subject_bounds_that_subject_only(tmp_path
             ("next", "for the next 2 weeks im in leeds"),
         ),
     )
+
+
+def test_settings_listed_on_bulleted_lines_are_the_list_owners(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "own",
+        "context before i ask:\n- staging db: postgres 14 on rds\n- orm: prisma 5\n"
+        "- runtime: node 18\n\nquestion: prisma says a column does not exist only on prod",
+    )
+    assert {"prisma 5", "node 18", "postgres 14 on rds"} <= {
+        s.rpartition(" is ")[2] for s in formed
+    }, formed
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "colleague",
+                "this is my colleagues setup, not mine:\n- db: mysql 8\n- orm: sequelize",
+            ),
+            ("tutorial", "the tutorial uses:\n- runtime: node 16\n- db: mongo 4"),
+            ("yaml", "services:\n  db:\n    image: postgres:15\n    command: npm start"),
+        ),
+    )
+
+
+def test_the_version_ci_runs_said_in_passing_and_another_teams_stack(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("fyi", "start with tax.ts, its a mess. also node 20 on CI fyi", "20"),
+            ("uses", "CI uses node 20 and locally i have 22", "20"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("their", "their CI runs on node 16"),
+            ("friend", "my friend's CI uses node 16"),
+            ("team", "the other team's CI uses node 16"),
+            ("broken", "node 20 on CI is broken for them"),
+        ),
+    )

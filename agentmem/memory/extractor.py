@@ -1785,6 +1785,28 @@ _BARE_FRAGMENT = _rx(
     r"|and\s+lactose)\b))"
     r"|(?:very\s+|severely\s+|mildly\s+|also\s+)?al+er+gic\s+to\b|lactose\s+intolerant\b)"
 )
+_BULLETS: Final = "-*•"
+# Whose list a bulleted line is on: not the user's when the line that opens it is about someone
+# or something else ("my colleagues setup, not mine:", "the tutorial uses:")
+_ANOTHER_OWNER = _rx(
+    rf"{_THIRD_PARTY.pattern}|\b(?:my|our)\s+{_REL_SURFACE}|\bnot\s+(?:mine|ours|my|our)\b"
+    r"|\b(?:tutorial|course|docs|documentation|example|guide|book|blog|article|video|post"
+    r"|job\s+ad|posting|listing|template|boilerplate|sample)s?\b"
+)
+
+
+def _listed_by_another(text: str, start: int) -> bool:
+    """Whether the bulleted line at ``start`` is on a list whose opening line (the last line
+    before it that is no bullet) names another owner than the user."""
+    pos = start
+    while True:
+        line_start = text.rfind("\n", 0, max(pos - 1, 0)) + 1
+        line = text[line_start:pos].strip()
+        if line_start == 0 or (line and line[0] not in _BULLETS):
+            return bool(line) and _ANOTHER_OWNER.search(line) is not None
+        pos = line_start
+
+
 _ANOTHER_PERSON = _rx(rf"{_THIRD_PARTY.pattern}|\b(?:my|our)\s+{_REL_SURFACE}")
 _I_AM_NAME = _Gated(
     re.compile(
@@ -4118,6 +4140,19 @@ _WORKING_STATE = [
         ),
     ),
     (
+        None,
+        _grx(
+            # "context before i ask:\n- staging db: postgres 14 on rds\n- orm: prisma 5": a
+            # setting listed on a bulleted line of its own (a pasted config file's "image: nginx"
+            # or "version: 2" has no bullet, and its keys are none of these)
+            r"^[-*•]\s*(?P<subj>(?:(?:staging|prod|production|dev|test|local|primary)\s+)?"
+            r"(?:db|database|orm|runtime|framework|package\s+manager|ci|linter|formatter|node"
+            r"|python|region|hosting|stack|test\s+(?:framework|runner)"
+            rf"|(?:base|deploy|default|working|target)\s+branch))\s*:\s+{_WS_VALUE}",
+            parts=":",
+        ),
+    ),
+    (
         "target",
         _grx(
             # "our fastapi service targets cloud run": one word may say which service
@@ -4224,7 +4259,7 @@ _TECH_CONTEXT = _grx(
     rf"\s+is(?:\s+(?:still|currently|now))?"
     rf"|\b(?:compatible\s+with|supports?"
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
-    rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run"
+    rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
     # "we bumped to node 20 last sprint"
     rf"|\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|moved|switched"
     rf"|migrated)\s+(?:up\s+|over\s+)?to"
@@ -4235,20 +4270,27 @@ _TECH_CONTEXT = _grx(
     rf"(?:still\s+|currently\s+)?(?:on|using|running(?:\s+on)?|runs?\s+on)))"
     rf"\s+(?:{_TECH_VERSION})",
     "is on using running at to with compatible target targets targeting support supports pinned"
-    " locked run runs built stay use bumped upgraded moved switched migrated decided",
+    " locked run runs built stay use uses bumped upgraded moved switched migrated decided",
 )
+_OTHER_TEAM = _rx(r"\b(?:other|another|different|their|that)\s+(?:team|company|project)")
 _FOR_ROLE = _rx(
     r"\s+(?:for|as)\s+(?:the|our)\s+(?P<role>database|db|cache|queue|message\s+queue|broker"
     r"|search\s+engine)\b"
 )
-_CI_RUNS = _rx(r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b")
+_CI_RUNS = _rx(
+    r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b|\bci\s+(?:uses|is\s+using)\s*$"
+)
 _TECH_MORE = _rx(rf"\s*(?:,|\+|&|/|\bwith\b|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
 # "rails 7.1 app", "nuxt 3.9 project", "we're a phoenix 1.7 / elixir 1.15 shop", "its node 20":
 # the stack a coding session names in passing
 _TECH_APP = _grx(
-    rf"(?:^\W*|[,;.:]\s*|\b(?:a|an|our|the|this|my|its|it{_A}s)\s+)(?:{_TECH_VERSION})"
+    rf"(?:^\W*(?:(?:also|and|plus|btw|oh|fyi)\s+)?|[,;.:]\s*|\b(?:a|an|our|the|this|my|its|it{_A}s)\s+)"
+    rf"(?:{_TECH_VERSION})"
     rf"(?=(?:\s*(?:/|\+|&|,|\band\b|\bwith\b)\s*[\w.]+\s*v?\d+(?:\.\d+)*)*\s+(?:app|project"
-    rf"|service|api|shop|codebase|repo|backend|frontend|monolith|site|server|stack)\b)",
+    rf"|service|api|shop|codebase|repo|backend|frontend|monolith|site|server|stack)\b"
+    # "also node 20 on CI fyi": the version the user's CI runs
+    rf"|\s+on\s+(?:the\s+|our\s+)?ci(?=\s*(?:$|[,.;!?)]|\s+(?:fyi|btw|too|now|as\s+well|pls"
+    rf"|please|and|but|so|lol)\b)))",
     " ".join(_TECHS) + " net spring",
 )
 # "package manager is pnpm not npm in this repo, and node 20": one more of the stack, added to
@@ -4409,6 +4451,9 @@ def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
 
 def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _TECH_CONTEXT.finditer(c, mask):
+        # "their CI runs on node 16", "my friend's app is on django 4": another's stack
+        if _THIRD_PARTY.search(c, 0, m.start("tech")) or _OTHER_TEAM.search(c, 0, m.start("tech")):
+            continue
         ci = _CI_RUNS.search(c, 0, m.start("tech")) is not None or _on_ci(
             c, m.start("tech"), m.end()
         )
@@ -7538,6 +7583,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found.extend(rule(clause, mask))
             if mask & _RETRACTION.bit and self._retracting(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
+        # "my coworker's stack:\n- db: mysql 8": a bulleted setting is the list owner's, whom
+        # the line that opens the list names
+        if found and clause[:1] in _BULLETS and _listed_by_another(text, start):
+            found = [h for h in found if h.kind != "working_state"]
         # "my old collie Bess passed in the spring": a pet or person who died is not kept;
         # "We had to rehome Loki, our husky, when ...": nor one named in apposition to it
         if (
