@@ -2596,3 +2596,36 @@ def test_the_version_ci_runs_said_in_passing_and_another_teams_stack(tmp_path: P
             ("broken", "node 20 on CI is broken for them"),
         ),
     )
+
+
+def test_a_correction_of_the_employer_keeps_the_job(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "mean",
+                "I am relationship manager for GTBank, no sorry i mean Access Bank, i left GT",
+                "relationship manager",
+            ),
+            (
+                "moved",
+                "i am a staff nurse at LUTH, sorry no, i moved last year, i am now with "
+                "Reddington Hospital",
+                "staff nurse",
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "was",
+        "I'm a junior accountant at KPMG — sorry, was. Just started at Grant Thornton",
+    )
+    assert not any("junior accountant" in s or "kpmg" in s for s in formed), formed
+    # a correction of the job keeps the workplace, and one of both takes both back
+    formed = _formed(
+        tmp_path / "job", "im a nurse at St Marys Hospital, sorry no, im a midwife there"
+    )
+    assert _replaced(formed, "midwife", "nurse") and any(
+        "st marys hospital" in s for s in formed
+    ), formed
+    formed = _formed(tmp_path / "both", "im a teacher at greenfield, no wait im a student at uwe")
+    assert not any("teacher" in s or "greenfield" in s for s in formed), formed

@@ -849,6 +849,32 @@ class _Hit:
             self.values["language"] = _LANGUAGE_SPELLINGS.get(lang.casefold(), lang)
 
 
+def _other_job_corrected(hit: _Hit, retraction: re.Match[str], hits: list[_Hit]) -> bool:
+    """Whether ``retraction``, said just after ``hit`` (a job or an employer), is followed by
+    a new value of the other of the two and none of ``hit``'s kind: "relationship manager for
+    GTBank, no sorry i mean Access Bank" and "a staff nurse at LUTH, sorry no, i moved last
+    year, i am now with Reddington" correct the employer and keep the job."""
+    # "I'm a junior accountant at KPMG — sorry, was.": the whole statement is a past one
+    if (
+        hit.kind not in _JOB_PAIR
+        or retraction.re is _NOW_PAST
+        or _WAS_AFTER.match(retraction.string, retraction.end())
+    ):
+        return False
+    after = {
+        h.kind
+        for h in hits
+        if retraction.end() < h.stated_end <= retraction.end() + 120 and h.kind in _JOB_PAIR
+    }
+    return bool(after) and hit.kind not in after
+
+
+_JOB_PAIR: Final = frozenset({"occupation", "employer"})
+_WAS_AFTER = _rx(
+    r"\W*(?:i\s+)?(?:was|were|used\s+to|formerly|previously|not\s+anymore|no\s+longer)\b"
+)
+
+
 def _said_in(hit: _Hit, seq: int) -> bool:
     """Whether message ``seq``, the one being read, states ``hit``.
 
@@ -6778,7 +6804,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 )
                 or (hit.values.get("relation") in _SPOUSES and not_married)
                 or any(
-                    (r.start() - at < 40 and not _SENTENCE_END.search(text, at, r.start()))
+                    (
+                        r.start() - at < 40
+                        and not _SENTENCE_END.search(text, at, r.start())
+                        and not _other_job_corrected(hit, r, hits[before:])
+                    )
                     or any(v in folded[r.end() : r.end() + 200] for v in values)
                     for r in retractions[first_r : first_r + 50]
                 )
@@ -7459,6 +7489,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         0 <= m.start() - hit.stated_end < 40
                         and hit.kind != "relationship"
                         and not _SENTENCE_END.search(text, hit.stated_end, m.start())
+                        and not _other_job_corrected(hit, m, hits[before:])
                     ):
                         self._taken_back.append((hit, seq))
                         note = hit.evidence[-1]
