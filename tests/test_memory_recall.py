@@ -2629,3 +2629,16 @@ def test_a_correction_of_the_employer_keeps_the_job(tmp_path: Path) -> None:
     ), formed
     formed = _formed(tmp_path / "both", "im a teacher at greenfield, no wait im a student at uwe")
     assert not any("teacher" in s or "greenfield" in s for s in formed), formed
+
+
+def test_a_job_said_in_a_conjunct_is_the_subject_of_its_clause(tmp_path: Path) -> None:
+    formed = _formed(tmp_path / "own", "i live in Poznań and work at Allegro as backend developer")
+    assert {"backend developer", "allegro", "poznań"} <= {
+        w for s in formed for w in ("backend developer", "allegro", "poznań") if w in s
+    }, formed
+    for name, text in (
+        ("they", "they live in leeds and work at Tesco as cashiers"),
+        ("cousin", "my cousin lives in leeds and work at Tesco as cashier"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any("tesco" in s or "cashier" in s for s in formed), (name, formed)

@@ -2649,9 +2649,11 @@ _OCCUPATION = [
         rf"\s+as\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "with",
     ),
-    # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer"
+    # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer", "i
+    # live in Poznań and work at Allegro as backend developer"
     _grx(
-        rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:part[- ]time\s+"
+        rf"\b(?:i\s+|{_I_AM}\s+|(?<=\band\s))(?:currently\s+|now\s+)?(?:work|working)\s+"
+        rf"(?:part[- ]time\s+"
         # "i work from home for Sky as a data analyst"
         rf"|from\s+home\s+|remotely\s+|remote\s+"
         # non-native "I am working since 2 years at the Bundesagentur für Arbeit as IT specialist"
@@ -3130,9 +3132,29 @@ _ORG_AFTER_PLACE = re.compile(
 )
 
 
+# A conjunct without its own subject ("... and work at Tesco as a cashier") is said of the
+# subject of the clause before it
+_CONJUNCT_WORK = _rx(r"(?:\band|,)\s+(?:now\s+|also\s+)?work(?:ing)?\b")
+_AND_BEFORE = _rx(r"\band\s+$")
+_PRONOUN = _rx(r"\b(?:i|im|i['’]m|i['’]ve|ive|he|she|they|you|u|we|his|her|their|your)\b")
+
+
+def _another_subject(c: str, start: int) -> bool:
+    """Whether the clause before ``start`` is said of someone other than the user: its last
+    pronoun is not the user's, or it has none and names another person ("my sister lives in
+    leeds and work at Tesco")."""
+    last = next(reversed([*_PRONOUN.finditer(c, 0, start)]), None)
+    if last is not None:
+        return last.group().casefold() not in ("i", "im", "i'm", "i’m", "i've", "i’ve", "ive")
+    return _ANOTHER_PERSON.search(c, 0, start) is not None
+
+
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _OCCUPATION:
         for m in pattern.finditer(c, mask):
+            # "they live in leeds and work at Tesco as cashiers": the conjunct is theirs
+            if _AND_BEFORE.search(c, 0, m.start()) and _another_subject(c, m.start()):
+                continue
             # "as a student i was broke": a frame is what the user is only if they speak in it now
             if pattern is _AS_A_ROLE and (
                 _PAST.search(c[m.end() :], mask) or _PAST.search(c[: m.start("role")], mask)
@@ -3228,6 +3250,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             )
             said = m.group(group)
             named = said.casefold()
+            if _CONJUNCT_WORK.match(c, m.start()) and _another_subject(c, m.start()):
+                continue
             if pattern is _WORK_IN and not m.group("office") and known_employer(said) is None:
                 continue
             if pattern is _AT_ORG_WE and known_employer(said) is None:
