@@ -2642,3 +2642,28 @@ def test_a_job_said_in_a_conjunct_is_the_subject_of_its_clause(tmp_path: Path) -
     ):
         formed = _formed(tmp_path / name, text)
         assert not any("tesco" in s or "cashier" in s for s in formed), (name, formed)
+
+
+def test_updates_said_the_way_people_report_them(tmp_path: Path) -> None:
+    for name, texts, kept, gone in (
+        ("bumped", ("python 3.10 on this repo", "bumped python to 3.12 yesterday"), "3.12", "3.10"),
+        ("now", ("we're on node 18", "we finally upgraded node, 20 now"), "20", "18"),
+        ("named", ("my cat is called luna", "oops her name is nala"), "nala", "luna"),
+        (
+            "fish",
+            ("im vegetarian", "i started eating fish again so technically pescatarian"),
+            "pescatarian",
+            "vegetarian",
+        ),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert _replaced(formed, kept, gone), (name, formed)
+    formed = _formed(
+        tmp_path / "retired", "im a teacher at Greenfield Academy", "i retired last year"
+    )
+    assert not any("teacher" in s or "greenfield" in s for s in formed), formed
+    formed = _formed(tmp_path / "greyhound", "im a teacher", "we adopted a retired greyhound")
+    assert any("teacher" in s for s in formed), formed
+    # a name put right only replaces the one pet the message before named
+    formed = _formed(tmp_path / "two", "my cat Luna and my cat Mia", "oops her name is Nala")
+    assert not any("nala" in s for s in formed), formed

@@ -1730,13 +1730,22 @@ def _rule_parent_married(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("relationship", {"relation": "spouse", "name": value}, m.span())
 
 
+# "oops her name is lulu": a name put right at the start of a message, said of a pet or
+# relative the message before named
+_NAME_FIXED = _grx(
+    rf"^\W*(?:oops|whoops|sorry|sry|wait|actually|i\s+mean|my\s+bad|correction|typo)\W+"
+    rf"(?:(?:no|sorry|i\s+mean|lol)\W+)*(?P<pron>his|her|its)\s+name(?:{_A}s|\s+is)\s+"
+    rf"(?:actually\s+)?(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}})(?=\s*$|\s*[,.;!)]|\s+(?:not|lol|haha|sorry)\b)",
+    "oops whoops sorry sry wait actually mean bad correction typo",
+)
 # "no wait sorry his name is Rocky": a name given again after a takeback
 _NAME_IS_NOW = _rx(
     rf"\b(?:sorry|wait|no|oops|i\s+mean)\W+(?:his|her|its)\s+name(?:{_A}s|\s+is)\s+"
     rf"(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}})\b"
 )
 _PRONOUN_NAME = _grx(
-    rf"(?:^|,\s*)\W*(?:and\s+|oh\s+|btw,?\s+)?(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
+    rf"(?:^|,\s*)\W*(?:(?:and|oh|btw|oops|whoops|sorry|sry|ah|actually|also)\W+)?"
+    rf"(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
     rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+"
     # "hes a beagle called moose": the pet said again by its breed, then named
     rf"(?:an?\s+(?:[a-z\-]+\s+){{0,2}}?{_PET_SURFACE}\s+)?(?P<called>called|named)"
@@ -3705,7 +3714,8 @@ _DIET = [
     # "well actually i do eat fish so pescatarian i guess": what the user eats, then the diet
     # it makes them
     _grx(
-        rf"\bi\s+(?:do\s+|also\s+|still\s+)?(?:eat|have|take)\s+(?:fish|seafood|eggs|dairy|meat"
+        rf"\bi\s+(?:do\s+|also\s+|still\s+|(?:(?:have\s+|ve\s+|{_A}ve\s+)?started|began)\s+)?"
+        rf"(?:eat|eating|have|take)\s+(?:fish|seafood|eggs|dairy|meat"
         rf"|chicken)(?:\s+(?:again|now|too|sometimes))?\s*,?\s+so\s+(?:i{_A}?m\s+|im\s+)?"
         rf"(?:(?:technically|basically|more)\s+)?(?P<diet>{_DIET_WORDS}){_DIET_END}",
         "so",
@@ -4371,9 +4381,13 @@ _ITS_TECH = _grx(
 )
 # "i bumped react to 18.3": the version a tool is now on
 _TECH_BUMPED = _grx(
-    r"\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|updated)\s+(?P<tech>"
-    + _TECH_NAMES
-    + r")\s+(?:from\s+v?\d+(?:\.\d+)*\s+)?to\s+(?P<ver>v?\d+(?:\.\d+){0,2})(?![\w.])",
+    # "we bumped python to 3.12", "bumped python to 3.12 yesterday" (a dropped subject where the
+    # clause starts), "we finally upgraded node, 20 now" (the new version, said with its "now")
+    r"(?:\b(?:i|we)(?:['’]ve|\s+have)?\s+|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?"
+    r"|(?<=,)\s*(?:and\s+)?)(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|updated)\s+"
+    r"(?P<tech>" + _TECH_NAMES + r")(?:\s+(?:from\s+v?\d+(?:\.\d+)*\s+)?to\s+"
+    r"|\s*[,:\-—]\s*(?:it['’]?s\s+|now\s+(?:on\s+)?)?(?=v?\d+(?:\.\d+){0,2}\s+now\b))"
+    r"(?P<ver>v?\d+(?:\.\d+){0,2})(?![\w.])",
     "bumped upgraded updated",
 )
 _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
@@ -4950,7 +4964,8 @@ _QUOTED_START = re.compile(
 # "i eat eggs and cheese again since like march. so vegetarian i guess": the diet concluded in
 # the next sentence from what the user eats
 _DIET_CONCLUDED = _rx(
-    rf"\bi\s+(?:do\s+|also\s+|still\s+|now\s+)?(?:eat|have)\s+(?:fish|seafood|eggs|dairy|meat"
+    rf"\bi\s+(?:do\s+|also\s+|still\s+|now\s+|(?:(?:have\s+|ve\s+|{_A}ve\s+)?started|began)\s+)?"
+    rf"(?:eat|eating|have)\s+(?:fish|seafood|eggs|dairy|meat"
     rf"|chicken|cheese)\b[^.!?;]{{0,60}}[.!]\s+so\s+(?:i{_A}?m\s+|im\s+)?"
     rf"(?:(?:technically|basically|more)\s+)?(?P<diet>{_DIET_WORDS})(?:\s+now)?"
     rf"(?=\s+i\s+(?:guess|think|suppose)\b|\s*[.!,]|\s*$)"
@@ -5302,6 +5317,14 @@ _LEFT_ORG = _grx(
     rf"|left)\s+(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
     "resigned quit left",
 )
+# "i retired last year", "im retired now": the user has no job any more ("a retired
+# greyhound" is a pet's past; "retired from the team" is no job's end)
+_RETIRED = _grx(
+    rf"\b(?:i{_A}?ve|i\s+have|i|i{_A}?m|im|i\s+am)\s+(?:just\s+|finally\s+|now\s+|recently\s+"
+    rf"|officially\s+|already\s+)?retired\b(?!\s+(?:\w+\s+)?(?:greyhounds?|dogs?|horses?|racers?)\b)"
+    rf"(?!\s+from\s+(?:the\s+)?(?:team|project|game|band|league|sport))",
+    "retired",
+)
 # "Infosys was previous company", "gradle was my old team", "sorry I wrote Laura": the value
 # the message names is over (or was never so)
 _WAS_OLD = _grx(
@@ -5444,6 +5467,7 @@ _NOT_SO = _grx(
     "not",
 )
 _WITHDRAWING_BITS: Final = _bits(
+    _RETIRED,
     _FORGET_WHAT,
     _NOT_SO,
     _OLD_JOB,
@@ -5882,13 +5906,16 @@ def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
             orgs.add((m.group("what") or m.group("what2")).casefold())
         for m in _LEFT_ORG.finditer(text, mask):
             orgs.add(m.group("what").casefold().split()[0])
-        if not named and not orgs:
+        retired = _RETIRED.search(text, mask) is not None
+        if not named and not orgs and not retired:
             continue
         for claim in known:
             value = claim.values
             org = (value.get("org") or "").casefold()
-            if (claim.kind in ("pet", "relationship") and (value.get("name") or "") in named) or (
-                claim.kind == "employer" and (org in orgs or org.split()[0] in orgs)
+            if (
+                (claim.kind in ("pet", "relationship") and (value.get("name") or "") in named)
+                or (claim.kind == "employer" and (org in orgs or org.split()[0] in orgs))
+                or (retired and claim.kind in ("employer", "occupation"))
             ):
                 ended.append((claim, event.seq))
     return ended
@@ -6103,6 +6130,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._renamed(event, hits, mask) or corrected
             if mask & _ORG_NOW.bit and (m := _ORG_NOW.search(text, mask)):
                 corrected = self._org_renamed(event, m, hits) or corrected
+            if mask & _NAME_FIXED.bit and (m := _NAME_FIXED.search(text, mask)):
+                corrected = self._name_fixed(event, m, hits, previous_seq) or corrected
             if hits and mask & _WITHDRAWING_BITS:
                 corrected = self._withdrawn(event, hits, mask) or corrected
             # "ignore the bit about my sister" names the sister to take her back, not to state
@@ -7200,6 +7229,32 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     self._replace(hit, new, hits, event.seq, m.span("name"))
                 return
 
+    def _name_fixed(
+        self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit], previous_seq: int | None
+    ) -> bool:
+        """ "my cat is called luna" then "oops her name is lulu": the one pet or relative the
+        message before named, that the pronoun fits, takes the name the user puts right."""
+        name = m.group("name")
+        if previous_seq is None or (name.islower() and is_common_word(name)):
+            return False
+        pronoun = m.group("pron").casefold()
+        fits = [
+            h
+            for h in hits
+            if h.kind in ("pet", "relationship")
+            and h.values.get("name")
+            and h.evidence
+            and h.evidence[-1][0] == previous_seq
+            and _pronoun_fits(pronoun, h)
+        ]
+        if len(fits) != 1 or fits[0].values["name"].casefold() == name.casefold():  # type: ignore[union-attr]
+            return False
+        new = _Hit(
+            fits[0].kind, {**fits[0].values, "name": name if name[:1].isupper() else name.title()}
+        )
+        self._replace(fits[0], new, hits, event.seq, m.span("name"))
+        return True
+
     def _org_renamed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
         """ "Actually it is LTIMindtree now, after merger": the employer said before, renamed."""
         new_name = m.group("org")
@@ -7340,6 +7395,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT):
             for m in pattern.finditer(text, mask):
                 gone += self._replace_value(event, m, hits, gone)
+        # "im a teacher at greenfield" ... "i retired last year tho": no job any more
+        if mask & _RETIRED.bit and _RETIRED.search(text, mask):
+            gone += [
+                h
+                for h in hits
+                if h.kind in ("employer", "occupation")
+                and h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
         if mask & _OFFER_GONE.bit and _OFFER_GONE.search(text, mask):
             jobs = [
                 h
