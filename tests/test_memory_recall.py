@@ -2667,3 +2667,48 @@ def test_updates_said_the_way_people_report_them(tmp_path: Path) -> None:
     # a name put right only replaces the one pet the message before named
     formed = _formed(tmp_path / "two", "my cat Luna and my cat Mia", "oops her name is Nala")
     assert not any("nala" in s for s in formed), formed
+
+
+def test_changes_reported_later_replace_or_end_what_was_said(tmp_path: Path) -> None:
+    for name, texts, kept, gone in (
+        ("out", ("i'm in chicago", "we moved out of chicago to evanston"), "evanston", "chicago"),
+        ("pm", ("we use yarn", "moved to pnpm"), "pnpm", "yarn"),
+        (
+            "pms",
+            ("package manager is npm", "we switched package managers, pnpm now"),
+            "pnpm",
+            "is npm",
+        ),
+        (
+            "db",
+            ("our db is mysql 5.7", "we migrated the db to postgres last month"),
+            "postgres",
+            "mysql",
+        ),
+        ("diet", ("im vegan", "i eat dairy again, vegetarian now"), "vegetarian", "vegan"),
+        ("wed", ("my girlfriend Anna", "we got married last month"), "wife", "girlfriend"),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert _replaced(formed, kept, gone), (name, formed)
+    for name, texts, gone in (
+        (
+            "gluten",
+            ("im gluten free", "my coeliac test was negative so i eat gluten again"),
+            "gluten",
+        ),
+        ("meat", ("im vegetarian", "im eating meat again now"), "vegetarian"),
+        ("split", ("my boyfriend Tom", "Tom and i broke up"), "tom"),
+        ("with", ("my boyfriend Tom", "i broke up with my boyfriend"), "boyfriend"),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert not any(gone in s for s in formed), (name, formed)
+    # what someone else does changes nothing of the user's
+    for name, texts, kept in (
+        ("bill", ("my boyfriend Tom", "we split the bill"), "tom"),
+        ("son", ("im vegetarian", "my son eats meat again"), "vegetarian"),
+        ("sister", ("my girlfriend Anna and my sister Mia", "my sister got married"), "girlfriend"),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert any(kept in s for s in formed), (name, formed)
+    formed = _formed(tmp_path / "hers", "my sister is vegan, vegetarian now")
+    assert not any("vegetarian" in s or "vegan" in s for s in formed), formed

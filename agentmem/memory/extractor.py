@@ -2046,7 +2046,8 @@ _HOME = [
         # "we just moved from Berlin to Hamburg last week", "we moved last month from leeds to
         # Bradford": where the move ended
         rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
-        rf"(?:from\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})",
+        # "we moved out of chicago to evanston"
+        rf"(?:(?:from|out\s+of|away\s+from)\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated shifted",
     ),
     # Nigerian English "we stay for Lekki", "i dey stay for Surulere"
@@ -3708,7 +3709,9 @@ _DIET = [
     _grx(
         rf"(?:^\W*(?:yes|yeah|yep|yup)?\W*|\bso\s+)(?:still|now|now\s+fully)\s+"
         rf"(?P<diet>{_DIET_WORDS}|veggie){_DIET_END}"
-        rf"|\bso\s+(?P<diet2>vegan|vegetarian|pescatarian)\s+now\b",
+        # "i eat dairy again, vegetarian now"
+        rf"|(?:\bso\s+|^\W*|^\W*i\b[^,.;!?]{{0,40}},\s*)"
+        rf"(?P<diet2>vegan|vegetarian|pescatarian|flexitarian)\s+now\b",
         "still now",
     ),
     # "well actually i do eat fish so pescatarian i guess": what the user eats, then the diet
@@ -4260,11 +4263,11 @@ _VALUE_IS_OUR = _grx(
     "is",
 )
 _RENAMED = _grx(
-    rf"\b(?:we|i)\s+(?:just\s+|recently\s+)?(?:renamed|changed|switched|moved|bumped|upgraded)\s+"
-    rf"(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+"
-    # "we bumped line length from 88 to 120"
-    rf"(?:from\s+[\w./\-]+\s+)?to\s+{_WS_VALUE}",
-    "renamed changed switched moved bumped upgraded",
+    rf"\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:renamed|changed|switched|moved|bumped"
+    rf"|upgraded|migrated)\s+(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+"
+    # "we bumped line length from 88 to 120", "we migrated the db over to postgres"
+    rf"(?:from\s+[\w./\-]+\s+)?(?:over\s+)?to\s+{_WS_VALUE}",
+    "renamed changed switched moved bumped upgraded migrated",
 )
 
 # Versions of the runtimes, frameworks and tools a coding session works against: "we're on
@@ -4439,9 +4442,15 @@ _PACKAGE_MANAGER = _grx(
     rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase|monorepo|service"
     rf"|workspace))\s+(?:use|uses"
     rf"|are\s+using|{_A}re\s+using|is\s+using|switched\s+(?:over\s+)?to|moved\s+(?:over\s+)?to"
-    rf"|migrated\s+(?:over\s+)?to)|^\W*use)\s+"
+    rf"|migrated\s+(?:over\s+)?to)|^\W*use"
+    # "moved to pnpm" (a dropped subject where the clause starts), "we switched package
+    # managers, pnpm now"
+    rf"|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?(?:just\s+|recently\s+|finally\s+)?"
+    rf"(?:switched|moved|migrated)\s+(?:over\s+)?to"
+    rf"|\b(?:switched|changed)\s+package\s+managers?\s*(?:to|[,:\-—]\s*(?:it{_A}?s\s+|now\s+)?"
+    rf"(?=(?:{_PACKAGE_MANAGERS})\s+now\b)))\s*\b"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
-    "use uses using switched moved migrated",
+    "use uses using switched moved migrated changed",
 )
 # "we're on node 20 / pnpm 9": the package manager chained after the stack; "yarn 4 w/
 # workspaces" opening a sentence
@@ -5317,6 +5326,43 @@ _LEFT_ORG = _grx(
     rf"|left)\s+(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
     "resigned quit left",
 )
+# "i eat meat again", "im eating gluten again": the diets that food breaks are over
+_EATS_AGAIN = _grx(
+    rf"\bi(?:{_A}?m|\s+am|m)?\s+(?:now\s+|finally\s+)?(?:(?:started|start|began)\s+)?"
+    rf"(?:eat|eating|having)\s+(?P<food>meat|chicken|beef|pork|gluten|bread|wheat|dairy|cheese"
+    rf"|milk|fish|seafood|eggs)\s+again\b",
+    "again",
+)
+_DIETS_BROKEN: Final = {
+    **dict.fromkeys(("meat", "chicken", "beef", "pork"), ("vegetarian", "vegan", "pescatarian")),
+    **dict.fromkeys(("gluten", "bread", "wheat"), ("gluten-free",)),
+    **dict.fromkeys(("dairy", "cheese", "milk"), ("dairy-free", "vegan")),
+    **dict.fromkeys(("fish", "seafood"), ("vegetarian", "vegan")),
+    "eggs": ("vegan",),
+}
+# "tom and i broke up", "i split up with my boyfriend", "we got divorced": that partner is over
+_BROKE_UP = _grx(
+    rf"(?:\b(?P<name>{_NAME})\s+and\s+i|\bi\s+and\s+(?P<name2>{_NAME})|\bwe|\bi)\s+"
+    rf"(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:broke\s+up|split\s+up|got\s+divorced"
+    rf"|separated|divorced)\b(?!\s+(?:the|a|an|our|it|them|those|these|this|that|into|out)\b)"
+    rf"(?:\s+with\s+(?:my\s+)?(?:boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|bf|gf"
+    rf"|(?P<name3>{_NAME})))?",
+    "broke split divorced separated",
+)
+# "we got married in june": the partner said before is the spouse now
+_GOT_MARRIED = _grx(
+    rf"\b(?:we|i)\s+(?:just\s+|finally\s+|recently\s+|officially\s+)?got\s+married\b"
+    rf"|\b(?:we{_A}?re|we\s+are)\s+(?:now\s+)?married\s+now\b",
+    "married",
+)
+_PARTNERS: Final = frozenset({"girlfriend", "boyfriend", "fiance", "fiancee", "partner"})
+_MARRIED_AS: Final = {
+    "girlfriend": "wife",
+    "fiancee": "wife",
+    "boyfriend": "husband",
+    "fiance": "husband",
+    "partner": "spouse",
+}
 # "i retired last year", "im retired now": the user has no job any more ("a retired
 # greyhound" is a pet's past; "retired from the team" is no job's end)
 _RETIRED = _grx(
@@ -5467,7 +5513,10 @@ _NOT_SO = _grx(
     "not",
 )
 _WITHDRAWING_BITS: Final = _bits(
+    _BROKE_UP,
+    _GOT_MARRIED,
     _RETIRED,
+    _EATS_AGAIN,
     _FORGET_WHAT,
     _NOT_SO,
     _OLD_JOB,
@@ -5907,7 +5956,12 @@ def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
         for m in _LEFT_ORG.finditer(text, mask):
             orgs.add(m.group("what").casefold().split()[0])
         retired = _RETIRED.search(text, mask) is not None
-        if not named and not orgs and not retired:
+        broken = {
+            d
+            for m in _EATS_AGAIN.finditer(text, mask)
+            for d in _DIETS_BROKEN[m.group("food").casefold()]
+        }
+        if not named and not orgs and not retired and not broken:
             continue
         for claim in known:
             value = claim.values
@@ -5916,6 +5970,7 @@ def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
                 (claim.kind in ("pet", "relationship") and (value.get("name") or "") in named)
                 or (claim.kind == "employer" and (org in orgs or org.split()[0] in orgs))
                 or (retired and claim.kind in ("employer", "occupation"))
+                or (claim.kind == "diet" and value.get("diet") in broken)
             ):
                 ended.append((claim, event.seq))
     return ended
@@ -7395,6 +7450,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT):
             for m in pattern.finditer(text, mask):
                 gone += self._replace_value(event, m, hits, gone)
+        # "im vegetarian" ... "i eat meat again": a diet the food eaten again breaks is over
+        for m in _EATS_AGAIN.finditer(text, mask):
+            broken = _DIETS_BROKEN.get(m.group("food").casefold(), ())
+            gone += [
+                h
+                for h in hits
+                if h.kind == "diet"
+                and h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+                and _normal("diet", "diet", h.values["diet"] or "") in broken
+            ]
         # "im a teacher at greenfield" ... "i retired last year tho": no job any more
         if mask & _RETIRED.bit and _RETIRED.search(text, mask):
             gone += [
@@ -7482,13 +7548,43 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     and h not in gone
                     and not all(e[0] == event.seq for e in h.evidence)
                 ]
+        if mask & _BROKE_UP.bit and (broke := _BROKE_UP.search(text, mask)):
+            said = next(
+                (broke.group(g) for g in ("name", "name2", "name3") if broke.group(g)), None
+            )
+            gone += [
+                h
+                for h in hits
+                if h.kind == "relationship"
+                and h.values["relation"] in _PARTNERS | _SPOUSES
+                and h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+                and (said is None or (h.values.get("name") or "").casefold() == said.casefold())
+            ]
         for hit in gone:
             self._taken_back.append((hit, event.seq))
             self._note(event.seq, 0, len(text), "retracted", (hit,))
         if gone:
             ids = {id(h) for h in gone}
             hits[:] = [h for h in hits if id(h) not in ids]
-        return bool(gone)
+        married = False
+        if mask & _GOT_MARRIED.bit and (wed := _GOT_MARRIED.search(text, mask)):
+            partners = [
+                h
+                for h in hits
+                if h.kind == "relationship"
+                and h.values["relation"] in _PARTNERS
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
+            if len({(h.values["relation"], h.values.get("name")) for h in partners}) == 1:
+                old = partners[-1]
+                new = _Hit(
+                    "relationship",
+                    {**old.values, "relation": _MARRIED_AS[old.values["relation"] or ""]},
+                )
+                self._replace(old, new, hits, event.seq, wed.span())
+                married = True
+        return bool(gone) or married
 
     def _corrected_value(
         self, event: EpisodeEvent, hits: list[_Hit], previous_seq: int | None = None
@@ -7702,6 +7798,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found.extend(rule(clause, mask))
             if mask & _RETRACTION.bit and self._retracting(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
+        # "i broke up with my boyfriend": the partner the clause ends is no claim
+        if found and mask & _BROKE_UP.bit and _BROKE_UP.search(clause, mask):
+            found = [
+                h
+                for h in found
+                if h.kind != "relationship"
+                or _normal("relationship", "relation", h.values["relation"] or "")
+                not in _PARTNERS | _SPOUSES
+            ]
         # "my coworker's stack:\n- db: mysql 8": a bulleted setting is the list owner's, whom
         # the line that opens the list names
         if found and clause[:1] in _BULLETS and _listed_by_another(text, start):
