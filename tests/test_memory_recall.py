@@ -2712,3 +2712,17 @@ def test_changes_reported_later_replace_or_end_what_was_said(tmp_path: Path) -> 
         assert any(kept in s for s in formed), (name, formed)
     formed = _formed(tmp_path / "hers", "my sister is vegan, vegetarian now")
     assert not any("vegetarian" in s or "vegan" in s for s in formed), formed
+
+
+def test_a_session_ends_known_jobs_diets_and_partners_it_says_are_over(tmp_path: Path) -> None:
+    for name, kind, values, text in (
+        ("job", "occupation", {"role": "teacher"}, "i retired last year, so much free time now"),
+        ("diet", "diet", {"diet": "vegetarian"}, "fyi i eat meat again, any bbq recipes?"),
+        ("partner", "relationship", {"relation": "boyfriend", "name": "Tom"}, "tom and i broke up"),
+    ):
+        with agentmem.open(str(tmp_path / f"{name}.db"), principal="alice") as store:
+            seed_belief(store, "alice", normalize_claim(kind, values))
+            _session(store, text)
+            store.close_session("s1")
+            active = [b for b in store.beliefs(principal="alice") if b.status == "active"]
+        assert not any(b.kind == kind for b in active), (name, active)

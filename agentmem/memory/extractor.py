@@ -5961,7 +5961,16 @@ def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
             for m in _EATS_AGAIN.finditer(text, mask)
             for d in _DIETS_BROKEN[m.group("food").casefold()]
         }
-        if not named and not orgs and not retired and not broken:
+        parted = _BROKE_UP.search(text, mask)
+        parted_name = (
+            next(
+                (parted.group(g).casefold() for g in ("name", "name2", "name3") if parted.group(g)),
+                None,
+            )
+            if parted
+            else None
+        )
+        if not named and not orgs and not retired and not broken and not parted:
             continue
         for claim in known:
             value = claim.values
@@ -5971,6 +5980,12 @@ def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
                 or (claim.kind == "employer" and (org in orgs or org.split()[0] in orgs))
                 or (retired and claim.kind in ("employer", "occupation"))
                 or (claim.kind == "diet" and value.get("diet") in broken)
+                or (
+                    parted is not None
+                    and claim.kind == "relationship"
+                    and value.get("relation") in _PARTNERS | _SPOUSES
+                    and parted_name in (None, (value.get("name") or "").casefold())
+                )
             ):
                 ended.append((claim, event.seq))
     return ended
