@@ -2726,3 +2726,25 @@ def test_a_session_ends_known_jobs_diets_and_partners_it_says_are_over(tmp_path:
             store.close_session("s1")
             active = [b for b in store.beliefs(principal="alice") if b.status == "active"]
         assert not any(b.kind == kind for b in active), (name, active)
+
+
+def test_a_pet_that_died_a_job_lost_and_a_promotion_said_later_in_the_session(
+    tmp_path: Path,
+) -> None:
+    for name, texts, gone in (
+        ("down", ("my cat Mochi is 16", "we had to put mochi down last week"), "mochi"),
+        ("died", ("my dog Rex and my cat Mochi", "Rex died in march"), "rex"),
+        ("hamster", ("we have a hamster", "our hamster passed away"), "hamster"),
+        ("laid", ("i work at IBM", "i got laid off from ibm"), "ibm"),
+        ("divorced", ("my wife Sara", "Sara and i are divorced now"), "sara"),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert not any(gone in s for s in formed), (name, formed)
+    formed = _formed(tmp_path / "cat", "my dog Rex and my cat Mochi", "Rex died in march")
+    assert any("mochi" in s for s in formed), formed
+    formed = _formed(tmp_path / "keys", "i have a dog called Biscuit", "i lost my keys again")
+    assert any("biscuit" in s for s in formed), formed
+    formed = _formed(tmp_path / "promoted", "im a junior dev", "i got promoted to senior dev")
+    assert _replaced(formed, "senior developer", "junior"), formed
+    formed = _formed(tmp_path / "hers", "my wife got promoted to head of sales")
+    assert not any("head of sales" in s for s in formed), formed

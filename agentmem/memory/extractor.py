@@ -2699,6 +2699,12 @@ _OCCUPATION = [
         rf"(?P<role3>{_ROLE})(?(now){_ROLE_END}|(?=\s+(?:at|for\s+(?:a|an))\s))",
         "the be",
     ),
+    # "i got promoted to senior dev", "just got promoted to charge nurse!!"
+    _grx(
+        rf"(?:\bi\s+|^\W*)(?:just\s+|finally\s+|recently\s+)?(?:got\s+|was\s+|have\s+been\s+"
+        rf"|{_A}ve\s+been\s+|been\s+)?promoted\s+to\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "promoted",
+    ),
     # "joined KPMG in january. senior auditor now": a title and "now" alone in its clause
     _grx(
         rf"^\W*(?:(?:and|so|also|but)\s+)?(?P<role>{_ROLE})\s+now(?=\s*$|\s*[,.;!])",
@@ -5323,8 +5329,10 @@ _OUTDATED = _grx(
 # "i resigned from GTBank", "i left accenture last month": that employer is over
 _LEFT_ORG = _grx(
     rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|already\s+)?(?:resigned\s+from|quit"
-    rf"|left)\s+(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
-    "resigned quit left",
+    # "i got laid off from ibm", "i was let go from acme"
+    rf"|left|(?:got\s+|was\s+|been\s+)(?:laid\s+off|let\s+go|fired|made\s+redundant)\s+(?:from|by|at))\s+"
+    rf"(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
+    "resigned quit left laid let fired redundant",
 )
 # "i eat meat again", "im eating gluten again": the diets that food breaks are over
 _EATS_AGAIN = _grx(
@@ -5340,11 +5348,36 @@ _DIETS_BROKEN: Final = {
     **dict.fromkeys(("fish", "seafood"), ("vegetarian", "vegan")),
     "eggs": ("vegan",),
 }
+# "luna passed away in march", "our old cat Tom died": the named pet or relative is gone
+_NAME_DIED = _grx(
+    r"\b(?P<name>[A-Za-zÀ-ÖØ-öø-ÿ'’\-]{2,20})\s+(?:has\s+|just\s+|sadly\s+)?(?:passed\s+away|passed"
+    r"|died|crossed\s+the\s+rainbow\s+bridge|was\s+put\s+down|had\s+to\s+be\s+put\s+down)\b"
+    # "we had to put mochi down last week", "we rehomed rex", "we lost biscuit in may"
+    r"|\b(?:put|putting)\s+(?P<name2>[A-Za-zÀ-ÖØ-öø-ÿ'’\-]{2,20})\s+(?:down|to\s+sleep)\b"
+    r"|\b(?:we|i)\s+(?:had\s+to\s+|have\s+to\s+|just\s+|sadly\s+)?(?:re-?homed?|lost)\s+"
+    r"(?P<name3>(?!(?:my|our|the|a|an|him|her|them|it|track|touch|weight|power)\b)"
+    r"[A-Za-zÀ-ÖØ-öø-ÿ'’\-]{2,20})\b",
+    "passed died crossed put putting rehome rehomed re lost",
+)
+# "our hamster passed away", "my old dog died last year": the pet of that kind is gone
+_PET_DIED = _grx(
+    rf"\b(?:my|our)\s+(?:(?:old|sweet|little|beloved|poor)\s+)?(?P<noun>{_PET_SURFACE})\s+"
+    r"(?:has\s+|just\s+|sadly\s+)?(?:passed\s+away|passed|died|crossed\s+the\s+rainbow\s+bridge"
+    r"|was\s+put\s+down|had\s+to\s+be\s+put\s+down)\b",
+    "passed died crossed put",
+)
+
+
+def _died_name(m: re.Match[str]) -> str:
+    """The name a _NAME_DIED match says is gone, folded."""
+    return next(m.group(g) for g in ("name", "name2", "name3") if m.group(g)).casefold()
+
+
 # "tom and i broke up", "i split up with my boyfriend", "we got divorced": that partner is over
 _BROKE_UP = _grx(
     rf"(?:\b(?P<name>{_NAME})\s+and\s+i|\bi\s+and\s+(?P<name2>{_NAME})|\bwe|\bi)\s+"
     rf"(?:just\s+|finally\s+|recently\s+|officially\s+)?(?:broke\s+up|split\s+up|got\s+divorced"
-    rf"|separated|divorced)\b(?!\s+(?:the|a|an|our|it|them|those|these|this|that|into|out)\b)"
+    rf"|(?:are\s+|r\s+)?(?:now\s+)?(?:separated|divorced))\b(?!\s+(?:the|a|an|our|it|them|those|these|this|that|into|out)\b)"
     rf"(?:\s+with\s+(?:my\s+)?(?:boyfriend|girlfriend|partner|fianc[eé]e?|husband|wife|bf|gf"
     rf"|(?P<name3>{_NAME})))?",
     "broke split divorced separated",
@@ -5513,6 +5546,8 @@ _NOT_SO = _grx(
     "not",
 )
 _WITHDRAWING_BITS: Final = _bits(
+    _NAME_DIED,
+    _PET_DIED,
     _BROKE_UP,
     _GOT_MARRIED,
     _RETIRED,
@@ -5930,14 +5965,6 @@ class ClauseNote(msgspec.Struct, frozen=True, kw_only=True):
 _ASKING_RULES: Final = ("possessive", "home_possessive")
 
 
-# "luna passed away in march", "our old cat Tom died": the named pet or relative is gone
-_NAME_DIED = _grx(
-    r"\b(?P<name>[A-Za-zÀ-ÖØ-öø-ÿ'’\-]{2,20})\s+(?:has\s+|just\s+|sadly\s+)?(?:passed\s+away|passed"
-    r"|died|crossed\s+the\s+rainbow\s+bridge|was\s+put\s+down|had\s+to\s+be\s+put\s+down)\b",
-    "passed died crossed put",
-)
-
-
 def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
     """The known beliefs (``episode.existing_beliefs``) a user message says are over."""
     known = episode.existing_beliefs
@@ -5949,7 +5976,7 @@ def _ended_beliefs(episode: Episode) -> list[tuple[Claim, int]]:
         mask = _PREFILTER.scan(text)
         named: set[str] = set()
         for m in _NAME_DIED.finditer(text, mask):
-            named.add(m.group("name").casefold())
+            named.add(_died_name(m))
         orgs: set[str] = set()
         for m in _WAS_OLD.finditer(text, mask):
             orgs.add((m.group("what") or m.group("what2")).casefold())
@@ -7465,6 +7492,33 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT):
             for m in pattern.finditer(text, mask):
                 gone += self._replace_value(event, m, hits, gone)
+        # "my dog Rex" ... "Rex died in march", "our hamster passed away": gone, with the less
+        # specific "has a dog" said of the same pet
+        died = {_died_name(m) for m in _NAME_DIED.finditer(text, mask)}
+        died_species = {
+            _normal("pet", "species", m.group("noun")) for m in _PET_DIED.finditer(text, mask)
+        }
+        dead = [
+            h
+            for h in hits
+            if h.kind in ("pet", "relationship")
+            and h not in gone
+            and not all(e[0] == event.seq for e in h.evidence)
+            and (
+                (h.values.get("name") or "").casefold() in died
+                or (h.kind == "pet" and h.values["species"] in died_species)
+            )
+        ]
+        died_kinds = {(h.kind, h.values.get("species") or h.values.get("relation")) for h in dead}
+        gone += dead + [
+            h
+            for h in hits
+            if h not in gone
+            and h not in dead
+            and not h.values.get("name")
+            and (h.kind, h.values.get("species") or h.values.get("relation")) in died_kinds
+            and not all(e[0] == event.seq for e in h.evidence)
+        ]
         # "im vegetarian" ... "i eat meat again": a diet the food eaten again breaks is over
         for m in _EATS_AGAIN.finditer(text, mask):
             broken = _DIETS_BROKEN.get(m.group("food").casefold(), ())
