@@ -10,9 +10,6 @@ another principal's artifact and an expired one at once, before any sweep. The s
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, cast
@@ -67,6 +64,9 @@ class SweepResult(msgspec.Struct, frozen=True):
 
 
 def _blob_key(store: EventLog, data: bytes) -> str:
+    import hashlib
+    import hmac
+
     secret = store.conn.execute("SELECT value FROM meta WHERE key = 'blob_secret'").get
     return hmac.new(secret, data, hashlib.sha256).hexdigest()
 
@@ -83,6 +83,8 @@ def put(
     retention_days: int | None = None,
 ) -> ArtifactInfo:
     """Store ``data`` as a new artifact (inside the caller's transaction, if any)."""
+    import secrets
+
     days = retention_days or store.settings.artifacts.retention_days
     now = datetime.now(UTC)
     info = ArtifactInfo(

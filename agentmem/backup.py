@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,6 +81,8 @@ def backup(
     existing ``destination`` is refused unless ``overwrite``; it is replaced only once the new
     copy has passed its checks.
     """
+    import secrets
+
     target = Path(destination)
     if target.is_dir():
         raise UsageError(f"{target} is a directory; name the backup file to write")
@@ -328,6 +329,8 @@ def _writable(conn: apsw.Connection) -> Iterator[None]:
 
 
 def _stamp(conn: apsw.Connection) -> str:
+    import secrets
+
     text = conn.execute("SELECT strftime('%Y%m%dT%H%M%SZ', 'now')").get
     return f"{text}-{secrets.token_hex(2)}"
 

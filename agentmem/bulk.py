@@ -26,7 +26,6 @@ those, so a changed trigger can make imports slower, never wrong.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Sequence
 from typing import cast
 
@@ -269,6 +268,8 @@ def _trigger_sql(conn: apsw.Connection) -> list[str]:
 def supported(conn: apsw.Connection) -> bool:
     """Whether the file's projection triggers are the ones the bulk statements replace, and
     the idle ones still fire on other types only."""
+    import hashlib
+
     found = _trigger_sql(conn)
     digest = hashlib.sha256("\n".join(found).encode("utf-8")).hexdigest()
     return len(found) == len(_CHECKED) and digest == TRIGGERS_SHA256

@@ -7,7 +7,6 @@ other for them. Running and scoring cases is the evaluation's (``agentmem.evalua
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -79,6 +78,8 @@ def tuned_cases(directory: Path) -> list[Case]:
 
 def corpus_hash(cases: Iterable[Case]) -> str:
     """SHA-256 over the canonical encoding of every case, in id order."""
+    import hashlib
+
     digest = hashlib.sha256()
     for case in sorted(cases, key=lambda c: c.id):
         digest.update(canonical_json(case))

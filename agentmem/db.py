@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -525,6 +524,8 @@ def _check_identity(conn: apsw.Connection, path: str) -> None:
 
 
 def _ensure_schema(conn: apsw.Connection) -> None:
+    import secrets
+
     version = conn.pragma("user_version")
     if version == SCHEMA_VERSION:
         return

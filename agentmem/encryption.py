@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -118,6 +117,8 @@ def key_for(path: str | os.PathLike[str], *, create: bool = False) -> bytes | No
     try:
         stored = keyring.get_password(KEYRING_SERVICE, account)
         if stored is None and create:
+            import secrets
+
             stored = secrets.token_hex(32)
             keyring.set_password(KEYRING_SERVICE, account, stored)
     except keyring.errors.KeyringError as exc:
@@ -234,6 +235,8 @@ def convert(path: str | os.PathLike[str], *, encrypt: bool) -> Path:
     key = key_for(target, create=encrypt)
     if key is None:
         raise EncryptionUnavailable(f"{target} is encrypted and no key for it was found")
+    import secrets
+
     partial = target.with_name(f".{target.name}.converting-{secrets.token_hex(4)}")
     uri = (
         partial.resolve().as_uri()

@@ -25,9 +25,6 @@ and touches the tables by SQL, never through the memory or export layers.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
@@ -194,6 +191,9 @@ _DELETE_DERIVED = (
 
 def subject_hmac(store: EventLog, scope: str, subject: str) -> str:
     """HMAC-SHA256 of ``scope`` and ``subject`` under the database's secret (hex)."""
+    import hashlib
+    import hmac
+
     secret = store.conn.execute("SELECT value FROM meta WHERE key = 'blob_secret'").get
     if not isinstance(secret, bytes):  # pragma: no cover - written by db at creation
         raise InvalidInput("the database has no secret to key the erasure record with")
@@ -299,6 +299,8 @@ def _select(store: EventLog, scope: str, subject: str) -> dict[str, int]:
 
 def _purge(store: EventLog, scope: str, subject: str, counts: dict[str, int], step: _Steps) -> int:
     """Write the erasure event, delete what it covers, rebuild the projections; its seq."""
+    import secrets
+
     conn = store.conn
     through = conn.execute("SELECT coalesce(max(seq), 0) FROM main.events").get
     event = Erasure(

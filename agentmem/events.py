@@ -18,9 +18,7 @@ integration, and a stored row of a type whose module is not loaded reads as an
 from __future__ import annotations
 
 import functools
-import hashlib
 import re
-import secrets
 import time
 import types
 import typing
@@ -413,11 +411,17 @@ def new_event_id() -> str:
     insert read and dirtied another page (a 10,000-item ``add_items`` into a session of
     20,000 items ran 3x slower than into an empty one).
     """
+    # imported here, as hashlib and hmac are across the package: loading them loads OpenSSL
+    # (~2 ms), which a read command never needs
+    import secrets
+
     return f"ev-{int(time.time() * 1000) >> 4:010x}{secrets.token_hex(7)}"
 
 
 def schema_sha256(schema: dict[str, Any]) -> str:
     """SHA-256 of a tool's JSON schema in canonical encoding."""
+    import hashlib
+
     return hashlib.sha256(canonical_json(schema)).hexdigest()
 
 

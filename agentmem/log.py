@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import hashlib
 import inspect
 import itertools
 import re
@@ -859,6 +858,8 @@ def content_hash(
     ``created_at`` and ``seq`` are left out: re-sending an event is the same event even if the
     client's clock, or ours, says otherwise.
     """
+    import hashlib
+
     digest = hashlib.sha256(canonical_json((kind, session_id, run_id, principal, event_id)))
     digest.update(payload)
     return digest.hexdigest()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -310,6 +311,27 @@ def test_help_does_not_import_command_modules() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     last = out.stdout.strip().splitlines()[-1]
     assert "agentmem.store" not in last and "agentmem.cli.event_cmds" not in last
+
+
+def test_read_commands_do_not_load_openssl(tmp_path: Path) -> None:
+    """hashlib, hmac and secrets load OpenSSL (~2 ms of a ~95 ms start): only writes need them,
+    so a top-level import of one of them in a module a read command imports shows here."""
+    import agentmem
+
+    db = str(tmp_path / "r.db")
+    with agentmem.open(db, principal="alice") as store:
+        store.append({"type": "user.message.created", "session_id": "s1", "text": "hi"})
+    code = (
+        "import sys; from agentmem.cli import main\n"
+        "for argv in (['status'], ['event', 'list'], ['beliefs', 'search', 'x']):\n"
+        "    main(argv)\n"
+        "print('_hashlib' in sys.modules)"
+    )
+    env = {**os.environ, "AGENTMEM_DB": db, "AGENTMEM_PRINCIPAL": "alice"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    assert out.stdout.strip().splitlines()[-1] == "False"
 
 
 def test_demo_shows_memory_traps_and_a_redacted_export(run_cli, tmp_path: Path) -> None:

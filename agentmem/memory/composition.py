@@ -15,7 +15,6 @@ reason code and, for a tuple mismatch, the mismatching field.
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -131,6 +130,8 @@ def compiled_policy_version(*, catalog_hash: str, policy_profile_version: str) -
         "overhead": provider.PROMPT_OVERHEAD_TOKENS,
         "pricing": catalog_hash,
     }
+    import hashlib
+
     return hashlib.sha256(canonical_json(parts)).hexdigest()
 
 

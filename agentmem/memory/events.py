@@ -7,8 +7,6 @@ stored once.
 
 from __future__ import annotations
 
-import hashlib
-
 from agentmem.events import Event, canonical_json, event_type, payload_of, register_process_event
 
 __all__ = ["BeliefForgotten", "MemoryConsolidated", "audit_event_id"]
@@ -26,6 +24,8 @@ def audit_event_id(event: Event) -> str:
         raise ValueError("an audit's principal must be set before its id is derived")
     kind = event_type(event)
     content = [kind, event.session_id, event.run_id, event.principal, payload_of(event)]
+    import hashlib
+
     return f"{kind}:{hashlib.sha256(canonical_json(content)).hexdigest()}"
 
 
