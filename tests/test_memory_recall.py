@@ -2748,3 +2748,28 @@ def test_a_pet_that_died_a_job_lost_and_a_promotion_said_later_in_the_session(
     assert _replaced(formed, "senior developer", "junior"), formed
     formed = _formed(tmp_path / "hers", "my wife got promoted to head of sales")
     assert not any("head of sales" in s for s in formed), formed
+
+
+def test_moves_new_jobs_and_upgrades_said_in_other_words(tmp_path: Path) -> None:
+    for name, texts, kept, gone in (
+        ("house", ("i live in leeds", "we've just moved house to sheffield"), "sheffield", "leeds"),
+        ("home", ("i live in leeds", "moved! sheffield is home now"), "sheffield", "leeds"),
+        ("with", ("i work at Monzo", "i'm with Revolut now"), "revolut", "monzo"),
+        ("jobs", ("i work at Monzo", "switched jobs to Revolut in may"), "revolut", "monzo"),
+        ("became", ("im a teacher", "i became a nurse last year"), "nurse", "teacher"),
+        ("newjob", ("im a teacher", "new job as a nurse"), "nurse", "teacher"),
+        ("react", ("we use react 17", "upgraded to react 18"), "18", "17"),
+        ("fully", ("im vegetarian", "fully vegan now"), "vegan", "vegetarian"),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert _replaced(formed, kept, gone), (name, formed)
+    for name, text in (
+        ("dad", "Dad is home now"),
+        ("tom", "im with Tom now"),
+        ("google", "we switched to Google"),
+        ("should", "should i become a nurse?"),
+        ("they", "they upgraded to react 18"),
+    ):
+        assert _formed(tmp_path / name, text) == set(), name
+    formed = _formed(tmp_path / "sister", "my sister became a nurse")
+    assert not any("became" in s or "nurse" in s for s in formed), formed

@@ -1025,6 +1025,8 @@ _NOT_A_NAME: Final = frozenset(
         "just also still always never sometimes actually literally totally absolutely definitely"
         " probably who that which what now then too so and but or here there today tonight"
         " already even only again apparently honestly seriously basically she he it they we"
+        # past tenses the word list lacks: "my sister became a nurse"
+        " became began held paid heard"
     )
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
@@ -1926,7 +1928,12 @@ def _given_names(raw: str) -> list[str]:
     out = []
     for token in raw.replace(" and ", " ").split():
         token = _POSSESSIVE_END.sub("", token)
-        if not token.isalpha() or is_common_word(token) or _VOCABULARY.fullmatch(token):
+        if (
+            not token.isalpha()
+            or is_common_word(token)
+            or token in _NOT_A_NAME
+            or _VOCABULARY.fullmatch(token)
+        ):
             return []
         out.append(token[:1].upper() + token[1:])
     return out
@@ -2006,6 +2013,13 @@ _LOWER_PLACE = (
     r"{0,2})"
 )
 _ANY_PLACE = rf"(?:{_PLACE}|{_LOWER_PLACE})"
+# "moved! sheffield is home now": a place the gazetteer knows (see _rule_home), said to
+# be home now
+_HOME_NOW = _grx(
+    rf"(?:^\W*|[,;]\s*|\b(?:and|so)\s+)(?P<place>{_ANY_PLACE})\s+is\s+(?:my\s+|our\s+)?home"
+    rf"\s+now\b",
+    "home",
+)
 _HOME = [
     # "im staff nurse here in Dubai already 6 years", "im caregiver here in Toronto": where
     # the user works as what they are is where they are settled
@@ -2043,6 +2057,8 @@ _HOME = [
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"
         # Indian English "we shifted to Bengaluru last month only"
         rf"|actually\s+|also\s+)?(?:moved|relocated|shifted)\s+(?:already\s+|back\s+)?"
+        # "we've just moved house to sheffield"
+        rf"(?:(?:house|home|flat|flats|apartment)\s+)?"
         # "we just moved from Berlin to Hamburg last week", "we moved last month from leeds to
         # Bradford": where the move ended
         rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
@@ -2209,6 +2225,7 @@ _HOME = [
         rf"|apartment|place|home)\s+in\s+(?P<place>{_ANY_PLACE})",
         "been",
     ),
+    _HOME_NOW,
     # "im in nairobi for work till thursday but home is kampala"
     _grx(rf"(?:^\W*|\b(?:but|and|so)\s+)home(?:\s+is|{_A}s)\s+(?P<place>{_ANY_PLACE})", "home"),
     # "used to live in oslo but moved to bergen last year", "moved back to curitiba"
@@ -2456,6 +2473,8 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
                     yield _Hit("employer", {"org": org}, m.span())
                 continue
             if (place := _place(m, c, wordlike=True)) is not None:
+                if pattern is _HOME_NOW and not (canonical_place(place) or is_town(place)):
+                    continue  # "Dad is home now"
                 # "we moved to pnpm last week": a tool is never a home
                 if place.casefold() in _TOOL_WORDS:
                     continue
@@ -2699,6 +2718,14 @@ _OCCUPATION = [
         rf"(?P<role3>{_ROLE})(?(now){_ROLE_END}|(?=\s+(?:at|for\s+(?:a|an))\s))",
         "the be",
     ),
+    # "i became a nurse last year", "new job as a nurse", "started a new job as a barista"
+    _grx(
+        rf"\bi\s+(?:just\s+|finally\s+|recently\s+|have\s+)?(?:became|become)\s+(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE}){_ROLE_END}"
+        rf"|(?:^\W*|\bi\s+(?:just\s+)?(?:got|have|started|found|landed)\s+)(?:a\s+)?new\s+job\s+as\s+"
+        rf"(?:a\s+|an\s+)?(?P<role2>{_ROLE}){_ROLE_END}",
+        "became become job",
+    ),
     # "i got promoted to senior dev", "just got promoted to charge nurse!!"
     _grx(
         rf"(?:\bi\s+|^\W*)(?:just\s+|finally\s+|recently\s+)?(?:got\s+|was\s+|have\s+been\s+"
@@ -2932,9 +2959,17 @@ _AT_ORG_WE = _grx(
 )
 
 
+# "switched jobs to Revolut in may", "i'm with Revolut now": a new workplace, when the name is
+# a known employer's ("we switched to Google" may be a product, "im with Tom now" a partner)
+_SWITCHED_TO_ORG = _grx(
+    rf"\bswitched\s+(?:jobs|companies|employers)\s+to\s+(?P<org>{_ORG})"
+    rf"|{_I_AM}\s+(?:now\s+)?with\s+(?P<org2>{_ORG})(?=\s+now\b)",
+    "switched with",
+)
 _EMPLOYER = [
     _WORK_IN,
     _AT_ORG_WE,
+    _SWITCHED_TO_ORG,
     # "i work for a tiny design agency called Studio Nine", "im the android developer at a
     # startup called Fieldly": the user's own workplace, named after its kind
     _grx(
@@ -3270,7 +3305,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             if pattern is _WORK_IN and not m.group("office") and known_employer(said) is None:
                 continue
-            if pattern is _AT_ORG_WE and known_employer(said) is None:
+            if pattern in (_AT_ORG_WE, _SWITCHED_TO_ORG) and known_employer(said) is None:
                 continue
             if named in _VENUES or named in _NOT_EMPLOYER_IN or canonical_place(said):
                 continue  # "I am at A2 now": a level, not a workplace
@@ -3716,7 +3751,7 @@ _DIET = [
         rf"(?:^\W*(?:yes|yeah|yep|yup)?\W*|\bso\s+)(?:still|now|now\s+fully)\s+"
         rf"(?P<diet>{_DIET_WORDS}|veggie){_DIET_END}"
         # "i eat dairy again, vegetarian now"
-        rf"|(?:\bso\s+|^\W*|^\W*i\b[^,.;!?]{{0,40}},\s*)"
+        rf"|(?:\bso\s+|^\W*|^\W*i\b[^,.;!?]{{0,40}},\s*)(?:(?:fully|full|totally|100%)\s+)?"
         rf"(?P<diet2>vegan|vegetarian|pescatarian|flexitarian)\s+now\b",
         "still now",
     ),
@@ -4330,7 +4365,8 @@ _TECH_CONTEXT = _grx(
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
     # "we bumped to node 20 last sprint"
-    rf"|\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|moved|switched"
+    rf"|(?:\b(?:we|i)\s+|^\W*(?:(?:and|so|also|ok|okay|btw|oh)\s+)?)"
+    rf"(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|moved|switched"
     rf"|migrated)\s+(?:up\s+|over\s+)?to"
     # "decided to just go node 20"
     rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?"
