@@ -2773,3 +2773,26 @@ def test_moves_new_jobs_and_upgrades_said_in_other_words(tmp_path: Path) -> None
         assert _formed(tmp_path / name, text) == set(), name
     formed = _formed(tmp_path / "sister", "my sister became a nurse")
     assert not any("became" in s or "nurse" in s for s in formed), formed
+
+
+def test_a_message_that_opens_with_the_fix_corrects_the_value_before(tmp_path: Path) -> None:
+    for name, texts, kept, gone in (
+        ("porto", ("i live in Porto", "not porto, braga"), "braga", "porto"),
+        ("vegan", ("im vegan", "not vegan, just vegetarian lol"), "vegetarian", "vegan"),
+        ("dots", ("python 3.11", "wait its 3.12 not 3.11"), "3.12", "3.11"),
+        (
+            "nuts",
+            ("im allergic to peanuts", "sorry i meant tree nuts not peanuts"),
+            "tree nut",
+            "peanut",
+        ),
+        ("lang", ("i speak french", "i meant italian, not french"), "italian", "french"),
+        (
+            "again",
+            ("im on pandas 1.5", "oh. its 1.3.5, not 1.5, sorry. so pandas is 1.3"),
+            "is 1.3",
+            "1.5",
+        ),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert _replaced(formed, kept, gone), (name, formed)

@@ -5471,10 +5471,13 @@ _DONT_HAVE = _grx(
 # "ah sorry, not hazelnuts, it's walnuts for me": the value said before, replaced
 _NOT_X_BUT_Y = _grx(
     # "sorry brother, not sesame, it is shellfish": a word of address after the apology
-    rf"\b(?:sorry|oops|wait|ah|oh|no|actually|correction)(?:\W+(?:brother|bro|sis|sister|sir|madam"
-    rf"|ma{_A}?am|man|mate|dude|boss|habibi|yaar|po|friend|dear))?\W+not\s+"
+    rf"(?:\b(?:sorry|oops|wait|ah|oh|no|actually|correction)(?:\W+(?:brother|bro|sis|sister|sir|madam"
+    rf"|ma{_A}?am|man|mate|dude|boss|habibi|yaar|po|friend|dear))?\W+"
+    # "not porto, braga", "not vegan, just vegetarian lol": a message that opens with the fix
+    rf"|^\W*)not\s+"
     rf"(?P<old>[\w\-]+(?:\s+[\w\-]+)?)"
-    rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?(?P<new>[\w\-.]+)",
+    rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?"
+    rf"(?:(?:just|only|actually|really|more\s+like)\s+)?(?P<new>[\w\-.]+)",
     "not",
 )
 _DETERMINER_LEAD = _rx(r"^(?:my|our|the|a|an)\s+")
@@ -5488,8 +5491,11 @@ _STAR_NOT = _grx(
 # "sorry i mixed that up earlier, its KPMG not deloitte": the same correction, new value first
 _Y_NOT_X = _grx(
     # ... and "sorry i make mistake, i am at DJI not huawei"
-    rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in))\s+(?:actually\s+)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
-    rf"not\s+(?P<old>[\w\-]+(?:\s+[\w\-]+)?)(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
+    # ... and "sorry i meant tree nuts not peanuts", "i meant italian, not french"
+    rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in)|\bi\s+meant?)\s+"
+    rf"(?:actually\s+)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
+    rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+[\w\-]+(?:\.\d+)*)?)"
+    rf"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
     "not",
 )
 # "oh wait i said postgres 14 earlier, its actually 15", "i said postgres 15 but its 16": the
@@ -7448,12 +7454,31 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     normalize_claim(hit.kind, values)
                 except InvalidInput:
                     return []
+                # "its 1.3.5, not 1.5, sorry. so pandas is 1.3": the message says the value
+                # again later, and that is the one that stands
+                tool = (hit.values.get("subject") or "").removesuffix(" version")
+                if (
+                    hit.kind == "working_state"
+                    and tool
+                    and re.search(
+                        rf"\b{re.escape(tool)}\s+(?:is\s+|=\s*|on\s+)?v?\d",
+                        event.text[m.end() :],
+                        re.IGNORECASE,
+                    )
+                ):
+                    return []
                 new = _Hit(hit.kind, values)
                 new.evidence.append((event.seq, m.start(), m.end()))
                 new.stated_end = m.end()
+                # another rule's reading of the same words goes with it
+                same = [
+                    h
+                    for h in hits
+                    if h.kind == hit.kind and h.values == hit.values and h not in gone
+                ]
                 hits.append(new)
                 self._note(event.seq, m.start(), m.end(), None, (new,))
-                return [hit]
+                return same
         return []
 
     def _new_setting(
