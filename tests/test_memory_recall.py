@@ -209,6 +209,15 @@ def _forms_each(tmp_path: Path, cases: tuple[tuple[str, str | tuple[str, ...], s
         assert any(want in s for s in got), (name, got)
 
 
+def _corrects_each(
+    tmp_path: Path, cases: tuple[tuple[str, tuple[str, ...], str, str], ...]
+) -> None:
+    """Each case's session leaves its corrected value ``kept`` and never the value ``gone``."""
+    for name, texts, kept, gone in cases:
+        formed = _formed(tmp_path / name, *texts)
+        assert _replaced(formed, kept, gone), (name, formed)
+
+
 def _forms_nothing(tmp_path: Path, cases: tuple[tuple[str, str | tuple[str, ...]], ...]) -> None:
     """Each case's session leaves no statement at all."""
     for name, texts in cases:
@@ -2645,19 +2654,25 @@ def test_a_job_said_in_a_conjunct_is_the_subject_of_its_clause(tmp_path: Path) -
 
 
 def test_updates_said_the_way_people_report_them(tmp_path: Path) -> None:
-    for name, texts, kept, gone in (
-        ("bumped", ("python 3.10 on this repo", "bumped python to 3.12 yesterday"), "3.12", "3.10"),
-        ("now", ("we're on node 18", "we finally upgraded node, 20 now"), "20", "18"),
-        ("named", ("my cat is called luna", "oops her name is nala"), "nala", "luna"),
+    _corrects_each(
+        tmp_path,
         (
-            "fish",
-            ("im vegetarian", "i started eating fish again so technically pescatarian"),
-            "pescatarian",
-            "vegetarian",
+            (
+                "bumped",
+                ("python 3.10 on this repo", "bumped python to 3.12 yesterday"),
+                "3.12",
+                "3.10",
+            ),
+            ("now", ("we're on node 18", "we finally upgraded node, 20 now"), "20", "18"),
+            ("named", ("my cat is called luna", "oops her name is nala"), "nala", "luna"),
+            (
+                "fish",
+                ("im vegetarian", "i started eating fish again so technically pescatarian"),
+                "pescatarian",
+                "vegetarian",
+            ),
         ),
-    ):
-        formed = _formed(tmp_path / name, *texts)
-        assert _replaced(formed, kept, gone), (name, formed)
+    )
     formed = _formed(
         tmp_path / "retired", "im a teacher at Greenfield Academy", "i retired last year"
     )
@@ -2670,26 +2685,32 @@ def test_updates_said_the_way_people_report_them(tmp_path: Path) -> None:
 
 
 def test_changes_reported_later_replace_or_end_what_was_said(tmp_path: Path) -> None:
-    for name, texts, kept, gone in (
-        ("out", ("i'm in chicago", "we moved out of chicago to evanston"), "evanston", "chicago"),
-        ("pm", ("we use yarn", "moved to pnpm"), "pnpm", "yarn"),
+    _corrects_each(
+        tmp_path,
         (
-            "pms",
-            ("package manager is npm", "we switched package managers, pnpm now"),
-            "pnpm",
-            "is npm",
+            (
+                "out",
+                ("i'm in chicago", "we moved out of chicago to evanston"),
+                "evanston",
+                "chicago",
+            ),
+            ("pm", ("we use yarn", "moved to pnpm"), "pnpm", "yarn"),
+            (
+                "pms",
+                ("package manager is npm", "we switched package managers, pnpm now"),
+                "pnpm",
+                "is npm",
+            ),
+            (
+                "db",
+                ("our db is mysql 5.7", "we migrated the db to postgres last month"),
+                "postgres",
+                "mysql",
+            ),
+            ("diet", ("im vegan", "i eat dairy again, vegetarian now"), "vegetarian", "vegan"),
+            ("wed", ("my girlfriend Anna", "we got married last month"), "wife", "girlfriend"),
         ),
-        (
-            "db",
-            ("our db is mysql 5.7", "we migrated the db to postgres last month"),
-            "postgres",
-            "mysql",
-        ),
-        ("diet", ("im vegan", "i eat dairy again, vegetarian now"), "vegetarian", "vegan"),
-        ("wed", ("my girlfriend Anna", "we got married last month"), "wife", "girlfriend"),
-    ):
-        formed = _formed(tmp_path / name, *texts)
-        assert _replaced(formed, kept, gone), (name, formed)
+    )
     for name, texts, gone in (
         (
             "gluten",
@@ -2751,18 +2772,24 @@ def test_a_pet_that_died_a_job_lost_and_a_promotion_said_later_in_the_session(
 
 
 def test_moves_new_jobs_and_upgrades_said_in_other_words(tmp_path: Path) -> None:
-    for name, texts, kept, gone in (
-        ("house", ("i live in leeds", "we've just moved house to sheffield"), "sheffield", "leeds"),
-        ("home", ("i live in leeds", "moved! sheffield is home now"), "sheffield", "leeds"),
-        ("with", ("i work at Monzo", "i'm with Revolut now"), "revolut", "monzo"),
-        ("jobs", ("i work at Monzo", "switched jobs to Revolut in may"), "revolut", "monzo"),
-        ("became", ("im a teacher", "i became a nurse last year"), "nurse", "teacher"),
-        ("newjob", ("im a teacher", "new job as a nurse"), "nurse", "teacher"),
-        ("react", ("we use react 17", "upgraded to react 18"), "18", "17"),
-        ("fully", ("im vegetarian", "fully vegan now"), "vegan", "vegetarian"),
-    ):
-        formed = _formed(tmp_path / name, *texts)
-        assert _replaced(formed, kept, gone), (name, formed)
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "house",
+                ("i live in leeds", "we've just moved house to sheffield"),
+                "sheffield",
+                "leeds",
+            ),
+            ("home", ("i live in leeds", "moved! sheffield is home now"), "sheffield", "leeds"),
+            ("with", ("i work at Monzo", "i'm with Revolut now"), "revolut", "monzo"),
+            ("jobs", ("i work at Monzo", "switched jobs to Revolut in may"), "revolut", "monzo"),
+            ("became", ("im a teacher", "i became a nurse last year"), "nurse", "teacher"),
+            ("newjob", ("im a teacher", "new job as a nurse"), "nurse", "teacher"),
+            ("react", ("we use react 17", "upgraded to react 18"), "18", "17"),
+            ("fully", ("im vegetarian", "fully vegan now"), "vegan", "vegetarian"),
+        ),
+    )
     for name, text in (
         ("dad", "Dad is home now"),
         ("tom", "im with Tom now"),
@@ -2776,23 +2803,24 @@ def test_moves_new_jobs_and_upgrades_said_in_other_words(tmp_path: Path) -> None
 
 
 def test_a_message_that_opens_with_the_fix_corrects_the_value_before(tmp_path: Path) -> None:
-    for name, texts, kept, gone in (
-        ("porto", ("i live in Porto", "not porto, braga"), "braga", "porto"),
-        ("vegan", ("im vegan", "not vegan, just vegetarian lol"), "vegetarian", "vegan"),
-        ("dots", ("python 3.11", "wait its 3.12 not 3.11"), "3.12", "3.11"),
+    _corrects_each(
+        tmp_path,
         (
-            "nuts",
-            ("im allergic to peanuts", "sorry i meant tree nuts not peanuts"),
-            "tree nut",
-            "peanut",
+            ("porto", ("i live in Porto", "not porto, braga"), "braga", "porto"),
+            ("vegan", ("im vegan", "not vegan, just vegetarian lol"), "vegetarian", "vegan"),
+            ("dots", ("python 3.11", "wait its 3.12 not 3.11"), "3.12", "3.11"),
+            (
+                "nuts",
+                ("im allergic to peanuts", "sorry i meant tree nuts not peanuts"),
+                "tree nut",
+                "peanut",
+            ),
+            ("lang", ("i speak french", "i meant italian, not french"), "italian", "french"),
+            (
+                "again",
+                ("im on pandas 1.5", "oh. its 1.3.5, not 1.5, sorry. so pandas is 1.3"),
+                "is 1.3",
+                "1.5",
+            ),
         ),
-        ("lang", ("i speak french", "i meant italian, not french"), "italian", "french"),
-        (
-            "again",
-            ("im on pandas 1.5", "oh. its 1.3.5, not 1.5, sorry. so pandas is 1.3"),
-            "is 1.3",
-            "1.5",
-        ),
-    ):
-        formed = _formed(tmp_path / name, *texts)
-        assert _replaced(formed, kept, gone), (name, formed)
+    )
