@@ -2824,3 +2824,24 @@ def test_a_message_that_opens_with_the_fix_corrects_the_value_before(tmp_path: P
             ),
         ),
     )
+
+
+def test_a_place_said_with_chats_right_now_is_a_visit_and_a_conjunct_home_is_kept(
+    tmp_path: Path,
+) -> None:
+    _forms_nothing(tmp_path, (("rn", "i'm in paris rn"), ("atm", "in lisbon atm, any food tips?")))
+    _forms_each(
+        tmp_path,
+        (
+            ("but", "im from manchester originally but live in london", "london"),
+            ("learning", "im learning japanese rn, like n4 level lol", "japanese"),
+            ("node", "we're on node 20 atm", "20"),
+            (
+                "atm-live",
+                "atm i work at revolut as a backend engineer and live in london, been here 6 yrs",
+                "london",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "sister", "my sister is from leeds but live in york")
+    assert not any("york" in s for s in formed), formed

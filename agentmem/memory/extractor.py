@@ -2030,7 +2030,8 @@ _HOME = [
     ),
     _grx(
         # non-native "I am live in Shenzhen"
-        rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+)?|^\W*|,\s*)(?:currently\s+|now\s+|still\s+"
+        # "im from manchester originally but live in london": the clause's own subject's
+        rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+)?|^\W*|,\s*|\b(?:but|and)\s+)(?:currently\s+|now\s+|still\s+"
         rf"|actually\s+|both\s+|all\s+|do\s+)?(?:live|reside)\s+"
         # "we live here in Porto"
         rf"(?:here\s+|now\s+|together\s+)?"
@@ -2451,6 +2452,9 @@ _CARRIED_ON = _rx(r"\s*(?:and|but|then|so)\b")
 _MOVED_FROM = re.compile(r"\bfrom\s+(?P<org>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)\s+to\s", re.I)
 
 
+_CONJUNCT_LIVE = _rx(r"(?:but|and)\s")
+
+
 def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     # "shes a UX lead at canva, based in sydney": a place said without its subject is the
     # clause's subject's, here someone else's
@@ -2463,6 +2467,8 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
                 c[m.start() : m.start() + 1] == "," or _CARRIED_ON.match(c, m.start())
             ):
                 continue
+            if _CONJUNCT_LIVE.match(c, m.start()) and _another_subject(c, m.start()):
+                continue  # "my sister is from leeds but live in york" (non-native)
             # "i moved from Amazon to DHL in spring": a move from an employer is a new job
             if (
                 (left := _MOVED_FROM.search(m.group())) is not None

@@ -175,6 +175,12 @@ TRANSIENT_MARKERS: Final = _compile(
             r"|\b(?:i'm|im|i am|we're|we are|be|been|while|when|i'll be|will be)"
             r" (?:only |just |back |still )?in town\b",
         ),
+        (
+            # "im in paris rn", "in lisbon atm": chat's "right now", said of where the user is
+            # (only a place: "im learning japanese rn" and "money is tight rn" are no visits)
+            "transient:right_now_chat",
+            r"\brn\b|\batm\b",
+        ),
     )
 )
 
@@ -196,6 +202,7 @@ _TRIGGERS: Final = {
         "",
     ),
     "transient:right_now": ("now moment present", ""),
+    "transient:right_now_chat": ("rn atm", ""),
     "transient:task_scope": (
         "task session conversation chat thread request question answer reply response exercise"
         " run once",
@@ -310,7 +317,9 @@ class LiteralPrefilter:
 _PREFILTER: Final = LiteralPrefilter()
 _INJECTION: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in INJECTION_MARKERS)
 _TRANSIENT: Final = tuple((c, p, _PREFILTER.add(*_TRIGGERS[c])) for c, p in TRANSIENT_MARKERS)
-_TRANSIENT_NOT_TRAVEL: Final = tuple(m for m in _TRANSIENT if m[0] != "transient:travel")
+_TRANSIENT_NOT_TRAVEL: Final = tuple(
+    m for m in _TRANSIENT if m[0] not in ("transient:travel", "transient:right_now_chat")
+)
 _TRAVEL: Final = tuple(m for m in _TRANSIENT if m[0] == "transient:travel")
 _JOB_KINDS: Final = frozenset({"occupation", "employer"})
 _TRANSIENT_FOR_JOBS: Final = tuple(
@@ -460,7 +469,7 @@ _CLAUSE_BREAK: Final = _clause_break(f"|{THING_DID}|{TIMED_SUBJECT}", _ASK_AFTER
 # after a comma begins, and "right now we live in leeds" is where the user lives now ("im in
 # berlin, any tips for this week?" and "right now im in Rome" stay visits)
 _LIVE_IN: Final = re.compile(
-    r"\b(?:i|we)\s+(?:still\s+|also\s+|currently\s+|now\s+|actually\s+)?live\s+in\b", re.I
+    r"\b(?:i|we|and|but)\s+(?:still\s+|also\s+|currently\s+|now\s+|actually\s+)?live\s+in\b", re.I
 )
 _ASK_AT_COMMA: Final = re.compile(_ASK_AFTER_COMMA[1:], re.IGNORECASE)
 # "I'm in Rome and the weather is great this week": a place keeps the time of the sentence it
