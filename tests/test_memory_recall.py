@@ -2845,3 +2845,15 @@ def test_a_place_said_with_chats_right_now_is_a_visit_and_a_conjunct_home_is_kep
     )
     formed = _formed(tmp_path / "sister", "my sister is from leeds but live in york")
     assert not any("york" in s for s in formed), formed
+
+
+def test_a_pick_among_the_assistants_drafts_is_no_taste(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            ("version", "i prefer the shorter version"),
+            ("one", "i like the blue one better"),
+            ("this-one", "i prefer email over phone calls for this one"),
+        ),
+    )
+    _forms_each(tmp_path, (("seats", "i prefer window seats, always have", "window seats"),))

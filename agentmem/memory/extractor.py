@@ -3529,6 +3529,12 @@ def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list
 
 
 _TO_BE_CALLED = re.compile(r"(?i)(?:to\s+be|being)\s+called\b")
+_PICKED = _rx(
+    r"^(?:the|that|this|your|ur)\s+(?:[\w\-]+\s+){0,2}(?:version|draft|option|one|ones|idea"
+    r"|suggestion|answer|reply|layout|design|wording|title|format|choice|variant|rewrite|template"
+    r"|paragraph|intro|ending|summary|recipe|plan|itinerary|route|list)s?"
+    r"(?:\s+(?:better|more|most|best|instead))?$"
+)
 
 
 _PREF_VERBS = rf"love|like|enjoy|adore|hate|dislike|detest|despise|loathe|can{_A}?t\s+stand|prefer"
@@ -3598,6 +3604,10 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
             if _AS_ROLE_BEFORE.search(c, 0, m.start()):
                 continue
             obj = m.group("obj") or m.group("obj2") if "obj2" in m.re.groupindex else m.group("obj")
+            # "i prefer the shorter version", "i like the blue one": a pick among what the
+            # assistant offered, not a taste
+            if _PICKED.match(obj):
+                continue
             # "one thing i really hate is touchscreens", "what i love most is jazz"
             if cleft := _CLEFT_OBJECT.match(obj):
                 if not _CLEFT_HEAD.search(c, 0, m.start()):

@@ -134,7 +134,9 @@ TRANSIENT_MARKERS: Final = _compile(
             "transient:task_scope",
             r"\bfor (?:this|the current|the next|this one|that) (?:task|session|conversation|chat"
             r"|thread|request|question|answer|reply|response|exercise|run)\b"
-            r"|\b(?:in|during) this (?:task|session|conversation|chat|thread)\b|\bjust this once\b",
+            r"|\b(?:in|during) this (?:task|session|conversation|chat|thread)\b|\bjust this once\b"
+            # "i prefer email over phone calls for this one"
+            r"|\bfor (?:this|that) one\b",
         ),
         (
             "transient:for_now",
@@ -205,7 +207,7 @@ _TRIGGERS: Final = {
     "transient:right_now_chat": ("rn atm", ""),
     "transient:task_scope": (
         "task session conversation chat thread request question answer reply response exercise"
-        " run once",
+        " run once one",
         "",
     ),
     "transient:for_now": (
