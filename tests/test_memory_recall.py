@@ -2857,3 +2857,8 @@ def test_a_pick_among_the_assistants_drafts_is_no_taste(tmp_path: Path) -> None:
         ),
     )
     _forms_each(tmp_path, (("seats", "i prefer window seats, always have", "window seats"),))
+
+
+def test_a_job_by_training_that_the_user_left_is_not_the_job(tmp_path: Path) -> None:
+    _forms_nothing(tmp_path, (("but", "im a nurse by training but work in it now"),))
+    _forms_each(tmp_path, (("kept", "im a nurse by training and by trade, 20 years", "nurse"),))

@@ -3191,6 +3191,9 @@ _ORG_AFTER_PLACE = re.compile(
 
 # A conjunct without its own subject ("... and work at Tesco as a cashier") is said of the
 # subject of the clause before it
+_BY_TRAINING_BUT = _rx(
+    r"\s+by\s+(?:training|degree|education|qualification|background)\s*,?\s+but\b"
+)
 _CONJUNCT_WORK = _rx(r"(?:\band|,)\s+(?:now\s+|also\s+)?work(?:ing)?\b")
 _AND_BEFORE = _rx(r"\band\s+$")
 _PRONOUN = _rx(r"\b(?:i|im|i['’]m|i['’]ve|ive|he|she|they|you|u|we|his|her|their|your)\b")
@@ -3246,6 +3249,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             # "as the CEO of this household (the dishes disagree)": a title of home is a joke
             said_role = "role" in m.re.groupindex and m.group("role")
             if _OF_HOME.match(c, m.end("role") if said_role else m.end()):
+                continue
+            # "im a nurse by training but work in it now": a past training, not the job
+            if _BY_TRAINING_BUT.match(c, m.end("role") if said_role else m.end()):
                 continue
             hit = _Hit("occupation", {"role": role}, m.span())
             # "as a UX designer i have a portfolio review next week": the frame is said of the
