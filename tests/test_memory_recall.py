@@ -2862,3 +2862,22 @@ def test_a_pick_among_the_assistants_drafts_is_no_taste(tmp_path: Path) -> None:
 def test_a_job_by_training_that_the_user_left_is_not_the_job(tmp_path: Path) -> None:
     _forms_nothing(tmp_path, (("but", "im a nurse by training but work in it now"),))
     _forms_each(tmp_path, (("kept", "im a nurse by training and by trade, 20 years", "nurse"),))
+
+
+def test_a_linter_named_by_use_and_parents_or_brothers_who_are_not_relatives(
+    tmp_path: Path,
+) -> None:
+    _corrects_each(
+        tmp_path,
+        (("ruff", ("our linter is flake8", "we use ruff now actually"), "ruff", "flake8"),),
+    )
+    formed = _formed(tmp_path / "black", "line length is 100 and we use ruff not black")
+    assert not any("linter" in s for s in formed), formed
+    _forms_nothing(
+        tmp_path,
+        (
+            ("peers", "my mum friend group is chaos"),
+            ("fellowship", "pray for my brothers in christ"),
+            ("they", "they use pylint"),
+        ),
+    )

@@ -1198,6 +1198,16 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and (single := _normal(kind, field_name, surface[:-1])) is not None
         ):
             plural, noun, owner = False, single, True
+        # "my mum friend group", "my dad mates": parents the user knows, not the user's own
+        if (
+            not plural
+            and surface.casefold() in ("mum", "mom", "dad", "mummy", "mommy")
+            and _PARENT_PEERS.match(c, m.end())
+        ):
+            continue
+        # "my brothers in christ", "my sisters in arms": a fellowship, not siblings
+        if not is_pet and _IN_FELLOWSHIP.match(c, m.end()):
+            continue
         # "my moms group", "my dads team": a group of parents, not the user's own; only "my moms
         # a nurse" (is) and "my dads birthday" (whose) are one parent
         if (
@@ -1528,6 +1538,8 @@ def _counted_names(c: str, pos: int, count: int, pet: bool = False) -> list[str]
     return names if len(names) == len(tokens) == count else []
 
 
+_PARENT_PEERS = _rx(r"\s+(?:friends?|mates?|pals?|group|groups|chat|squad|crew)\b")
+_IN_FELLOWSHIP = _rx(r"\s+in\s+(?:christ|arms|the\s+lord|faith)\b")
 _ONE_PARENT_NEXT = _rx(
     r"\s+(?:a|an|from|(?:(?:\d{1,2}(?:st|nd|rd|th)|50th|60th|70th|80th)\s+)?(?:birthday|bday)"
     r"|house|place|name|side|job|car|funeral|wedding|health|surgery|appointment|retirement)\b"
@@ -4568,8 +4580,14 @@ _LINES_UNDER = _grx(
 _LINT_WITH = _grx(
     r"\b(?:we|i)\s+(?:always\s+|also\s+)?(?P<verb>lint|format)\s+(?:everything\s+|the\s+code\s+)?"
     r"(?:with|w/|using|via)\s+(?P<val>ruff|eslint|flake8|pylint|black|prettier|biome|rubocop"
-    r"|golangci-lint|ktlint|clippy|rustfmt|gofmt|stylelint)\b",
-    "lint format",
+    r"|golangci-lint|ktlint|clippy|rustfmt|gofmt|stylelint)\b"
+    # "we use ruff now actually", "switched to eslint": a linter (ruff also formats: "we use ruff
+    # not black" names the formatter it replaces)
+    r"|\b(?:we|i)\s+(?:now\s+|also\s+)?(?:use|(?:just\s+)?(?:switched|moved)\s+(?:over\s+)?to)\s+"
+    r"(?P<lint>ruff|flake8|pylint|eslint|rubocop|golangci-lint|ktlint|stylelint)\b"
+    r"(?!\s+(?:for|to)\s+format|\s+(?:not|instead\s+of|over|rather\s+than)\s+(?:black|prettier"
+    r"|yapf|autopep8|isort))",
+    "lint format use switched moved",
 )
 
 
@@ -4626,6 +4644,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _LINES_UNDER.finditer(c, mask):
         yield _Hit("working_state", {"subject": "line length", "value": m.group("val")}, m.span())
     for m in _LINT_WITH.finditer(c, mask):
+        if m.group("lint"):
+            yield _Hit("working_state", {"subject": "linter", "value": m.group("lint")}, m.span())
+            continue
         subject = "linter" if m.group("verb").casefold() == "lint" else "formatter"
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     for m in _DATABASE_USED.finditer(c, mask):
