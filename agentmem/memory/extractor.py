@@ -7604,7 +7604,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         }
         dead = [
             h
-            for h in hits
+            for h in (hits if died or died_species else ())
             if h.kind in ("pet", "relationship")
             and h not in gone
             and not all(e[0] == event.seq for e in h.evidence)
@@ -7616,7 +7616,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         died_kinds = {(h.kind, h.values.get("species") or h.values.get("relation")) for h in dead}
         gone += dead + [
             h
-            for h in hits
+            for h in (hits if dead else ())
             if h not in gone
             and h not in dead
             and not h.values.get("name")
