@@ -2881,3 +2881,30 @@ def test_a_linter_named_by_use_and_parents_or_brothers_who_are_not_relatives(
             ("they", "they use pylint"),
         ),
     )
+
+
+def test_words_given_to_translate_or_show_state_nothing(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            ("colon", "translate to spanish: i am a doctor and i live in madrid"),
+            ("dash", "translate this into polish pls - i have two kids and a dog named reksio"),
+            ("into", "can u translate i live in berlin and work as a nurse into german"),
+            ("say", "how do i say i am a vegetarian in japanese"),
+            ("husband", "how do you say my husband is a doctor in german"),
+            ("example", "example sentence: i have a cat named tom"),
+            ("class", "practice sentences for my english test: i am a teacher. i live in hanoi"),
+            ("placeholder", "give me 3 example sentences like 'i live in X' - i live in rome"),
+            ("slot", "i work at [company] as a [role]"),
+        ),
+    )
+    # what the user says around the words is still theirs
+    got = _formed(
+        tmp_path / "around", "im a nurse, translate this for my patient: i am allergic to latex"
+    )
+    assert any("nurse" in s for s in got) and not any("latex" in s for s in got), got
+    got = _formed(tmp_path / "before", "i live in oslo btw. translate: i have three children")
+    assert any("oslo" in s for s in got) and not any("child" in s for s in got), got
+    # a translation cue with no words set apart leaves the facts said with it
+    got = _formed(tmp_path / "cv", "i need to translate my cv to german, im a nurse from manila")
+    assert any("nurse" in s for s in got), got

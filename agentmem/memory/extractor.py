@@ -5602,6 +5602,59 @@ def _idle_reason(clause: str) -> str | None:
     return transient_marker(clause)
 
 
+# "translate to spanish: i am a doctor", "how do you say my husband is a doctor in german",
+# "example sentences for my class: i have a cat named tom": words given to be translated or
+# shown are material, not statements (a quoted one already is)
+_MATERIAL_CUE = _grx(
+    r"\btranslat(?:e|ing)\b"
+    r"|\bhow\s+(?:do|would|can|could|should|to)\s+(?:(?:i|you|u|we|one)\s+)?say\b"
+    r"|\b(?:example|sample|practi[cs]e|model)\s+(?:sentences?|phrases?|answers?|dialogues?)\b",
+    words="translate translating say sentence sentences phrase phrases answer answers dialogue"
+    " dialogues",
+)
+# ... after a colon or a dash right after the cue and the words that say what they are for
+# ("translate this into polish pls:"), to the end of that line; a looser colon ("translate my
+# cv for me, details: im a nurse") introduces the user's own facts
+_MATERIAL_OPENS = _rx(
+    r"(?:\s+(?:this|that|it|these|the\s+following|pls|please|plz|for\s+me|(?:in|into|to|from)"
+    r"\s+\w+|sentences?|text|lines?|phrases?|quickly|real\s+quick"
+    r"|like\s+['\"‘“][^'\"’”]{1,40}['\"’”]"
+    # "for my patient", "for my english test": the words are for a class or another's use
+    r"|for\s+(?:a|my|the|our)\s+(?:\w+\s+)?(?:patients?|students?|class|homework|worksheet"
+    r"|textbook|exercise|test|exam|lesson|course|kids|pupils)))*\s*(?::|[-–—]\s)"
+)
+# ... else only when the language it is to be said in follows: up to that language
+_MATERIAL_INTO = _rx(rf"\s+(?:in|into|to)\s+{_LANG}")
+_MATERIAL_SAYS = _rx(rf"\b(?:i|i{_A}?m|im|my|me|we|we{_A}re|our)\b")
+
+
+# "sentences like 'i live in X'", "i work at [company]": a slot to fill in, never a value
+_PLACEHOLDER = re.compile(r"(?i)[a-z]|x{2,}|\[[^\]]*\]|<[^>]*>|\{[^}]*\}|_+|\.{3}|…")
+_PLACEHOLDER_FIELDS: Final = {"home_location": "place", "employer": "org", "occupation": "role"}
+
+
+def _material_spans(text: str, mask: int) -> list[tuple[int, int]]:
+    """Where ``text`` gives words to translate or show rather than states them: after a colon
+    or dash that follows the cue ("translate: i have three children"), to the end of the line;
+    else from the cue to the language they are to be said in ("can u translate i live in berlin
+    into german"). Without either the words are not set apart ("i need to translate my cv, im
+    a nurse") and nothing is."""
+    spans = []
+    for m in _MATERIAL_CUE.finditer(text, mask):
+        if opened := _MATERIAL_OPENS.match(text, m.end()):
+            end = text.find("\n", opened.end())
+            spans.append((opened.end(), len(text) if end < 0 else end))
+            continue
+        stop = _SENTENCE_END.search(text, m.end())
+        limit = len(text) if stop is None else stop.start()
+        # "translate from czech to slovak pls, im fluent": no words given, only languages
+        if (into := _MATERIAL_INTO.search(text, m.end(), limit)) and _MATERIAL_SAYS.search(
+            text, m.end(), into.start()
+        ):
+            spans.append((m.end(), into.start()))
+    return spans
+
+
 def _forget_spans(text: str, mask: int) -> list[tuple[int, int]]:
     # "ugh scratch that we switched to pnpm": "scratch that" is said, then the new statement
     # ("forget that i live in leeds" names what to forget)
@@ -6320,6 +6373,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # her again: the phrase is blanked (offsets kept) before the message is read
             if mask & _FORGET_WHAT.bit and (spans := _forget_spans(text, mask)):
                 for a, b in spans:
+                    text = text[:a] + _BLANK * (b - a) + text[b:]
+                event = msgspec.structs.replace(event, text=text)
+            if mask & _MATERIAL_CUE.bit and (spans := _material_spans(text, mask)):
+                for a, b in spans:
+                    self._note(event.seq, a, b, "quoted")
                     text = text[:a] + _BLANK * (b - a) + text[b:]
                 event = msgspec.structs.replace(event, text=text)
             if (
@@ -8233,6 +8291,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     claim = normalize_claim(hit.kind, hit.values)
                 except InvalidInput:
                     continue  # not cached: an invalid wording is rare
+                if (field := _PLACEHOLDER_FIELDS.get(hit.kind)) and any(
+                    _PLACEHOLDER.fullmatch(v or "")
+                    for v in (hit.values[field], claim.values[field])
+                ):
+                    continue
                 normalized[wording] = (claim, claim.key())
             claim, key = normalized[wording]
             merged.setdefault(key, (claim, {}))[1].update(dict.fromkeys(hit.evidence))
