@@ -2908,3 +2908,38 @@ def test_words_given_to_translate_or_show_state_nothing(tmp_path: Path) -> None:
     # a translation cue with no words set apart leaves the facts said with it
     got = _formed(tmp_path / "cv", "i need to translate my cv to german, im a nurse from manila")
     assert any("nurse" in s for s in got), got
+
+
+def test_a_state_that_begins_later_or_others_take_the_user_for_is_not_held(
+    tmp_path: Path,
+) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            ("monday", "starting monday im vegetarian"),
+            ("from", "from monday im vegetarian"),
+            ("as-of", "as of tomorrow im a teacher"),
+            ("march", "starting in march i live in berlin"),
+            ("month", "from next month im based in lisbon"),
+            ("stay", "staying in rome starting today"),
+            ("people", "people think im a doctor because of my scrubs lol"),
+            ("assume", "they assume im the manager"),
+            ("most", "most people assume i live in london"),
+        ),
+    )
+    # a state that begins now, or a schedule, is held
+    _forms_each(
+        tmp_path,
+        (
+            ("today", "starting today im vegan", "vegan"),
+            ("schedule", "i work at tesco from monday to friday", "tesco"),
+            ("began", "from 3rd of this month I am joined TCS as senior test engineer", "tcs"),
+            # the user's own "no" ends what others think
+            ("no-o", "everybody think i am doctor but no o, i am a nurse at LUTH", "nurse"),
+            (
+                "no",
+                "people always think I learn because of anime, no, I dont like anime actually",
+                "anime",
+            ),
+        ),
+    )

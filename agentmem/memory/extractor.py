@@ -636,11 +636,15 @@ _REPORTED = _grx(
     r"|thought|believes|believed|assumes|assumed|heard|mentioned|wrote|writes|reckons|insists?"
     # ("replies" and "quote" are left out: "sorry for the slow replies", "get a quote")
     r"|insisted|swears|swore|joked|jokes|joking|kidding|asked|asks|replied|quoted"
-    r"|quoting|rumou?rs?|pretends?)\b|[\"“”«»]",
+    r"|quoting|rumou?rs?|pretends?)\b|[\"“”«»]"
+    # "people think im a doctor", "they assume im the manager": what others take the user for
+    # (the user's own "i think" is a hedge)
+    r"|(?<!\bi\s)(?<!\bwe\s)(?<!\bu\s)(?<!\byou\s)(?<!\bdont\s)(?<!\bdon't\s)(?<!\bdon’t\s)"
+    r"\b(?:think|assume|believe)\s+(?:that\s+)?(?:i['’]?m|i\s+am|i\s+(?!think)\w+)",
     words="said says saying told tells telling according claim claims claimed claiming thinks"
     " thought believes believed assumes assumed heard mentioned wrote writes reckons insist"
     " insists insisted swears swore joked jokes joking kidding asked asks replied replies quote"
-    " quoted quoting rumor rumors rumour rumours pretend pretends",
+    " quoted quoting rumor rumors rumour rumours pretend pretends think assume believe",
     parts='" “ ” « »',
 )
 _CREDENTIAL = _grx(
@@ -5084,7 +5088,12 @@ _REPORT_ENDS = _rx(
     r"(?:i|i['’]m|im|we|we['’]re)\b"
 )
 # "my nanay always says '...' haha but no, im a call center agent": the report ends too
-_BUT_BEFORE = _rx(r"\bbut(?:\W+(?:no|nah|nope|honestly|seriously|really|tbh|lol|haha))?\W*$")
+# ... and so does a bare "no" in Nigerian English's "no o" or "people think I learn because of
+# anime, no, I dont like anime"
+_BUT_BEFORE = _rx(
+    r"(?:\bbut(?:\W+(?:no|nah|nope|honestly|seriously|really|tbh|lol|haha))?|\b(?:no|nah|nope))"
+    r"(?:\s+o)?\W*$"
+)
 _AND_BEFORE = _rx(r"\band\W*$")
 _NOT_BECAUSE = _rx(r"\bnot\s+(?:just\s+|only\s+)?(?:because|cause|cuz|coz|bc|since)\W*$")
 _OWN_VOICE = _rx(

@@ -121,10 +121,26 @@ TRANSIENT_MARKERS: Final = _compile(
             "transient:time_window",
             r"\b(?:this|next) (?:week|weekend|month|morning|afternoon|evening|trip|summer|winter"
             r"|spring|autumn|fall|semester|term)\b"
-            r"|\b(?:today|tonight|tomorrow|yesterday)\b|\bthis time\b"
+            # ("as of today i work at google" and "vegan starting today" begin now and last)
+            r"|\b(?:(?<!as of )(?<!starting )(?<!from )(?<!beginning )today|tonight|tomorrow"
+            r"|yesterday)\b|\bthis time\b"
             # "for the next few weeks im in leeds", "over the coming 2 months"
             r"|\bthe (?:next|coming) (?:few |couple of |couple |\d+ |two |three |four )?"
             r"(?:days|weeks|months|nights)\b",
+        ),
+        (
+            # "starting monday im vegetarian", "from next month im based in lisbon", "as of
+            # tomorrow im a teacher": a state that begins later ("from monday to friday" is a
+            # schedule, and "as of today" begins now)
+            "transient:starts_later",
+            r"\b(?:starting|beginning|from|as of|effective)(?: on| in)? (?:(?:mon|tues|wednes|thurs"
+            r"|fri|satur|sun)day|tomorrow|next \w+|(?:the )?(?:\d{1,2}(?:st|nd|rd|th)|first)"
+            # ("from 3rd of this month I am joined TCS" began already)
+            r"(?! of (?:this|last|the last|the past))|january|february|march|april|may|june"
+            r"|july|august|september|october|november|december|jan|feb|aug|sept?|oct|nov|dec)\b"
+            r"(?! ?(?:to|till|until|til|through|thru|-|–|and|&)\b)(?! ?[-–])"
+            # non-native "starting monday i am now in Canva already": begun, and so now
+            r"(?![^.!?]*\b(?:already|now)\b)",
         ),
         (
             "transient:right_now",
@@ -167,7 +183,7 @@ TRANSIENT_MARKERS: Final = _compile(
             # ... but "staying in saigon for 5 years" is how long the user has lived there
             r"|\bstaying in\b[^.,;!?]{0,40}?\b(?:for(?! (?:the (?:last|past) )?(?:\d+|a few|few"
             r"|many|several|two|three|four|five|six|seven|eight|nine|ten) years| years| ages"
-            r"| a long time)|till|until|til|over|during)\b"
+            r"| a long time)|till|until|til|over|during|starting|as of)\b"
             r"|\bstaying in (?:a|an|the|my|our|their|his|her) (?:hotel|airbnb|hostel|guesthouse"
             r"|guest house|b&b|resort|friend|cousin|sister|brother|parents|mum|mom)"
             r"|\bfor (?:a|the|my|our) (?:conference|meeting|wedding|funeral|trip|work trip"
@@ -203,6 +219,7 @@ _TRIGGERS: Final = {
         " summer winter spring autumn fall semester term days weeks months nights",
         "",
     ),
+    "transient:starts_later": ("starting beginning from as effective", ""),
     "transient:right_now": ("now moment present", ""),
     "transient:right_now_chat": ("rn atm", ""),
     "transient:task_scope": (
