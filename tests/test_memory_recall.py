@@ -2943,3 +2943,28 @@ def test_a_state_that_begins_later_or_others_take_the_user_for_is_not_held(
             ),
         ),
     )
+
+
+def test_me_and_my_relative_is_we_and_another_s_project_is_theirs(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("moved", "me and my bf moved to porto last year", "porto"),
+            ("partner", "me and my bf moved to porto last year", "boyfriend"),
+            ("live", "me and my wife live in leeds", "leeds"),
+            ("both", "me and my sister are both vegan", "vegan"),
+            (
+                "after-comma",
+                "avoid the same nights as my husband, me and my husband we are staying in Derby",
+                "derby",
+            ),
+            # "me" before another "but" still ends its clause
+            ("but", "ibuprofen is fine for me but im allergic to aspirin", "aspirin"),
+        ),
+    )
+    for name, text in (
+        ("coworker", "my coworkers project is on node 14"),
+        ("boss", "my bosses repo is on python 3.9"),
+    ):
+        got = _formed(tmp_path / name, text)
+        assert not any("version" in s or "python" in s for s in got), (name, got)

@@ -449,7 +449,7 @@ _ABBREVIATIONS: Final = frozenset(
 )
 _SUBJECT_START = (
     rf"(?:i|i{_A}?m|i{_A}?ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve|he|she|they|you"
-    rf"|he{_A}?s|she{_A}?s|they{_A}?re|you{_A}re)\b"
+    rf"|he{_A}?s|she{_A}?s|they{_A}?re|you{_A}re|me\s+(?:and|n|&)\s+(?:my|our))\b"
     r"|(?:this|next|last)\s+(?:week|weekend|month|year|morning|evening|time)\b"
     r"|(?:today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment)\b"
     # a coding session's own subjects: "..., the repo uses vitest", "and CI runs on python 3.12"
@@ -463,7 +463,8 @@ _SUBJECT_START = (
 _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
-    rf"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
+    # ("me and my bf moved to porto": one subject, the couple)
+    rf"|,?\s+(?:but|(?<!\bme\s)and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+|rn\s+)?(?:{_SUBJECT_START})"
     # "I am taxi driver and the shift was long today": a new subject, its own time
     rf"|{THING_DID}|{TIMED_SUBJECT})"
@@ -4608,6 +4609,17 @@ def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
         yield _TECH_ALIASES.get(tech, tech), pair.group("ver")
 
 
+# "my coworkers project is on node 14", "my bosses repo": another's, the apostrophe left out
+_ANOTHERS_PROJECT = _grx(
+    r"\b(?:friend|colleague|coworker|co-worker|client|customer|neighbou?r|boss|mate|teammate"
+    r"|manager|roommate|flatmate|brother|sister|dad|mum|mom|son|daughter|wife|husband|partner"
+    r"|bf|gf|cousin)(?:e?s|['’]s|s['’])\s+(?:[\w\-]+\s+)?(?:project|repo|repository|app"
+    r"|codebase|stack|setup|ci|build|code|site|website|service|server|team|company|laptop)\b",
+    words="project repo repository app codebase stack setup ci build code site website service"
+    " server team company laptop",
+)
+
+
 def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _TECH_CONTEXT.finditer(c, mask):
         # "their CI runs on node 16", "my friend's app is on django 4": another's stack
@@ -5640,6 +5652,13 @@ _MATERIAL_SAYS = _rx(rf"\b(?:i|i{_A}?m|im|my|me|we|we{_A}re|our)\b")
 # "sentences like 'i live in X'", "i work at [company]": a slot to fill in, never a value
 _PLACEHOLDER = re.compile(r"(?i)[a-z]|x{2,}|\[[^\]]*\]|<[^>]*>|\{[^}]*\}|_+|\.{3}|…")
 _PLACEHOLDER_FIELDS: Final = {"home_location": "place", "employer": "org", "occupation": "role"}
+
+
+# "me and my bf", "me n my wife": the user and a relative, one subject
+_ME_AND_MY = _rx(
+    rf"^\W*me\s+(?:and|n|&)\s+(?:my|our)\s+(?:(?:{_REL_MOD})\s+)?(?:{_REL_SURFACE})"
+    rf"(?:\s+(?-i:[A-Z])[\w'’\-]+)?(?=\s)"
+)
 
 
 def _material_spans(text: str, mask: int) -> list[tuple[int, int]]:
@@ -8031,11 +8050,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if mask & _HOUSEHOLD.bit:
                 found.extend(h for h in _rule_household(clause, mask) if h.values.get("name"))
         else:
+            # "me and my bf moved to porto": the couple is "we" to every rule, while the
+            # partner is still named in the words that say so
+            said = clause
+            if (pair := _ME_AND_MY.match(clause)) is not None:
+                said = "we" + " " * (pair.end() - 2) + clause[pair.end() :]
             if mask & _NAMES_BITS:
                 found.extend(_rule_names(clause, mask, may_greet))
             for rule, bits in _RULES:
                 if mask & bits:
-                    found.extend(rule(clause, mask))
+                    found.extend(rule(clause if rule is _rule_possessive else said, mask))
             if mask & _RETRACTION.bit and self._retracting(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
         # "i broke up with my boyfriend": the partner the clause ends is no claim
@@ -8047,6 +8071,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 or _normal("relationship", "relation", h.values["relation"] or "")
                 not in _PARTNERS | _SPOUSES
             ]
+        # "my coworkers project is on node 14": a setting of another's project
+        if found and mask & _ANOTHERS_PROJECT.bit and _ANOTHERS_PROJECT.search(clause, mask):
+            found = [h for h in found if h.kind != "working_state"]
         # "my coworker's stack:\n- db: mysql 8": a bulleted setting is the list owner's, whom
         # the line that opens the list names
         if found and clause[:1] in _BULLETS and _listed_by_another(text, start):
