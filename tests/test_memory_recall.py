@@ -2968,3 +2968,15 @@ def test_me_and_my_relative_is_we_and_another_s_project_is_theirs(tmp_path: Path
     ):
         got = _formed(tmp_path / name, text)
         assert not any("version" in s or "python" in s for s in got), (name, got)
+
+
+def test_pet_names_said_in_apposition_or_paired_with_n(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("apposed", "our rescue greyhound, luna, is scared of stairs", "named luna"),
+            ("n", "my two cats mochi n tofu are fighting again", "named tofu"),
+        ),
+    )
+    got = _formed(tmp_path / "aside", "my dog, however, is fine but the vet bill isnt")
+    assert got and not any("named" in s for s in got), got

@@ -998,6 +998,20 @@ _PET_VERBS = (
     r"|sheds|pulls|digs|dug|knocked|knocks|follows|hides|wakes|woke|got|threw|throws"
     r"|seems|started|starts|escaped|peed|pees|licks|licked|snores|growls|hisses|hissed|went"
     r"|came|looks|looked|smells|sits|sat|yowls|whines|whined|scratched|hid|hated|loved|fell"
+    # "my african grey kiwi screams every time"
+    r"|screams|screamed|squawks|talks|sings|purrs|poops|pooped|pukes|puked|vomits|vomited"
+    r"|limps|limped|coughs|coughed|sneezes|itches|shakes|shook|panics|freaks"
+)
+# ... but "my dog, however, is fine": a word said aside, between commas
+_ASIDE_WORDS: Final = frozenset(
+    _words(
+        "however though anyway anyways btw tbh lol lmao meanwhile otherwise therefore instead"
+        " alas ok okay sadly yes yeah no nope well sigh ugh again too also still now then"
+        " unfortunately luckily thankfully hopefully"
+    )
+)
+_PET_APPOSED = re.compile(
+    rf"\s*,\s*(?P<names>[A-Za-z][a-z'’\-]{{1,19}})\s*,\s+(?=(?:{_PET_VERBS})\b)"
 )
 _PET_NAME_THEN_VERB = re.compile(
     rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our)|{_PET_VERBS})\b)"
@@ -1036,7 +1050,7 @@ _NOT_A_NAME: Final = frozenset(
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
 _LOWER_NAME_AFTER = re.compile(
-    r"\s+(?P<names>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})(?:\s+and\s+(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ\-]{1,19}))?)"
+    r"\s+(?P<names>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})(?:\s+(?:and|n|&)\s+(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ\-]{1,19}))?)"
     r"(?=\s*$|\s*[,.;!)]|\s+[a-z&]|(?<=['’]s)\s+\d)"
 )
 
@@ -1280,6 +1294,15 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             )
         ):
             names, end = _names(named.group("names")), m.end() + named.end()
+        elif (
+            is_pet
+            and not plural
+            and (named := _PET_APPOSED.match(rest))
+            and named.group("names").casefold() not in _ASIDE_WORDS
+            and _pet_name_ok(named.group("names"))
+        ):
+            # "our rescue greyhound, luna, is scared of stairs"
+            names, end = [named.group("names").title()], m.end() + named.end("names")
         elif (
             is_pet
             and (named := _PET_NAME_THEN_VERB.match(rest))
@@ -1938,12 +1961,15 @@ _GO_BY = _Gated(
 )
 
 
+_NAME_AND = re.compile(r"\s+(?:and|n|&)\s+")
+
+
 def _given_names(raw: str) -> list[str]:
     """Names of a capture: capitalised tokens as typed, lower-case ones if not English words."""
     if raw[:1].isupper():
         return _names(raw)
     out = []
-    for token in raw.replace(" and ", " ").split():
+    for token in _NAME_AND.sub(" ", raw).split():
         token = _POSSESSIVE_END.sub("", token)
         if (
             not token.isalpha()
