@@ -678,10 +678,11 @@ def test_occupations_in_the_frames_people_speak_from(tmp_path: Path) -> None:
         (
             "im basically a professional firefighter at this point lol",
             "in my sims save im a chef living in willow creek",
-            "im a proud dog owner",
         )
     ):
         assert _active(tmp_path / f"trap{i}", text) == set(), text
+    # an owner of a dog has a dog, and no job by it
+    assert _active(tmp_path / "owner", "im a proud dog owner") == {"User has at least one dog"}
 
 
 def test_corrections_and_ends_said_the_way_people_say_them(tmp_path: Path) -> None:
@@ -2980,3 +2981,36 @@ def test_pet_names_said_in_apposition_or_paired_with_n(tmp_path: Path) -> None:
     )
     got = _formed(tmp_path / "aside", "my dog, however, is fine but the vet bill isnt")
     assert got and not any("named" in s for s in got), got
+
+
+def test_bios_and_jobs_said_the_ways_people_say_them(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("job-is", "my job is a nurse", "nurse"),
+            ("day-job", "my day job is software dev", "software developer"),
+            ("nights", "i work nights at the hospital as a porter", "porter"),
+            ("self-employed", "im self employed, a plumber", "plumber"),
+            ("freelance", "im freelance, a graphic designer mostly", "graphic designer"),
+            ("mum-of", "mum of 2 here, need quick dinners", "child"),
+            ("dad-of", "father of 3 here", "child"),
+            ("dog-mum", "proud dog mum here", "dog"),
+            ("cat-mom", "im a cat mom", "cat"),
+            ("owner", "proud owner of 2 cats", "cat"),
+            ("based-out", "im based out of nairobi", "nairobi"),
+        ),
+    )
+    # a field or department is no employer; "freelance" no name; a dream job no job
+    got = _formed(tmp_path / "it", "i work in IT as a sysadmin")
+    assert any("sysadmin" in s for s in got) and not any("works at" in s for s in got), got
+    got = _formed(tmp_path / "free", "im freelance, a designer")
+    assert not any("name" in s for s in got), got
+    _forms_nothing(
+        tmp_path,
+        (
+            ("dream", "my dream job is pilot"),
+            ("boring", "my job is boring"),
+        ),
+    )
+    got = _formed(tmp_path / "sister", "my sister is a dog mom")
+    assert not any("dog" in s for s in got), got

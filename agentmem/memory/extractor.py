@@ -1046,6 +1046,8 @@ _NOT_A_NAME: Final = frozenset(
         " already even only again apparently honestly seriously basically she he it they we"
         # past tenses the word list lacks: "my sister became a nurse"
         " became began held paid heard"
+        # what the word list lacks of how people work: "im freelance, a designer"
+        " freelance freelancer freelancing homeschooling selfemployed"
     )
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
@@ -1747,8 +1749,23 @@ _PARENT = _grx(
     rf"|busy|full[- ]time|young|tired)\s+)?(?P<p>mom|mum|mother|dad|father|parent|grandmother"
     rf"|grandfather|grandparent|grandma|grandpa|granny|stepmom|stepdad|stepmother|stepfather)"
     rf"(?:\s+(?:of|to)\s+(?:{_QTY}|twins)(?:\s+(?:kids|children|boys|girls))?)?"
-    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself|with|btw|lol)\b)",
-    "am m im",  # I'm, I am, im
+    rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself|with|btw|lol)\b)"
+    # a bio that opens the clause: "mum of 2 here", "proud dad of twins here"
+    rf"|^\W*(?:(?:a|an)\s+)?(?:(?:proud|single|new|working|stay[- ]at[- ]home|busy|tired)\s+)?"
+    rf"(?P<p2>mom|mum|mother|dad|father|parent)\s+(?:of|to)\s+(?:{_QTY}|twins)"
+    rf"(?:\s+(?:kids|children|boys|girls|little\s+ones))?\s+here\b",
+    "am m im here",  # I'm, I am, im; a bio's "here"
+)
+# "im a cat mom", "proud dog mum here", "proud owner of 2 cats": a pet, said by its keeper
+_PET_PARENT = _grx(
+    rf"(?:{_I_AM}\s+(?:a\s+|an\s+|the\s+)?|^\W*(?:(?:a|an)\s+)?)"
+    rf"(?:(?:proud|happy|new|first[- ]time|tired)\s+)?"
+    rf"(?:(?P<species>dog|cat|bunny|rabbit|bird|hamster|guinea\s+pig|horse|chicken|fish)\s+"
+    rf"(?:mom|mum|mama|momma|dad|daddy|parent|owner)"
+    rf"|(?:owner|mum|mom|dad|parent)\s+(?:of|to)\s+(?:a|an|one|two|three|four|\d{{1,2}})\s+"
+    rf"(?:(?:{_PET_MOD})\s+)?(?P<species2>{_PET_SURFACE}))"
+    rf"(?=\s*$|\s*[,;!.]|\s+(?:here|and|so|but|lol|btw|too|now)\b)",
+    "mom mum mama momma dad daddy parent owner",
 )
 _MARRIED = _grx(
     rf"{_I_AM}\s+(?:happily\s+|also\s+)?married(?:\s+to\s+(?P<name>{_NAME}))?"
@@ -1759,11 +1776,15 @@ _MARRIED = _grx(
 
 def _rule_parent_married(c: str, mask: int) -> Iterator[_Hit]:
     for m in _PARENT.finditer(c, mask):
-        p = m.group("p").casefold()
+        p = (m.group("p") or m.group("p2")).casefold()
         relation = (
             "grandchild" if p.startswith("grand") else "stepchild" if "step" in p else "child"
         )
         yield _Hit("relationship", {"relation": relation, "name": None}, m.span())
+    for m in _PET_PARENT.finditer(c, mask):
+        species = _normal("pet", "species", m.group("species") or m.group("species2"))
+        if species is not None:
+            yield _Hit("pet", {"species": species, "name": None}, m.span())
     for m in _MARRIED.finditer(c, mask):
         names = _names(m.group("name") or "")
         if m.group("name") and not names:
@@ -1832,7 +1853,10 @@ _GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
 # opens with the user's own "im" (and states something of them, or their age) ...
 _LIST_OPENER = _rx(
     rf"\W*(?:(?:{_HELLO}|so|ok|okay|well|btw|about\s+me)\W+)*(?:{_I_AM}\s+"
-    r"(?:(?P<age>\d{1,2})(?:\s*(?:yo|y/?o|years?\s+old))?(?=\s*(?:,|$)))?"
+    r"(?:(?P<age>\d{1,2})(?:\s*(?:yo|y/?o|years?\s+old))?(?=\s*(?:,|$))"
+    # "im self employed, a plumber", "im freelance, a graphic designer": how they work
+    r"|(?P<status>self[- ]?employed|freelance|freelancing|a\s+freelancer|a\s+contractor"
+    r"|contracting)(?=\s*,))?"
     # "me, 41, plumber, two teenagers": a bio's "me" and the age after it
     r"|(?-i:me)\s*,\s*(?P<me_age>\d{1,2})(?=\s*,))"
 )
@@ -2093,8 +2117,9 @@ _HOME = [
         rf"|^\W*(?:(?:a|an)\s+)?(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}\s+(?=(?:living|based)\s))"
         rf"(?:currently\s+|now\s+|still\s+)?"
         # "im living here in Riyadh"
-        rf"(?:living|based|located|residing|staying)\s+(?:here\s+|now\s+)?in\s+"
-        rf"(?P<place>{_ANY_PLACE})",
+        # "im based out of nairobi"
+        rf"(?:(?:living|based|located|residing|staying)\s+(?:here\s+|now\s+)?in|based\s+out\s+of)"
+        rf"\s+(?P<place>{_ANY_PLACE})",
         "living based located residing staying",
     ),
     _grx(
@@ -2732,8 +2757,9 @@ _OCCUPATION = [
     _grx(
         rf"\b(?:i\s+|{_I_AM}\s+|(?<=\band\s))(?:currently\s+|now\s+)?(?:work|working)\s+"
         rf"(?:part[- ]time\s+"
-        # "i work from home for Sky as a data analyst"
-        rf"|from\s+home\s+|remotely\s+|remote\s+"
+        # "i work from home for Sky as a data analyst", "i work nights at the hospital as a
+        # porter"
+        rf"|from\s+home\s+|remotely\s+|remote\s+|nights\s+|days\s+|weekends\s+|shifts\s+"
         # non-native "I am working since 2 years at the Bundesagentur für Arbeit as IT specialist"
         rf"|full[- ]time\s+|since\s+(?:\d+|one|two|three|four|five|six)\s+(?:years?|months?)\s+)?"
         # non-native "I am working by Bosch as mechanical engineer"
@@ -2800,11 +2826,13 @@ _OCCUPATION = [
     ),
     # "my title changed to analytics engineer", "my job title is now staff engineer"
     _grx(
-        rf"\bmy\s+(?:job\s+|official\s+|current\s+)?(?:title|position|role|profession"
+        rf"\bmy\s+(?:job\s+|official\s+|current\s+|day\s+|main\s+|actual\s+|real\s+)?"
+        # "my job is a nurse", "my day job is software dev" (never "my dream job is ...")
+        rf"(?:title|position|role|profession|job"
         # "my title at aldi is buying assistant": the workplace named on the way
         rf"|occupation|designation)\s+(?:at\s+(?P<org>{_ORG})\s+)?(?:now\s+)?(?:changed\s+to|is\s+now|is)\s+"
         rf"(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
-        "title position role profession occupation designation",
+        "title position role profession occupation designation job",
     ),
     # a form the user fills in: "job: HR advisor. employer: NHS Lothian"
     _grx(
@@ -3184,6 +3212,19 @@ _TIME_AGO = re.compile(r"\s+(?:days?|weeks?|months?|years?|yrs?)\s+ago\b", re.IG
 _AT_FOR_END = _rx(r"\b(?:at|for)\s+$")
 
 
+_WORK_FIELDS: Final = frozenset(
+    {"r&d", "a&e", "it support", "customer service", "customer support", "human resources"}
+    | set(
+        _words(
+            "it hr qa pr ux ui ict ops devops secops admin sales marketing finance tech retail"
+            " healthcare education hospitality logistics insurance banking consulting engineering"
+            " accounts accounting legal compliance procurement support research government academia"
+            " media publishing fintech pharma icu nicu er ward theatres"
+        )
+    )
+)
+
+
 def _org(org: str, after: str, before: str = "") -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
@@ -3210,6 +3251,9 @@ def _org(org: str, after: str, before: str = "") -> str | None:
             return None
         return org[:1].upper() + org[1:]
     if not _entity_ok(org, after) or not any(ch.isupper() for ch in org.split()[0]):
+        return None
+    # "i work in IT as a sysadmin", "in HR at unilever": a field or a department
+    if org.casefold() in _WORK_FIELDS:
         return None
     # "a developer working with Python since 2015": a tool, not a workplace; "a designer at
     # Figma", "i work for Docker" name the company that makes it
@@ -4953,7 +4997,7 @@ _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_mine_is, _MINE_IS.bit),
-    (_rule_parent_married, _bits(_PARENT, _MARRIED)),
+    (_rule_parent_married, _bits(_PARENT, _MARRIED, _PET_PARENT)),
     (_rule_household, _HOUSEHOLD.bit),
     (_rule_home, _bits(*_HOME)),
     (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)),
@@ -8233,6 +8277,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if (
             opener.group("age") is None
             and opener.group("me_age") is None
+            and opener.group("status") is None
             and not any(
                 not h.phrase
                 and any(e[0] == event.seq and s_start <= e[1] < comma for e in h.evidence)
