@@ -3014,3 +3014,31 @@ def test_bios_and_jobs_said_the_ways_people_say_them(tmp_path: Path) -> None:
     )
     got = _formed(tmp_path / "sister", "my sister is a dog mom")
     assert not any("dog" in s for s in got), got
+
+
+def test_tastes_diets_languages_and_allergies_said_without_the_usual_verb(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("fan", "I am not a fan of dill at all", "dislikes dill"),
+            ("bare-fan", "not a fan of mushrooms tbh", "dislikes mushrooms"),
+            ("keto", "doing keto since january, what can i snack on", "keto"),
+            ("trying", "trying to learn arabic, any podcasts?", "learning arabic"),
+            ("fluent", "fluent in german and english, so either works", "german"),
+            ("native", "native spanish speaker here", "native spanish"),
+            ("hives", "i get hives from strawberries", "strawberr"),
+            ("throat", "shellfish makes my throat swell", "shellfish"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("bet", "doing keto for one week only bc i lost a bet"),
+            ("ad", "fluent in german required"),
+            ("stress", "i get hives from stress"),
+            ("soap", "this soap makes my skin itch"),
+            ("update", "not a fan of the new update"),
+        ),
+    )

@@ -3502,6 +3502,16 @@ _PREFERENCE = [
             "fan into obsessed addicted passionate crazy",
         ),
     ),
+    # "I am not a fan of dill at all", "not a big fan of mushrooms tbh"
+    (
+        "dislikes",
+        _grx(
+            rf"(?P<verb>(?:{_I_AM}\s+|^\W*(?:also\s+|and\s+|but\s+|honestly\s+)?)"
+            rf"(?:really\s+|just\s+|honestly\s+)?not\s+(?:a\s+|the\s+)?(?:big\s+|huge\s+"
+            rf"|massive\s+|great\s+)?fan\s+of)\s+(?P<obj>[^;:,]+)",
+            "fan",
+        ),
+    ),
     (
         "likes",
         _grx(
@@ -3803,9 +3813,10 @@ _DIET = [
         rf"|vegan|vegetarian)\s+(?=since|for)\b",
         "following",
     ),
-    # "im doing keto so low carb stuff", "I'm on keto"
+    # "im doing keto so low carb stuff", "I'm on keto", a bare "doing keto since january"
     _grx(
-        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|still\s+)?(?:doing|on)\s+(?:strict\s+)?"
+        rf"(?:{_I_AM}\s+|^\W*(?=doing\s+[^,;.!?]+\s(?:since|for)\s))(?:currently\s+|now\s+"
+        rf"|also\s+|still\s+)?(?:doing|on)\s+(?:strict\s+)?"
         rf"(?P<diet>keto|paleo|low[- ]carb|whole30){_DIET_END}",
         "keto paleo carb whole30",
     ),
@@ -3949,8 +3960,16 @@ _ALLERGY = [
     _grx(
         r"^\W*(?P<verb>)(?!(?:and|or|but|so|it|that|this|they|these|those|which|what|he|she|you)\b)"
         r"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+(?:make|makes|give|gives)"
-        r"\s+me\s+(?:swell|hives|break\s+out|a\s+rash|anaphyla\w*|itchy|wheezy|puffy)\b",
-        "make makes give gives",
+        r"\s+me\s+(?:swell|hives|break\s+out|a\s+rash|anaphyla\w*|itchy|wheezy|puffy)\b"
+        # "shellfish makes my throat swell", "kiwi makes my mouth itch"
+        r"|^\W*(?P<verb3>)(?!(?:and|or|but|so|it|that|this|they|these|those|which|what|he|she"
+        r"|you)\b)(?P<obj3>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+(?:make|makes)\s+my\s+"
+        r"(?:throat|mouth|lips|face|tongue|skin|eyes)\s+(?:swell|close|itch|tingle|burn)\b"
+        # "i get hives from strawberries", "i break out in hives from latex"
+        r"|\bi\s+(?:always\s+)?(?:get|break\s+out\s+in)\s+(?:hives|a\s+rash|rashes)\s+"
+        r"(?:from|with|after)\s+(?P<verb2>)(?P<obj2>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)"
+        r"(?=\s*(?:$|[,.;!?]|\s+(?:so|and|but|lol|btw|too)\b))",
+        "make makes give gives hives rash rashes",
     ),
 ]
 # "I cant have dairy, I am allergic", "no shrimp please, I am allergic": the allergen is named
@@ -3982,15 +4001,18 @@ _ALSO_TO = re.compile(
 def _rule_allergy(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _ALLERGY:
         for m in pattern.finditer(c, mask):
-            items = _object_items(m.group("obj"), 3, _ALLERGEN_BLOCK_FIRST)
-            if items and (more := _ALSO_TO.search(m.group("obj"))):
+            # a pattern of several wordings numbers its groups: obj, obj2, ... with verb, verb2
+            n = next(n for n in ("", "2", "3") if m.groupdict().get(f"obj{n}") is not None)
+            obj = m.group(f"obj{n}")
+            items = _object_items(obj, 3, _ALLERGEN_BLOCK_FIRST)
+            if items and (more := _ALSO_TO.search(obj)):
                 items += _object_items(more.group("obj"), 3, _ALLERGEN_BLOCK_FIRST)
             # "allergic to penicillin, shellfish, latex": a list without its "and" when every
             # item is a common allergen
-            elif len(items) == 1 and (listed := _ALLERGEN_LIST.match(m.group("obj"))):
+            elif len(items) == 1 and (listed := _ALLERGEN_LIST.match(obj)):
                 items = [i.strip() for i in listed.group().split(",")]
             for item in items:
-                yield _Hit("allergy", {"allergen": item}, m.span("verb"))
+                yield _Hit("allergy", {"allergen": item}, m.span(f"verb{n}"))
 
 
 _ALLERGEN_LIST = _rx(
@@ -4086,7 +4108,33 @@ _LANGUAGE = [
             "learn started begun began",
         ),
     ),
-    ("native", _grx(rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker", "native")),
+    (
+        "native",
+        _grx(
+            rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker"
+            # a bio: "native spanish speaker here"
+            rf"|^\W*(?:a\s+)?native\s+(?P<langs2>{_LANG})\s+speaker\s+here\b",
+            "native",
+        ),
+    ),
+    # "trying to learn arabic", "im trying to pick up korean"
+    (
+        "learning",
+        _grx(
+            rf"(?:{_I_AM}\s+|^\W*)(?:currently\s+|still\s+|also\s+)?trying\s+to\s+(?:learn"
+            rf"|pick\s+up|study|get\s+better\s+at)\s+(?P<langs>{_LANGS})",
+            "trying",
+        ),
+    ),
+    # a bare "fluent in german and english" (never a job ad's "fluent in german required")
+    (
+        "fluent",
+        _grx(
+            rf"^\W*(?:also\s+|and\s+)?fluent\s+in\s+(?P<langs>{_LANGS})"
+            rf"(?!\s+(?:is\s+)?(?:required|needed|preferred|a\s+must|a\s+plus|essential)\b)",
+            "fluent",
+        ),
+    ),
     # "my polish is native but i forget word when stress"
     ("native", _grx(rf"\bmy\s+(?P<langs>{_LANG})\s+is\s+native\b(?![- ]level)", "native")),
     # non-native "I am korean native", "i'm a spanish native speaker"

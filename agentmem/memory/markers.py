@@ -169,6 +169,10 @@ TRANSIENT_MARKERS: Final = _compile(
             r"(?:day)?|next|the end|end of|tomorrow|tonight|the \d|\d|jan|feb|march|april|may"
             r"|june|july|aug|sept?|oct|nov|dec|christmas|easter|summer|spring|autumn|fall"
             r"|winter|uni|school|college|university|classes|the semester|the term)\b"
+            # "doing keto for one week only", "vegan for just a month" (never "been vegan for a
+            # month now", how long it has lasted)
+            r"|\bfor (?:just |only )(?:one|a|a single) (?:more )?(?:day|night|week|month)\b"
+            r"|\bfor (?:one|a|a single) (?:more )?(?:day|night|week|month) only\b"
             r"|\bfor (?:\d+|two|three|four|five|six|seven|ten) (?:more )?"
             r"(?:days|nights|weeks)\b",
         ),
@@ -232,7 +236,7 @@ _TRIGGERS: Final = {
         " april june july august september october november december lent ramadan veganuary",
         "",
     ),
-    "transient:until": ("until till til days nights weeks", ""),
+    "transient:until": ("until till til days nights weeks day night week month", ""),
     "transient:travel": (
         "vacation holiday trip leave visiting staying traveling travelling layover conference"
         " meeting wedding funeral visit few couple week weekend night match concert festival"
