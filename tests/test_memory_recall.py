@@ -3042,3 +3042,15 @@ def test_tastes_diets_languages_and_allergies_said_without_the_usual_verb(
             ("update", "not a fan of the new update"),
         ),
     )
+
+
+def test_a_test_runner_said_by_how_tests_are_run(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("bare", "testing with jest, how do i mock fetch", "jest"),
+            ("we", "we test with vitest", "vitest"),
+            ("tests", "tests run on pytest btw", "pytest"),
+        ),
+    )
+    _forms_nothing(tmp_path, (("their", "their tests run on mocha"),))

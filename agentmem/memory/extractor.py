@@ -4609,10 +4609,14 @@ _DATABASE_USED = _grx(
 )
 _TEST_RUNNER = _grx(
     rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team))\s+(?:use|uses"
-    rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)\s+to)"
+    rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)\s+to"
+    # "we test with jest", "tests run on vitest", a bare "testing with pytest"
+    rf"|test\s+(?:with|using))"
     rf"\s+(?P<val>{_TEST_RUNNERS})\b"
+    rf"|(?:\b(?:our\s+|the\s+)?tests\s+(?:run|are)\s+(?:on|in|with)|^\W*testing\s+(?:with|using))"
+    rf"\s+(?P<val2>{_TEST_RUNNERS})\b"
     rf"(?!\s+(?:for|in)\s+(?:some|one|a)\b)",
-    "use uses using run runs moved switched migrated",
+    "use uses using run runs moved switched migrated test tests testing",
 )
 # "well actually not strict keto": a value denied later in its message (see _denied_later)
 _DENIED_LATER_BIT: Final = _PREFILTER.add("not")
@@ -4774,7 +4778,12 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
     for m in _TEST_RUNNER.finditer(c, mask):
-        yield _Hit("working_state", {"subject": "test runner", "value": m.group("val")}, m.span())
+        runner = m.group("val") or m.group("val2")
+        # "their tests run on mocha": a subjectless wording is the user's only if no one
+        # else is named before it
+        if m.group("val2") and _THIRD_PARTY.search(c, 0, m.start("val2")):
+            continue
+        yield _Hit("working_state", {"subject": "test runner", "value": runner}, m.span())
     for m in _LINES_UNDER.finditer(c, mask):
         yield _Hit("working_state", {"subject": "line length", "value": m.group("val")}, m.span())
     for m in _LINT_WITH.finditer(c, mask):
