@@ -3054,3 +3054,32 @@ def test_a_test_runner_said_by_how_tests_are_run(tmp_path: Path) -> None:
         ),
     )
     _forms_nothing(tmp_path, (("their", "their tests run on mocha"),))
+
+
+def test_coding_settings_said_as_habits(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("was", "used to use npm, now pnpm", "pnpm"),
+            ("project", "project uses poetry", "poetry"),
+            ("deps", "we manage deps with poetry", "poetry"),
+            ("managed", "dependencies are managed by uv", "uv"),
+            ("shop", "we're a pnpm shop", "pnpm"),
+            ("ship", "we ship from main", "deploy branch"),
+            ("prs", "PRs go against develop", "base branch is develop"),
+            ("branch-off", "we branch off develop", "develop"),
+            ("limit", "line limit is 100", "100"),
+            ("cap", "we cap lines at 100 chars", "100"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("they", "they used npm, now pnpm"),
+            ("their", "their prs go against develop"),
+            ("one-pr", "i opened a pr against the wrong branch"),
+            ("request", "open a pr against main for me"),
+            ("warehouse", "we ship from our warehouse in leeds"),
+            ("looks", "lines at 80 chars look cramped"),
+        ),
+    )

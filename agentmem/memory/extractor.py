@@ -473,6 +473,8 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
+    # "used to use npm, now pnpm": the tool used now
+    rf"|,\s*(?=(?:but\s+)?now\s+(?:it{_A}?s\s+)?(?:pnpm|yarn|npm|poetry|uv|pipenv|bun|conda)\b)"
     # "how much should i ask for in lisbon, still living here": the state after the ask
     rf"|,\s*(?=still\s+(?:living|based|working)\b)"
     # "we switched to pnpm like 2 weeks ago, theres no yarn.lock anymore": a new statement
@@ -3286,6 +3288,13 @@ _AND_BEFORE = _rx(r"\band\s+$")
 _PRONOUN = _rx(r"\b(?:i|im|i['’]m|i['’]ve|ive|he|she|they|you|u|we|his|her|their|your)\b")
 
 
+# The user's own pronouns as subjects, and "we" of the user's team or household
+_USER_PRONOUNS: Final = frozenset({"i", "im", "i'm", "i’m", "i've", "i’ve", "ive", "we"})
+_NOW_TOOL = _rx(
+    r"\W*(?:but\s+)?now\s+(?:it['’]?s\s+)?(?:pnpm|yarn|npm|poetry|uv|pipenv|bun|conda)\b"
+)
+
+
 def _another_subject(c: str, start: int) -> bool:
     """Whether the clause before ``start`` is said of someone other than the user: its last
     pronoun is not the user's, or it has none and names another person ("my sister lives in
@@ -4432,10 +4441,25 @@ _WORKING_STATE = [
 _VERB_FORM = re.compile(r"(?:ing|ed)$")
 _FOR_REPO = _rx(r"\bfor\s+$")
 _DEPLOYS_FROM = _grx(
-    r"\b(?:we\s+(?:now\s+)?deploy|deploys?\s+(?:go\s+out|ship|happen|run)?"
+    r"\b(?:we\s+(?:now\s+)?(?:deploy|ship(?=\s+from\s+(?:main|master|trunk|release|prod"
+    r"|production|develop|dev|staging|`)))|deploys?\s+(?:go\s+out|ship|happen|run)?"
     r"|(?:still\s+|we['’]?re\s+|we\s+are\s+)deploying)\s*(?:only\s+)?from\s+"
     r"(?:the\s+)?(?!main\.)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
-    "deploy deploys deploying",
+    "deploy deploys deploying ship",
+)
+# "PRs go against develop", "open prs against develop", "we branch off develop": the base
+# branch
+_PR_BASE = _grx(
+    # (plural: a habit; "i opened a pr against main" is one change)
+    r"(?:\b(?:prs|pull\s+requests|mrs|merge\s+requests)\s+(?:always\s+|should\s+|all\s+)?"
+    r"(?:go\s+|get\s+opened\s+|are\s+opened\s+|are\s+made\s+)?(?:against|into|target)"
+    r"|\b(?:open|raise|make)\s+(?:all\s+|your\s+|the\s+)?(?:prs|pull\s+requests|mrs)\s+"
+    r"(?:against|into|to)"
+    r"|\bwe\s+(?:always\s+)?branch\s+(?:off|from)(?:\s+of)?)\s+(?:the\s+)?"
+    r"(?!(?:the|a|an|it|that|this|them|github|gitlab|wrong|right|correct|same|other"
+    r"|main\.)\b)"
+    r"(?P<val>`[^`\n]{1,60}`|[a-z][\w./\-]*)(?:\s+branch)?(?=\s|[,;:!?)]|\.(?:\s|$)|$)",
+    "pr prs pull requests mrs merge open raise make branch",
 )
 # "we deploy to fly.io", "we deploy to iis on two windows boxes": where the work runs
 _DEPLOYS_TO = _grx(
@@ -4651,9 +4675,21 @@ _PACKAGE_MANAGER = _grx(
     rf"|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?(?:just\s+|recently\s+|finally\s+)?"
     rf"(?:switched|moved|migrated)\s+(?:over\s+)?to"
     rf"|\b(?:switched|changed)\s+package\s+managers?\s*(?:to|[,:\-—]\s*(?:it{_A}?s\s+|now\s+)?"
-    rf"(?=(?:{_PACKAGE_MANAGERS})\s+now\b)))\s*\b"
+    rf"(?=(?:{_PACKAGE_MANAGERS})\s+now\b))"
+    # "project uses poetry" (the determiner left out where the clause starts)
+    rf"|^\W*(?:project|repo|app|codebase|monorepo)\s+uses"
+    # "we manage deps with poetry", "dependencies are managed by uv"
+    rf"|\b(?:we|i)\s+(?:manage|install|handle)\s+(?:our\s+)?(?:deps|dependencies|packages)\s+"
+    rf"(?:with|using|via|through)"
+    rf"|^\W*(?:our\s+|the\s+)?(?:deps|dependencies|packages)\s+(?:are\s+)?(?:managed|installed"
+    rf"|handled)\s+(?:by|with|via|using|through)"
+    # "we're a pnpm shop"
+    rf"|\bwe(?:{_A}?re|\s+are)\s+an?\s+(?=(?:{_PACKAGE_MANAGERS})\s+shop\b)"
+    # "used to use npm, now pnpm": the clause the comma opened
+    rf"|^\W*(?:but\s+)?now\s+(?:it{_A}?s\s+)?(?=(?:{_PACKAGE_MANAGERS})\s*(?:$|[,.;!]|\d)))\s*\b"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
-    "use uses using switched moved migrated changed",
+    "use uses using switched moved migrated changed manage install handle managed installed"
+    " handled shop now",
 )
 # "we're on node 20 / pnpm 9": the package manager chained after the stack; "yarn 4 w/
 # workspaces" opening a sentence
@@ -4691,16 +4727,19 @@ _FORMATTER = _grx(
 _LINE_LENGTH = _grx(
     # "black line length is 100": the user's noun phrase keeps the tool it names
     r"(?:\b(?P<tool>black|ruff|prettier|flake8|pylint|eslint|rubocop|ktlint)\s+)?"
-    r"\b(?P<max>max(?:imum)?\s+)?line[- ]length\s+(?:is\s+|of\s+|=\s*|:\s*|to\s+|at\s+)?"
+    r"\b(?P<max>max(?:imum)?\s+)?line[- ](?:length|limit)\s+(?:is\s+|of\s+|=\s*|:\s*|to\s+|at\s+)?"
     r"(?P<val>\d{2,3})\b",
-    "length",
+    "length limit",
 )
 
 
 # "keep lines under 100 chars": the line length, said as the rule it sets
 _LINES_UNDER = _grx(
-    r"\b(?:keep\s+(?:the\s+)?|max\s+)?lines?\s+(?:under|below|to|at\s+most|max(?:imum)?(?:\s+of)?"
-    r"|<=?)\s+(?P<val>\d{2,3})\s*(?:chars?|characters?|cols?|columns?)\b",
+    r"\b(?:(?:keep\s+(?:the\s+)?|max\s+)?lines?\s+(?:under|below|to|at\s+most|max(?:imum)?"
+    r"(?:\s+of)?|<=?)"
+    # "we cap lines at 100 chars"
+    r"|(?:cap|limit|wrap)\s+(?:the\s+|our\s+)?lines\s+(?:at|to))\s+(?P<val>\d{2,3})\s*(?:chars?"
+    r"|characters?|cols?|columns?)\b",
     "line lines",
 )
 # "we lint w/ ruff", "we format with prettier"
@@ -4808,6 +4847,10 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         env = _ENV_BEFORE.search(c, max(0, m.start() - 12), m.start())
         subject = f"{env.group('env').casefold()} deploy branch" if env else "deploy branch"
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
+    for m in _PR_BASE.finditer(c, mask):
+        if _THIRD_PARTY.search(c, 0, m.start()) or _OTHER_TEAM.search(c, 0, m.start()):
+            continue  # "their prs go against develop"
+        yield _Hit("working_state", {"subject": "base branch", "value": m.group("val")}, m.span())
     for m in _DEPLOYS_TO.finditer(c, mask):
         yield _Hit("working_state", {"subject": "deploy target", "value": m.group("val")}, m.span())
     for m in _SETTING_FOR_REPO.finditer(c, mask):
@@ -5078,6 +5121,7 @@ _RULES: Final = (
             _RENAMED,
             _SETTING_FOR_REPO,
             _DEPLOYS_FROM,
+            _PR_BASE,
             _TECH_APP,
             _ITS_TECH,
             _BUILT_IN,
@@ -8198,6 +8242,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 or _normal("relationship", "relation", h.values["relation"] or "")
                 not in _PARTNERS | _SPOUSES
             ]
+        # "they used npm, now pnpm": a setting said without a subject of its own belongs to
+        # the subject of the clause before it
+        if (
+            found
+            and _NOW_TOOL.match(clause)
+            and (
+                last := next(reversed([*_PRONOUN.finditer(text, max(0, start - 80), start)]), None)
+            )
+            and last.group().casefold() not in _USER_PRONOUNS
+        ):
+            found = [h for h in found if h.kind != "working_state"]
         # "my coworkers project is on node 14": a setting of another's project
         if found and mask & _ANOTHERS_PROJECT.bit and _ANOTHERS_PROJECT.search(clause, mask):
             found = [h for h in found if h.kind != "working_state"]
