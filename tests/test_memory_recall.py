@@ -3083,3 +3083,29 @@ def test_coding_settings_said_as_habits(tmp_path: Path) -> None:
             ("looks", "lines at 80 chars look cramped"),
         ),
     )
+
+
+def test_a_setting_moved_on_in_a_later_message_replaces_the_old_one(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            ("major", ("we're on node 18", "oh wait we upgraded to 20 last week"), "20", "18"),
+            (
+                "subjectless",
+                ("we're on django 4.2", "upgraded to 5.0 over the weekend"),
+                "5.0",
+                "4.2",
+            ),
+            ("it", ("line length is 88", "we changed it to 120 today"), "120", "88"),
+            ("tests", ("we use jest", "moved everything to vitest last month"), "vitest", "jest"),
+            ("actually", ("the go version is 1.21", "its 1.22 actually"), "1.22", "1.21"),
+        ),
+    )
+    # a question, another's upgrade or another kind of value moves nothing
+    for name, texts, kept in (
+        ("question", ("we're on django 4.2", "upgraded to 5.0? is it stable?"), "4.2"),
+        ("friend", ("we're on node 18", "my friend upgraded to 20 last week"), "18"),
+        ("phrase", ("line length is 88", "i changed it to dark mode"), "88"),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert any(kept in s for s in formed), (name, formed)

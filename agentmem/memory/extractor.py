@@ -4633,11 +4633,15 @@ _DATABASE_USED = _grx(
 )
 _TEST_RUNNER = _grx(
     rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team))\s+(?:use|uses"
-    rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)\s+to"
+    rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)"
+    rf"\s+(?:(?:everything|all\s+(?:our\s+|the\s+)?tests|(?:our\s+|the\s+)?tests)\s+)?(?:over\s+)?to"
     # "we test with jest", "tests run on vitest", a bare "testing with pytest"
     rf"|test\s+(?:with|using))"
     rf"\s+(?P<val>{_TEST_RUNNERS})\b"
-    rf"|(?:\b(?:our\s+|the\s+)?tests\s+(?:run|are)\s+(?:on|in|with)|^\W*testing\s+(?:with|using))"
+    rf"|(?:\b(?:our\s+|the\s+)?tests\s+(?:run|are)\s+(?:on|in|with)|^\W*testing\s+(?:with|using)"
+    # "moved everything to vitest last month", the subject left out
+    rf"|^\W*(?:(?:oh|ok|so|also|btw|update|fyi)\W+)*(?:just\s+)?(?:moved|switched|migrated)\s+"
+    rf"(?:everything|all\s+(?:our\s+|the\s+)?tests|(?:our\s+|the\s+)?tests)\s+(?:over\s+)?to)"
     rf"\s+(?P<val2>{_TEST_RUNNERS})\b"
     rf"(?!\s+(?:for|in)\s+(?:some|one|a)\b)",
     "use uses using run runs moved switched migrated test tests testing",
@@ -4660,8 +4664,11 @@ _BARE_VERSION = _grx(
     rf"\b(?:we{_A}?re|we\s+are|it{_A}?s|its|it\s+is)\s+(?:now\s+|actually\s+)?on\s+v?"
     rf"(?P<ver>\d+\.\d+(?:\.\d+)?)(?![\w.])"
     # "no wait we upgraded last sprint, its 5.0 now"
-    rf"|\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+)?v?(?P<ver2>\d+\.\d+(?:\.\d+)?)\s+now\b",
-    "on now",
+    rf"|\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+)?v?(?P<ver2>\d+\.\d+(?:\.\d+)?)\s+now\b"
+    # "the go version is 1.21" / "its 1.22 actually"
+    rf"|^\W*(?:(?:oh|sorry|wait|no|ah)\W+)*(?:it{_A}?s|its|it\s+is)\s+v?(?P<ver3>\d+\.\d+(?:\.\d+)?)"
+    rf"\s+actually\b",
+    "on now actually",
 )
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
 _TOOL_WORDS: Final = frozenset((*_TECHS, *_PACKAGE_MANAGERS.split("|")))
@@ -5749,13 +5756,32 @@ _SAID_EARLIER = _grx(
 _VERSION_TAIL = re.compile(r"v?\d+(?:\.\d+)*")
 # "update: we just bumped to 3.12": a version with no tool named moves the one version the
 # session has stated
+# What may follow the version a setting was moved to: when, or the end of what is said
+_AFTER_BUMP = (
+    r"(?:last|this|yesterday|today|over|recently|already|now|btw|lol|too|and|so|but"
+    r"|a\s+(?:few|couple))"
+)
 _BUMPED_TO = _grx(
-    r"(?:\b(?:we|i)(?:['’]?ve|\s+have)?|\band)\s+(?:just\s+|finally\s+|now\s+|then\s+)?"
-    r"(?:bumped|upgraded|moved|updated)"
+    r"(?:\b(?:we|i)(?:['’]?ve|\s+have)?|\band"
+    # "upgraded to 5.0 over the weekend": the subject left out where the message starts
+    r"|^\W*(?:(?:oh|ok|okay|so|also|btw|update|fyi|wait|lol)\W+)*)\s*"
+    r"(?:just\s+|finally\s+|now\s+|then\s+)?(?:bumped|upgraded|moved|updated)"
     # "i just pinned python:3.12-slim and bumped the project to 3.12"
     r"\s+(?:up\s+|it\s+|everything\s+|the\s+(?:project|repo|app|service|codebase)\s+)?to\s+"
-    r"(?P<new>v?\d+(?:\.\d+)+)\b(?!\s*[\w.])",
+    r"(?P<new>v?\d+(?:\.\d+)+)\b(?![\w.])(?!\s+(?!" + _AFTER_BUMP + r"\b)[\w.])(?!\s*\?)"
+    # "oh wait we upgraded to 20 last week": a major version alone, before a time or the end
+    r"|\b(?:we|i)(?:['’]?ve|\s+have)?\s+(?:just\s+|finally\s+)?(?:bumped|upgraded|updated)"
+    r"\s+(?:it\s+|everything\s+)?to\s+(?P<new2>v?\d{1,2})(?![\w.]|\.\d)"
+    r"(?=\s*(?:$|[,;!?)]|\.(?:\s|$)|\s+" + _AFTER_BUMP + r"\b))",
     "bumped upgraded moved updated",
+)
+_CHANGED_IT = _grx(
+    r"\b(?:we|i)\s+(?:just\s+|finally\s+|also\s+)?(?:changed|switched|set|bumped|moved|raised"
+    r"|lowered|increased|reduced|renamed)\s+it\s+to\s+(?P<new>`[^`\n]{1,40}`|[\w.\-/]+)"
+    # ... a value, not the start of a phrase ("i changed it to dark mode")
+    r"(?=\s*(?:$|[,;!)]|\.(?:\s|$)|\s+(?:today|now|yesterday|last|this|btw|lol|too|and|so|but"
+    r"|finally|already)\b))",
+    "changed switched set bumped moved raised lowered increased reduced renamed",
 )
 # "wait actually staging is on postgres now": a later message gives a setting the session stated
 # a new value, naming the setting by its first word
@@ -5901,6 +5927,7 @@ _WITHDRAWING_BITS: Final = _bits(
     _SOMEONE_ELSES,
     _SAID_EARLIER,
     _BUMPED_TO,
+    _CHANGED_IT,
     _ACTUALLY_NOW,
     _Y_NOT_X,
     _OFFER_GONE,
@@ -7528,7 +7555,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "we're on python 3.11" then "ok so we're on 3.12": a version said without its tool
         is the tool's whose version said before has the same major number, else the only tool
         whose version was said before."""
-        version = m.group("ver") or m.group("ver2")
+        version = m.group("ver") or m.group("ver2") or m.group("ver3")
         earlier = [
             h
             for h in hits
@@ -7932,7 +7959,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and (h.values["subject"] or "").endswith(" version")
                 and _VERSION_TAIL.fullmatch(h.values["value"] or "")
             ]
-            gone += self._new_setting(event, hits, versions, bump.group("new"), bump.span())
+            value = bump.group("new") or bump.group("new2")
+            gone += self._new_setting(event, hits, versions, value, bump.span())
+        # "line length is 88" / "we changed it to 120 today": "it" is the setting said last
+        if mask & _CHANGED_IT.bit and (changed := _CHANGED_IT.search(text, mask)):
+            said = [
+                h
+                for h in hits
+                if h.kind == "working_state" and h not in gone and h.evidence[-1][0] != event.seq
+            ]
+            newest = max((h.evidence[-1][0] for h in said), default=None)
+            last = [h for h in said if h.evidence[-1][0] == newest]
+            # a number for a number ("line length is 88" / "changed it to 120"), a name for
+            # a name
+            if last and (changed.group("new").isdigit()) == (
+                (last[-1].values["value"] or "").isdigit()
+            ):
+                gone += self._new_setting(event, hits, last, changed.group("new"), changed.span())
         for m in _DONT_HAVE.finditer(text, mask):
             if _next_word(text, m.end()) in _COMPOUND_NEXT:
                 continue  # "i dont have a cat allergy"
