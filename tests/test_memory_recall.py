@@ -3109,3 +3109,16 @@ def test_a_setting_moved_on_in_a_later_message_replaces_the_old_one(tmp_path: Pa
     ):
         formed = _formed(tmp_path / name, *texts)
         assert any(kept in s for s in formed), (name, formed)
+
+
+def test_given_names_the_word_list_has_for_another_sense(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("tom", "my boyfriend tom is coming for dinner", "boyfriend named tom"),
+            ("sam", "my son sam turns 5 on friday", "son named sam"),
+            ("amy", "my wife amy and i want a weekend away", "wife named amy"),
+        ),
+    )
+    got = _formed(tmp_path / "will", "my husband will be late tonight")
+    assert not any("named" in s for s in got), got

@@ -1064,7 +1064,10 @@ _WORD_NAME: Final = (
     r"(?:lily|rose|jack|mark|grace|hope|faith|joy|ruby|amber|daisy|ivy|bill|pat|rob|sue|dawn"
     r"|jasmine|holly|iris|violet|hazel|olive|pearl|summer|autumn|sky|river|sage|penny|heather"
     r"|crystal|dean|hunter|jay|ray|sandy|victor|bob|nick|willow|brooke|dale|lance|reed|poppy"
-    r"|jade|melody|destiny|harmony|frank|rusty|skye|robin|carol|john|max)"
+    r"|jade|melody|destiny|harmony|frank|rusty|skye|robin|carol|john|max"
+    # names the word list has for another sense ("tom" a male cat, "kim" an abbreviation)
+    r"|tom|sam|ben|dan|ken|joe|ted|ann|anna|eve|amy|kim|lee|jean|hank|jake|luke|pete|rick"
+    r"|walt|wes|terry|tony|lucy|molly|carl|otto)"
 )
 _WORD_NAME_TOKEN = re.compile(_WORD_NAME)
 # "my daughter zoes 7th bday party", "my son jakes school": a lower-case name with the possessive
