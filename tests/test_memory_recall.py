@@ -3122,3 +3122,26 @@ def test_given_names_the_word_list_has_for_another_sense(tmp_path: Path) -> None
     )
     got = _formed(tmp_path / "will", "my husband will be late tonight")
     assert not any("named" in s for s in got), got
+
+
+def test_relatives_named_and_said_the_ways_people_say_them(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "also",
+                "my name is John and my dad is also John which is confusing",
+                "father named john",
+            ),
+            ("gave", "my mum pat gave me a load of seeds", "mother named pat"),
+            ("age", "a note for our nanny: Ellie (my daughter, 6) is allergic to sesame", "ellie"),
+            (
+                "lower",
+                "ok its ines again, sorry, tomas is my boyfriend, he grabbed the laptop",
+                "tomas",
+            ),
+            ("single", "single dad of two so no time for faff", "child"),
+            ("wife", "wife is a nurse on nights so i do the school run", "wife"),
+        ),
+    )
+    _forms_nothing(tmp_path, (("his", "his wife is a nurse"), ("work", "work is my life")))

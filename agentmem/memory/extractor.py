@@ -1083,7 +1083,11 @@ _WORD_NAMES_AFTER = re.compile(
     rf"\s+(?P<names>{_WORD_NAME}(?:\s+and\s+(?:{_WORD_NAME}|[a-z]{{2,19}}))?)"
     r"(?=\s+(?:is|has|was|just|keeps|loves|likes|hates|turns|turned|wants|says|said|thinks"
     r"|gets|got|starts|started|needs|can't|cant|doesnt|doesn't|won't|wont|are|were|have|both"
-    r"|turn|love|like|hate|want|need|keep|play|plays|go|goes|start)\b"
+    r"|turn|love|like|hate|want|need|keep|play|plays|go|goes|start"
+    # "my mum pat gave me a load of seeds"
+    r"|gave|gives|made|makes|bought|buys|sent|sends|told|tells|asked|asks|called|calls|came"
+    r"|comes|took|takes|lives|works|visited|visits|cooked|cooks|helped|helps|taught|teaches"
+    r"|drove|drives|picked|picks)\b"
     r"|\s*[,.;!?)]|\s*$)"
 )
 
@@ -1143,7 +1147,8 @@ _MINE_IS = _grx(
 )
 # "my cat is Olive, shes scared of Benji": a capitalised word after "is" names a pet
 _PET_IS_NAME = re.compile(
-    rf"\s+(?i:is)\s+(?P<names>{_NAME})(?=\s*$|\s*[,.;!]|\s+(?i:and|but|so)\b)"
+    # "my dad is also John"
+    rf"\s+(?i:is)\s+(?:(?i:also)\s+)?(?P<names>{_NAME})(?=\s*$|\s*[,.;!]|\s+(?i:and|but|so|which)\b)"
 )
 
 
@@ -1405,7 +1410,9 @@ def _possessive_s(name: str, c: str, end: int) -> bool:
 
 
 _NAME_IS_BEFORE = re.compile(
-    rf"(?:^|[,;:—–]\s*|\b(?i:and|but|no|sorry|wait|actually)\W+)(?P<names>{_NAME})\s+(?i:is)\s+$"
+    rf"(?:^|[,;:—–]\s*|\b(?i:and|but|no|sorry|wait|actually)\W+)"
+    # "sorry, tomas is my boyfriend": a lower-case name too (see _named_before)
+    rf"(?P<names>{_NAME}|(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{{1,19}}))\s+(?i:is)\s+$"
 )
 # "we still have Kiwi our african grey parrot", "meet Luna, our new puppy": a name set before
 # the possessive it stands beside
@@ -1432,7 +1439,11 @@ def _named_before(word: str) -> bool:
     # "Hazelnuts is my husband" (his allergy, not his name): a plural of an English word
     if folded.endswith("s") and is_common_word(folded[:-1]):
         return False
-    return word[:1].isupper() or not is_common_word(folded)
+    return (
+        word[:1].isupper()
+        or not (is_common_word(folded) or _VOCABULARY.fullmatch(folded))
+        or _WORD_NAME_TOKEN.fullmatch(folded) is not None
+    )
 
 
 _VOCATIVE_BEFORE = _rx(
@@ -1696,7 +1707,10 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
 _HOUSEHOLD = _grx(
     r"(?:^\W*|[,;:]\s*|\b(?:and|but|so)\s+)(?P<noun>husband|hubby|wife|wifey|(?:the\s+)?missus"
     r"|kids|mum|mom|dad)\s+(?=(?:travels|works|eats|loves|hates|says|wants|thinks|doesn['’]?t"
-    r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives)\b)"
+    r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives)\b"
+    # "wife is a nurse on nights so i do the school run"
+    r"|(?<=wife\s)(?<!the\swife\s)is\s+(?:a|an)\s|(?<=husband\s)is\s+(?:a|an)\s"
+    r"|(?<=hubby\s)is\s+(?:a|an)\s)"
     r"|\bw(?:ith|/)?\s+(?:the\s+)?(?P<noun2>missus|wifey|hubby)\b"
     # "the wife Maureen says use washing up liquid": the British "the" for "my", with a name
     rf"|\bthe\s+(?P<noun3>wife|missus|hubby)\s+(?P<hname>{_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z])"
@@ -1755,11 +1769,13 @@ _PARENT = _grx(
     rf"|grandfather|grandparent|grandma|grandpa|granny|stepmom|stepdad|stepmother|stepfather)"
     rf"(?:\s+(?:of|to)\s+(?:{_QTY}|twins)(?:\s+(?:kids|children|boys|girls))?)?"
     rf"(?=\s*$|\s*[,;!]|\s+(?:and|so|but|now|too|myself|with|btw|lol)\b)"
-    # a bio that opens the clause: "mum of 2 here", "proud dad of twins here"
-    rf"|^\W*(?:(?:a|an)\s+)?(?:(?:proud|single|new|working|stay[- ]at[- ]home|busy|tired)\s+)?"
+    # a bio that opens the clause: "mum of 2 here", "proud dad of twins here", "single dad of
+    # two so no time for faff"
+    rf"|^\W*(?:(?:a|an)\s+)?(?:(?P<adj>proud|single|working|stay[- ]at[- ]home|busy|tired)\s+)?"
     rf"(?P<p2>mom|mum|mother|dad|father|parent)\s+(?:of|to)\s+(?:{_QTY}|twins)"
-    rf"(?:\s+(?:kids|children|boys|girls|little\s+ones))?\s+here\b",
-    "am m im here",  # I'm, I am, im; a bio's "here"
+    rf"(?:\s+(?:kids|children|boys|girls|little\s+ones))?"
+    rf"(?:\s+here\b|(?(adj)(?=\s*$|\s*[,;.!]|\s+(?:so|and|btw|lol)\b)|(?!)))",
+    "am m im here single proud working busy tired home",  # I'm, I am, im; a bio's words
 )
 # "im a cat mom", "proud dog mum here", "proud owner of 2 cats": a pet, said by its keeper
 _PET_PARENT = _grx(
@@ -5317,7 +5333,8 @@ _QUOTE_OPENS = re.compile(
 )
 _PET_AGE = r"(?i:old|little|big|baby|new|senior|sweet|elderly|young)"
 _NAME_THEN_RELATION = re.compile(
-    rf"\b(?P<name>{_NAME})\s*\(\s*(?i:my|our)\s+(?P<rel>{_REL_SURFACE})\s*\)"
+    # ("Ellie (my daughter, 6)": an age may follow the relative)
+    rf"\b(?P<name>{_NAME})\s*\(\s*(?i:my|our)\s+(?P<rel>{_REL_SURFACE})\s*(?:,\s*\d{{1,2}}\s*)?\)"
     # "Benny (my old lab) is sulking", "now I have only Caramel, my bunny."
     rf"|\b(?P<pname>{_NAME})\s*(?:\(\s*(?i:my|our)\s+(?:{_PET_AGE}\s+)?(?P<pet>{_PET_SURFACE})\s*\)"
     # "ok this is Miso, my cat, the little gremlin", "only me and Nala, my cat, in a small flat"
