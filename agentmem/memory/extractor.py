@@ -624,6 +624,8 @@ _SELF_REPORT = _grx(
     r"|\bi\s+(?:already\s+|just\s+)?(?:told|mentioned\s+to)\s+(?:you|u)\b"
     # "oh earlier i said dublin, i actually live in bray": quoting oneself to correct it
     r"|\b(?:earlier|before|above|previously)\s+i\s+(?:said|wrote|told\s+(?:you|u|ya))\b"
+    # "sorry i said Toronto, i am living in Mississauga"
+    r"|\b(?:sorry|oops|whoops|wait|no|ah)\W+i\s+(?:said|wrote|typed)\b"
     r"|\bi\s+(?:said|wrote|told\s+(?:you|u|ya))\s+(?:earlier|before|above)\b"
     # non-native "Sorry I wrote wrong before, I live in Manisa": the mistake is one's own
     r"|\bi\s+(?:said|wrote|typed|told\s+(?:you|u|ya))\s+(?:it\s+|that\s+|something\s+)?(?:wrong|wrongly"
@@ -2109,6 +2111,13 @@ _HOME_NOW = _grx(
     "home",
 )
 _HOME = [
+    # "now we are back in Kraków since spring" ("back home in india" is where the user is
+    # from, often not where they live)
+    _grx(
+        rf"\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+(?:now\s+)?back\s+in\s+(?P<place>{_ANY_PLACE})"
+        rf"(?=\s+since\b)",
+        "back",
+    ),
     # "im staff nurse here in Dubai already 6 years", "im caregiver here in Toronto": where
     # the user works as what they are is where they are settled
     _grx(
@@ -2121,8 +2130,9 @@ _HOME = [
         # "im from manchester originally but live in london": the clause's own subject's
         rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+)?|^\W*|,\s*|\b(?:but|and)\s+)(?:currently\s+|now\s+|still\s+"
         rf"|actually\s+|both\s+|all\s+|do\s+)?(?:live|reside)\s+"
-        # "we live here in Porto"
-        rf"(?:here\s+|now\s+|together\s+)?"
+        # "we live here in Porto", non-native "i live since 6 years in Vienna"
+        rf"(?:here\s+|now\s+|together\s+|since\s+(?:\d{{1,2}}|one|two|three|four|five|six|seven"
+        rf"|eight|nine|ten|many|some)\s+years?\s+)?"
         # "i live on mansel st in swansea", "we live just outside in staveley"
         rf"(?:on\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way"
         rf"|close|crescent|terrace)\.?\s+|just\s+outside\s+"
