@@ -3165,3 +3165,18 @@ def test_homes_said_in_second_language_word_order_and_after_quoting_oneself(
     # "back home in" is often where the user is from, not where they live
     got = _formed(tmp_path / "origin", "back home in india we eat with our hands")
     assert not any("india" in s for s in got), got
+
+
+def test_a_job_in_a_bio_list_or_a_move_names_title_and_workplace(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("list", "hi! im priya, senior backend eng at Mosaic Labs", "senior backend engineer"),
+            (
+                "joining",
+                "i left wipro last month, now im joining Thoughtworks as lead consultant",
+                "lead consultant",
+            ),
+        ),
+    )
+    _forms_nothing(tmp_path, (("later", "im joining google as a pm next month"),))

@@ -1895,7 +1895,7 @@ _LIST_ITEM = _rx(
     # "shift supervisor on the bakery side": a title of up to two words before its head
     r"|(?P<title>(?:(?:shift|senior|junior|lead|head|chief|staff|charge|assistant|deputy"
     r"|registered|trainee|software|data|web|backend|frontend|mobile|android|ios|qa|ux|ui"
-    r"|product|project|sales|account|marketing|store|site|office)\s+)?"
+    r"|product|project|sales|account|marketing|store|site|office)\s+){0,2}"
     rf"(?:{'|'.join(_ROLE_WORDS.split())})\b)))"
 )
 # "can u make me a meal plan ... pescatarian and allergic to sesame so no tahini pls": a
@@ -2777,11 +2777,13 @@ _OCCUPATION = [
         rf"(?=\s*(?:$|[,.;!?])|\s+(?:last|this|on|in|two|a|\d+)\b)",
         "started",
     ),
-    # "now I am with Equity Bank as systems administrator"
+    # "now I am with Equity Bank as systems administrator", "now im joining Thoughtworks as
+    # lead consultant"
     _grx(
-        rf"{_I_AM}\s+(?:now\s+|currently\s+)?with\s+(?P<org>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
+        rf"{_I_AM}\s+(?:now\s+|currently\s+)?(?:with|joining)\s+"
+        rf"(?P<org>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
         rf"\s+as\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
-        "with",
+        "with joining",
     ),
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer", "i
     # live in Poznań and work at Allegro as backend developer"
