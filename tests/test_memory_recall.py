@@ -3078,6 +3078,7 @@ def test_coding_settings_said_as_habits(tmp_path: Path) -> None:
             ("they", "they used npm, now pnpm"),
             ("their", "their prs go against develop"),
             ("one-pr", "i opened a pr against the wrong branch"),
+            ("slip", "i always forget and open PRs against main and my lead gets annoyed"),
             ("request", "open a pr against main for me"),
             ("warehouse", "we ship from our warehouse in leeds"),
             ("looks", "lines at 80 chars look cramped"),

@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/20"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/21"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -4483,13 +4483,18 @@ _DEPLOYS_FROM = _grx(
 _PR_BASE = _grx(
     # (plural: a habit; "i opened a pr against main" is one change)
     r"(?:\b(?:prs|pull\s+requests|mrs|merge\s+requests)\s+(?:always\s+|should\s+|all\s+)?"
-    r"(?:go\s+|get\s+opened\s+|are\s+opened\s+|are\s+made\s+)?(?:against|into|target)"
-    r"|\b(?:open|raise|make)\s+(?:all\s+|your\s+|the\s+)?(?:prs|pull\s+requests|mrs)\s+"
-    r"(?:against|into|to)"
+    r"(?:(?:go|get\s+opened|are\s+opened|are\s+made)\s+(?:against|into|to)|target)"
+    # (an instruction or the team's habit; "i always forget and open PRs against main" is a
+    # slip)
+    r"|(?:^\W*(?:(?:pls|please|always)\s+)?|\bwe\s+(?:always\s+)?)(?:open|raise|make)\s+"
+    r"(?:all\s+|your\s+|the\s+)?(?:prs|pull\s+requests|mrs)\s+(?:against|into|to)"
     r"|\bwe\s+(?:always\s+)?branch\s+(?:off|from)(?:\s+of)?)\s+(?:the\s+)?"
     r"(?!(?:the|a|an|it|that|this|them|github|gitlab|wrong|right|correct|same|other"
     r"|main\.)\b)"
-    r"(?P<val>`[^`\n]{1,60}`|[a-z][\w./\-]*)(?:\s+branch)?(?=\s|[,;:!?)]|\.(?:\s|$)|$)",
+    r"(?P<val>`[^`\n]{1,60}`|[a-z][\w./\-]*)(?:\s+branch)?(?=\s|[,;:!?)]|\.(?:\s|$)|$)"
+    # ... unless the user names the branch's role next ("PRs go to develop, thats our default
+    # branch"), which another rule reads
+    r"(?!\s*,?\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its)\s+(?:our|the)\s+[\w\-]+\s+branch\b)",
     "pr prs pull requests mrs merge open raise make branch",
 )
 # "we deploy to fly.io", "we deploy to iis on two windows boxes": where the work runs
