@@ -3181,3 +3181,78 @@ def test_a_job_in_a_bio_list_or_a_move_names_title_and_workplace(tmp_path: Path)
         ),
     )
     _forms_nothing(tmp_path, (("later", "im joining google as a pm next month"),))
+
+
+def test_another_s_cv_pasted_after_the_ask_and_a_game_around_an_aside(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "next",
+                (
+                    "can u help me write a cv for my friend deepak, write it like hes writing it",
+                    "ok so: i am a qualified electrician with 8 yrs experience. i live in "
+                    "solihull and i speak hindi and punjabi as well as english",
+                ),
+            ),
+            (
+                "same",
+                "my friend marta asked me to fix her cv, she wants it first person. here: i am "
+                "a junior accountant at kpmg warsaw",
+            ),
+            (
+                "game",
+                (
+                    "can u be a grumpy london cab driver and i am a tourist",
+                    "(ooc: sorry if my english is bad, im not sure of the words)",
+                    "i am here for holiday with my wife, we love the old museums",
+                ),
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "asked",
+                "she asked me bc im a recruiter at allegro so i see 200 cvs a week",
+                "recruiter",
+            ),
+            (
+                "aside",
+                (
+                    "can u be a grumpy london cab driver and i am a tourist",
+                    "(ooc: im german, german is my native language)",
+                ),
+                "native german",
+            ),
+            # the user's own words after a quoted bio are theirs
+            (
+                "own",
+                (
+                    "can you write a cover letter for my sister, write it as her: 'I am a nurse'",
+                    "great. im a paralegal so ill proofread the formal bits myself",
+                ),
+                "paralegal",
+            ),
+            (
+                "star",
+                ("im a pharmacist at boots", "*pharmacy technician sorry, not qualified yet haha"),
+                "pharmacy technician",
+            ),
+        ),
+    )
+
+
+def test_a_pet_or_children_that_are_someone_else_s(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "rabbit",
+        "ok. my rabbit keeps chewing the cable of my lamp haha, well not MY rabbit but u know",
+    )
+    assert not any("rabbit" in s for s in got), got
+    got = _formed(
+        tmp_path / "twins",
+        "i have my sisters twins this weekend plus my own son whos 4. three kids under 5 in a "
+        "2 bed flat haha",
+    )
+    assert any("son" in s for s in got) and not any("child" in s for s in got), got

@@ -464,7 +464,8 @@ _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
     # ("me and my bf moved to porto": one subject, the couple)
-    rf"|,?\s+(?:but|(?<!\bme\s)and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
+    rf"|,?\s+(?:but|(?<!\bme\s)and|so|although|though|while|whereas|because|bc|cuz|coz|since|plus"
+    rf"|yet|btw)\s+"
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+|rn\s+)?(?:{_SUBJECT_START})"
     # "I am taxi driver and the shift was long today": a new subject, its own time
     rf"|{THING_DID}|{TIMED_SUBJECT})"
@@ -538,8 +539,8 @@ _CLAUSE_SEP = _grx(
     # after one, see _REASON_LEAD)
     rf"|(?P<reason>(?<=[a-z])\s+)(?=i\s+(?:should|need|have\s+to|must|want|would|could|might"
     rf"|will|shall)\b)",
-    words="but and so although though while whereas because since plus yet btw i im that lol"
-    " lmao haha which",
+    words="but and so although though while whereas because bc cuz coz since plus yet btw i im"
+    " that lol lmao haha which",
     parts=", ; : - – — ( )",
 )
 # A sentence that opens with a reason: "since i work for safaricom ..."
@@ -701,6 +702,11 @@ _FICTION = _grx(
     rf"|\b(?:my\s+sims|sims\s+(?:save|family|household)|(?:in|on)\s+my\s+save)\b"
     # "writing a hinge profile for my mate Callum, in his voice": someone else's first person
     rf"|\bin\s+(?:his|her|their)\s+(?:own\s+)?voice\b"
+    # "she wants it first person", "write it like hes writing it": another's document in their
+    # words
+    rf"|\b(?:she|he|they)\s+wants?\s+it\s+(?:in\s+)?first[- ]person\b"
+    rf"|\b(?:like|as\s+if)\s+(?:he|she|they)(?:{_A}?s|\s+is|\s+are|{_A}re|\s+was|\s+were)\s+"
+    rf"writing\s+it\b"
     rf"|\b(?:profile|bio|cv|resume|about\s+section)\s+for\s+(?:my|a|our)\s+(?:best\s+)?"
     rf"(?:mate|friend|buddy|pal|bestie|bff|colleague|coworker|co-worker|flatmate|roommate|client"
     rf"|cousin|brother|sister|son|daughter|dad|mum|mom)\b",
@@ -710,7 +716,7 @@ _FICTION = _grx(
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
     " first backstory back sheet stardew sims minecraft crossing skyrim gate ring dead fortnite"
     " roblox sim file playthrough save client friend colleague coworker co neighbor neighbour"
-    " student patient wants want",
+    " student patient wants want writing",
     parts="pretend roleplay",
 )
 _FRAME_ON = _grx(
@@ -721,6 +727,10 @@ _FRAME_ON = _grx(
     rf"|\bpretend\s+(?:ur|you{_A}?re|youre|u\s+r|you\s+are|to\s+be|that\s+you)\b"
     # "you be a pirate, im the captain"
     rf"|(?:^\W*|\b(?:ok|okay|so|now|lets\s+play|let{_A}s\s+play)\W+)(?:you|u)\s+be\s+(?:a|an|the|my)\b"
+    # "can u be a grumpy london cab driver and i am a tourist": a cast of two
+    rf"|\b(?:can|could)\s+(?:you|u)\s+be\s+(?:a|an|my)\s+(?!(?:bit|little|lot|tad)\b)"
+    rf"[\w\s\-]{{2,40}}?\s+and\s+(?:i|i{_A}?m|im)\s+(?:am\s+|will\s+be\s+|be\s+|can\s+be\s+)?"
+    rf"(?:a|an|the)\b"
     # "lets do a mock interview, you are the hiring manager": the answers are rehearsed
     rf"|\b(?:mock|practice|practise)\s+(?:[\w\-]+\s+){{0,3}}?interview\b"
     # "i answer like fake person named Marek": the answers are a made-up person's
@@ -738,6 +748,16 @@ _FRAME_OFF = _grx(
     r"|\b(?:end|stop|pause)\s+(?:the\s+)?(?:mock\s+)?interview\b|^\W*(?:ok\s+|okay\s+)?pause\b",
     words="character ooc role roleplay story game scene simulation back real irl interview pause",
 )
+_GHOSTWRITE_ASK = _grx(
+    r"\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\s+for\s+(?:my|a|our)\s+"
+    r"(?:best\s+)?(?:mate|friend|buddy|pal|bestie|colleague|coworker|co-worker|flatmate|roommate"
+    r"|client|cousin|brother|sister|son|daughter|dad|mum|mom|husband|wife|partner)\b"
+    r"|\b(?:fix|write|improve|update|redo|polish|check)\s+(?:his|her|their)\s+(?:cv|resume|bio"
+    r"|profile|cover\s+letter|personal\s+statement)\b",
+    words="cv resume bio profile letter statement",
+)
+# ... unless the ask brought the text with it (after a colon, or in quotes)
+_CONTENT_GIVEN = re.compile(r":\s*\S|[\"“”]|(?<!\w)['‘]")
 _PROOFREAD_ASK = _rx(
     r"\b(?:fix|correct|check|proofread|proof-read|improve|polish)\s+(?:my|the|this|these)?\s*"
     r"(?:mistakes|errors|grammar|text|essay|draft|spelling|writing|english|paragraph)\b"
@@ -3319,6 +3339,12 @@ _AND_BEFORE = _rx(r"\band\s+$")
 _PRONOUN = _rx(r"\b(?:i|im|i['’]m|i['’]ve|ive|he|she|they|you|u|we|his|her|their|your)\b")
 
 
+_NOT_MY = _grx(rf"\bnot\s+(?:my|our)\s+(?P<noun>{_PET_SURFACE}|{_REL_SURFACE})\b", "not")
+_OTHERS_KIDS = _grx(
+    r"\b(?:sister|brother|friend|neighbou?r|cousin|niece|nephew|colleague|coworker)(?:['’]?s)?"
+    r"\s+(?:twins|kids|children|boys|girls|little\s+ones)\b|\bbaby-?sitting\b",
+    "twins kids children boys girls ones babysitting baby",
+)
 # The user's own pronouns as subjects, and "we" of the user's team or household
 _USER_PRONOUNS: Final = frozenset({"i", "im", "i'm", "i’m", "i've", "i’ve", "ive", "we"})
 _NOW_TOOL = _rx(
@@ -4486,7 +4512,7 @@ _PR_BASE = _grx(
     r"(?:(?:go|get\s+opened|are\s+opened|are\s+made)\s+(?:against|into|to)|target)"
     # (an instruction or the team's habit; "i always forget and open PRs against main" is a
     # slip)
-    r"|(?:^\W*(?:(?:pls|please|always)\s+)?|\bwe\s+(?:always\s+)?)(?:open|raise|make)\s+"
+    r"|(?:^\W*(?:(?:and|also|so|pls|please|always)\s+)*|\bwe\s+(?:always\s+)?)(?:open|raise|make)\s+"
     r"(?:all\s+|your\s+|the\s+)?(?:prs|pull\s+requests|mrs)\s+(?:against|into|to)"
     r"|\bwe\s+(?:always\s+)?branch\s+(?:off|from)(?:\s+of)?)\s+(?:the\s+)?"
     r"(?!(?:the|a|an|it|that|this|them|github|gitlab|wrong|right|correct|same|other"
@@ -4494,7 +4520,8 @@ _PR_BASE = _grx(
     r"(?P<val>`[^`\n]{1,60}`|[a-z][\w./\-]*)(?:\s+branch)?(?=\s|[,;:!?)]|\.(?:\s|$)|$)"
     # ... unless the user names the branch's role next ("PRs go to develop, thats our default
     # branch"), which another rule reads
-    r"(?!\s*,?\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its)\s+(?:our|the)\s+[\w\-]+\s+branch\b)",
+    r"(?!\s*,?\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its)\s+(?:our|the)\s+(?!base\b)[\w\-]+"
+    r"\s+branch\b)",
     "pr prs pull requests mrs merge open raise make branch",
 )
 # "we deploy to fly.io", "we deploy to iis on two windows boxes": where the work runs
@@ -5812,6 +5839,11 @@ _BUMPED_TO = _grx(
     r"(?=\s*(?:$|[,;!?)]|\.(?:\s|$)|\s+" + _AFTER_BUMP + r"\b))",
     "bumped upgraded moved updated",
 )
+_STAR_FIX = _rx(
+    r"\W*\*\s*(?P<new>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?)"
+    r"(?=\s*(?:$|[,.;!)])|\s+(?:sorry|sry|lol|haha|oops|my\s+bad)\b)"
+)
+_ROLE_ALONE = _rx(rf"(?:{_ROLE})")
 _CHANGED_IT = _grx(
     r"\b(?:we|i)\s+(?:just\s+|finally\s+|also\s+)?(?:changed|switched|set|bumped|moved|raised"
     r"|lowered|increased|reduced|renamed)\s+it\s+to\s+(?P<new>`[^`\n]{1,40}`|[\w.\-/]+)"
@@ -6278,6 +6310,7 @@ _PLACE_BEFORE = re.compile(
 _OWN_FORGETTING = _rx(r"\b(?:i|we|he|she|they)\s+(?:just\s+|really\s+|honestly\s+|always\s+)?$")
 
 
+_ASKED_BECAUSE = re.compile(r"\s*(?:me\s+|us\s+)?(?:bc|because|cause|cuz|coz|since)\b", re.I)
 _TOLD_TO = re.compile(r"\s*(?:me\s+|us\s+|him\s+|her\s+|them\s+)?to\s+(?!be\b)[a-z]+\b", re.I)
 
 
@@ -6677,7 +6710,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # "just fix my mistakes" then the essay itself: a text pasted to be corrected is
             # written for its reader, as a quoted email is
             asked_to_correct = proofread
-            proofread = _PROOFREAD_ASK.search(text) is not None
+            # ... and so is another's CV or bio pasted after the ask to write it ("can u help
+            # me write a cv for my friend deepak, first person" / "ok so: i am a qualified
+            # electrician ...")
+            proofread = _PROOFREAD_ASK.search(text) is not None or (
+                _GHOSTWRITE_ASK.search(text, mask) is not None
+                and _CONTENT_GIVEN.search(text) is None
+            )
             if asked_to_correct and len(text) > 60 and not _ASKS.search(text):
                 self._note(event.seq, 0, len(text), "quoted")
                 continue
@@ -6689,7 +6728,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     frame = off is None
                     self._note(event.seq, 0, len(text), "role-play")
                     continue
-                frame = False
+                # "(ooc: sorry, im german ...)": an aside in brackets steps out of the game
+                # for itself only, and the game goes on after it
+                frame = text[: off.start()].strip(" \t") in ("(", "((", "[")
                 self._note(event.seq, 0, off.end(), "role-play")
                 text = _BLANK * off.end() + text[off.end() :]
                 event = msgspec.structs.replace(event, text=text)
@@ -6941,7 +6982,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             team_report = _TEAM_SPEAKER.search(clause, 0, at) is not None
                             # "my brother keeps telling me to floss lol, im a vet so i get
                             # it": a report of what to do holds no claim to carry on
-                            if _TOLD_TO.match(text, report_from, c_end):
+                            if _TOLD_TO.match(text, report_from, c_end) or (
+                                # "she asked me bc im a recruiter": a question holds no claim,
+                                # and why it was asked is the user's own
+                                verb is not None
+                                and verb.group().casefold().startswith("ask")
+                                and _ASKED_BECAUSE.match(text, report_from)
+                            ):
                                 governed = None
                         elif found_reason := _clause_reason(clause, mask):
                             reason, at = found_reason
@@ -7998,6 +8045,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ]
             value = bump.group("new") or bump.group("new2")
             gone += self._new_setting(event, hits, versions, value, bump.span())
+        # "im a pharmacist at boots" / "*pharmacy technician sorry": a bare starred title
+        # corrects the job said before
+        if text.lstrip()[:1] == "*" and (star := _STAR_FIX.match(text)) is not None:
+            jobs = [
+                h
+                for h in hits
+                if h.kind == "occupation" and h not in gone and h.evidence[-1][0] != event.seq
+            ]
+            if jobs and _ROLE_ALONE.fullmatch(star.group("new")):
+                new_job = _Hit("occupation", {"role": star.group("new")})
+                new_job.evidence.append((event.seq, *star.span("new")))
+                new_job.stated_end = star.end("new")
+                hits.append(new_job)
+                self._note(event.seq, *star.span("new"), None, (new_job,))
+                gone.append(jobs[-1])
         # "line length is 88" / "we changed it to 120 today": "it" is the setting said last
         if mask & _CHANGED_IT.bit and (changed := _CHANGED_IT.search(text, mask)):
             said = [
@@ -8333,6 +8395,33 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and last.group().casefold() not in _USER_PRONOUNS
         ):
             found = [h for h in found if h.kind != "working_state"]
+        # "my rabbit keeps chewing ..., well not MY rabbit": the noun denied in its clause
+        if (
+            found
+            and mask & _NOT_MY.bit
+            and (not_mine := [m.group("noun") for m in _NOT_MY.finditer(clause, mask)])
+        ):
+            nouns = {_normal("pet", "species", n) for n in not_mine} | {
+                _normal("relationship", "relation", n) for n in not_mine
+            }
+            found = [
+                h
+                for h in found
+                if h.kind not in ("pet", "relationship")
+                or (h.values.get("species") or h.values.get("relation")) not in nouns
+            ]
+        # "i have my sisters twins this weekend ... three kids under 5": a count of children in
+        # a message about someone else's is not the user's own
+        if found and mask & _OTHERS_KIDS.bit and _OTHERS_KIDS.search(text, mask):
+            found = [
+                h
+                for h in found
+                if not (
+                    h.kind == "relationship"
+                    and h.values["relation"] == "child"
+                    and not h.values.get("name")
+                )
+            ]
         # "my coworkers project is on node 14": a setting of another's project
         if found and mask & _ANOTHERS_PROJECT.bit and _ANOTHERS_PROJECT.search(clause, mask):
             found = [h for h in found if h.kind != "working_state"]
