@@ -493,3 +493,14 @@ def test_runtime_import_loads_no_test_tooling() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     for tooling in ("fakes", "evaluation", "files"):
         assert f"agentmem.redaction.{tooling}'" not in out.stdout
+
+
+def test_a_base64_blob_that_only_looks_wrapped_is_read_alone_too() -> None:
+    # found by the property test above: a short word on the line after a base64 blob made the
+    # two look like one wrapped block, whose joined decoding buried the card number
+    rng = random.Random(14689807)
+    secret, _ = fakes.generate_case("payment_card", rng)
+    shown = fakes.encode(secret, "base64", rng)
+    for text in (f"{shown}\nQ0", f"x\n{shown}\nQ0", f"{shown}\nQ0\n"):
+        redacted, count = default_registry().redact_json({"c": text})
+        assert count >= 1 and shown not in redacted["c"], "the blob was not replaced"

@@ -1034,6 +1034,11 @@ def _base64_runs(text: str, runs: list[tuple[int, int]]) -> Iterator[tuple[int, 
             # a line-wrapped block (``base64`` wraps at 76 columns) decodes only as a whole
             decoded = _b64_decode(block[2])
             if decoded is not None:
+                # ... but a blob that only looks wrapped ("<blob>\nQ0": a short word on the
+                # next line) decodes alone too, and the joined text may bury its secret
+                # ("...398C"): both readings are scanned, so neither hides one
+                if (lone := _b64_decode(text[start:end])) is not None:
+                    yield start, end, lone
                 start, end, _ = block
                 seen = end
         if decoded is None:
