@@ -3256,3 +3256,159 @@ def test_a_pet_or_children_that_are_someone_else_s(tmp_path: Path) -> None:
         "2 bed flat haha",
     )
     assert any("son" in s for s in got) and not any("child" in s for s in got), got
+
+
+def test_what_tuning_batches_to_and_tq_taught(tmp_path: Path) -> None:
+    # another's CV announced as "its for my neighbour", pasted in the next message
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "neighbour-cv",
+                (
+                    "can u help me fix this CV, its for my neighbour javi, his english isnt "
+                    "great so im writing it for him",
+                    "ok here:\n\nPROFILE\nI am a forklift operator with 6 years experience. I "
+                    "speak spanish native and portuguese fluent.",
+                ),
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            # when a liked thing is done is not part of it; a disliked one keeps it
+            (
+                "weekends",
+                "personal... i like mountains hiking in weekends",
+                "likes mountains hiking",
+            ),
+            ("free-time", "i enjoy baking in my free time so pls", "likes baking"),
+            (
+                "district",
+                "where to buy dong leaves? i live in cau giay district",
+                "cau giay district",
+            ),
+            # a fuller title in the next sentence spells the job out
+            (
+                "title",
+                "i passed my IDC so im instructor now na. PADI open water scuba instructor.",
+                "padi open water scuba instructor",
+            ),
+            ("w/", "we're on django 4.2 w/ postgres 15", "postgres version is 15"),
+            (
+                "repo-list",
+                "our repo is pnpm + node 20 tho, does that change anything?",
+                "node version is 20",
+            ),
+            ("repo-pm", "our repo is pnpm + node 20 tho", "package manager is pnpm"),
+            (
+                "glider",
+                "pls mind my sugar gliders biscuit and vegemite",
+                "sugar glider named biscuit",
+            ),
+            ("pig", "my pig hamlet got out again", "pig named hamlet"),
+            ("any-day", "i'd take tea over coffee any day and", "prefers tea"),
+            ("brickie", "im a brickie, self employed now", "bricklayer"),
+            (
+                "here-at",
+                "im payroll officer at concentrix here in cebu. ND is 10%",
+                "lives in cebu",
+            ),
+            (
+                "at-as",
+                "i left zalando end of march, im at delivery hero now as an analytics engineer",
+                "delivery hero",
+            ),
+            ("contract", "booking holdings owns us but my contract is with agoda", "agoda"),
+            ("field-at", "i work in sales at Lidl", "lidl"),
+            (
+                "and-switched",
+                "we finally ripped out flake8 + isort and switched to ruff for linting",
+                "linter is ruff",
+            ),
+            ("for-us", "line length for us is 120 btw", "line length is 120"),
+            ("still-ship", "we still ship from stable", "deploy branch is stable"),
+            ("bare-rel", "i have daughter zosia 6 years", "daughter"),
+            (
+                "hired",
+                "and they hired me as senior accountant not junior anymore 🎉",
+                "senior accountant",
+            ),
+            ("promoted", "i just got promoted to team lead!", "team lead"),
+            (
+                "life",
+                "gotta run, got patients all afternoon. dental hygienist life 🦷",
+                "hygienist",
+            ),
+            # a takeback of the key this message pasted leaves the message before alone
+            (
+                "own-paste",
+                (
+                    "the stack is flutter + supabase and the project targets android 10 and up",
+                    "this is my main.dart init:\n\nawait Supabase.initialize(url: 'x');\n\n"
+                    "wait no thats the wrong key lol i pasted the openai one",
+                ),
+                "stack is flutter + supabase",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "her-promotion",
+                "my friend Ayo is a surgeon and she just got promoted to consultant!!",
+            ),
+            ("pilot-life", "what is pilot life like?"),
+        ),
+    )
+    got = _formed(tmp_path / "brother-hired", "they hired my brother as a driver")
+    assert not any("works as" in s for s in got), got
+    _forms_nothing(
+        tmp_path,
+        (
+            ("they-switched", "they ripped out flake8 and switched to ruff"),
+            ("field-not", "i work in a cafe at Heathrow"),
+        ),
+    )
+    got = _formed(tmp_path / "at-uni", "im at uni now as a student")
+    assert not any("employ" in s or "works at" in s for s in got), got
+    # without "any day" the choice is one time's, and "if" still governs it
+    _forms_nothing(
+        tmp_path,
+        (
+            ("once", "i'd take the train over the bus tomorrow"),
+            ("if", "if i had to choose id pick cats over dogs any day"),
+        ),
+    )
+    got = _formed(tmp_path / "judged", "im a teacher. the worst teacher lol")
+    assert any("teacher" in s for s in got) and not any("worst" in s for s in got), got
+    got = _formed(tmp_path / "repo-other", "our repo is pnpm + the old admin panel")
+    assert not any("node" in s or "package manager" in s for s in got), got
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "moved",
+                ("we're on django 4.2", "wait sorry, we actually moved to django 5.0 last sprint"),
+                "django version is 5.0",
+                "4.2",
+            ),
+            (
+                "deploy",
+                (
+                    "rails 7.1, CI is github actions and we deploy from main",
+                    "oh wait actually we stopped deploying from main like 2 weeks ago, its a "
+                    "`production` branch now that gets fast-forwarded",
+                ),
+                "deploy branch is production",
+                "is main",
+            ),
+        ),
+    )
+    # "we dont deploy from main on fridays" is when, not a change of branch
+    got = _formed(
+        tmp_path / "fridays", "we deploy from main", "we dont deploy from main on fridays"
+    )
+    assert any("deploy branch is main" in s for s in got), got

@@ -645,6 +645,7 @@ _ROLE_WORDS: Final = {
     "eng": "engineer",
     "swe": "software engineer",
     "sde": "software engineer",
+    "brickie": "bricklayer",
 }
 
 

@@ -148,7 +148,7 @@ _PET_SURFACE = (
     r"|dalmatians?|yorkies?|westies?|staffies?|pit\s*bulls?|goldendoodles?|bernedoodles?"
     r"|cavapoos?|maltipoos?|lurchers?|mutts?|vizslas?|shiba(?:\s+inu)?s?|akitas?|samoyeds?"
     r"|frenchies|frenchie|maine\s+coons?|ragdolls?|sphynx|torties?|calicos?|african\s+greys?"
-    r"|cockatoos?|macaws?)"
+    r"|cockatoos?|macaws?|sugar\s+gliders?|chinchillas?|degus?|rats?|tarantulas?|pigs?)"
 )
 _PET_MOD = (
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own"
@@ -276,6 +276,8 @@ _OCCUPATIONS: Final = _words(
     " hygienist radiographer dispatcher driver tech controller coordinator specialist assistant"
     " advisor adviser associate representative supervisor executive planner strategist buyer"
     " underwriter actuary"
+    # trade names as said in Britain and Australia ("im a brickie"), spelled out by the claim
+    " brickie divemaster"
     # the trades and professions people name in chat, beyond the common ones above
     " stenographer sculptor optician cardiologist dermatologist radiologist oncologist"
     " pediatrician paediatrician neurologist urologist gynecologist obstetrician orthodontist"
@@ -572,6 +574,8 @@ def _splits(m: re.Match[str], text: str, start: int) -> bool:
 _CONTRAST_TAIL = _rx(
     r",\s*(?:not(?!\s+(?:any\s*more|now|really|lately|these\s+days)\b)|rather\s+than"
     r"|instead\s+of|as\s+opposed\s+to)\s"
+    # "they hired me as senior accountant not junior anymore": the title it no longer is
+    r"|\s+not\s+(?:an?\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+any\s*more(?=\W*$)"
 )
 _QUESTION_TAG = _rx(
     rf"^(?:right|correct|no|yes|yeah|ok|okay|huh|eh|isn{_A}?t\s+it|don{_A}?t\s+i|am\s+i"
@@ -597,6 +601,12 @@ _HYPOTHETICAL = _grx(
     " hypothetically say case would wouldn wouldnt could couldn couldnt might wish someday day"
     " wanna gonna going intend intending hopefully should shouldn shouldnt ought dream dreaming"
     " want plan hope need planning planing thinking considering d ll",
+)
+_STANDING_CHOICE = _grx(
+    rf"\bi(?P<modal>{_A}?d|\s+would)\s+(?:always\s+|happily\s+|still\s+)?(?:take|pick|choose)\s+"
+    rf"[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?\s+over\s+(?:[a-z][a-z\-]*\s+){{1,3}}?"
+    rf"(?:any\s*day|every\s*time|anytime|any\s+time|hands\s+down|every\s+single\s+time)\b",
+    "day everytime time anytime down",
 )
 # "we got a second dog in may": after these words "may" is the month, not a modal
 _MONTH_MAY = "".join(
@@ -748,13 +758,22 @@ _FRAME_OFF = _grx(
     r"|\b(?:end|stop|pause)\s+(?:the\s+)?(?:mock\s+)?interview\b|^\W*(?:ok\s+|okay\s+)?pause\b",
     words="character ooc role roleplay story game scene simulation back real irl interview pause",
 )
-_GHOSTWRITE_ASK = _grx(
-    r"\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\s+for\s+(?:my|a|our)\s+"
+_SOMEONE = (
     r"(?:best\s+)?(?:mate|friend|buddy|pal|bestie|colleague|coworker|co-worker|flatmate|roommate"
-    r"|client|cousin|brother|sister|son|daughter|dad|mum|mom|husband|wife|partner)\b"
-    r"|\b(?:fix|write|improve|update|redo|polish|check)\s+(?:his|her|their)\s+(?:cv|resume|bio"
-    r"|profile|cover\s+letter|personal\s+statement)\b",
-    words="cv resume bio profile letter statement",
+    r"|client|cousin|brother|sister|son|daughter|dad|mum|mom|husband|wife|partner|neighbou?r"
+    r"|uncle|aunt|auntie|nephew|niece|student|customer)"
+)
+_GHOSTWRITE_ASK = _grx(
+    rf"\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\s+for\s+(?:my|a|our)\s+"
+    rf"{_SOMEONE}\b"
+    rf"|\b(?:fix|write|improve|update|redo|polish|check)\s+(?:his|her|their)\s+(?:cv|resume|bio"
+    rf"|profile|cover\s+letter|personal\s+statement)\b"
+    # "help me fix this CV, its for my neighbour javi ... im writing it for him"
+    rf"|\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\b[^.?!\n]{{0,30}}?"
+    rf"\b(?:it{_A}?s|it\s+is|its)\s+for\s+(?:my|a|our)\s+{_SOMEONE}\b"
+    rf"|\b(?:writing|doing|making|filling)\s+(?:it|this|this\s+one)\s+(?:out\s+)?for\s+(?:him|her"
+    rf"|them)\b",
+    words="cv resume bio profile letter statement writing doing making filling",
 )
 # ... unless the ask brought the text with it (after a colon, or in quotes)
 _CONTENT_GIVEN = re.compile(r":\s*\S|[\"“”]|(?<!\w)['‘]")
@@ -786,6 +805,11 @@ _RETRACTION = _grx(
     r"|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
     " mistake typo mixed mean autocorrect no scrap only wrongly just",
+)
+_OWN_PASTE_FIXED = _rx(
+    r"\bwrong\s+(?:key|file|code|link|snippet|token|paste|screenshot|log|config|env|url)\b"
+    r"|\bi\s+(?:pasted|copied|attached|sent|uploaded)\s+(?:the\s+|my\s+)?(?:wrong|old|other)\b"
+    r"|\bi\s+pasted\s+the\s+\w+\s+one\b"
 )
 _NEGATION = _grx(
     rf"\b(?:not|never|no|none|neither|nor|without|nobody|nothing|nowhere|cannot|hardly|barely"
@@ -1538,6 +1562,11 @@ _HAVE_BARE_PET = _rx(
     rf"(?P<qty>)(?:(?!(?:{_REL_SURFACE}|a|an|the|my|no|any|some|pet|pets)\b)[a-z]{{3,}}\s+)"
     rf"{{0,2}}(?P<noun>{_PET_SURFACE})(?=\s*$|\s*[,.;!]|\s+(?:named|called|and)\b)"
 )
+# non-native "i have daughter zosia 6 years", "i have son, he is 5": the article left out
+_HAVE_BARE_REL = _rx(
+    r"(?P<qty>)(?P<noun>daughter|son|husband|wife|boyfriend|girlfriend|fiance|fiancee|brother"
+    r"|sister)(?=\s*$|\s*[,.;!]|\s+(?:and|who|named|called|\d)\b|\s+[a-z]+\s+\d)"
+)
 _WHEN_GOT = _rx(
     r"\s+(?:(?:in|last|this|on)\s+[a-z]+|(?:\d+|a|two|three|four|few)\s+(?:days?|weeks?|months?"
     r"|years?)\s+ago|yesterday|today|recently)(?=\s*,)"
@@ -1555,6 +1584,7 @@ def _have_item(c: str, pos: int) -> re.Match[str] | None:
         or _HAVE_PET_ITEM.match(c, pos)
         or _HAVE_BARE_PET.match(c, pos)
         or _HAVE_TWINS.match(c, pos)
+        or _HAVE_BARE_REL.match(c, pos)
     )
 
 
@@ -2141,7 +2171,9 @@ _HOME = [
     # "im staff nurse here in Dubai already 6 years", "im caregiver here in Toronto": where
     # the user works as what they are is where they are settled
     _grx(
-        rf"{_I_AM}\s+(?:(?:a|an)\s+)?(?:[\w\-]+\s+){{0,3}}?{_ROLE_HEAD}\s+here\s+in\s+"
+        rf"{_I_AM}\s+(?:(?:a|an)\s+)?(?:[\w\-]+\s+){{0,3}}?{_ROLE_HEAD}"
+        # "im payroll officer at concentrix here in cebu"
+        rf"(?:\s+(?:at|for|with)\s+[\w&.\-]+(?:\s+[\w&.\-]+){{0,2}}?)?\s+here\s+in\s+"
         rf"(?P<place>{_ANY_PLACE})",
         "here",
     ),
@@ -2622,11 +2654,29 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
                     c, m.start("place") + len(place)
                 ):
                     continue
+                # "i live in cau giay district": the word is part of the district's name
+                if (
+                    m.group("place")
+                    and c[m.start("place") :].casefold().startswith(place.casefold())
+                    and (district := _DISTRICT_WORD.match(c, m.start("place") + len(place)))
+                ):
+                    place = f"{place}{district.group()}"
                 if m.group("place") and place.casefold() == m.group("place").casefold():
                     place, _ = _with_region(place, c, m.end("place"))
                 hit = _Hit("home_location", {"place": place}, m.span())
                 hit.unknown_move = unknown_move
                 yield hit
+
+
+# the words of a title before its head: "PADI open water scuba", "senior", "pediatric"; no
+# word that judges ("the worst teacher"), times or takes back ("ex", "future")
+_ROLE_SPELLED = _rx(
+    r"(?!.*\b(?:the|a|an|my|your|his|her|their|our|not|no|ex|former|future|retired|aspiring"
+    r"|trainee|student|wannabe|best|worst|bad|good|terrible|great|lol|haha|lmao|now|still|yes"
+    r"|yeah|ok|okay|so|and|or|but|sorry|wait|pls|please|u|you|i|im|me)\b)"
+    r"[A-Za-z][\w\-&/]*(?:\s+[A-Za-z][\w\-&/]*){0,4}"
+)
+_DISTRICT_WORD = _rx(r"\s+district\b")
 
 
 def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
@@ -2702,6 +2752,20 @@ _ROLE_END = (
     "|\\s*[\U0001f300-\U0001faff\u2600-\u27bf])"
 )
 _OCCUPATION = [
+    # "they hired me as senior accountant", "got promoted to team lead"
+    _grx(
+        rf"\b(?:they|we|he|she|the\s+(?:company|firm|bank|hospital|school))\s+(?:just\s+|finally\s+)?"
+        rf"(?:hired|took)\s+me\s+(?:on\s+)?as\s+(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}"
+        rf"|(?:\bi\s+|\bi{_A}ve\s+|\bi\s+have\s+|^\W*)(?:just\s+|finally\s+)?(?:got|been|was)\s+promoted\s+"
+        rf"to\s+(?:an?\s+)?(?P<role2>{_ROLE}){_ROLE_END}",
+        "hired took promoted",
+    ),
+    # "got patients all afternoon. dental hygienist life 🦷": a sentence that is the job's life
+    _grx(
+        rf"^\W*(?:(?:just|ah|oh|ugh)\s+)?(?P<role>{_ROLE})\s+life\b(?=[\W_]*$|\s+(?:lol|haha|tbh"
+        rf"|honestly|am\s+i\s+right)\b)",
+        "life",
+    ),
     # a bio that opens the message: "freelance illustrator living in rotterdam, still learning
     # dutch", "nurse based in leeds, 2 kids"
     _grx(
@@ -3134,6 +3198,12 @@ _EMPLOYER = [
     ),
     _IM_AT,
     _JOB_SINCE,
+    # "i work in customer support at A1": a field, then the workplace
+    _grx(
+        rf"\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?work\s+in\s+"
+        rf"(?P<field>[a-z&]+(?:\s+[a-z&]+)?)\s+(?:at|for)\s+(?P<org>{_ORG})",
+        "work",
+    ),
     # Indian English "i live in pune and working with infosys": the subject carried over
     _grx(
         rf"\bi\s+(?:live|am|{_A}m|stay|work)\b[^.;!?]{{0,40}}?\band\s+(?:currently\s+|now\s+)?"
@@ -3178,9 +3248,11 @@ _EMPLOYER = [
     _grx(
         rf"(?<!quit\s)(?<!left\s)(?<!lost\s)(?<!from\s)"
         rf"\bmy\s+(?:new\s+)?(?:employer\s+is|job\s+is\s+at|new\s+job\s+at|company\s+is"
+        # "booking holdings owns us but my contract is with agoda"
+        rf"|(?:employment\s+)?contract\s+is\s+(?:with|at)"
         # "before my shift at the Royal Infirmary", "my company Tidewell (im the cofounder)"
         rf"|(?:shift|shifts|job)\s+at(?:\s+the)?|company(?=\s+(?-i:[A-Z])))\s+(?P<org>{_ORG})",
-        "employer job company shift shifts",
+        "employer job company shift shifts contract",
     ),
     # "im a self employed plumber, business is called Gary Doyle Plumbing & Heating"
     _grx(
@@ -3239,6 +3311,14 @@ _EMPLOYER = [
 ]
 
 
+# "im at delivery hero now as an analytics engineer": a name in lower case, said as where the
+# user holds the title that follows, is the workplace even when no list knows it
+_AT_AS_ROLE = _grx(
+    rf"{_I_AM}\s+(?:now\s+)?at\s+(?!(?:the|a|an|my|our|his|her|their|this|that|work|home|least"
+    rf"|it|all|last|first)\b)(?P<org>[a-z][a-z&'’\-]*(?:\s+[a-z][a-z&'’\-]*){{0,2}}?)\s+"
+    rf"(?:now\s+)?as\s+(?:a|an|the)\s+(?:[\w\-]+\s+){{0,2}}?{_ROLE_HEAD}\b",
+    "as",
+)
 _IN_END = _rx(r"\bin\s+$")
 _VENUES: Final = frozenset(
     _words(
@@ -3450,6 +3530,16 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                     and (value := _org(at.group("org"), c[at.end() :])) is not None
                 ):
                     yield _Hit("employer", {"org": value}, (m.start(), at.end()))
+    for m in _AT_AS_ROLE.finditer(c, mask):
+        said = m.group("org")
+        if (known := known_employer(said)) is not None or not (
+            said in _VENUES
+            or said in _NOT_EMPLOYER_IN
+            or canonical_place(said)
+            or is_town(said)
+            or (" " not in said and is_common_word(said))
+        ):
+            yield _Hit("employer", {"org": known or said.title()}, m.span())
     for pattern in _EMPLOYER:
         for m in pattern.finditer(c, mask):
             # "working in Siemens" (non-native) names an employer, "working in London" a place
@@ -3469,6 +3559,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if _CONJUNCT_WORK.match(c, m.start()) and _another_subject(c, m.start()):
                 continue
             if pattern is _WORK_IN and not m.group("office") and known_employer(said) is None:
+                continue
+            if m.groupdict().get("field") and m.group("field").casefold() not in _WORK_FIELDS:
                 continue
             if pattern in (_AT_ORG_WE, _SWITCHED_TO_ORG) and known_employer(said) is None:
                 continue
@@ -3556,6 +3648,15 @@ _PREFERENCE = [
             r"(?P<verb>prefer)\s+(?:(?:always|usually|generally|mostly|really|definitely)\s+)?"
             r"(?P<obj>[^;:]+)",
             "prefer",
+        ),
+    ),
+    # "i'd take tea over coffee any day": a choice the user always makes
+    (
+        "prefers",
+        _grx(
+            rf"\bi(?:{_A}?d|\s+would)\s+(?:always\s+|happily\s+|still\s+)?(?P<verb>take|pick|choose)"
+            rf"\s+(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?\s+over\s+[^;:]+)",
+            "take pick choose",
         ),
     ),
     (
@@ -3735,6 +3836,14 @@ _HOW_MUCH = _rx(
     r"\s+(?:with\s+(?:a|every)\s+(?:passion|fibre|fiber)|with\s+all\s+my\s+(?:heart|soul|being)"
     r"|more\s+than\s+anything|to\s+(?:death|bits|pieces)|like\s+crazy)\b"
 )
+# "i like mountains hiking in weekends", "love baking in my free time": when a liked thing is
+# done says nothing about which thing ("i hate working on weekends" keeps it: the dislike is of
+# the weekend work)
+_WHEN_LIKED = _rx(
+    r"\s+(?:on|in|at|during|over)\s+(?:the\s+)?(?:weekends?|week-ends?|sundays|saturdays|holidays"
+    r"|(?:my\s+)?(?:free|spare)\s+time|my\s+days?\s+off)"
+    r"(?=\s*$|\s*[,.;!?)]|\s+(?:so|but|because|and|or|btw|lol|tbh|haha|anyway)\b)"
+)
 _SHOUTED_VERB = re.compile(r"\b(?:LOVE|LOOOVE|ADORE|ENJOY|LIKE)\b")
 _AND_GOES_ON = _rx(rf"\W*(?:and|also|plus)\s+(?:i|i{_A}?m|im)\b")
 
@@ -3787,6 +3896,8 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
             # "i hate running with a passion": how much, not which running
             if intense := _HOW_MUCH.search(obj):
                 obj = obj[: intense.start()]
+            if polarity != "dislikes" and (when := _WHEN_LIKED.search(obj)):
+                obj = obj[: when.start()] + obj[when.end() :]
             # "I hate driving at night" is not a dislike of driving: the qualifier stays part
             # of the object ("driving at night")
             if _QUALIFIED.match(obj):
@@ -4498,8 +4609,8 @@ _WORKING_STATE = [
 _VERB_FORM = re.compile(r"(?:ing|ed)$")
 _FOR_REPO = _rx(r"\bfor\s+$")
 _DEPLOYS_FROM = _grx(
-    r"\b(?:we\s+(?:now\s+)?(?:deploy|ship(?=\s+from\s+(?:main|master|trunk|release|prod"
-    r"|production|develop|dev|staging|`)))|deploys?\s+(?:go\s+out|ship|happen|run)?"
+    r"\b(?:we\s+(?:now\s+|still\s+|only\s+|always\s+)?(?:deploy|ship(?=\s+from\s+(?:main|master"
+    r"|trunk|release|prod|production|develop|dev|staging|stable|live|`)))|deploys?\s+(?:go\s+out|ship|happen|run)?"
     r"|(?:still\s+|we['’]?re\s+|we\s+are\s+)deploying)\s*(?:only\s+)?from\s+"
     r"(?:the\s+)?(?!main\.)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
     "deploy deploys deploying ship",
@@ -4537,7 +4648,9 @@ _SETTING_FOR_REPO = _grx(
     rf"\b(?P<subj>(?:(?!(?:and|also|oh|btw|so|ok|okay|anyway|well|now|then|fyi)\s)[\w\-.]+\s+)"
     rf"{{0,2}}?{_WS_HEADS})\s+(?:for|in|of)\s+(?:(?:this|the|our)\s+"
     # "the base branch for PRs is develop"
-    rf"(?:repo|repository|project|codebase|app|service)|prs|pull\s+requests|merges)\s+is\s+{_WS_VALUE}",
+    # "line length for us is 120": the team's own setting
+    rf"(?:repo|repository|project|codebase|app|service)|prs|pull\s+requests|merges|us)\s+is\s+"
+    rf"{_WS_VALUE}",
     "is",
 )
 # "pnpm is our package manager", "ruff is our linter": the value first
@@ -4610,7 +4723,7 @@ _TECH_CONTEXT = _grx(
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
     # "we bumped to node 20 last sprint"
     rf"|(?:\b(?:we|i)\s+|^\W*(?:(?:and|so|also|ok|okay|btw|oh)\s+)?)"
-    rf"(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|moved|switched"
+    rf"(?:just\s+|recently\s+|finally\s+|actually\s+)?(?:bumped|upgraded|moved|switched"
     rf"|migrated)\s+(?:up\s+|over\s+)?to"
     # "decided to just go node 20"
     rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?"
@@ -4629,7 +4742,8 @@ _FOR_ROLE = _rx(
 _CI_RUNS = _rx(
     r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b|\bci\s+(?:uses|is\s+using)\s*$"
 )
-_TECH_MORE = _rx(rf"\s*(?:,|\+|&|/|\bwith\b|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
+# ... "django 4.2 w/ postgres 15": "with" shortened
+_TECH_MORE = _rx(rf"\s*(?:,|\+|&|/|\bwith\b|\bw/|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
 # "rails 7.1 app", "nuxt 3.9 project", "we're a phoenix 1.7 / elixir 1.15 shop", "its node 20":
 # the stack a coding session names in passing
 _TECH_APP = _grx(
@@ -4819,7 +4933,9 @@ _LINT_WITH = _grx(
     r"|golangci-lint|ktlint|clippy|rustfmt|gofmt|stylelint)\b"
     # "we use ruff now actually", "switched to eslint": a linter (ruff also formats: "we use ruff
     # not black" names the formatter it replaces)
-    r"|\b(?:we|i)\s+(?:now\s+|also\s+)?(?:use|(?:just\s+)?(?:switched|moved)\s+(?:over\s+)?to)\s+"
+    r"|\b(?:we|i)\s+(?:now\s+|also\s+|finally\s+)?(?:use|(?:just\s+)?(?:switched|moved)\s+(?:over\s+)?to"
+    # "we finally ripped out flake8 + isort and switched to ruff": the subject carried over
+    r"|[^.;!?]{1,60}?\band\s+(?:then\s+|just\s+)?(?:switched|moved)\s+(?:over\s+)?to)\s+"
     r"(?P<lint>ruff|flake8|pylint|eslint|rubocop|golangci-lint|ktlint|stylelint)\b"
     r"(?!\s+(?:for|to)\s+format|\s+(?:not|instead\s+of|over|rather\s+than)\s+(?:black|prettier"
     r"|yapf|autopep8|isort))",
@@ -5115,10 +5231,42 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
                 subj, value = f"ci {_TECH_ALIASES.get(tech, tech)} version", version
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
+            # "our repo is pnpm + node 20": the tools the repo is made of, each its own setting
+            if subj.casefold() in _CONTAINERS and (items := _stack_items(value)):
+                for item in items:
+                    yield _Hit("working_state", item, m.span())
+                continue
             # "node is 20 on our CI": the version CI runs, not the project's
             if subj.endswith(" version") and _on_ci(c, m.start("val"), m.end()):
                 subj = f"ci {subj}"
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
+
+
+_CONTAINERS: Final = frozenset(("repo", "repository", "codebase", "project", "app", "monorepo"))
+_STACK_SEP = re.compile(r"\s*(?:\+|&|,|/|\band\b|\bwith\b|\bw/)\s*")
+_PM_ALONE = re.compile(rf"(?:{_PACKAGE_MANAGERS})(?:\s*v?\d+(?:\.\d+)*)?")
+_TECH_ALONE = re.compile(
+    rf"(?P<tech>{_TECH_NAMES})\s*v?(?P<ver>\d+(?:\.\d+){{0,2}})", re.IGNORECASE
+)
+
+
+def _stack_items(value: str) -> list[dict[str, str | None]]:
+    """The settings of a list of tools ("pnpm + node 20"): a package manager and versions; none
+    unless every item is one of them (a list of anything else stays one value)."""
+    parts = _STACK_SEP.split(value)
+    if len(parts) < 2:
+        return []
+    items: list[dict[str, str | None]] = []
+    for part in parts:
+        if _PM_ALONE.fullmatch(part.casefold()):
+            items.append({"subject": "package manager", "value": part})
+        elif m := _TECH_ALONE.fullmatch(part):
+            tech = " ".join(m.group("tech").casefold().split())
+            tech = _TECH_ALIASES.get(tech, tech)
+            items.append({"subject": f"{tech} version", "value": m.group("ver")})
+        else:
+            return []
+    return items
 
 
 def _bits(*patterns: _Gated | int) -> int:
@@ -5172,7 +5320,7 @@ _RULES: Final = (
     (_rule_home, _bits(*_HOME)),
     (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)),
     (_rule_im_in, _IM_IN.bit),
-    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER)),
+    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
     (_rule_diet, _bits(*_DIET)),
     (_rule_allergy, _bits(*_ALLERGY)),
@@ -5852,6 +6000,16 @@ _CHANGED_IT = _grx(
     r"|finally|already)\b))",
     "changed switched set bumped moved raised lowered increased reduced renamed",
 )
+# "we stopped deploying from main like 2 weeks ago, its a `production` branch now": the deploy
+# branch said before, replaced by the branch named after it (or only withdrawn, when none is)
+_STOPPED_DEPLOYING = _grx(
+    rf"\b(?:we|i)\s+(?:actually\s+|just\s+|already\s+)?(?:stopped|quit|no\s+longer)"
+    rf"\s+(?:deploying|deploy|shipping|ship|releasing|release)\s+(?:from|off(?:\s+of)?)\s+"
+    rf"`?(?P<old>[\w\-/.]+)`?"
+    rf"(?:[^.?!\n]{{0,40}}?\b(?:it{_A}?s|its|it\s+is|now\s+(?:we\s+|it\s+)?(?:deploy|ship|release)s?"
+    rf"\s+from)\s+(?:a|the|our)?\s*`?(?P<new>[\w\-/.]+)`?\s+(?:branch\b|now\b))?",
+    "stopped quit longer",
+)
 # "wait actually staging is on postgres now": a later message gives a setting the session stated
 # a new value, naming the setting by its first word
 _ACTUALLY_NOW = _grx(
@@ -5978,6 +6136,7 @@ _NOT_SO = _grx(
     "not",
 )
 _WITHDRAWING_BITS: Final = _bits(
+    _STOPPED_DEPLOYING,
     _NAME_DIED,
     _PET_DIED,
     _BROKE_UP,
@@ -6152,7 +6311,13 @@ def _clause_reason(clause: str, mask: int) -> tuple[str, int] | None:
         _secret_like(m.group()) for m in _HIGH_ENTROPY.finditer(clause)
     ):
         return "secret", 0
-    if (m := _HYPOTHETICAL.search(clause, mask) or _MODAL_LOWER.search(clause, mask)) is not None:
+    # "i'd take tea over coffee any day": a choice made every time is a standing taste; "if"
+    # or "would" elsewhere in the clause still governs it
+    read = clause
+    if mask & _STANDING_CHOICE.bit and (choice := _STANDING_CHOICE.search(clause, mask)):
+        read = clause[: choice.start("modal")] + " " * len(choice.group("modal"))
+        read += clause[choice.end("modal") :]
+    if (m := _HYPOTHETICAL.search(read, mask) or _MODAL_LOWER.search(read, mask)) is not None:
         return "hypothetical", m.start()
     for m in _HEDGE.finditer(clause, mask):
         if not _TRAILING_HEDGE.match(clause, m.start()):
@@ -6680,6 +6845,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 not corrected
                 and (retraction := _RETRACTION.search(text, mask))
                 and previous_seq is not None
+                # "<pasted config> ... wait no thats the wrong key lol i pasted the openai one":
+                # a takeback of what this message pasted, not of the message before
+                and not _OWN_PASTE_FIXED.search(text, retraction.start())
             ):
                 # "ignore all that" takes back the whole previous message, whatever it names
                 whole = _ALL_OF_IT.search(retraction.group()) is not None
@@ -7101,6 +7269,36 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if mask & _LIVE_HERE.bit:
             self._live_here(text[:limit], seq, hits, mask)
         self._contradicted(text[:limit], seq, hits, before)
+        if any(h.kind == "occupation" for h in hits[before:]):
+            self._title_spelled_out(text[:limit], seq, hits, before)
+
+    def _title_spelled_out(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
+        """ "im instructor now. PADI open water scuba instructor.": a sentence that is only a
+        fuller title of the job just stated spells it out, and the fuller title is the job."""
+        start = 0
+        for end in [*(m.start() for m in _SENTENCE_END.finditer(text)), len(text)]:
+            sentence, begin = text[start:end].strip(), start
+            start = end + 1
+            words = sentence.split()
+            if not 2 <= len(words) <= 6 or text[end : end + 1] == "?":
+                continue
+            for hit in hits[before:]:
+                role = (hit.values.get("role") or "").casefold() if hit.kind == "occupation" else ""
+                if (
+                    not role
+                    or not hit.evidence
+                    or hit.evidence[-1][2] > begin
+                    or not sentence.casefold().endswith(f" {role}")
+                    or not _ROLE_SPELLED.fullmatch(sentence[: -len(role)].strip())
+                ):
+                    continue
+                at = text.index(sentence, begin)
+                fuller = _Hit("occupation", {"role": sentence})
+                fuller.evidence.append((seq, at, at + len(sentence)))
+                fuller.stated_end = at + len(sentence)
+                hits[hits.index(hit)] = fuller
+                self._note(seq, at, at + len(sentence), None, (fuller,))
+                break
 
     def _live_here(self, text: str, seq: int, hits: list[_Hit], mask: int) -> None:
         """ "curitiba, i live here", "the weather in tromsø, i live here": "here" is the last
@@ -8034,6 +8232,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and (h.values["value"] or "").casefold() != value.casefold()
             ]
             gone += self._new_setting(event, hits, settings, value, m.span())
+        if mask & _STOPPED_DEPLOYING.bit and (stop := _STOPPED_DEPLOYING.search(text, mask)):
+            branches = [
+                h
+                for h in hits
+                if h.kind == "working_state"
+                and h not in gone
+                and (h.values["subject"] or "").endswith("deploy branch")
+                and (h.values["value"] or "").strip("`").casefold() == stop.group("old").casefold()
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
+            if stop.group("new") and stop.group("new").casefold() != stop.group("old").casefold():
+                gone += self._new_setting(event, hits, branches, stop.group("new"), stop.span())
+            else:
+                gone += branches
         if mask & _BUMPED_TO.bit and (bump := _BUMPED_TO.search(text, mask)):
             versions = [
                 h
