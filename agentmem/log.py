@@ -398,8 +398,31 @@ class EventLog:
     def append_event(self, event: Event | ClientInput | PreparedEvent) -> AppendResult:
         """Like :meth:`append`, but also says whether the event was an idempotent replay."""
         prepared = self._prepare(event)
-        with self.transaction():
+        with self._one_statement():
             return self._insert(self.conn.cursor(), prepared)
+
+    @contextlib.contextmanager
+    def _one_statement(self) -> Iterator[apsw.Connection]:
+        """For one INSERT, with its triggers: outside a transaction the statement is its own
+        (SQLite takes the write lock when a writing statement starts, so it never upgrades a
+        stale snapshot, and a statement lands whole or not at all), which saves the separate
+        BEGIN IMMEDIATE and COMMIT round trips; inside one it joins it as a savepoint."""
+        if self.conn.in_transaction:
+            with self.transaction() as conn:
+                yield conn
+            return
+        with self.lock:
+            if self._damaged:
+                raise DatabaseCorrupt(
+                    f"{self.path} was found damaged earlier; this Store writes nothing more to it"
+                )
+            try:
+                yield self.conn
+            except apsw.Error as exc:
+                mapped = self._translate(exc)
+                if mapped is None:
+                    raise
+                raise mapped from exc
 
     def append_many(
         self,
@@ -512,8 +535,9 @@ class EventLog:
         they are still checked by the database's guards. For agentmem's own modules, not for
         events that arrive from a client.
         """
-        with self.transaction():
-            return self._insert(self.conn.cursor(), self._prepare(event, process=True))
+        prepared = self._prepare(event, process=True)
+        with self._one_statement():
+            return self._insert(self.conn.cursor(), prepared)
 
     def append_process_many(
         self,
