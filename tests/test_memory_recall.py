@@ -3412,3 +3412,34 @@ def test_what_tuning_batches_to_and_tq_taught(tmp_path: Path) -> None:
         tmp_path / "fridays", "we deploy from main", "we dont deploy from main on fridays"
     )
     assert any("deploy branch is main" in s for s in got), got
+
+
+def test_a_setting_dropped_or_changed_without_the_usual_verbs(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "its-now",
+                ("deploy branch is main", "sorry, its release now, we changed it"),
+                "deploy branch is release",
+                "is main",
+            ),
+            (
+                "min-is",
+                ("we support python 3.8+", "nvm we dropped 3.8, min is 3.10 now"),
+                "python version is 3.10",
+                "3.8",
+            ),
+            (
+                "goes-to",
+                ("PRs go against develop", "we dropped develop, everything goes to main now"),
+                "base branch is main",
+                "develop",
+            ),
+        ),
+    )
+    # a state word is no value, and dropping something else leaves the setting alone
+    got = _formed(tmp_path / "fine", "deploy branch is main", "its fine now, we changed it")
+    assert any("deploy branch is main" in s for s in got), got
+    got = _formed(tmp_path / "env", "we use poetry", "we dropped the staging env last year")
+    assert any("package manager is poetry" in s for s in got), got

@@ -6010,6 +6010,25 @@ _STOPPED_DEPLOYING = _grx(
     rf"\s+from)\s+(?:a|the|our)?\s*`?(?P<new>[\w\-/.]+)`?\s+(?:branch\b|now\b))?",
     "stopped quit longer",
 )
+# "we dropped develop, everything goes to main now", "nvm we dropped 3.8, min is 3.10 now": a
+# setting's value said before, dropped, and the one that replaces it when it is named
+_DROPPED_SETTING = _grx(
+    rf"\bwe\s+(?:just\s+|finally\s+|also\s+)?(?:dropped|removed|killed|retired|got\s+rid\s+of)"
+    rf"\s+(?:support\s+for\s+)?(?:the\s+)?(?:(?:python|node|java|ruby|php|go)\s+)?"
+    rf"`?(?P<old>[\w.\-/]+)`?(?:\s+branch)?"
+    rf"(?:[^.?!\n]{{0,40}}?\b(?:min(?:imum)?(?:\s+version)?\s+is(?:\s+now)?|everything\s+goes\s+"
+    rf"(?:to|into|against)|(?:all\s+)?prs\s+go\s+(?:to|into|against)|we\s+(?:use|deploy\s+from"
+    rf"|ship\s+from)|now\s+(?:its|it{_A}s|we\s+use))\s+`?(?P<new>[\w.\-/]+)`?)?",
+    "dropped removed killed retired rid",
+)
+# "sorry, its release now, we changed it": the setting said last, given its new value
+_ITS_NOW_CHANGED = _grx(
+    rf"\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+)?`?(?P<new>[\w.\-/]+)`?\s+now\b"
+    rf"(?=[^.?!\n]{{0,30}}\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+it\b)"
+    rf"|\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+it\W+(?:it{_A}?s|its"
+    rf"|it\s+is)\s+(?:now\s+)?`?(?P<new2>[\w.\-/]+)`?",
+    "changed switched renamed moved updated",
+)
 # "wait actually staging is on postgres now": a later message gives a setting the session stated
 # a new value, naming the setting by its first word
 _ACTUALLY_NOW = _grx(
@@ -6137,6 +6156,8 @@ _NOT_SO = _grx(
 )
 _WITHDRAWING_BITS: Final = _bits(
     _STOPPED_DEPLOYING,
+    _DROPPED_SETTING,
+    _ITS_NOW_CHANGED,
     _NAME_DIED,
     _PET_DIED,
     _BROKE_UP,
@@ -8232,6 +8253,35 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and (h.values["value"] or "").casefold() != value.casefold()
             ]
             gone += self._new_setting(event, hits, settings, value, m.span())
+        if mask & _DROPPED_SETTING.bit and (drop := _DROPPED_SETTING.search(text, mask)):
+            dropped = [
+                h
+                for h in hits
+                if h.kind == "working_state"
+                and h not in gone
+                and (h.values["value"] or "").strip("`").casefold() == drop.group("old").casefold()
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
+            new_value = drop.group("new")
+            if new_value and new_value.casefold() not in _STATE_WORDS:
+                gone += self._new_setting(event, hits, dropped, new_value, drop.span())
+            else:
+                gone += dropped
+        if mask & _ITS_NOW_CHANGED.bit and (its := _ITS_NOW_CHANGED.search(text, mask)):
+            new_value = its.group("new") or its.group("new2")
+            said = [
+                h
+                for h in hits
+                if h.kind == "working_state" and h not in gone and h.evidence[-1][0] != event.seq
+            ]
+            newest = max((h.evidence[-1][0] for h in said), default=None)
+            last = [h for h in said if h.evidence[-1][0] == newest]
+            if (
+                last
+                and new_value.casefold() not in _STATE_WORDS
+                and new_value.isdigit() == (last[-1].values["value"] or "").isdigit()
+            ):
+                gone += self._new_setting(event, hits, last, new_value, its.span())
         if mask & _STOPPED_DEPLOYING.bit and (stop := _STOPPED_DEPLOYING.search(text, mask)):
             branches = [
                 h
