@@ -3443,3 +3443,41 @@ def test_a_setting_dropped_or_changed_without_the_usual_verbs(tmp_path: Path) ->
     assert any("deploy branch is main" in s for s in got), got
     got = _formed(tmp_path / "env", "we use poetry", "we dropped the staging env last year")
     assert any("package manager is poetry" in s for s in got), got
+
+
+def test_another_s_bio_or_a_first_person_story_asked_for(tmp_path: Path) -> None:
+    paste = (
+        "ok here it is: i am a welder at Orlen for 6 years, i have a wife and two kids and i "
+        "live in Plock"
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "story",
+                "write a first person story for my class: i am a fisherman in a small village "
+                "and i have three sons",
+            ),
+            (
+                "titled",
+                (
+                    "can u write church bio for brother Emeka in first person?",
+                    "ok: I am an accountant at Zenith Bank, married to Ngozi, we have 2 daughters",
+                ),
+            ),
+            (
+                "his-profile",
+                "my friend asked me to write his dating profile: im a chef in lagos, i love "
+                "football and i have a dog named Bingo",
+            ),
+            ("named", ("can u write a cv for Tomasz pls", paste)),
+        ),
+    )
+    # a cv or bio for a company or a platform is the user's own
+    _forms_each(
+        tmp_path,
+        (
+            ("company", ("tailor my cv for Deloitte pls", paste), "welder"),
+            ("platform", ("can u write a bio for Instagram", paste), "welder"),
+        ),
+    )

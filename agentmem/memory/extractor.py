@@ -695,6 +695,14 @@ _FICTION = _grx(
     # about a devops engineer in Oslo ... first person pls"
     rf"|\bin\s+(?:the\s+)?first[- ]person\b"
     rf"|\b(?:write|written|writing)\s+it\s+(?:in\s+)?first[- ]person\b"
+    # "write a first person story for my class: i am a fisherman"
+    rf"|\bfirst[- ]person\s+(?:short\s+)?(?:story|poem|essay|narrative|piece|account|monologue"
+    rf"|diary|letter|scene)\b"
+    # "my friend asked me to write his dating profile: im a chef in lagos"
+    # ("fix her bio: '...'. for context im a pharmacist myself": the bio is quoted, and what the
+    # user adds is their own)
+    rf"|\b(?:write|writing|do|make)\s+(?:his|her|their)\s+(?:[\w\-]+\s+){{0,2}}?"
+    rf"(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement|about\s+me)\s*:"
     # "client of mine needs a cover letter", "she wants say: I am 74": another's words
     rf"|\b(?:client|friend|colleague|coworker|co-worker|neighbou?r|student|patient)(?:\s+of\s+mine)?"
     rf"\s+(?:needs|wants|asked\s+for)\s+(?:a|an|her|his|their)\s+(?:cover\s+letter|bio|cv|resume"
@@ -721,6 +729,7 @@ _FICTION = _grx(
     rf"(?:mate|friend|buddy|pal|bestie|bff|colleague|coworker|co-worker|flatmate|roommate|client"
     rf"|cousin|brother|sister|son|daughter|dad|mum|mom)\b",
     words="voice profile bio cv resume section character avatar persona oc ego protagonist hero"
+    " letter statement me"
     " heroine npc story novel book game role"
     " roleplay script screenplay scene campaign world fic fanfic fanfiction play playing movie"
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
@@ -764,8 +773,12 @@ _SOMEONE = (
     r"|uncle|aunt|auntie|nephew|niece|student|customer)"
 )
 _GHOSTWRITE_ASK = _grx(
-    rf"\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\s+for\s+(?:my|a|our)\s+"
+    rf"\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\s+for\s+(?:(?:my|a|our)\s+"
     rf"{_SOMEONE}\b"
+    # "church bio for brother Emeka", "a cv for Mrs Bello": someone named, with a title or not
+    # (a bare capitalised word only when it is a given name: "a cv for Deloitte" is the user's)
+    rf"|(?P<title>(?:brother|sister|bro|sis|mr|mrs|ms|miss|dr|pastor|aunty|auntie|uncle|mama|papa)"
+    rf"\.?\s+)?(?P<who>(?-i:[A-Z])[a-z]+)\b(?!\s+(?:and|&)\s+me\b))"
     rf"|\b(?:fix|write|improve|update|redo|polish|check)\s+(?:his|her|their)\s+(?:cv|resume|bio"
     rf"|profile|cover\s+letter|personal\s+statement)\b"
     # "help me fix this CV, its for my neighbour javi ... im writing it for him"
@@ -775,6 +788,28 @@ _GHOSTWRITE_ASK = _grx(
     rf"|them)\b",
     words="cv resume bio profile letter statement writing doing making filling",
 )
+# Where a bio or profile is for, not whom: "a bio for Instagram"
+_PLATFORMS: Final = frozenset(
+    _words(
+        "instagram insta linkedin facebook fb tinder hinge bumble twitter tiktok upwork fiverr etsy"
+        " github youtube twitch reddit discord whatsapp work school uni university college church"
+        " me myself us"
+    )
+)
+
+
+def _someone_named(word: str) -> bool:
+    """Whether a capitalised word after "a cv for" names a person: no platform, employer,
+    place or English word ("a cv for Deloitte", "a bio for Instagram" are the user's own)."""
+    folded = word.casefold()
+    return (
+        folded not in _PLATFORMS
+        and known_employer(word) is None
+        and canonical_place(word) is None
+        and not is_common_word(folded)
+    )
+
+
 # ... unless the ask brought the text with it (after a colon, or in quotes)
 _CONTENT_GIVEN = re.compile(r":\s*\S|[\"“”]|(?<!\w)['‘]")
 _PROOFREAD_ASK = _rx(
@@ -6903,8 +6938,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # me write a cv for my friend deepak, first person" / "ok so: i am a qualified
             # electrician ...")
             proofread = _PROOFREAD_ASK.search(text) is not None or (
-                _GHOSTWRITE_ASK.search(text, mask) is not None
+                (ask := _GHOSTWRITE_ASK.search(text, mask)) is not None
                 and _CONTENT_GIVEN.search(text) is None
+                and (
+                    not ask.group("who")
+                    or ask.group("title") is not None
+                    or _someone_named(ask.group("who"))
+                )
             )
             if asked_to_correct and len(text) > 60 and not _ASKS.search(text):
                 self._note(event.seq, 0, len(text), "quoted")
