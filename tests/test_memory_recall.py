@@ -3481,3 +3481,75 @@ def test_another_s_bio_or_a_first_person_story_asked_for(tmp_path: Path) -> None
             ("platform", ("can u write a bio for Instagram", paste), "welder"),
         ),
     )
+
+
+def test_what_tuning_batch_ts_taught(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "lib-uses",
+                "find me something on mocking fetch in tests, our lib uses vitest",
+                "vitest",
+            ),
+            # a tag question asks about the conclusion after "so", not the premise before it
+            (
+                "so-right",
+                "also the lib targets es2019 so i cant use the Response constructor, right?",
+                "target is es2019",
+            ),
+            (
+                "already",
+                "at my current job (standard bank) we're already on python 3.11 for everything.",
+                "python version is 3.11",
+            ),
+            (
+                "job-brackets",
+                "at my current job (standard bank) we're already on python 3.11 for everything.",
+                "standard bank",
+            ),
+            (
+                "team-brackets",
+                "I am the qa engineer in the team (at zalando, 2 years now) so how to answer him",
+                "zalando",
+            ),
+            (
+                "the-in-team",
+                "I am the qa engineer in the team so flaky tests are my topic",
+                "qa engineer",
+            ),
+            # the correction is the claim "actually" marks, not what "i misspoke" takes back
+            (
+                "misspoke",
+                ("our lib uses vitest", "ah ok, ci is node 18 actually, i misspoke. so fine"),
+                "ci node version is 18",
+            ),
+            # a block pasted from someone else's setup, then the user's own words
+            (
+                "blog-config",
+                "this blog has this in pyproject:\n\n[tool.black]\nline-length = 88\n\nwe dont use "
+                "black, our linter is ruff and line length is 100. how do i translate it",
+                "line length is 100",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "github-issue",
+                "not my code, found this on a github issue for fastapi:\n\nEnvironment:\n- Python "
+                "3.12.1\n- fastapi 0.110.0, pydantic 2.6\n- package manager: poetry 1.7\n\n"
+                "pydantic_core.ValidationError: 1 validation error",
+            ),
+            ("old-job-if", "if i was at my old job (ikea) i would know"),
+        ),
+    )
+    got = _formed(tmp_path / "brother-team", "my brother is the engineer in the team (at google)")
+    assert not any("works" in s for s in got), got
+    got = _formed(
+        tmp_path / "blog-88",
+        "this blog has this in pyproject:\n\n[tool.black]\nline-length = 88\n\nwe dont use black, "
+        "our linter is ruff and line length is 100",
+    )
+    assert not any("88" in s for s in got), got

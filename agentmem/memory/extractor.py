@@ -2810,7 +2810,10 @@ _OCCUPATION = [
     _grx(
         rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+|officially\s+"
         rf"|finally\s+|literally\s+|technically\s+)?(?:working\s+as\s+)?"
-        rf"(?:a\s+|an\s+|the\s+(?:only|sole|lead|main|senior|head)\s+|(?<=just\s)|(?<=now\s))"
+        rf"(?:a\s+|an\s+|the\s+(?:only|sole|lead|main|senior|head)\s+|(?<=just\s)|(?<=now\s)"
+        # "I am the qa engineer in the team": the one of the team
+        rf"|the\s+(?=(?:[\w\-]+\s+){{0,2}}?{_ROLE_HEAD}\s+(?:in|on|of|for)\s+(?:the|our|my|this)\s+"
+        rf"(?:team|company|office|department|squad|group|project)\b))"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         _ROLE_WORDS,
     ),
@@ -3354,6 +3357,33 @@ _AT_AS_ROLE = _grx(
     rf"(?:now\s+)?as\s+(?:a|an|the)\s+(?:[\w\-]+\s+){{0,2}}?{_ROLE_HEAD}\b",
     "as",
 )
+# Read on the whole message (a bracket ends a clause): "at my current job (standard bank) we're
+# on python 3.11", and "I am the qa engineer in the team (at zalando, 2 years now)" after the job
+# the message stated
+_EMPLOYER_IN_BRACKETS = _rx(
+    rf"\b(?:at\s+|in\s+)?my\s+(?:current\s+|new\s+|day\s+)?(?:job|company|employer|workplace)\s*"
+    rf"\(\s*(?P<org>[a-z][\w&'’.\-]*(?:\s+[\w&'’.\-]+){{0,2}}?)\s*\)"
+    rf"|{_I_AM}\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+){{0,3}}?(?P<role>{_ROLE_HEAD})\b[^().;!?\n]{{0,30}}"
+    rf"\(\s*(?:at|with|for)\s+(?P<org2>[a-z][\w&'’.\-]*(?:\s+[\w&'’.\-]+){{0,2}}?)\s*[,)]"
+)
+
+
+def _workplace_named(said: str) -> str | None:
+    """A workplace a frame names in lower case, when it is no venue, place or English word."""
+    said = said.casefold()
+    if (known := known_employer(said)) is not None:
+        return known
+    if (
+        said in _VENUES
+        or said in _NOT_EMPLOYER_IN
+        or canonical_place(said)
+        or is_town(said)
+        or (" " not in said and is_common_word(said))
+    ):
+        return None
+    return said.title()
+
+
 _IN_END = _rx(r"\bin\s+$")
 _VENUES: Final = frozenset(
     _words(
@@ -3566,15 +3596,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 ):
                     yield _Hit("employer", {"org": value}, (m.start(), at.end()))
     for m in _AT_AS_ROLE.finditer(c, mask):
-        said = m.group("org")
-        if (known := known_employer(said)) is not None or not (
-            said in _VENUES
-            or said in _NOT_EMPLOYER_IN
-            or canonical_place(said)
-            or is_town(said)
-            or (" " not in said and is_common_word(said))
-        ):
-            yield _Hit("employer", {"org": known or said.title()}, m.span())
+        if (workplace := _workplace_named(m.group("org"))) is not None:
+            yield _Hit("employer", {"org": workplace}, m.span())
     for pattern in _EMPLOYER:
         for m in pattern.finditer(c, mask):
             # "working in Siemens" (non-native) names an employer, "working in London" a place
@@ -4631,7 +4654,7 @@ _WORKING_STATE = [
             # "our fastapi service targets cloud run": one word may say which service
             rf"(?:(?:\b(?:the|this|our)\s+(?:[\w\-.]+\s+)?|(?:^|[.,;:]\s*)\W*)(?:project|repo"
             rf"|repository|codebase"
-            rf"|app|application|service|library|package|tool|cli)\s+(?:itself\s+)?(?:now\s+)?(?:targets"
+            rf"|app|application|service|library|lib|package|tool|cli)\s+(?:itself\s+)?(?:now\s+)?(?:targets"
             rf"|is\s+targeting)|\bwe\s+(?:now\s+)?target)\s+{_WS_VALUE}"
             # "targets ios 15 and up": the lower bound is part of the value
             rf"(?P<up>\s+(?:and\s+(?:up|above|newer|later)|or\s+(?:later|newer|higher|above)))?",
@@ -4747,7 +4770,8 @@ _TECH_IS = _grx(
 )
 _TECH_CONTEXT = _grx(
     rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
-    rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+)?"
+    rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+"
+    rf"|already\s+)?"
     rf"(?:on|using|running|at|to|with)"
     # "project is django v5 with postgres 16", "our service is go 1.22": the stack it is
     # ("the frontend is react 18" names a part with its noun: the frontend, not a version)
@@ -4844,8 +4868,8 @@ _DATABASE_USED = _grx(
     " clickhouse firestore neo4j mssql sql",
 )
 _TEST_RUNNER = _grx(
-    rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team))\s+(?:use|uses"
-    rf"|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)"
+    rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team|lib|library|package))\s+"
+    rf"(?:use|uses|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)"
     rf"\s+(?:(?:everything|all\s+(?:our\s+|the\s+)?tests|(?:our\s+|the\s+)?tests)\s+)?(?:over\s+)?to"
     # "we test with jest", "tests run on vitest", a bare "testing with pytest"
     rf"|test\s+(?:with|using))"
@@ -5137,6 +5161,7 @@ _VALUE_STOP: Final = frozenset(
     _words(
         "locally everywhere else running in on for with everything now here there too also anyway"
         " btw lol pls please tbh for at by from via which that since as across throughout not"
+        " actually"
     )
 )
 
@@ -5472,9 +5497,19 @@ _QUESTION_PARTS = re.compile(
 def _declarative_span(text: str, start: int, end: int, question: bool) -> tuple[int, int] | None:
     """The part of a question sentence before the question ("I'm a nurse, any tips?")."""
     parts = _spans(_QUESTION_PARTS.finditer(text, start, end), text, start, end)
-    if len(parts) < 2 or _QUESTION_TAG.match(text[parts[-1][0] : parts[-1][1]]):
+    if len(parts) >= 2 and _QUESTION_TAG.match(text[parts[-1][0] : parts[-1][1]]):
+        # "the lib targets es2019 so i cant use the Response constructor, right?": the tag asks
+        # about the conclusion; the premise before "so" is stated
+        if so := _SO_CONCLUSION.search(text, start, parts[-1][0]):
+            return start, so.start()
+        return None
+    if len(parts) < 2:
         return None
     return parts[0][0], parts[-2][1]
+
+
+_ACTUALLY = _rx(r"\bactually\b")
+_SO_CONCLUSION = _rx(r",?\s+so\s+(?=(?:i|we|it|that|this|you|u)\b)")
 
 
 def _segments(text: str, start: int, end: int, question: bool) -> list[tuple[int, int, bool]]:
@@ -6125,6 +6160,37 @@ _MATERIAL_OPENS = _rx(
 # ... else only when the language it is to be said in follows: up to that language
 _MATERIAL_INTO = _rx(rf"\s+(?:in|into|to)\s+{_LANG}")
 _MATERIAL_SAYS = _rx(rf"\b(?:i|i{_A}?m|im|my|me|we|we{_A}re|our)\b")
+
+
+# "not my code, found this on a github issue ...:\n<environment block>", "this blog has this in
+# pyproject:\n<config>": a block pasted from someone else's setup, after the colon that ends
+# the line introducing it, up to a blank line before the user's own words (or the end)
+_FOREIGN_PASTE_CUE = _grx(
+    r"\bnot\s+(?:my|our)\s+(?:code|repo|project|setup|config|stack|app)\b"
+    r"|\bfound\s+(?:this|it)\s+(?:on|in)\s+(?:a|an|the|some)\s+(?:[\w\-]+\s+){0,2}?(?:github|gitlab"
+    r"|stack\s*overflow|reddit|forum|blog|issue|thread|post|tutorial|article|gist|repo)\b"
+    r"|\b(?:this|the|a|that)\s+(?:blog|tutorial|article|post|guide|docs?|course|book|video|issue"
+    r"|gist|answer|example|template|readme)\s+(?:has|uses|says|shows|gives|had|used|recommends)\b",
+    words="not found blog tutorial article post guide doc docs course book video issue gist answer"
+    " example template readme",
+)
+_PASTE_OPENS = re.compile(r":[ \t]*\n")
+_OWN_AGAIN = _rx(
+    r"\n[ \t]*\n(?=[ \t]*(?:we|our|i|i['’]m|im|my|so|but|and|how|what|can|is|does|should|why"
+    r"|any|pls|please|thanks|ok)\b)"
+)
+
+
+def _foreign_paste_spans(text: str, mask: int) -> list[tuple[int, int]]:
+    """Where ``text`` holds a block pasted from someone else's setup (see _FOREIGN_PASTE_CUE)."""
+    spans = []
+    for m in _FOREIGN_PASTE_CUE.finditer(text, mask):
+        opened = _PASTE_OPENS.search(text, m.end(), m.end() + 200)
+        if opened is None or "\n" in text[m.end() : opened.start()]:
+            continue
+        back = _OWN_AGAIN.search(text, opened.end())
+        spans.append((opened.end(), back.start() if back else len(text)))
+    return spans
 
 
 # "sentences like 'i live in X'", "i work at [company]": a slot to fill in, never a value
@@ -6892,6 +6958,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 for a, b in spans:
                     text = text[:a] + _BLANK * (b - a) + text[b:]
                 event = msgspec.structs.replace(event, text=text)
+            if mask & _FOREIGN_PASTE_CUE.bit and (spans := _foreign_paste_spans(text, mask)):
+                for a, b in spans:
+                    self._note(event.seq, a, b, "quoted")
+                    text = text[:a] + _BLANK * (b - a) + text[b:]
+                event = msgspec.structs.replace(event, text=text)
             if mask & _MATERIAL_CUE.bit and (spans := _material_spans(text, mask)):
                 for a, b in spans:
                     self._note(event.seq, a, b, "quoted")
@@ -7330,8 +7401,38 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if mask & _LIVE_HERE.bit:
             self._live_here(text[:limit], seq, hits, mask)
         self._contradicted(text[:limit], seq, hits, before)
+        if "(" in text[:limit]:
+            self._employer_in_brackets(text[:limit], seq, hits, before)
         if any(h.kind == "occupation" for h in hits[before:]):
             self._title_spelled_out(text[:limit], seq, hits, before)
+
+    def _employer_in_brackets(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
+        """The workplace named in brackets after "my current job" or after the job the message
+        stated ("I am the qa engineer in the team (at zalando, 2 years now)")."""
+        for m in _EMPLOYER_IN_BRACKETS.finditer(text):
+            if m.group("role"):
+                head = m.group("role").casefold()
+                if not any(
+                    h.kind == "occupation"
+                    and head in (h.values.get("role") or "").casefold().split()
+                    for h in hits[before:]
+                ):
+                    continue
+            sentence_start = max(
+                (e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0
+            )
+            if _HYPOTHETICAL.search_alone(text[sentence_start : m.end()]) or _inside_quotes(
+                text, m.start()
+            ):
+                continue
+            org = _workplace_named(m.group("org") or m.group("org2"))
+            if org is None:
+                continue
+            hit = _Hit("employer", {"org": org})
+            hit.evidence.append((seq, m.start(), m.end()))
+            hit.stated_end = m.end()
+            hits.append(hit)
+            self._note(seq, m.start(), m.end(), None, (hit,))
 
     def _title_spelled_out(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
         """ "im instructor now. PADI open water scuba instructor.": a sentence that is only a
@@ -7670,6 +7771,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         r.start() - at < 40
                         and not _SENTENCE_END.search(text, at, r.start())
                         and not _other_job_corrected(hit, r, hits[before:])
+                        # "ci is node 18 actually, i misspoke": the claim is the correction
+                        and not _ACTUALLY.search(text, hit.evidence[-1][1], r.start())
                     )
                     or any(v in folded[r.end() : r.end() + 200] for v in values)
                     for r in retractions[first_r : first_r + 50]
