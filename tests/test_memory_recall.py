@@ -3553,3 +3553,56 @@ def test_what_tuning_batch_ts_taught(tmp_path: Path) -> None:
         "our linter is ruff and line length is 100",
     )
     assert not any("88" in s for s in got), got
+
+
+def test_what_tuning_batch_tr_taught(tmp_path: Path) -> None:
+    # a form filled in for a relative, in her words, in the next message: the relative is the
+    # user's, the rest is hers
+    got = _formed(
+        tmp_path / "form-for-mom-kept",
+        "hi can u help me fill this intake form for my mom, clinic wants it in english",
+        "ok so: i am 68, i am retired, before i was accountant at textile factory. i am allergic "
+        "to penicillin. i live in tashkent. i speak uzbek and russian only",
+    )
+    assert any("mother" in s for s in got) and not any("tashkent" in s for s in got), got
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "moved-out-of",
+                (
+                    "bom dia, i moved out of porto finally, now in guimaraes. can u find me a gym?",
+                    "ahh sorry i meant braga not guimaraes, my head is still in boxes lol.",
+                ),
+                "braga",
+            ),
+            (
+                "dental",
+                "hiya, im the receptionist at brightsmile dental in cork",
+                "brightsmile dental",
+            ),
+            ("wife-is", "can u find a nice dinner spot near gion? wife is vegan", "wife"),
+            (
+                "at-home-in",
+                "the printer at home in wakefield is better than the school one",
+                "wakefield",
+            ),
+            (
+                "my-own-form",
+                (
+                    "can u help me fill this form for my job application",
+                    "ok so: i am a welder at Orlen for 6 years, i have a wife and two kids and "
+                    "i live in Plock now",
+                ),
+                "welder",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (("feel-at-home", "i feel at home in lisbon"),),
+    )
+    got = _formed(tmp_path / "not-place", "i moved out of my parents place, now in a tiny flat")
+    assert not any("lives" in s for s in got), got
+    got = _formed(tmp_path / "parents-home", "my parents are at home in lagos")
+    assert not any("lagos" in s for s in got), got

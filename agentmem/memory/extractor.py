@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/21"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/22"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -101,7 +101,7 @@ _PLACE = (
 _ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*|[a-z][A-Z][\w&'’.\-+]*)"
 _LOWER_INSTITUTION = (
     "council|hospital|university|college|bank|clinic|institute|ministry|agency|foundation"
-    "|trust|authority|infirmary|academy|police|service|services|school|pharmacy|hotel"
+    "|trust|authority|infirmary|academy|police|service|services|school|pharmacy|hotel|dental"
 )
 _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
@@ -785,8 +785,14 @@ _GHOSTWRITE_ASK = _grx(
     rf"|\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\b[^.?!\n]{{0,30}}?"
     rf"\b(?:it{_A}?s|it\s+is|its)\s+for\s+(?:my|a|our)\s+{_SOMEONE}\b"
     rf"|\b(?:writing|doing|making|filling)\s+(?:it|this|this\s+one)\s+(?:out\s+)?for\s+(?:him|her"
-    rf"|them)\b",
-    words="cv resume bio profile letter statement writing doing making filling",
+    rf"|them)\b"
+    # "help me fill this intake form for my mom ... i will write like she talks"
+    rf"|\b(?:fill|filling|complete|completing|do|doing)\s+(?:in\s+|out\s+)?(?:this|the|a|an|her|his"
+    rf"|their)\s+(?:[\w\-]+\s+){{0,2}}?(?:form|application|questionnaire|paperwork)\s+(?:out\s+)?"
+    rf"for\s+(?:my|a|our)\s+{_SOMEONE}\b"
+    rf"|\b(?:write|writing)\s+(?:it\s+)?(?:like|as)\s+(?:she|he|they)\s+(?:talks?|speaks?|would\s+say)\b",
+    words="cv resume bio profile letter statement writing doing making filling form forms"
+    " application questionnaire paperwork talks talk speaks speak say",
 )
 # Where a bio or profile is for, not whom: "a bio for Instagram"
 _PLATFORMS: Final = frozenset(
@@ -1797,7 +1803,12 @@ _HOUSEHOLD = _grx(
     r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives)\b"
     # "wife is a nurse on nights so i do the school run"
     r"|(?<=wife\s)(?<!the\swife\s)is\s+(?:a|an)\s|(?<=husband\s)is\s+(?:a|an)\s"
-    r"|(?<=hubby\s)is\s+(?:a|an)\s)"
+    r"|(?<=hubby\s)is\s+(?:a|an)\s"
+    # "can u find a dinner spot near gion? wife is vegan": what the booking must suit
+    r"|(?<=wife\s)(?<!the\swife\s)is\s+(?=(?:vegan|vegetarian|pescatarian|allergic|pregnant"
+    r"|coeliac|celiac|lactose|gluten|diabetic|halal|kosher)\b)"
+    r"|(?<=husband\s)is\s+(?=(?:vegan|vegetarian|pescatarian|allergic|coeliac|celiac|lactose"
+    r"|gluten|diabetic|halal|kosher)\b))"
     r"|\bw(?:ith|/)?\s+(?:the\s+)?(?P<noun2>missus|wifey|hubby)\b"
     # "the wife Maureen says use washing up liquid": the British "the" for "my", with a name
     rf"|\bthe\s+(?P<noun3>wife|missus|hubby)\s+(?P<hname>{_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z])"
@@ -1943,6 +1954,8 @@ _NAME_IS = _Gated(
         rf"|official\s+)?name(?:\s+is|{_A}?s))"
         # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
         rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)\s*,"
+        # "add my name keiko tanaka and that i am contact person": the name to sign with
+        rf"|\b(?i:add|put|sign\s+(?:it\s+)?with|include)\s+(?i:my)\s+(?i:(?:full\s+)?name)(?=\s)"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
         rf"|\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
@@ -2357,6 +2370,14 @@ _HOME = [
         rf"(?:finally\s+|now\s+|just\s+|all\s+)?(?:settled|moved)\s+in\s+(?:to\s+)?"
         rf"(?P<place>{_ANY_PLACE})",
         "settled moved",
+    ),
+    # "the printer at home in wakefield is better": where the user's home is ("back home in
+    # india" is often where one is from; "i feel at home in lisbon" is a feeling)
+    _grx(
+        rf"(?:\b(?:the|my|our)\s+(?!(?:{_REL_SURFACE}|{_PET_SURFACE})\b)[\w\-]+\s+"
+        rf"|\b(?:i{_A}?m|im|i\s+am|we{_A}?re|we\s+are|i|we)\s+(?:(?:work|study|stay|live)\s+)?)"
+        rf"at\s+home\s+in\s+(?P<place>{_ANY_PLACE})",
+        "home",
     ),
     # "i rent a flat in glasgow", "my mother-in-law lives with us in Addis Ababa"
     _grx(
@@ -5822,9 +5843,12 @@ _BARE_LEVEL = _grx(
 )
 # "update: we finally moved!! now in York": the move's end, said in the next sentence
 _MOVED_NOW_IN = _grx(
-    rf"\b(?:we|i)\s+(?:(?:finally|just|have|{_A}ve|officially)\s+)*moved\s*[.!]+\s+"
+    rf"\b(?:we|i)\s+(?:(?:finally|just|have|{_A}ve|officially)\s+)*moved"
+    # "i moved out of porto finally, now in guimaraes": the place left, then the new one
+    rf"(?:\s+(?:out\s+of|away\s+from|from)\s+[\w\-.'’]+(?:\s+[\w\-.'’]+)?(?:\s+finally)?\s*,"
+    rf"|\s*[.!]+)\s+"
     rf"(?:(?:so|and)\s+)?(?:(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+)?now\s+in\s+"
-    rf"(?P<place>{_PLACE})(?=\s*$|\s*[,.;!]|\s+(?:and|so|but)\b)",
+    rf"(?P<place>{_ANY_PLACE})(?=\s*$|\s*[,.;!]|\s+(?:and|so|but)\b)",
     "moved",
 )
 # "sorry, Mochi, Miso is my sisters cat": the pet of that name is someone else's
@@ -7073,7 +7097,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._message(event, owned, hits, antecedents, mask)
             if respell_cue:
                 self._respelled_like(event, hits, same=True)
-            if mask & _MOVED_NOW_IN.bit and (m := _MOVED_NOW_IN.search(text, mask)):
+            if (
+                mask & _MOVED_NOW_IN.bit
+                and (m := _MOVED_NOW_IN.search(text, mask))
+                # a place typed in lower case, only when the gazetteer knows it
+                and (not m.group("place").islower() or canonical_place(m.group("place")))
+            ):
                 self._add(
                     _Hit("home_location", {"place": m.group("place")}), hits, event.seq, m.span()
                 )
