@@ -3606,3 +3606,55 @@ def test_what_tuning_batch_tr_taught(tmp_path: Path) -> None:
     assert not any("lives" in s for s in got), got
     got = _formed(tmp_path / "parents-home", "my parents are at home in lagos")
     assert not any("lagos" in s for s in got), got
+
+
+def test_what_tuning_batches_tt_and_tu_taught(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            # "here in X" is where the user speaks from, when nothing says it is a visit
+            (
+                "down-here",
+                "hey yall. i run a lil bait and tackle shop down here in dothan and the church "
+                "wants me to bring fish",
+                "dothan",
+            ),
+            (
+                "me-and-kids",
+                "its just me and the 3 kids here in davao. pls help me make a weekly budget",
+                "davao",
+            ),
+            # a tool named with its job; a time word after a comma and a verb bounds that part
+            (
+                "for-lint",
+                (
+                    "linter is flake8 + isort + black, 3 hooks",
+                    "ok did it. ruff for lint, kept black for formatting for now bc they like it",
+                ),
+                "linter is ruff",
+            ),
+            (
+                "format-replaced",
+                ("we use black", "ruff format replaced black too. so ruff only"),
+                "formatter is ruff",
+            ),
+            # a correction naming the tool of a setting without its version
+            (
+                "real-mongo",
+                ("db is mongo 6", "ah wait actually its documentdb not real mongo, aws"),
+                "database is documentdb",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("visit", "we're here in rome for 3 days, any good pasta places?"),
+            ("question", "where can i buy cheap coconut milk here in mandaue?"),
+            ("others-laptop", "helping my coworker kenji, his laptop has node 16 and npm 8"),
+        ),
+    )
+    got = _formed(tmp_path / "trip", "its 2am here in bangkok, im at the hq for a work trip")
+    assert not any("bangkok" in s for s in got), got
+    got = _formed(tmp_path / "sister", "my sister here in leeds says hi")
+    assert not any("leeds" in s for s in got), got

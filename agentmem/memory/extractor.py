@@ -4988,6 +4988,15 @@ _FORMATTER = _grx(
     rf"(?=\s*,?\s+not\s+(?:{_FORMATTERS})\b|\s+(?:to|for)\s+format)",
     "use using format",
 )
+# "ok did it. ruff for lint, kept black ...", "ruff format replaced black too": a tool named with
+# its job, said of the user's own setup
+_TOOL_FOR_JOB = _grx(
+    rf"(?:^\W*|[,;.:]\s*|\b(?:and|so|now|also|then|just)\s+|\b(?:kept|keep|use|using|went\s+with)\s+)"
+    rf"(?:(?P<lint>ruff|eslint|flake8|pylint|rubocop|golangci-lint|ktlint|stylelint|biome)\s+for\s+"
+    rf"(?:lint|linting)\b"
+    rf"|(?P<fmt>ruff|biome)\s+format\s+(?:replaced|replaces)\s+(?:{_FORMATTERS})\b)",
+    "lint linting replaced replaces",
+)
 _LINE_LENGTH = _grx(
     # "black line length is 100": the user's noun phrase keeps the tool it names
     r"(?:\b(?P<tool>black|ruff|prettier|flake8|pylint|eslint|rubocop|ktlint)\s+)?"
@@ -5107,6 +5116,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         value = m.group("pm") + (m.group("ver") or "")
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
     for m in _PM_CHAINED.finditer(c, mask):
+        # "his laptop has node 16 and npm 8": another's machine
+        if _THIRD_PARTY.search(c, 0, m.start()) or _OTHER_TEAM.search(c, 0, m.start()):
+            continue
         value = f"{m.group('pm') or m.group('pm2')} {m.group('ver')}"
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
     for m in _DEPLOYS_FROM.finditer(c, mask):
@@ -5174,6 +5186,11 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "indentation", "value": m.group("val")}, m.span())
     for m in _FORMATTER.finditer(c, mask):
         yield _Hit("working_state", {"subject": "formatter", "value": m.group("val")}, m.span())
+    if not _THIRD_PARTY.search(c):
+        for m in _TOOL_FOR_JOB.finditer(c, mask):
+            subject = "linter" if m.group("lint") else "formatter"
+            value = m.group("lint") or m.group("fmt")
+            yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
 
 
 # Words that follow a setting's value without being part of it ("8088 locally", "3.11
@@ -5414,6 +5431,7 @@ _RULES: Final = (
             _TECH_FRAGMENT,
             _INDENT,
             _FORMATTER,
+            _TOOL_FOR_JOB,
             _TECH_CONTEXT,
             _PACKAGE_MANAGER,
             _LINE_LENGTH,
@@ -5435,10 +5453,16 @@ _RULES: Final = (
         ),
     ),
 )
+# "down here in dothan", "roond here in dundee", "my salao here in olinda"
+_HERE_IN = _grx(
+    rf"\b(?:(?:down|up|out|over|round|roond|around|back)\s+)?here\s+in\s+(?P<place>{_ANY_PLACE})"
+    rf"(?=\s*$|\s*[,.;:!?)]|\s+(?:and|so|but|is|its|it{_A}s|the|where|bc|because|lol|too|now)\b)",
+    "here",
+)
 _HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
-_YIELDING_BITS: Final = _bits(_NAMES_BITS, _PRONOUN_NAME, *(bits for _, bits in _RULES))
+_YIELDING_BITS: Final = _bits(_NAMES_BITS, _PRONOUN_NAME, _HERE_IN, *(bits for _, bits in _RULES))
 
 
 # --- driver -----------------------------------------------------------------------------------
@@ -5529,6 +5553,7 @@ def _declarative_span(text: str, start: int, end: int, question: bool) -> tuple[
     return parts[0][0], parts[-2][1]
 
 
+_GENUINE = _rx(r"^(?:real|actual|proper|plain|vanilla|normal|regular|the)\s+")
 _ACTUALLY = _rx(r"\bactually\b")
 _SO_CONCLUSION = _rx(r",?\s+so\s+(?=(?:i|we|it|that|this|you|u)\b)")
 
@@ -6600,6 +6625,19 @@ _DO_NOT_REMEMBER = _grx(
 
 
 # "curitiba, i live here": where "here" is comes before it
+# what makes "here" a place visited, not lived in
+_TRAVELLING = _rx(
+    r"\b(?:trip|travel(?:l?ing)?|visit(?:ing)?|holiday|vacation|vacay|honeymoon|conference|hotel"
+    r"|hostel|airbnb|tour|touring|layover|stopover|flight|landed|arrived|backpacking|sightseeing"
+    r"|for\s+work|staying\s+(?:at|in|with|for)|for\s+(?:a|the|\d+|two|three|few|couple)\s+"
+    r"(?:of\s+)?(?:days?|nights?|weeks?|months?)|this\s+week(?:end)?|next\s+week|till|until"
+    r"|just\s+for|on\s+leave|passing\s+through)\b"
+)
+_BEING_HERE = _rx(
+    rf"\b(?:i{_A}?m|im|i\s+am|we{_A}?re|we\s+are|were)\s+(?:(?:now|just|currently|still|all|both)\s+)?$"
+)
+_ME_AMONG = _rx(r"\b(?:me|we|us)\b")
+_WAS_HERE = _rx(r"\b(?:was|were|used\s+to|back\s+when|when\s+i\s+lived|years\s+ago)\b")
 _LIVE_HERE = _grx(
     r"\b(?:i|we)\s+(?:both\s+|all\s+|actually\s+|do\s+)?live\s+(?:here|there)\b"
     r"(?!\s+(?:too|as\s+well)\b)"
@@ -7429,6 +7467,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hits[before:] = [h for h in hits[before:] if h.kind != "employer" or h.values["org"]]
         if mask & _LIVE_HERE.bit:
             self._live_here(text[:limit], seq, hits, mask)
+        if mask & _HERE_IN.bit:
+            self._here_in(text[:limit], seq, hits, mask)
         self._contradicted(text[:limit], seq, hits, before)
         if "(" in text[:limit]:
             self._employer_in_brackets(text[:limit], seq, hits, before)
@@ -7490,6 +7530,52 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 hits[hits.index(hit)] = fuller
                 self._note(seq, at, at + len(sentence), None, (fuller,))
                 break
+
+    def _here_in(self, text: str, seq: int, hits: list[_Hit], mask: int) -> None:
+        """ "i run a lil bait and tackle shop down here in dothan", "roond here in dundee": where
+        the user speaks from, when the message says nothing of a trip or a stay, the sentence is
+        the user's own statement (first person, no question, negation, condition or past), and
+        the gazetteer knows the place."""
+        if _TRAVELLING.search(text):
+            return
+        for m in _HERE_IN.finditer(text, mask):
+            start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
+            end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
+            sentence = text[start:end]
+            if (
+                text[end : end + 1] == "?"
+                or not _FIRST_PERSON.search(sentence)
+                # "my sister here in leeds" is hers; "just me and the 3 kids here in davao" ours
+                or (
+                    _OTHERS_IN.search(text, start, m.start())
+                    and not _ME_AMONG.search(text, start, m.start())
+                )
+                or _clause_blocked(text[start : m.end()], None, mask)
+                or _CONDITIONAL.search(sentence, mask)
+                or _WAS_HERE.search(sentence)
+                # "im here in Rome, what should i see": being here is a visit's wording
+                or _BEING_HERE.search(text, max(0, m.start() - 30), m.start())
+            ):
+                continue
+            # the longest run of the words after "here in" that the gazetteer knows
+            words = m.group("place").split()
+            said = next(
+                (
+                    " ".join(words[:n])
+                    for n in range(len(words), 0, -1)
+                    if canonical_place(" ".join(words[:n]), wordlike=words[0][:1].isupper())
+                ),
+                None,
+            )
+            if said is None or any(
+                h.kind == "home_location" and h.evidence and h.evidence[-1][0] == seq for h in hits
+            ):
+                continue
+            hit = _Hit("home_location", {"place": said}, None)
+            hit.evidence.append((seq, m.start("place"), m.start("place") + len(said)))
+            hit.stated_end = m.end()
+            hits.append(hit)
+            self._note(seq, m.start(), m.end(), None, (hit,))
 
     def _live_here(self, text: str, seq: int, hits: list[_Hit], mask: int) -> None:
         """ "curitiba, i live here", "the weather in tromsø, i live here": "here" is the last
@@ -8234,7 +8320,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if hit in gone or all(e[0] == event.seq for e in hit.evidence):
                 continue
             for field_name, value in hit.values.items():
-                if not value or value.casefold() not in (old, old.rstrip("s"), old + "s"):
+                if not value or (
+                    value.casefold() not in (old, old.rstrip("s"), old + "s")
+                    # "db is mongo 6" ... "its documentdb not real mongo": the tool of a setting
+                    # named without its version
+                    and not (
+                        hit.kind == "working_state"
+                        and field_name == "value"
+                        and value.casefold().split()[0] == _GENUINE.sub("", old)
+                    )
+                ):
                     continue
                 # "its my dog not cat": the determiner is not part of the value
                 replacement = _DETERMINER_LEAD.sub("", m.group("new")) or m.group("new")

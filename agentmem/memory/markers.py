@@ -549,7 +549,11 @@ _AS_FRAME: Final = re.compile(
 
 
 _GERUND_CONJUNCT: Final = re.compile(
-    r"\s+(?:and|but)\s+(?:also\s+|now\s+|currently\s+)?[a-z]{2,}ing\b", re.IGNORECASE
+    r"\s+(?:and|but)\s+(?:also\s+|now\s+|currently\s+)?[a-z]{2,}ing\b"
+    # "ruff for lint, kept black for formatting for now": a part with its own verb, the
+    # subject left out
+    r"|,\s+(?:kept|keeping|switched|switching|moved|moving|sticking|stuck|staying|stayed)\b",
+    re.IGNORECASE,
 )
 
 
