@@ -3658,3 +3658,31 @@ def test_what_tuning_batches_tt_and_tu_taught(tmp_path: Path) -> None:
     assert not any("bangkok" in s for s in got), got
     got = _formed(tmp_path / "sister", "my sister here in leeds says hi")
     assert not any("leeds" in s for s in got), got
+
+
+def test_a_job_said_by_what_the_user_does(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("nails", "hiya quick one, i do nails out of me own front room", "nail technician"),
+            ("hair", "oi! i cut hair in my little salao", "hairdresser"),
+            (
+                "trucks",
+                "i drive trucks for a living so the ute is just for weekends",
+                "truck driver",
+            ),
+            ("uber", "abeg i need small help. i dey drive uber for lagos", "uber driver"),
+            ("bees", "hi. i keep bees, about 30 hives outside nakuru town.", "beekeeper"),
+            ("maize", "habari. i farm maize and a few dairy cows", "farmer"),
+            ("sheep", "i farm sheep so i cant have her off for weeks", "sheep farmer"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("not", "i dont drive trucks anymore"),
+            ("if", "if i farm sheep i will be rich"),
+        ),
+    )
+    got = _formed(tmp_path / "husband", "my husband drives a taxi")
+    assert not any("works as" in s for s in got), got

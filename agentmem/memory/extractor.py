@@ -2807,6 +2807,34 @@ _ROLE_END = (
     # an emoji after the title: "started at Monzo on monday as a data analyst 🎉"
     "|\\s*[\U0001f300-\U0001faff\u2600-\u27bf])"
 )
+# Jobs said by what the user does for work: "i do nails", "i cut hair", "i drive trucks for a
+# living", "i farm maize", "i keep bees", the title a reader gives them ("i teach maths" is left
+# out: a teacher who says what they teach is a teacher)
+_ACTIVITY_TITLES: Final = {
+    "do nails": "nail technician",
+    "cut hair": "hairdresser",
+    "keep bees": "beekeeper",
+    "drive trucks": "truck driver",
+    "drive a truck": "truck driver",
+    "drive lorries": "lorry driver",
+    "drive a lorry": "lorry driver",
+    "drive a taxi": "taxi driver",
+    "drive a cab": "cab driver",
+    "drive uber": "uber driver",
+    "drive for uber": "uber driver",
+    "drive buses": "bus driver",
+    "drive a bus": "bus driver",
+}
+_ACTIVITY = _grx(
+    r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently|dey)\s+)?(?P<act>do\s+nails|cut\s+hair"
+    r"|keep\s+bees|drive\s+(?:trucks|a\s+truck|lorries|a\s+lorry|a\s+taxi|a\s+cab|uber|for\s+uber"
+    r"|buses|a\s+bus)|farm)"
+    r"(?:\s+(?P<what>maize|wheat|cattle|sheep|goats|cows|dairy|rice|coffee|tea|cocoa|potatoes"
+    r"|vegetables|crops))?\b",
+    "do cut keep drive farm",
+)
+
+
 _OCCUPATION = [
     # "they hired me as senior accountant", "got promoted to team lead"
     _grx(
@@ -3528,7 +3556,20 @@ def _another_subject(c: str, start: int) -> bool:
     return _ANOTHER_PERSON.search(c, 0, start) is not None
 
 
+def _activity_title(act: str, what: str | None) -> str | None:
+    """The title of a job said by what the user does ("i farm sheep": a sheep farmer)."""
+    act = " ".join(act.casefold().split())
+    if act == "farm":
+        if what and what.casefold() in ("sheep", "cattle", "goats", "dairy"):
+            return f"{what.casefold()} farmer"
+        return "farmer"
+    return _ACTIVITY_TITLES.get(act)
+
+
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _ACTIVITY.finditer(c, mask):
+        if (title := _activity_title(m.group("act"), m.group("what"))) is not None:
+            yield _Hit("occupation", {"role": title}, m.span())
     for pattern in _OCCUPATION:
         for m in pattern.finditer(c, mask):
             # "they live in leeds and work at Tesco as cashiers": the conjunct is theirs
@@ -5418,7 +5459,7 @@ _RULES: Final = (
     (_rule_home, _bits(*_HOME)),
     (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)),
     (_rule_im_in, _IM_IN.bit),
-    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE)),
+    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE, _ACTIVITY)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
     (_rule_diet, _bits(*_DIET)),
     (_rule_allergy, _bits(*_ALLERGY)),
