@@ -776,7 +776,8 @@ _GHOSTWRITE_ASK = _grx(
     rf"\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\s+for\s+(?:(?:my|a|our)\s+"
     rf"{_SOMEONE}\b"
     # "church bio for brother Emeka", "a cv for Mrs Bello": someone named, with a title or not
-    # (a bare capitalised word only when it is a given name: "a cv for Deloitte" is the user's)
+    # (a bare capitalised word only when it names a person, see _someone_named: "a cv for
+    # Deloitte" is the user's)
     rf"|(?P<title>(?:brother|sister|bro|sis|mr|mrs|ms|miss|dr|pastor|aunty|auntie|uncle|mama|papa)"
     rf"\.?\s+)?(?P<who>(?-i:[A-Z])[a-z]+)\b(?!\s+(?:and|&)\s+me\b))"
     rf"|\b(?:fix|write|improve|update|redo|polish|check)\s+(?:his|her|their)\s+(?:cv|resume|bio"
@@ -1954,8 +1955,6 @@ _NAME_IS = _Gated(
         rf"|official\s+)?name(?:\s+is|{_A}?s))"
         # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
         rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)\s*,"
-        # "add my name keiko tanaka and that i am contact person": the name to sign with
-        rf"|\b(?i:add|put|sign\s+(?:it\s+)?with|include)\s+(?i:my)\s+(?i:(?:full\s+)?name)(?=\s)"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
         rf"|\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
