@@ -5594,7 +5594,9 @@ def _declarative_span(text: str, start: int, end: int, question: bool) -> tuple[
 
 
 _GENUINE = _rx(r"^(?:real|actual|proper|plain|vanilla|normal|regular|the)\s+")
-_ACTUALLY = _rx(r"\bactually\b")
+# ... "actually" closing the claim ("node 18 actually, i misspoke"), not opening the takeback
+# ("release/next — actually scrap that")
+_ACTUALLY = _rx(r"\bactually\s*[,.;!]")
 _SO_CONCLUSION = _rx(r",?\s+so\s+(?=(?:i|we|it|that|this|you|u)\b)")
 
 
