@@ -6205,6 +6205,42 @@ _OFFER_GONE = _grx(
     rf"|{_I_AM}\s+not\s+(?:working|starting)\s+there\b",
     "withdraw withdrew withdrawn rescinded pulled canceled cancelled offer working starting",
 )
+
+
+def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the sentence of ``text`` that holds ``text[start:end]``."""
+    return (
+        max((e.end() for e in _SENTENCE_END.finditer(text, 0, start)), default=0),
+        next((e.start() for e in _SENTENCE_END.finditer(text, end)), len(text)),
+    )
+
+
+def _settings_valued(hits: list[_Hit], gone: list[_Hit], seq: int, old: str) -> list[_Hit]:
+    """The settings said before message ``seq`` whose value is ``old`` ("we dropped develop")."""
+    old = old.casefold()
+    return [
+        h
+        for h in hits
+        if h.kind == "working_state"
+        and h not in gone
+        and (h.values["value"] or "").strip("`").casefold() == old
+        and not all(e[0] == seq for e in h.evidence)
+    ]
+
+
+def _last_settings(hits: list[_Hit], gone: list[_Hit], seq: int, new: str) -> list[_Hit]:
+    """The settings of the latest message before ``seq`` that stated any, which "it" in "we
+    changed it to 120" names: only when ``new`` is a number for a number ("line length is 88")
+    or a name for a name."""
+    said = [h for h in hits if h.kind == "working_state" and h not in gone]
+    said = [h for h in said if h.evidence[-1][0] != seq]
+    newest = max((h.evidence[-1][0] for h in said), default=None)
+    last = [h for h in said if h.evidence[-1][0] == newest]
+    if last and new.isdigit() == (last[-1].values["value"] or "").isdigit():
+        return last
+    return []
+
+
 _THE = re.compile(r"^the\s+")
 # "i dont work there", "im not a nurse", "thats not true": the user denies a statement
 _DENIES = _rx(
@@ -7529,9 +7565,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     for h in hits[before:]
                 ):
                     continue
-            sentence_start = max(
-                (e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0
-            )
+            sentence_start, _ = _sentence_around(text, m.start(), m.end())
             if _HYPOTHETICAL.search_alone(text[sentence_start : m.end()]) or _inside_quotes(
                 text, m.start()
             ):
@@ -7581,8 +7615,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if _TRAVELLING.search(text):
             return
         for m in _HERE_IN.finditer(text, mask):
-            start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
-            end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
+            start, end = _sentence_around(text, m.start(), m.end())
             sentence = text[start:end]
             if (
                 text[end : end + 1] == "?"
@@ -7727,8 +7760,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         supposes nothing ("cake ideas for my nephew, egg allergy" is the nephew's)."""
         text = event.text
         for m in _ALLERGY_FRAGMENT.finditer(text, mask):
-            start = max((e.end() for e in _SENTENCE_END.finditer(text, 0, m.start())), default=0)
-            end = next((e.start() for e in _SENTENCE_END.finditer(text, m.end())), len(text))
+            start, end = _sentence_around(text, m.start(), m.end())
             sentence = text[start:end]
             if (
                 not _FIRST_PERSON.search(sentence)
@@ -8563,14 +8595,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ]
             gone += self._new_setting(event, hits, settings, value, m.span())
         if mask & _DROPPED_SETTING.bit and (drop := _DROPPED_SETTING.search(text, mask)):
-            dropped = [
-                h
-                for h in hits
-                if h.kind == "working_state"
-                and h not in gone
-                and (h.values["value"] or "").strip("`").casefold() == drop.group("old").casefold()
-                and not all(e[0] == event.seq for e in h.evidence)
-            ]
+            dropped = _settings_valued(hits, gone, event.seq, drop.group("old"))
             new_value = drop.group("new")
             if new_value and new_value.casefold() not in _STATE_WORDS:
                 gone += self._new_setting(event, hits, dropped, new_value, drop.span())
@@ -8578,28 +8603,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 gone += dropped
         if mask & _ITS_NOW_CHANGED.bit and (its := _ITS_NOW_CHANGED.search(text, mask)):
             new_value = its.group("new") or its.group("new2")
-            said = [
-                h
-                for h in hits
-                if h.kind == "working_state" and h not in gone and h.evidence[-1][0] != event.seq
-            ]
-            newest = max((h.evidence[-1][0] for h in said), default=None)
-            last = [h for h in said if h.evidence[-1][0] == newest]
-            if (
-                last
-                and new_value.casefold() not in _STATE_WORDS
-                and new_value.isdigit() == (last[-1].values["value"] or "").isdigit()
-            ):
+            last = _last_settings(hits, gone, event.seq, new_value)
+            if last and new_value.casefold() not in _STATE_WORDS:
                 gone += self._new_setting(event, hits, last, new_value, its.span())
         if mask & _STOPPED_DEPLOYING.bit and (stop := _STOPPED_DEPLOYING.search(text, mask)):
             branches = [
                 h
-                for h in hits
-                if h.kind == "working_state"
-                and h not in gone
-                and (h.values["subject"] or "").endswith("deploy branch")
-                and (h.values["value"] or "").strip("`").casefold() == stop.group("old").casefold()
-                and not all(e[0] == event.seq for e in h.evidence)
+                for h in _settings_valued(hits, gone, event.seq, stop.group("old"))
+                if (h.values["subject"] or "").endswith("deploy branch")
             ]
             if stop.group("new") and stop.group("new").casefold() != stop.group("old").casefold():
                 gone += self._new_setting(event, hits, branches, stop.group("new"), stop.span())
@@ -8632,20 +8643,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, *star.span("new"), None, (new_job,))
                 gone.append(jobs[-1])
         # "line length is 88" / "we changed it to 120 today": "it" is the setting said last
-        if mask & _CHANGED_IT.bit and (changed := _CHANGED_IT.search(text, mask)):
-            said = [
-                h
-                for h in hits
-                if h.kind == "working_state" and h not in gone and h.evidence[-1][0] != event.seq
-            ]
-            newest = max((h.evidence[-1][0] for h in said), default=None)
-            last = [h for h in said if h.evidence[-1][0] == newest]
-            # a number for a number ("line length is 88" / "changed it to 120"), a name for
-            # a name
-            if last and (changed.group("new").isdigit()) == (
-                (last[-1].values["value"] or "").isdigit()
-            ):
-                gone += self._new_setting(event, hits, last, changed.group("new"), changed.span())
+        if (
+            mask & _CHANGED_IT.bit
+            and (changed := _CHANGED_IT.search(text, mask))
+            and (last := _last_settings(hits, gone, event.seq, changed.group("new")))
+        ):
+            gone += self._new_setting(event, hits, last, changed.group("new"), changed.span())
         for m in _DONT_HAVE.finditer(text, mask):
             if _next_word(text, m.end()) in _COMPOUND_NEXT:
                 continue  # "i dont have a cat allergy"
