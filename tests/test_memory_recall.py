@@ -3686,3 +3686,124 @@ def test_a_job_said_by_what_the_user_does(tmp_path: Path) -> None:
     )
     got = _formed(tmp_path / "husband", "my husband drives a taxi")
     assert not any("works as" in s for s in got), got
+
+
+def test_animals_of_a_game_or_a_workplace_and_others_children_are_not_the_users(
+    tmp_path: Path,
+) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "game",
+                (
+                    "minecraft help: how do i breed horses faster",
+                    "ok. my horse is called pepper and he keeps running off",
+                ),
+            ),
+            ("genre", "help me finish my kids story about a brave snail, so far: once upon"),
+            ("timezone", "timezone is only 2h difference so calls are easy"),
+        ),
+    )
+    got = _formed(tmp_path / "twins", "my cousin's twins turn 5 on sunday, 2 girls, gift ideas?")
+    assert got == {"user has at least one cousin"}, got
+    got = _formed(
+        tmp_path / "rescue", "im a vet nurse at a rescue centre, write a bio for one of our cats"
+    )
+    assert not any("cat" in s for s in got) and any("vet nurse" in s for s in got), got
+    # the household's pet beside a workplace with animals, and a pet said outside the game
+    _forms_each(
+        tmp_path,
+        (
+            ("household", "i work at a vet clinic and our cat rex is 12", "cat named rex"),
+            (
+                "irl",
+                ("minecraft help: how do i tame a wolf", "irl i have a dog named bolt"),
+                "dog named bolt",
+            ),
+        ),
+    )
+
+
+def test_what_others_wrote_or_set_up_is_not_the_users(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "his-view",
+                "helping my mate joe with his cv, write the summary from his view: im a "
+                "certified plumber in hull",
+            ),
+            (
+                "as-her",
+                "write a cover letter for my friend sara, write it as her: im a registered "
+                "nurse in leeds and i speak polish",
+            ),
+            ("docs", "the vite docs say to deploy from gh-pages, is that right?"),
+            (
+                "tutorial",
+                "its from the fastapi tutorial im following:\n\n[tool.ruff]\nline-length = 100",
+            ),
+            (
+                "issue",
+                "someone opened an issue on my repo, whats wrong\n\n- Python: 3.7.2\n- OS: macOS",
+            ),
+            (
+                "their-service",
+                "the data team asked me to tidy the readme for their etl service:\n\n"
+                "we use python 3.10 and deploy from release",
+            ),
+        ),
+    )
+
+
+def test_changes_said_in_new_words_replace_the_old_value(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "renamed",
+                ("deploy branch is release", "we renamed the deploy branch, its trunk now"),
+                "deploy branch is trunk",
+                "is release",
+            ),
+            (
+                "moved-deploys",
+                ("we deploy from main", "btw we moved deploys to the live branch last sprint"),
+                "deploy branch is live",
+                "is main",
+            ),
+            (
+                "wrote-but-actually",
+                ("i live in york", "i wrote i live in york but actually i moved to leeds in may"),
+                "lives in leeds",
+                "york",
+            ),
+            (
+                "old-repo",
+                ("we lint with eslint", "sorry, eslint was the old repo. this one uses biome"),
+                "linter is biome",
+                "eslint",
+            ),
+            (
+                "quit",
+                ("i work at tesco as a cashier", "i actually quit tesco like a month ago"),
+                "cashier",
+                "tesco",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            ("monorepo", "our monorepo is on pnpm rn, node 20", "package manager is pnpm"),
+            ("sdk", "our app targets sdk 33, is that ok for play store", "target sdk is 33"),
+            ("anywhere", "pls no sesame anywhere, im allergic", "sesame"),
+        ),
+    )
+    got = _formed(
+        tmp_path / "trade",
+        "i arrived in toronto in may with my wife. im nurse in manila and doing the licensing "
+        "exam to work here",
+    )
+    assert not any("manila" in s for s in got) and any("nurse" in s for s in got), got

@@ -167,6 +167,8 @@ _CHILD_RELATIONS: Final = frozenset(
     {"daughter", "son", "child", "stepdaughter", "stepson", "stepchild", "grandchild"}
     | {"granddaughter", "grandson"}
 )
+# What "kids" makes a genre of, apostrophe or not ("my kids story" being written)
+_KIDS_GENRE: Final = frozenset(_words("story stories tale tales poem poems rhyme rhymes"))
 # Words of _COMPOUND_NEXT that are what people do, not a compound, after a relative: "my kids
 # eat anything" (a pet's "dog eat dog" or "cat nap" stay compounds)
 _PEOPLE_DO: Final = frozenset({"eat", "fight", "fights", "fighting", "nap", "naps"})
@@ -383,6 +385,8 @@ _STATE_WORDS: Final = frozenset(
         " frozen corrupted corrupt unavailable available there here not still already probably too"
         " very really so a an the it this that them mine ours yours his hers theirs messy tiny"
         " dead deprecated legacy obsolete abandoned retired archived unused deleted removed"
+        # "timezone is only 1h difference": a comparison, not a setting's value
+        " only just about around roughly nearly almost"
     )
 )
 
@@ -656,8 +660,16 @@ _REPORTED = _grx(
     # "people think im a doctor", "they assume im the manager": what others take the user for
     # (the user's own "i think" is a hedge)
     r"|(?<!\bi\s)(?<!\bwe\s)(?<!\bu\s)(?<!\byou\s)(?<!\bdont\s)(?<!\bdon't\s)(?<!\bdon’t\s)"
-    r"\b(?:think|assume|believe)\s+(?:that\s+)?(?:i['’]?m|i\s+am|i\s+(?!think)\w+)",
+    r"\b(?:think|assume|believe)\s+(?:that\s+)?(?:i['’]?m|i\s+am|i\s+(?!think)\w+)"
+    # "the astro docs say to deploy from gh-pages", "the tutorial recommends line length 100":
+    # what a text the user read sets up is the text's
+    # ("not 18 like the docs say" compares, it reports nothing)
+    r"|(?<!\blike\sthe\s)(?<!\bas\sthe\s)(?<!\blike\s)(?<!\bas\s)"
+    r"\b(?:docs|documentation|tutorial|tutorials|guide|readme|article|blog|book|course|manual"
+    r"|instructions|template|example|answer)\s+(?:say|recommend|recommends|suggest|suggests"
+    r"|show|shows|use|uses|tells?\s+(?:me|you|us))\b",
     words="said says saying told tells telling according claim claims claimed claiming thinks"
+    " say recommend recommends suggest suggests show shows use uses tell"
     " thought believes believed assumes assumed heard mentioned wrote writes reckons insist"
     " insists insisted swears swore joked jokes joking kidding asked asks replied replies quote"
     " quoted quoting rumor rumors rumour rumours pretend pretends think assume believe",
@@ -714,7 +726,7 @@ _FICTION = _grx(
     # "help me with backstory. im a half-elf ranger"
     rf"|\bback[- ]?story\b|\bcharacter\s+sheet\b"
     # "stardew question: i married sebastian and we have a dog named cookie"
-    rf"|\b(?:stardew|the\s+sims|sims\s+\d|minecraft|animal\s+crossing|skyrim|baldur{_A}?s\s+gate"
+    rf"|\b(?:stardew|the\s+sims|sims\s+\d|minecraft|animal\s+crossing|acnh|skyrim|baldur{_A}?s\s+gate"
     rf"|elden\s+ring|red\s+dead|fortnite|roblox|my\s+sim|save\s+file|playthrough)\b"
     # "in my sims save im a chef"
     rf"|\b(?:my\s+sims|sims\s+(?:save|family|household)|(?:in|on)\s+my\s+save)\b"
@@ -733,9 +745,9 @@ _FICTION = _grx(
     " heroine npc story novel book game role"
     " roleplay script screenplay scene campaign world fic fanfic fanfiction play playing movie"
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
-    " first backstory back sheet stardew sims minecraft crossing skyrim gate ring dead fortnite"
-    " roblox sim file playthrough save client friend colleague coworker co neighbor neighbour"
-    " student patient wants want writing",
+    " first backstory back sheet stardew sims minecraft crossing acnh skyrim gate ring dead"
+    " fortnite roblox sim file playthrough save client friend colleague coworker co neighbor"
+    " neighbour student patient wants want writing",
     parts="pretend roleplay",
 )
 _FRAME_ON = _grx(
@@ -767,6 +779,36 @@ _FRAME_OFF = _grx(
     r"|\b(?:end|stop|pause)\s+(?:the\s+)?(?:mock\s+)?interview\b|^\W*(?:ok\s+|okay\s+)?pause\b",
     words="character ooc role roleplay story game scene simulation back real irl interview pause",
 )
+# A game the session is about: its farms, islands and horses stay in the game in the later
+# messages too ("stardew question: ..." then "my horse is called biscuit"; "acnh help" then "i
+# have 2 dogs i dont care about", villagers), unless the user steps out ("irl", "in real life")
+_GAME = re.compile(
+    r"\b(?:stardew|the\s+sims|sims\s+\d|minecraft|animal\s+crossing|acnh|skyrim|elden\s+ring"
+    r"|red\s+dead|rdr2|fortnite|roblox|palworld|terraria|valheim)\b",
+    re.I,
+)
+# Work with animals named in a message: a shelter's, a farm's or a clinic's animals are "ours"
+_ANIMAL_WORK = re.compile(
+    r"\b(?:work|working|worked|volunteer|volunteering|job|shift|employed|i['’]?m\s+a|i\s+am\s+a"
+    r"|im\s+an?)\b[^.!?\n]{0,40}?\b(?:shelter|kennels?|rescue|sanctuary|(?:r|d)?spca"
+    r"|humane\s+society|vet['’]?s?|veterinary|clinic|dog\s+daycare|boarding|stables|livery"
+    r"|farm|zoo)\b"
+    r"|\b(?:kennel\s+(?:assistant|hand|worker)|vet\s+(?:nurse|tech|technician)|zookeeper"
+    r"|farm\s*hand|herd\s+manager|dairy\s+farmer|dog\s+groomer|groomer)\b",
+    re.I,
+)
+_OUR = re.compile(r"\b(?:one\s+of\s+our|our|we)\b", re.I)
+# "i arrived in montreal in june", "we moved to lyon last year": where the user came to
+_ARRIVED_IN = _grx(
+    r"\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?(?:arrived|moved|relocated|emigrated"
+    r"|immigrated|came)\s+(?:in|to)\s+(?P<place>[A-Za-z][\w'’\-]+(?:\s+(?-i:[A-Z])[\w'’\-]+)?)",
+    "arrived moved relocated emigrated immigrated came",
+)
+# "i am pharmacist in france": a trade said with a place, not a statement of living there
+_ROLE_IN_PLACE = _rx(
+    r"^\W*(?:i\s+am|i['’]?m|im)\s+(?!(?:in|living|based|staying|settled|now|currently|here|back"
+    r"|still)\b)[^,;]*?\s+in\s+"
+)
 _SOMEONE = (
     r"(?:best\s+)?(?:mate|friend|buddy|pal|bestie|colleague|coworker|co-worker|flatmate|roommate"
     r"|client|cousin|brother|sister|son|daughter|dad|mum|mom|husband|wife|partner|neighbou?r"
@@ -782,6 +824,9 @@ _GHOSTWRITE_ASK = _grx(
     rf"\.?\s+)?(?P<who>(?-i:[A-Z])[a-z]+)\b(?!\s+(?:and|&)\s+me\b))"
     rf"|\b(?:fix|write|improve|update|redo|polish|check)\s+(?:his|her|their)\s+(?:cv|resume|bio"
     rf"|profile|cover\s+letter|personal\s+statement)\b"
+    # "helping my friend ahmed with his cv"
+    rf"|\bhelp(?:ing)?\s+(?:my|a|our)\s+{_SOMEONE}\b[^.?!\n]{{0,30}}?\bwith\s+(?:his|her|their)\s+"
+    rf"(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement|application)\b"
     # "help me fix this CV, its for my neighbour javi ... im writing it for him"
     rf"|\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\b[^.?!\n]{{0,30}}?"
     rf"\b(?:it{_A}?s|it\s+is|its)\s+for\s+(?:my|a|our)\s+{_SOMEONE}\b"
@@ -1266,6 +1311,9 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and after in _COMPOUND_NEXT
             and not (not is_pet and after in _PEOPLE_DO)
         ):
+            continue
+        # "help me continue my kids story, its told by the fox": a genre, written for children
+        if surface.casefold() in ("kids", "childrens", "children's") and after in _KIDS_GENRE:
             continue
         # "our daughter" (the couple's), "our mum" (the siblings'); never "our wife"
         if (
@@ -1830,11 +1878,22 @@ _FOR_SOMEONE = _rx(
 )
 
 
+_KIDS_OWNED_BEFORE = re.compile(
+    r"(?:['’]s|\b(?:her|his|their))\s+(?:[\w\-]+\s+)?(?:twins|kids|children|boys|girls|sons"
+    r"|daughters)\b",
+    re.I,
+)
+
+
 def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
     if _FOR_SOMEONE.search(c):
         return
     for m in _HOUSEHOLD.finditer(c, mask):
         if m.group("kids"):
+            # "my friend priya's twins are turning 4 next sat, 2 boys": a count that describes
+            # someone else's children named before it
+            if _KIDS_OWNED_BEFORE.search(c, 0, m.start("qty")):
+                continue
             qty = m.group("qty").casefold()
             # "34, married, two kids (Ella and Finn)"
             if names := _counted_names(c, m.end("kids"), _COUNTS.get(qty, _digit(qty))):
@@ -4276,8 +4335,10 @@ _ALLERGIC_AFTER = _rx(
     rf"|nothing\s+with|without|avoid"
     # "a recipe for pozole that doesnt use peanuts, im allergic"
     rf"|(?:doesn{_A}?t|does\s+not|won{_A}?t)\s+(?:use|have|contain|include|need))\s+"
-    rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|dishes|food)\b)[a-z]+)?)(?:\s+(?:dishes|food))?"
-    rf"(?:\s+(?:please|pls|plz|for\s+me))?(?:\s*[,.]?\s+(?:because\s+|since\s+"
+    # "pls NO cashew anywhere, im allergic"
+    rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|dishes|food|anywhere|at|ever)\b)[a-z]+)?)"
+    rf"(?:\s+(?:dishes|food))?"
+    rf"(?:\s+(?:please|pls|plz|for\s+me|anywhere|at\s+all|ever))*(?:\s*[,.]?\s+(?:because\s+|since\s+"
     rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"
     # "i cant have tree nuts (allergic)"
     rf"|\s*\(\s*(?:{_I_AM}\s+)?al+er+gic\s*\))"
@@ -4734,6 +4795,13 @@ _DEPLOYS_FROM = _grx(
     r"(?:the\s+)?(?!main\.)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
     "deploy deploys deploying ship",
 )
+# "we moved deploys to the prod branch last sprint"
+_DEPLOYS_MOVED = _grx(
+    r"\bwe\s+(?:just\s+|finally\s+|recently\s+)?(?:moved|switched|changed)\s+(?:our\s+|the\s+)?"
+    r"(?:deploys|deployments|deploying|releases|prod\s+deploys)\s+(?:over\s+)?to\s+(?:the\s+)?"
+    r"(?P<val>`[^`\n]{1,60}`|[\w./\-]+)\s+branch\b",
+    "moved switched changed",
+)
 # "PRs go against develop", "open prs against develop", "we branch off develop": the base
 # branch
 _PR_BASE = _grx(
@@ -4928,8 +4996,12 @@ _DATABASE_USED = _grx(
     "postgres postgresql mysql mariadb sqlite sqlite3 mongodb dynamodb cassandra cockroachdb"
     " clickhouse firestore neo4j mssql sql",
 )
+# Who speaks of the user's code: "we", or the repository itself ("this one uses biome")
+_OUR_CODE = (
+    r"(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team|lib|library|package|one))"
+)
 _TEST_RUNNER = _grx(
-    rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team|lib|library|package))\s+"
+    rf"\b{_OUR_CODE}\s+"
     rf"(?:use|uses|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)"
     rf"\s+(?:(?:everything|all\s+(?:our\s+|the\s+)?tests|(?:our\s+|the\s+)?tests)\s+)?(?:over\s+)?to"
     # "we test with jest", "tests run on vitest", a bare "testing with pytest"
@@ -5062,13 +5134,15 @@ _LINT_WITH = _grx(
     r"|golangci-lint|ktlint|clippy|rustfmt|gofmt|stylelint)\b"
     # "we use ruff now actually", "switched to eslint": a linter (ruff also formats: "we use ruff
     # not black" names the formatter it replaces)
-    r"|\b(?:we|i)\s+(?:now\s+|also\s+|finally\s+)?(?:use|(?:just\s+)?(?:switched|moved)\s+(?:over\s+)?to"
+    # ... "this one uses biome, we migrated in the spring": the repo as the subject
+    rf"|\b{_OUR_CODE}\s+(?:now\s+|also\s+|finally\s+)?(?:use|uses"
+    r"|(?:just\s+)?(?:switched|moved)\s+(?:over\s+)?to"
     # "we finally ripped out flake8 + isort and switched to ruff": the subject carried over
     r"|[^.;!?]{1,60}?\band\s+(?:then\s+|just\s+)?(?:switched|moved)\s+(?:over\s+)?to)\s+"
-    r"(?P<lint>ruff|flake8|pylint|eslint|rubocop|golangci-lint|ktlint|stylelint)\b"
+    r"(?P<lint>ruff|flake8|pylint|eslint|rubocop|golangci-lint|ktlint|stylelint|biome)\b"
     r"(?!\s+(?:for|to)\s+format|\s+(?:not|instead\s+of|over|rather\s+than)\s+(?:black|prettier"
     r"|yapf|autopep8|isort))",
-    "lint format use switched moved",
+    "lint format use uses switched moved",
 )
 
 
@@ -5165,6 +5239,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         env = _ENV_BEFORE.search(c, max(0, m.start() - 12), m.start())
         subject = f"{env.group('env').casefold()} deploy branch" if env else "deploy branch"
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
+    for m in _DEPLOYS_MOVED.finditer(c, mask):
+        yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
     for m in _PR_BASE.finditer(c, mask):
         if _THIRD_PARTY.search(c, 0, m.start()) or _OTHER_TEAM.search(c, 0, m.start()):
             continue  # "their prs go against develop"
@@ -5239,7 +5315,7 @@ _VALUE_STOP: Final = frozenset(
     _words(
         "locally everywhere else running in on for with everything now here there too also anyway"
         " btw lol pls please tbh for at by from via which that since as across throughout not"
-        " actually"
+        " actually rn atm currently"
     )
 )
 
@@ -5374,6 +5450,12 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
                 for item in items:
                     yield _Hit("working_state", item, m.span())
                 continue
+            # "our app targets sdk 34": the sdk is part of the setting's name
+            if subj.casefold() == "target" and len(words) == 2 and words[0] in ("sdk", "api"):
+                subj, value = f"target {words[0]}", value.split()[1]
+            # "our monorepo is on yarn classic": the package manager it is on
+            if subj.casefold() in _CONTAINERS and _PM_VARIANT.fullmatch(value.casefold()):
+                subj = "package manager"
             # "node is 20 on our CI": the version CI runs, not the project's
             if subj.endswith(" version") and _on_ci(c, m.start("val"), m.end()):
                 subj = f"ci {subj}"
@@ -5382,6 +5464,9 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
 
 _CONTAINERS: Final = frozenset(("repo", "repository", "codebase", "project", "app", "monorepo"))
 _STACK_SEP = re.compile(r"\s*(?:\+|&|,|/|\band\b|\bwith\b|\bw/)\s*")
+_PM_VARIANT = re.compile(
+    rf"(?:{_PACKAGE_MANAGERS})(?:\s+(?:classic|berry|modern|v?\d+(?:\.\d+)*))?"
+)
 _PM_ALONE = re.compile(rf"(?:{_PACKAGE_MANAGERS})(?:\s*v?\d+(?:\.\d+)*)?")
 _TECH_ALONE = re.compile(
     rf"(?P<tech>{_TECH_NAMES})\s*v?(?P<ver>\d+(?:\.\d+){{0,2}})", re.IGNORECASE
@@ -5478,6 +5563,7 @@ _RULES: Final = (
             _RENAMED,
             _SETTING_FOR_REPO,
             _DEPLOYS_FROM,
+            _DEPLOYS_MOVED,
             _PR_BASE,
             _TECH_APP,
             _ITS_TECH,
@@ -5643,7 +5729,9 @@ _TEAM_SPEAKER = _rx(
     r"|architect|supervisor|team)\s+(?:(?:just|also|today|yesterday|already)\s+)*\W*$"
 )
 _REPORT_ENDS = _rx(
-    r"^\W*but\s+(?:now\s+|then\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?"
+    # "i wrote i live in berlin but actually i moved to potsdam"
+    r"^\W*but\s+(?:now\s+|then\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+|actually\s+"
+    r"|in\s+fact\s+)?"
     r"(?:i|i['’]m|im|we|we['’]re)\b"
 )
 # "my nanay always says '...' haha but no, im a call center agent": the report ends too
@@ -5656,7 +5744,8 @@ _BUT_BEFORE = _rx(
 _AND_BEFORE = _rx(r"\band\W*$")
 _NOT_BECAUSE = _rx(r"\bnot\s+(?:just\s+|only\s+)?(?:because|cause|cuz|coz|bc|since)\W*$")
 _OWN_VOICE = _rx(
-    r"^\W*(?:now\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+)?(?:i|i['’]m|im|we|we['’]re)\b"
+    r"^\W*(?:now\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+|actually\s+|in\s+fact\s+)?"
+    r"(?:i|i['’]m|im|we|we['’]re)\b"
 )
 # Pasted code, logs and traces between ``` fences are output, not the user's statements.
 _CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
@@ -5979,7 +6068,9 @@ _OUTDATED = _grx(
 )
 # "i resigned from GTBank", "i left accenture last month": that employer is over
 _LEFT_ORG = _grx(
-    rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|already\s+)?(?:resigned\s+from|quit"
+    # "i actually quit starbucks like 3 wks ago"
+    rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|already\s+|actually\s+)?"
+    rf"(?:resigned\s+from|quit"
     # "i got laid off from ibm", "i was let go from acme"
     rf"|left|(?:got\s+|was\s+|been\s+)(?:laid\s+off|let\s+go|fired|made\s+redundant)\s+(?:from|by|at))\s+"
     rf"(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
@@ -6187,7 +6278,11 @@ _ITS_NOW_CHANGED = _grx(
     rf"\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+)?`?(?P<new>[\w.\-/]+)`?\s+now\b"
     rf"(?=[^.?!\n]{{0,30}}\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+it\b)"
     rf"|\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+it\W+(?:it{_A}?s|its"
-    rf"|it\s+is)\s+(?:now\s+)?`?(?P<new2>[\w.\-/]+)`?",
+    rf"|it\s+is)\s+(?:now\s+)?`?(?P<new2>[\w.\-/]+)`?"
+    # "we renamed the deploy branch, its main now": the setting named
+    rf"|\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+(?:the|our)\s+"
+    rf"(?P<subj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s*[,;:\-–—]+\s*(?:it{_A}?s|its|it\s+is)\s+"
+    rf"(?:now\s+)?`?(?P<new3>[\w.\-/]+)`?",
     "changed switched renamed moved updated",
 )
 # "wait actually staging is on postgres now": a later message gives a setting the session stated
@@ -6297,11 +6392,43 @@ _FOREIGN_PASTE_CUE = _grx(
     r"|\bfound\s+(?:this|it)\s+(?:on|in)\s+(?:a|an|the|some)\s+(?:[\w\-]+\s+){0,2}?(?:github|gitlab"
     r"|stack\s*overflow|reddit|forum|blog|issue|thread|post|tutorial|article|gist|repo)\b"
     r"|\b(?:this|the|a|that)\s+(?:blog|tutorial|article|post|guide|docs?|course|book|video|issue"
-    r"|gist|answer|example|template|readme)\s+(?:has|uses|says|shows|gives|had|used|recommends)\b",
+    r"|gist|answer|example|template|readme)\s+(?:has|uses|says|shows|gives|had|used|recommends)\b"
+    # "its from the hypermodern python tutorial im reading:"
+    r"|\b(?:it['’]?s|it\s+is|this\s+is|this\s+one\s+is)\s+from\s+(?:the|a|an|some|this)\s+"
+    r"(?:[\w\-]+\s+){0,3}?(?:tutorial|blog|article|post|guide|docs?|course|book|video|readme"
+    r"|template|example|repo)\b"
+    # "someone opened this issue on my lib": a report's environment is the reporter's
+    r"|\b(?:someone|somebody|a\s+user|a\s+customer|a\s+contributor)\s+(?:just\s+)?(?:opened"
+    r"|filed|reported|posted|sent)\b"
+    # "the platform team asked me to clean up the README for their ingest service"
+    r"|\bfor\s+(?:their|his|her)\s+(?:[\w\-]+\s+){0,2}?(?:service|repo|project|app|codebase"
+    r"|lib|library|team)\b",
     words="not found blog tutorial article post guide doc docs course book video issue gist answer"
-    " example template readme",
+    " example template readme from opened filed reported posted sent for",
 )
-_PASTE_OPENS = re.compile(r":[ \t]*\n")
+# The block opens after a colon, or after a blank line ("... help me understand the trace",
+# then the pasted report)
+# "write it as her, first person. details: im a registered nurse ...", "write the profile part
+# from his view: im a certified electrician": what follows in that message is said in another's
+# voice, up to a sentence the two share ("... we both work at Thoughtworks")
+_VOICED_CUE = _grx(
+    r"\b(?:write|writing|written|do|make)\s+(?:it|this|them)\s+(?:as|like)\s+(?:her|him|them)\b"
+    r"|\bfrom\s+(?:his|her|their)\s+(?:own\s+)?(?:view|point\s+of\s+view|perspective|pov)\b",
+    "write writing written do make view perspective pov",
+)
+_SHARED_AGAIN = _rx(r"(?<=[.!?\n])\s*(?=(?:we\s+both|both\s+of\s+us|we\s+all)\b)")
+
+
+def _voiced_span(text: str, mask: int) -> tuple[int, int] | None:
+    """Where ``text`` speaks in another's voice after a cue (see _VOICED_CUE)."""
+    cue = _VOICED_CUE.search(text, mask)
+    if cue is None:
+        return None
+    shared = _SHARED_AGAIN.search(text, cue.end())
+    return cue.end(), shared.start() if shared else len(text)
+
+
+_PASTE_OPENS = re.compile(r":[ \t]*\n|\n[ \t]*\n")
 _OWN_AGAIN = _rx(
     r"\n[ \t]*\n(?=[ \t]*(?:we|our|i|i['’]m|im|my|so|but|and|how|what|can|is|does|should|why"
     r"|any|pls|please|thanks|ok)\b)"
@@ -7064,6 +7191,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         hits: list[_Hit] = []
         antecedents: list[_Antecedent] = []
         frame = False
+        game = False
         proofread = False
         owned = 0
         previous_seq: int | None = None
@@ -7102,6 +7230,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 for a, b in spans:
                     self._note(event.seq, a, b, "quoted")
                     text = text[:a] + _BLANK * (b - a) + text[b:]
+                event = msgspec.structs.replace(event, text=text)
+            # (the voiced words are the content a ghostwriting ask is given)
+            voiced = _voiced_span(text, mask) if mask & _VOICED_CUE.bit else None
+            if voiced:
+                a, b = voiced
+                self._note(event.seq, a, b, "quoted")
+                text = text[:a] + _BLANK * (b - a) + text[b:]
                 event = msgspec.structs.replace(event, text=text)
             if mask & _MATERIAL_CUE.bit and (spans := _material_spans(text, mask)):
                 for a, b in spans:
@@ -7151,6 +7286,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             proofread = _PROOFREAD_ASK.search(text) is not None or (
                 (ask := _GHOSTWRITE_ASK.search(text, mask)) is not None
                 and _CONTENT_GIVEN.search(text) is None
+                and voiced is None
                 and (
                     not ask.group("who")
                     or ask.group("title") is not None
@@ -7206,11 +7342,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if not mask & _YIELDING_BITS:
                 self._note(event.seq, 0, len(text), None)
                 continue
+            in_game, game = game, game or _GAME.search(text) is not None
             reason = _message_reason(text, mask)
             if reason is not None:
                 self._note(event.seq, 0, len(text), reason)
                 continue
             self._message(event, owned, hits, antecedents, mask)
+            if in_game and not _FRAME_OFF.search(text, mask):
+                self._game_pets(event, hits)
+            if _ANIMAL_WORK.search(text):
+                self._workplace_animals(event, hits)
+            if mask & _ARRIVED_IN.bit and (arrived := _ARRIVED_IN.search(text, mask)):
+                self._trade_from_before(event, arrived.group("place"), hits)
             if respell_cue:
                 self._respelled_like(event, hits, same=True)
             if (
@@ -8080,6 +8223,48 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 return
         self._add(_Hit("language", {"language": language, "level": level}), hits, event.seq, span)
 
+    def _workplace_animals(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "a bio for one of our dogs. im a kennel assistant at the dspca": where the user
+        works with animals, the animals "we" have are the workplace's."""
+        for hit in [h for h in hits if h.kind == "pet"]:
+            seq, start, end = hit.evidence[0]
+            if (
+                len(hit.evidence) == 1
+                and seq == event.seq
+                and (m := _OUR.search(event.text, max(0, start - 8), end)) is not None
+                # "our cat rex is 12" is the household's; "our dogs", "one of our dogs" are many
+                and (hit.plural or m.group().casefold().startswith("one"))
+            ):
+                self._note(seq, start, end, "third_party", (hit,))
+                hits.remove(hit)
+
+    def _trade_from_before(self, event: EpisodeEvent, arrived: str, hits: list[_Hit]) -> None:
+        """ "i arrived in montreal in june ... i am pharmacist in france and doing the
+        equivalence": beside a move to one place, a trade "in" another is where it was learnt,
+        not where the user lives."""
+        here = canonical_place(arrived)
+        if here is None:  # "i moved in august"
+            return
+        for hit in [h for h in hits if h.kind == "home_location"]:
+            seq, start, end = hit.evidence[-1]
+            said = event.text[start:end]
+            if (
+                seq == event.seq
+                and len(hit.evidence) == 1
+                and (hit.values["place"] or "").casefold() != here.casefold()
+                and _ROLE_IN_PLACE.match(said)
+            ):
+                self._note(seq, start, end, "past", (hit,))
+                hits.remove(hit)
+
+    def _game_pets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """In a session about a game, the animals a later message gives the user are the
+        game's: the pets that message alone stated go."""
+        for hit in [h for h in hits if h.kind == "pet"]:
+            if all(e[0] == event.seq for e in hit.evidence):
+                self._note(event.seq, *hit.evidence[0][1:], "fiction", (hit,))
+                hits.remove(hit)
+
     def _someone_elses_pet(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my cat Miso ... sorry, Mochi, Miso is my sisters cat": the pet of that name, said
         in this message or before, is taken back."""
@@ -8602,8 +8787,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             else:
                 gone += dropped
         if mask & _ITS_NOW_CHANGED.bit and (its := _ITS_NOW_CHANGED.search(text, mask)):
-            new_value = its.group("new") or its.group("new2")
-            last = _last_settings(hits, gone, event.seq, new_value)
+            new_value = its.group("new") or its.group("new2") or its.group("new3")
+            if subject := its.group("subj"):
+                last = [
+                    h
+                    for h in hits
+                    if h.kind == "working_state"
+                    and h not in gone
+                    and h.evidence[-1][0] != event.seq
+                    and (h.values["subject"] or "").casefold().endswith(subject.casefold())
+                ]
+            else:
+                last = _last_settings(hits, gone, event.seq, new_value)
             if last and new_value.casefold() not in _STATE_WORDS:
                 gone += self._new_setting(event, hits, last, new_value, its.span())
         if mask & _STOPPED_DEPLOYING.bit and (stop := _STOPPED_DEPLOYING.search(text, mask)):
