@@ -3807,3 +3807,60 @@ def test_changes_said_in_new_words_replace_the_old_value(tmp_path: Path) -> None
         "exam to work here",
     )
     assert not any("manila" in s for s in got) and any("nurse" in s for s in got), got
+
+
+def test_given_names_the_word_list_also_has(tmp_path: Path) -> None:
+    # "marco" and "ana" are in the English word list ("marco polo"); after a relative and
+    # before what the person does they are names
+    _forms_each(
+        tmp_path,
+        (
+            ("marco", "me and my fiance marco are getting married next june", "named marco"),
+            ("ana", "my wife ana and i are vegan, dinner ideas?", "named ana"),
+        ),
+    )
+
+
+def test_someone_elses_project_and_a_bare_correction_of_a_number(tmp_path: Path) -> None:
+    got = _formed(
+        tmp_path / "friends-project",
+        "helping my cousin dara with his portfolio site, its on astro + pnpm, deploy branch is "
+        "live",
+        "ok so we use pnpm so which command builds it",
+    )
+    assert got == {"user has a cousin named dara"}, got
+    _forms_nothing(tmp_path, (("host", "our site deploys from netlify"),))
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "number",
+                ("we're on postgres 14 so that works right", "sorry its 15 actually, forgot"),
+                "postgres version is 15",
+                "is 14",
+            ),
+        ),
+    )
+
+
+def test_a_wish_for_this_answer_and_anothers_full_name(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            ("here", "summarise this for a slide, i prefer bullet points here, max 5"),
+            ("for-this", "leaning towards the bosch then. i like the bigger drum for this"),
+        ),
+    )
+    got = _formed(tmp_path / "moms-name", "my moms full name is Grace Achieng, put it on the card")
+    assert got == {"user has a mother"}, got
+    _forms_each(
+        tmp_path,
+        (
+            ("leave-out", "pasta recipe pls, and leave out olives, i hate them", "olives"),
+            (
+                "full-name",
+                ("my sister ana is getting married", "use her full name, its ana clara"),
+                "named ana clara",
+            ),
+        ),
+    )

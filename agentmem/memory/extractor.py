@@ -809,6 +809,20 @@ _ROLE_IN_PLACE = _rx(
     r"^\W*(?:i\s+am|i['’]?m|im)\s+(?!(?:in|living|based|staying|settled|now|currently|here|back"
     r"|still)\b)[^,;]*?\s+in\s+"
 )
+# "helping my friend giulia w/ her side project", "doing a pr for my cousin's app"
+_HELPING_WITH_THEIRS = _rx(
+    r"\b(?:help|helping|helped)\s+(?:my\s+|a\s+)?(?:friend|mate|buddy|cousin|brother|sister|colleague"
+    r"|coworker|co-worker|neighbou?r|client|partner|wife|husband|girlfriend|boyfriend|son|daughter)"
+    r"\b[^.?!\n]{0,30}?\b(?:w/|with|on)\s+(?:her|his|their)\s+(?:[\w\-]+\s+){0,2}?(?:project|repo"
+    r"|app|site|website|code|codebase|blog|store|shop)\b"
+    r"|\b(?:pr|patch|fix|feature)\s+(?:for|to)\s+(?:my\s+)?(?:friend|mate|cousin|brother|sister"
+    r"|colleague|coworker|client)(?:['’]?s)?\s+(?:[\w\-]+\s+){0,2}?(?:project|repo|app|site)\b"
+)
+# "use her full name in the toast, its ana clara"
+_FULL_NAME_GIVEN = _rx(
+    r"\b(?:her|his|their)\s+full\s+name\b[^.?!\n]{0,40}?\b(?:it['’]?s|its|is)\s+"
+    r"(?P<full>[a-z][a-z'’\-]+\s+[a-z][a-z'’\-]+)(?=\s*[,.;!?]|\s*$)"
+)
 _SOMEONE = (
     r"(?:best\s+)?(?:mate|friend|buddy|pal|bestie|colleague|coworker|co-worker|flatmate|roommate"
     r"|client|cousin|brother|sister|son|daughter|dad|mum|mom|husband|wife|partner|neighbou?r"
@@ -1200,7 +1214,9 @@ _WORD_NAME: Final = (
     r"|jade|melody|destiny|harmony|frank|rusty|skye|robin|carol|john|max"
     # names the word list has for another sense ("tom" a male cat, "kim" an abbreviation)
     r"|tom|sam|ben|dan|ken|joe|ted|ann|anna|eve|amy|kim|lee|jean|hank|jake|luke|pete|rick"
-    r"|walt|wes|terry|tony|lucy|molly|carl|otto)"
+    r"|walt|wes|terry|tony|lucy|molly|carl|otto"
+    # ... and names of many countries it lists ("marco polo", "pablo" a paper size)
+    r"|marco|ana|maria|pedro|pablo|peter|james|mary|laura|emma|hiro|raj|anil|arjun|nils|lars)"
 )
 _WORD_NAME_TOKEN = re.compile(_WORD_NAME)
 # "my daughter zoes 7th bday party", "my son jakes school": a lower-case name with the possessive
@@ -2015,7 +2031,9 @@ _NAME_IS = _Gated(
         # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
         rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)\s*,"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
-        rf"|\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
+        # ... never "her full name is Ana Clara", another's
+        rf"|(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?<!['’]s\s)(?<!\byour\s)"
+        rf"\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
         rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name\s+is))\s+"
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME})?)"
@@ -2023,6 +2041,7 @@ _NAME_IS = _Gated(
     ),
     "name names myself",
 )
+_SOMEONES_FULL_NAME = _rx(r"\b(?!(?:this|its|thats|whats|yes|pls|plus)\b)[a-z]+s\s+full\s+name\b")
 _HELLO = (
     r"(?i:hi+|hello|hey+|hiya|heya|yo|hola|oi|ola|olá|ciao|bonjour|salut|merhaba|salam|namaste"
     r"|good\s+(?:morning|afternoon|evening))(?:\s+(?i:there|all|everyone|again))?"
@@ -2208,6 +2227,9 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
     ):
         yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _NAME_IS.finditer(c, mask):
+        # "my moms full name is Grace Achieng": someone's, the apostrophe left out
+        if _SOMEONES_FULL_NAME.search(c, max(0, m.start() - 12), m.start() + 10):
+            continue
         names = _given_names(m.group("name"))
         if names and len(names) == len(m.group("name").split()):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
@@ -3977,6 +3999,10 @@ def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list
 
 
 _TO_BE_CALLED = re.compile(r"(?i)(?:to\s+be|being)\s+called\b")
+_FOR_THIS = _rx(
+    r"\b(?:here|for\s+this(?:\s+(?:one|slide|answer|recipe|email|post|doc|trip|time|purpose|use"
+    r"|job|task))?|this\s+time|for\s+now|for\s+today)(?=\s*(?:[,.;!?]|$))"
+)
 _PICKED = _rx(
     r"^(?:the|that|this|your|ur)\s+(?:[\w\-]+\s+){0,2}(?:version|draft|option|one|ones|idea"
     r"|suggestion|answer|reply|layout|design|wording|title|format|choice|variant|rewrite|template"
@@ -4070,6 +4096,12 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
                     continue
                 obj = obj[cleft.end() :]
             if polarity == "prefers" and _TO_BE_CALLED.match(obj):
+                continue
+            # "i prefer bullet points here", "i like the bigger basket for this": a wish for this
+            # answer or this purchase, not a taste
+            # ("i hate the traffic here" is the place's)
+            scope = _FOR_THIS.search(c, m.start("obj") if m.group("obj") else 0)
+            if scope and (polarity == "prefers" or scope.group().casefold() != "here"):
                 continue
             # "i hate running with a passion": how much, not which running
             if intense := _HOW_MUCH.search(obj):
@@ -5236,6 +5268,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         value = f"{m.group('pm') or m.group('pm2')} {m.group('ver')}"
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
     for m in _DEPLOYS_FROM.finditer(c, mask):
+        if m.group("val").casefold() in _HOSTS:  # "deploys from vercel": a host, not a branch
+            continue
         env = _ENV_BEFORE.search(c, max(0, m.start() - 12), m.start())
         subject = f"{env.group('env').casefold()} deploy branch" if env else "deploy branch"
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
@@ -5340,7 +5374,7 @@ def _setting(value: str) -> str:
 _HOSTS: Final = frozenset(
     _words(
         "neon rds aws gcp azure heroku render railway vercel netlify supabase planetscale fly.io"
-        " elasticache digitalocean cloudflare hetzner linode atlas aurora"
+        " elasticache digitalocean cloudflare hetzner linode atlas aurora github-pages"
     )
 )
 
@@ -5526,7 +5560,9 @@ _FIRST_PERSON = _rx(r"\b(?:i|im|i['’]m|my|me|myself)\b")
 # "it" dislikes (read on the whole message, as _ALLERGIC_AFTER)
 _DISLIKED_AFTER = _rx(
     r"(?:^|[,.;!?]\s*|\b(?:and|but|please|pls|plz)\s+|\b(?=without\b))"
-    r"(?P<stmt>(?:no|without)\s+(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
+    # "and leave out cilantro, i hate it"
+    r"(?P<stmt>(?:no|without|leave\s+out|skip|hold\s+the)\s+"
+    r"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
     r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever|tho|though))*\s*[,.]?\s+(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
     rf"(?:hate|can{_A}?t\s+stand|cannot\s+stand|detest|dislike|don{_A}?t\s+like)\s+"
     r"(?:it|them|the\s+stuff|that\s+stuff)\b)"
@@ -6279,11 +6315,14 @@ _ITS_NOW_CHANGED = _grx(
     rf"(?=[^.?!\n]{{0,30}}\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+it\b)"
     rf"|\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+it\W+(?:it{_A}?s|its"
     rf"|it\s+is)\s+(?:now\s+)?`?(?P<new2>[\w.\-/]+)`?"
+    # "sorry its 16 actually, we upgraded in september": a number for the number said last
+    rf"|^\W*(?:(?:sorry|oops|wait|no|nah|my\s+bad|correction)\W+)+(?:it{_A}?s|its|it\s+is)\s+"
+    rf"v?(?P<new4>\d+(?:\.\d+)*)\s+actually\b"
     # "we renamed the deploy branch, its main now": the setting named
     rf"|\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+(?:the|our)\s+"
     rf"(?P<subj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s*[,;:\-–—]+\s*(?:it{_A}?s|its|it\s+is)\s+"
     rf"(?:now\s+)?`?(?P<new3>[\w.\-/]+)`?",
-    "changed switched renamed moved updated",
+    "changed switched renamed moved updated actually",
 )
 # "wait actually staging is on postgres now": a later message gives a setting the session stated
 # a new value, naming the setting by its first word
@@ -7192,6 +7231,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         antecedents: list[_Antecedent] = []
         frame = False
         game = False
+        helping = False  # the session works on someone else's project
         proofread = False
         owned = 0
         previous_seq: int | None = None
@@ -7350,6 +7390,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._message(event, owned, hits, antecedents, mask)
             if in_game and not _FRAME_OFF.search(text, mask):
                 self._game_pets(event, hits)
+            if hits and (full := _FULL_NAME_GIVEN.search(text)):
+                self._full_name_given(event, full, hits)
+            helping = helping or _HELPING_WITH_THEIRS.search(text) is not None
+            if helping:
+                self._theirs_not_ours(event, hits)
             if _ANIMAL_WORK.search(text):
                 self._workplace_animals(event, hits)
             if mask & _ARRIVED_IN.bit and (arrived := _ARRIVED_IN.search(text, mask)):
@@ -8257,6 +8302,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(seq, start, end, "past", (hit,))
                 hits.remove(hit)
 
+    def _full_name_given(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "my sister ana ..." then "use her full name, its ana clara": the relative held
+        under the first part of that name takes it whole."""
+        first = m.group("full").split()[0].casefold()
+        for hit in [h for h in hits if h.kind == "relationship"]:
+            if (hit.values.get("name") or "").casefold() == first and hit.evidence[0][
+                0
+            ] < event.seq:
+                new = _Hit("relationship", {**hit.values, "name": m.group("full").title()})
+                self._replace(hit, new, hits, event.seq, m.span("full"))
+
+    def _theirs_not_ours(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """In a session on someone else's project ("helping my friend giulia w/ her side
+        project"), the setup a message states is that project's: its settings go."""
+        for hit in [h for h in hits if h.kind == "working_state"]:
+            if all(e[0] == event.seq for e in hit.evidence):
+                self._note(event.seq, *hit.evidence[0][1:], "third_party", (hit,))
+                hits.remove(hit)
+
     def _game_pets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """In a session about a game, the animals a later message gives the user are the
         game's: the pets that message alone stated go."""
@@ -8787,7 +8851,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             else:
                 gone += dropped
         if mask & _ITS_NOW_CHANGED.bit and (its := _ITS_NOW_CHANGED.search(text, mask)):
-            new_value = its.group("new") or its.group("new2") or its.group("new3")
+            new_value = (
+                its.group("new") or its.group("new2") or its.group("new3") or its.group("new4")
+            )
             if subject := its.group("subj"):
                 last = [
                     h
