@@ -3864,3 +3864,57 @@ def test_a_wish_for_this_answer_and_anothers_full_name(tmp_path: Path) -> None:
             ),
         ),
     )
+
+
+def test_homes_jobs_and_pets_said_beside_other_things(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "eye-roll-at-amazon",
+                "we moved to valencia last month and it keeps sending stuff to madrid 🙄",
+                "lives in valencia",
+            ),
+            (
+                "used-to-this",
+                "ive been in auckland 2 yrs now and still cant get used to the time zone",
+                "lives in auckland",
+            ),
+            (
+                "but-been-living",
+                "i grew up in porto but been living in rotterdam for 9 years now",
+                "lives in rotterdam",
+            ),
+            ("remote-from", "the team is in sg and im the only one remote from nairobi", "nairobi"),
+            (
+                "theyve",
+                "im a site engineer with balfour beatty, theyve put me in aberdeen for 3 weeks",
+                "site engineer",
+            ),
+            (
+                "one-of",
+                "two pharmacists on saturday, im one of the pharmacists there",
+                "pharmacist",
+            ),
+            ("allergy-bracket", "i cant do shellfish (allergy) so no clam broth", "shellfish"),
+            ("mam", "whats cheapest for a parcel to cork, its my mams birthday", "mother"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("remote-month", "working remotely from bali this month, any cafes?"),
+            (
+                "dog-gone",
+                "a page about our old dog bruno, he died in 2021. i dont have a dog anymore.",
+            ),
+        ),
+    )
+    # a real sarcasm keeps its eye-roll, and a past habit still ends the state
+    _forms_nothing(
+        tmp_path,
+        (
+            ("sarcasm", "oh yeah im a millionaire yacht owner living in monaco obviously 🙄"),
+            ("used-to", "i used to live in leeds"),
+        ),
+    )

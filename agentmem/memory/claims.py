@@ -146,6 +146,8 @@ _RELATION_SYNONYMS: Final = {
     "mum": "mother",
     "mommy": "mother",
     "mummy": "mother",
+    "mam": "mother",
+    "mammy": "mother",
     "mama": "mother",
     "dad": "father",
     "daddy": "father",

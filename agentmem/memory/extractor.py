@@ -124,7 +124,8 @@ _REL_SURFACE = (
     r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|childs|child)|grandchildren"
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|husbnd|hubs|spouse|partner"
-    r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|moms?|mums?|mommy|mummy|mother|dads?|daddy"
+    r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|moms?|mums?|mams?|mommy|mummy|mammy|mother"
+    r"|dads?|daddy"
     r"|father|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
     r"|amma|tatay|abbu|appa|nan|nanna|nani|dadi|abuelita|abuela|abuelo|oma|opa|nonna|nonno"
     r"|babcia|dziadek|babushka|dedushka|lola|lolo|aunties?|aunty|titas?|t[ií]as?|t[ií]os?|titos?"
@@ -455,7 +456,7 @@ _ABBREVIATIONS: Final = frozenset(
 )
 _SUBJECT_START = (
     rf"(?:i|i{_A}?m|i{_A}?ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve|he|she|they|you"
-    rf"|he{_A}?s|she{_A}?s|they{_A}?re|you{_A}re|me\s+(?:and|n|&)\s+(?:my|our))\b"
+    rf"|he{_A}?s|she{_A}?s|they{_A}?re|they{_A}?ve|you{_A}re|me\s+(?:and|n|&)\s+(?:my|our))\b"
     r"|(?:this|next|last)\s+(?:week|weekend|month|year|morning|evening|time)\b"
     r"|(?:today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment)\b"
     # a coding session's own subjects: "..., the repo uses vitest", "and CI runs on python 3.12"
@@ -822,6 +823,10 @@ _HELPING_WITH_THEIRS = _rx(
 _FULL_NAME_GIVEN = _rx(
     r"\b(?:her|his|their)\s+full\s+name\b[^.?!\n]{0,40}?\b(?:it['’]?s|its|is)\s+"
     r"(?P<full>[a-z][a-z'’\-]+\s+[a-z][a-z'’\-]+)(?=\s*[,.;!?]|\s*$)"
+)
+_NO_PET_NOW = _rx(
+    rf"\bi\s+(?:don{_A}?t|dont|do\s+not)\s+have\s+(?:a|any)\s+(?P<species>{_PET_SURFACE})\s+"
+    rf"(?:any\s*more|now|these\s+days)\b"
 )
 _SOMEONE = (
     r"(?:best\s+)?(?:mate|friend|buddy|pal|bestie|colleague|coworker|co-worker|flatmate|roommate"
@@ -2384,7 +2389,8 @@ _HOME = [
     ),
     # present perfect: still true ("I've lived in Lisbon for 6 years", "since 2019")
     _grx(
-        rf"\b(?:i|we)(?:{_A}?ve|\s+have)\s+(?:lived|been\s+living)\s+in\s+"
+        # ("i grew up in porto but been living in rotterdam for 9 years": the subject carried)
+        rf"(?:\b(?:i|we)(?:{_A}?ve|\s+have)|\bbut(?=\s+been\s+living))\s+(?:lived|been\s+living)\s+in\s+"
         rf"(?P<place>{_ANY_PLACE})(?=\s+(?:for|since|about|almost|nearly|over|\d+)\b)",
         "lived living",
     ),
@@ -2395,6 +2401,14 @@ _HOME = [
         rf"|seven|eight|nine|ten|many|a\s+few|a\s+couple\s+of?)\s*(?:years?|yrs?|decades?)\b"
         rf"|\s+since\s+(?:19|20)\d\d\b)",
         "been",
+    ),
+    # "the whole team is in sg and im the only one remote from nairobi", "i work remotely from
+    # kigali"
+    _grx(
+        rf"\b(?:i{_A}?m|im|i\s+am|i\s+work|i{_A}?ve\s+been\s+working)\s+(?:the\s+only\s+one\s+"
+        rf"|fully\s+|full[- ]time\s+)?(?:working\s+)?remote(?:ly)?\s+from\s+"
+        rf"(?P<place>{_ANY_PLACE})",
+        "remote remotely",
     ),
     _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_ANY_PLACE})", "home"),
     # "i live in a tiny flat in aarhus"
@@ -2923,6 +2937,12 @@ _OCCUPATION = [
         rf"|(?:\bi\s+|\bi{_A}ve\s+|\bi\s+have\s+|^\W*)(?:just\s+|finally\s+)?(?:got|been|was)\s+promoted\s+"
         rf"to\s+(?:an?\s+)?(?P<role2>{_ROLE}){_ROLE_END}",
         "hired took promoted",
+    ),
+    # "the pharmacy will have 2 pharmacists on ... im one of the pharmacists there"
+    _grx(
+        rf"{_I_AM}\s+(?:also\s+)?one\s+of\s+(?:the|our|their|two|three|\d+)\s+(?P<role>{_ROLE_HEAD})s"
+        rf"(?=\s+(?:there|here|at|in|on)\b|\s*[,.;!]|\s*$)",
+        "one",
     ),
     # "got patients all afternoon. dental hygienist life 🦷": a sentence that is the job's life
     _grx(
@@ -4362,7 +4382,7 @@ _ALLERGY = [
 # "I cant have dairy, I am allergic", "no shrimp please, I am allergic": the allergen is named
 # just before the allergy, across a comma (read on the whole message)
 _ALLERGIC_AFTER = _rx(
-    rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch)|no"
+    rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch|do)|no"
     # "nothing with shellfish im allergic"
     rf"|nothing\s+with|without|avoid"
     # "a recipe for pozole that doesnt use peanuts, im allergic"
@@ -4373,7 +4393,7 @@ _ALLERGIC_AFTER = _rx(
     rf"(?:\s+(?:please|pls|plz|for\s+me|anywhere|at\s+all|ever))*(?:\s*[,.]?\s+(?:because\s+|since\s+"
     rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"
     # "i cant have tree nuts (allergic)"
-    rf"|\s*\(\s*(?:{_I_AM}\s+)?al+er+gic\s*\))"
+    rf"|\s*\(\s*(?:{_I_AM}\s+)?(?:al+er+gic|al+er+gy|al+er+gies)\s*\))"
 )
 
 
@@ -5539,7 +5559,7 @@ def _bits(*patterns: _Gated | int) -> int:
 _NAMES_BITS: Final = _bits(
     _NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE, _ITS_NAME, _NAME_BTW
 )
-_ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic")
+_ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic lergy lergies")
 # "i cant have the prawns tho, shellfish allergy, ended up in hospital once": an allergy
 # named between commas in a sentence the user says of themself (read on the whole message, so
 # the sentence's other clauses can show whose it is)
@@ -6742,7 +6762,13 @@ def _clause_reason(clause: str, mask: int) -> tuple[str, int] | None:
 
 # Where a marker later in a clause stops governing: a comma or dash before it ends the part
 # that states the fact ("use uv for new deps, not pip, if you need any").
-_PART_END = re.compile(r",|\s[-–—]+\s|\s(?=(?:so|but|because|since|though|although|btw)\s)", re.I)
+_PART_END = re.compile(
+    r",|\s[-–—]+\s|\s(?=(?:so|but|because|since|though|although|btw)\s)"
+    # "ive been in auckland 2 yrs now and still cant get used to this": a denial of its own
+    r"|\s(?=and\s+(?:still\s+|yet\s+|just\s+|also\s+)?(?:can['’]?t|cannot|don['’]?t|dont"
+    r"|won['’]?t|wont|didn['’]?t|didnt|never)\b)",
+    re.I,
+)
 
 
 def _stated_part(clause: str, marker: int) -> int:
@@ -6753,14 +6779,19 @@ def _stated_part(clause: str, marker: int) -> int:
     return last
 
 
+# ("cant get used to this", "im used to it": accustomed, nothing ended)
+_USED_TO = (
+    r"(?<!\bget\s)(?<!\bgot\s)(?<!\bgetting\s)(?<!\bgotten\s)(?<!\bbe\s)(?<!\bim\s)(?<!\bam\s)"
+    r"(?<!['’]m\s)(?<!\bnot\s)(?<!\bare\s)(?<!\bis\s)used\s+to"
+)
 # Past-tense words that end a relation or a pet's life, not just narrate ("my daughter was
 # sick" keeps the daughter; "my dog died" does not keep the dog).
 _ENDING = _rx(
-    r"used\s+to|formerly|previously|no\s+longer|former|ex|ex-|passed\s+away|died|deceased|late"
+    rf"{_USED_TO}|formerly|previously|no\s+longer|former|ex|ex-|passed\s+away|died|deceased|late"
     r"|(?:my|our|the)\s+late|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
 )
 # A state the clause says is over, wherever the words stand ("vegan, not anymore").
-_ENDED = _rx(r"\b(?:any\s*more|no\s+longer|used\s+to|until\s+(?:last|recently))\b")
+_ENDED = _rx(rf"\b(?:any\s*more|no\s+longer|{_USED_TO}|until\s+(?:last|recently))\b")
 # "i work for broadcom now, used to be vmware", "im vegetarian, used to be vegan": an ending that
 # names its own value after the fact is the former value, not the end of the fact before it
 _NOT_THAT_ANYMORE = _rx(
@@ -6954,6 +6985,22 @@ _EYE_ROLL = re.compile(
     r"|(?i:^\W*(?:oh\s+)?(?:yeah|yea|ya)\W+(?:i['’]?m|i\s+am)\s+(?:a\s+|an\s+)?"
     r"(?:real|total|proper|true)\s(?!estate\b))"
 )
+
+
+_LAST_CLAUSE = re.compile(r".*(?:[,;:]|\b(?:and|but|so)\b)", re.I | re.S)
+_OWN_WORDS = re.compile(r"\b(?:i|i['’]?m|im|i['’]?ve|ive|my|me|we|we['’]re|our)\b", re.I)
+
+
+def _rolled_at_others(text: str, start: int, roll: re.Match[str]) -> bool:
+    """ "we moved to valencia last month and it keeps sending stuff to the old flat 🙄": an
+    eye-roll emoji at the end of a clause that says nothing of the user rolls at that, not at
+    what the user said before it."""
+    if roll.group() not in "🙄😒🙃":
+        return False
+    before = text[start : roll.start()]
+    cut = _LAST_CLAUSE.match(before)
+    last = before[cut.end() :] if cut else before
+    return cut is not None and _OWN_WORDS.search(last) is None
 
 
 # "named him Rollo" as "his name is Rollo"; "mine is called Sushi" fits only a pet, as "its"
@@ -7390,6 +7437,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._message(event, owned, hits, antecedents, mask)
             if in_game and not _FRAME_OFF.search(text, mask):
                 self._game_pets(event, hits)
+            if hits and (gone_pet := _NO_PET_NOW.search(text)):
+                self._pet_gone_now(event, gone_pet, hits)
             if hits and (full := _FULL_NAME_GIVEN.search(text)):
                 self._full_name_given(event, full, hits)
             helping = helping or _HELPING_WITH_THEIRS.search(text) is not None
@@ -7536,8 +7585,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # my daughter is Valentina" keeps the daughter)
             # ... but "im a barista and lactose intolerant which is kind of ironic 🙃" rolls its
             # eyes at a true state of things, which it names as irony
-            if _EYE_ROLL.search(text, s_start, min(len(text), s_end + 3)) and not (
-                _IRONY.search(text, s_start, s_end)
+            if (
+                (roll := _EYE_ROLL.search(text, s_start, min(len(text), s_end + 3)))
+                and not _IRONY.search(text, s_start, s_end)
+                and not _rolled_at_others(text, s_start, roll)
             ):
                 self._note(seq, s_start, s_end, "joke")
                 # ... but "my cat Mochi knocked a glass onto my laptop 🙃" rolls its eyes at
@@ -8301,6 +8352,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ):
                 self._note(seq, start, end, "past", (hit,))
                 hits.remove(hit)
+
+    def _pet_gone_now(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "our old dog bruno ... he died in 2021. i dont have a dog anymore": the pets of that
+        species the message named before saying so are not held."""
+        species = _normal("pet", "species", m.group("species"))
+        for hit in [h for h in hits if h.kind == "pet" and h.values.get("species") == species]:
+            seq, start, _ = hit.evidence[-1]
+            if seq == event.seq and start < m.start():
+                self._take_back(hit, hits, event.seq, m.span())
 
     def _full_name_given(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "my sister ana ..." then "use her full name, its ana clara": the relative held

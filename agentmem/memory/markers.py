@@ -366,7 +366,11 @@ def _prepared(text: str) -> tuple[str, int]:
 
 # "as of today we live in bath", "from 3rd of this month I am joined TCS", "since last month":
 # a time that starts a lasting state does not bound it
-_STATE_START: Final = re.compile(r"\b(?:since|from|as of)\b[\w\s]{0,16}$")
+# ("from the start of this month"; never "working remotely from bali this month", a place)
+_STATE_START: Final = re.compile(
+    r"\b(?:since|from|as of)\s+(?:(?:the|start|beginning|of|early|earlier|late|mid|end|middle"
+    r"|\d{1,2}(?:st|nd|rd|th)?|first|second|third)\s+){0,4}$"
+)
 
 
 # "we bumped to python 3.12 yesterday", "started at Monzo this week": the time says when the
@@ -487,7 +491,12 @@ def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
     )
 
 
-_CLAUSE_BREAK: Final = _clause_break(f"|{THING_DID}|{TIMED_SUBJECT}", _ASK_AFTER_COMMA)
+# "im a site engineer with balfour beatty, theyve put me on a job up in aberdeen for 3 weeks":
+# another subject after a comma states its own time (a place keeps the sentence's: never here)
+_OTHER_SUBJECT_AFTER_COMMA = r"|,\s+(?=(?:they|they'?ve|they'?re|he|she|he'?s|she'?s)\s)"
+_CLAUSE_BREAK: Final = _clause_break(
+    f"|{THING_DID}|{TIMED_SUBJECT}", _ASK_AFTER_COMMA + _OTHER_SUBJECT_AFTER_COMMA
+)
 # "i live in lyon, can u suggest dinner tonight": a home said with "live in" ends where an ask
 # after a comma begins, and "right now we live in leeds" is where the user lives now ("im in
 # berlin, any tips for this week?" and "right now im in Rome" stay visits)
