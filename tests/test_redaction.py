@@ -506,3 +506,20 @@ def test_a_base64_blob_that_only_looks_wrapped_is_read_alone_too() -> None:
         # booleans only: a failing assertion must not print the fake card's encoding
         leaked = shown in redacted["c"]
         assert count >= 1 and not leaked, "the blob was not replaced"
+
+
+@pytest.mark.parametrize("rule", ["basic_auth", "bearer_token"])
+def test_a_base64_value_inside_a_url_path_or_query_is_redacted(rule: str) -> None:
+    # A base64 alphabet has "/" and "+": in ".../webhook/Basic <b64>/notify" and
+    # "?q=deploy+with+Basic <b64>+now" the value runs on into what follows, which fails the
+    # credential's own check unless the value may end at those characters. Found by the
+    # property test above in CI (about one basic_auth url_path seed in twenty leaked, and that
+    # pair is one of 444 the property samples); here every path shape is tried.
+    reg = default_registry()
+    for seed in range(300):
+        rng = random.Random(seed)
+        secret, core = fakes.generate_case(rule, rng)
+        shown = fakes.encode(secret, "url_path", rng)
+        doc = {"messages": [{"role": "assistant", "content": f"see {shown} ok"}]}
+        redacted, count = reg.redact_json(doc)
+        assert count >= 1 and core not in json.dumps(redacted), f"{rule}: seed {seed} leaked"
