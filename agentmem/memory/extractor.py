@@ -8319,20 +8319,35 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 return
         self._add(_Hit("language", {"language": language, "level": level}), hits, event.seq, span)
 
+    def _drop_said_here(
+        self,
+        event: EpisodeEvent,
+        hits: list[_Hit],
+        kind: str,
+        reason: str,
+        which: Callable[[_Hit, str], bool] = lambda hit, said: True,
+    ) -> None:
+        """The claims of ``kind`` that this message alone stated, and that ``which`` picks from
+        the words that state them, are not the user's: they go, noted with ``reason``."""
+        for hit in [h for h in hits if h.kind == kind]:
+            if all(e[0] == event.seq for e in hit.evidence):
+                _, start, end = hit.evidence[0]
+                if which(hit, event.text[start:end]):
+                    self._note(event.seq, start, end, reason, (hit,))
+                    hits.remove(hit)
+
     def _workplace_animals(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "a bio for one of our dogs. im a kennel assistant at the dspca": where the user
-        works with animals, the animals "we" have are the workplace's."""
-        for hit in [h for h in hits if h.kind == "pet"]:
-            seq, start, end = hit.evidence[0]
-            if (
-                len(hit.evidence) == 1
-                and seq == event.seq
-                and (m := _OUR.search(event.text, max(0, start - 8), end)) is not None
-                # "our cat rex is 12" is the household's; "our dogs", "one of our dogs" are many
-                and (hit.plural or m.group().casefold().startswith("one"))
-            ):
-                self._note(seq, start, end, "third_party", (hit,))
-                hits.remove(hit)
+        works with animals, the animals "we" have are the workplace's ("our cat rex is 12" is
+        the household's; "our dogs", "one of our dogs" are many)."""
+        text = event.text
+
+        def many_of_ours(hit: _Hit, said: str) -> bool:
+            start = hit.evidence[0][1]
+            m = _OUR.search(text, max(0, start - 8), start + len(said))
+            return m is not None and (hit.plural or m.group().casefold().startswith("one"))
+
+        self._drop_said_here(event, hits, "pet", "third_party", many_of_ours)
 
     def _trade_from_before(self, event: EpisodeEvent, arrived: str, hits: list[_Hit]) -> None:
         """ "i arrived in montreal in june ... i am pharmacist in france and doing the
@@ -8341,17 +8356,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         here = canonical_place(arrived)
         if here is None:  # "i moved in august"
             return
-        for hit in [h for h in hits if h.kind == "home_location"]:
-            seq, start, end = hit.evidence[-1]
-            said = event.text[start:end]
-            if (
-                seq == event.seq
-                and len(hit.evidence) == 1
-                and (hit.values["place"] or "").casefold() != here.casefold()
-                and _ROLE_IN_PLACE.match(said)
-            ):
-                self._note(seq, start, end, "past", (hit,))
-                hits.remove(hit)
+        self._drop_said_here(
+            event,
+            hits,
+            "home_location",
+            "past",
+            lambda hit, said: (
+                (hit.values["place"] or "").casefold() != here.casefold()
+                and _ROLE_IN_PLACE.match(said) is not None
+            ),
+        )
 
     def _pet_gone_now(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "our old dog bruno ... he died in 2021. i dont have a dog anymore": the pets of that
@@ -8376,18 +8390,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _theirs_not_ours(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """In a session on someone else's project ("helping my friend giulia w/ her side
         project"), the setup a message states is that project's: its settings go."""
-        for hit in [h for h in hits if h.kind == "working_state"]:
-            if all(e[0] == event.seq for e in hit.evidence):
-                self._note(event.seq, *hit.evidence[0][1:], "third_party", (hit,))
-                hits.remove(hit)
+        self._drop_said_here(event, hits, "working_state", "third_party")
 
     def _game_pets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """In a session about a game, the animals a later message gives the user are the
         game's: the pets that message alone stated go."""
-        for hit in [h for h in hits if h.kind == "pet"]:
-            if all(e[0] == event.seq for e in hit.evidence):
-                self._note(event.seq, *hit.evidence[0][1:], "fiction", (hit,))
-                hits.remove(hit)
+        self._drop_said_here(event, hits, "pet", "fiction")
 
     def _someone_elses_pet(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my cat Miso ... sorry, Mochi, Miso is my sisters cat": the pet of that name, said
