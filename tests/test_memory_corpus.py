@@ -31,10 +31,11 @@ ALL = [(part, case) for part, cases in PARTS.items() for case in cases]
 RESULTS: dict[str, CaseResult] = {}
 
 # Floors of stated facts remembered, just under what deterministic-extractor/23 measured when it
-# landed (95.5%, 86.2%, 78.9%; realistic fell from 87.5% as fourteen harder blind batches
-# joined it over two versions): a change that lowers recall below them fails. Floors against
+# landed (95.5%, 85.9%, 78.9%; realistic fell from 87.5% as sixteen harder blind batches
+# joined it over two versions, each measured on arrival at 40-95%; it gained on its existing
+# cases after every rule): a change that lowers recall below them fails. Floors against
 # regression, not targets.
-FLOORS = {"bundled": 0.93, "realistic": 0.86, "holdout": 0.78}
+FLOORS = {"bundled": 0.93, "realistic": 0.85, "holdout": 0.78}
 
 
 def _deterministic(store):

@@ -636,7 +636,44 @@ def _species(raw: str) -> str:
 
 
 def _allergen(raw: str) -> str:
-    return _singular_phrase(_drop_leading(_phrase(raw, max_words=4), _ARTICLES))
+    value = _singular_phrase(_drop_leading(_phrase(raw, max_words=4), _ARTICLES))
+    # "allergic to penicilin": a long allergen name one keystroke from a common one is that one
+    if len(value) >= 7 and value not in _COMMON_ALLERGENS:
+        for known in _COMMON_ALLERGENS:
+            if _one_edit(value, known):
+                return known
+    return value
+
+
+_COMMON_ALLERGENS: Final = frozenset(
+    [
+        "penicillin",
+        "amoxicillin",
+        "ibuprofen",
+        "shellfish",
+        "sulfonamide",
+        "sulfa",
+        "codeine",
+        "morphine",
+        "cephalosporin",
+        "erythromycin",
+        "tetracycline",
+        "lactose",
+        "histamine",
+    ]
+)
+
+
+def _one_edit(a: str, b: str) -> bool:
+    """Whether ``a`` becomes ``b`` by one insertion, deletion or substitution."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) > len(b):
+        a, b = b, a
+    i = 0
+    while i < len(a) and a[i] == b[i]:
+        i += 1
+    return a[i + (len(a) == len(b)) :] == b[i + 1 :]
 
 
 # Abbreviated job titles people type, spelled out, so "backend dev" and "backend developer" are

@@ -828,6 +828,8 @@ _NO_PET_NOW = _rx(
     rf"\bi\s+(?:don{_A}?t|dont|do\s+not)\s+have\s+(?:a|any)\s+(?P<species>{_PET_SURFACE})\s+"
     rf"(?:any\s*more|now|these\s+days)\b"
 )
+# A span in single quotes, told from an apostrophe by what stands either side of it
+_SINGLE_QUOTED = re.compile(r"(?<![\w'‘’])['‘](?=\w)[^'‘’\n]{3,120}?(?<=[\w.!?])['’](?![\w'’])")
 _SOMEONE = (
     r"(?:best\s+)?(?:mate|friend|buddy|pal|bestie|colleague|coworker|co-worker|flatmate|roommate"
     r"|client|cousin|brother|sister|son|daughter|dad|mum|mom|husband|wife|partner|neighbou?r"
@@ -887,7 +889,13 @@ _PROOFREAD_ASK = _rx(
     r"\b(?:fix|correct|check|proofread|proof-read|improve|polish)\s+(?:my|the|this|these)?\s*"
     r"(?:mistakes|errors|grammar|text|essay|draft|spelling|writing|english|paragraph)\b"
 )
-_ASKS = _rx(r"\?|\b(?:can|could|would|will)\s+(?:you|u)\b|\bpl(?:ea)?se?\b|\bpls\b|\bhelp\b")
+_ASKS = _rx(
+    r"\?|\b(?:can|could|would|will)\s+(?:you|u)\b|\bpl(?:ea)?se?\b|\bpls\b|\bhelp\b"
+    # "much better thx. ... how should i write the bank details": the user answering the
+    # draft and asking on, not pasting more to correct
+    r"|\b(?:how|what|where|which|when|why)\s+(?:should|do|can|would|is|are|does)\s+(?:i|we|u|you)\b"
+    r"|^\W*(?:much\s+|way\s+)?(?:better|perfect|great|nice|thanks|thx|ty)\b"
+)
 _FRAME_ENDED = _rx(r"(?:end|stop|exit|quit|leave)\s|out\s+of\s+character|ooc|back\s+to")
 # A message that takes back what the user said just before: the previous message's claims go.
 _RETRACTION = _grx(
@@ -1202,6 +1210,9 @@ _NOT_A_NAME: Final = frozenset(
         " became began held paid heard"
         # what the word list lacks of how people work: "im freelance, a designer"
         " freelance freelancer freelancing homeschooling selfemployed"
+        # "the birthday of my wife saturday": a day, never a name
+        " monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs"
+        " fri sat sun tomorrow tmrw yesterday weekend"
     )
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
@@ -2341,7 +2352,9 @@ _HOME = [
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"
         # Indian English "we shifted to Bengaluru last month only"
-        rf"|actually\s+|also\s+)?(?:moved|relocated|shifted)\s+(?:already\s+|back\s+)?"
+        # ("we finally moved up to glasgow", "moved down to brighton", "moved over to dublin")
+        rf"|actually\s+|also\s+)?(?:moved|relocated|shifted)\s+(?:already\s+|back\s+|up\s+|down\s+"
+        rf"|over\s+)?"
         # "we've just moved house to sheffield"
         rf"(?:(?:house|home|flat|flats|apartment)\s+)?"
         # "we just moved from Berlin to Hamburg last week", "we moved last month from leeds to
@@ -2736,7 +2749,7 @@ def _with_region(place: str, c: str, end: int) -> tuple[str, int]:
 
 
 _THIRD_PERSON_START = _rx(rf"^\W*(?:she|he|they)(?:{_A}?s|{_A}?re|\s+is|\s+are)?\b")
-_MOVED_TO = _rx(r"^\W*(?:\w+\W+){0,3}?(?:moved|relocated)\s+(?:back\s+)?to\b")
+_MOVED_TO = _rx(r"^\W*(?:\w+\W+){0,3}?(?:moved|relocated)\s+(?:back\s+|up\s+|down\s+|over\s+)?to\b")
 _WORK_WORDS = _rx(
     r"\b(?:job|role|position|company|employer|firm|colleagues?|promot\w*|hired|joined|offer"
     r"|contract|same\s+(?:job|role|team|work)|still\s+(?:an?\s+)?[a-z]+(?:\s+obvs)?(?:\s*[,.;!]|\s*$)"
@@ -3572,6 +3585,14 @@ _WORK_FIELDS: Final = frozenset(
 )
 
 
+_COUNTRY_AFTER = re.compile(
+    r"\s+(?P<c>egypt|india|pakistan|bangladesh|nigeria|kenya|ghana|uganda|tanzania|ethiopia"
+    r"|philippines|indonesia|malaysia|singapore|vietnam|thailand|japan|korea|china|australia"
+    r"|brazil|mexico|argentina|colombia|chile|peru|germany|france|spain|italy|poland|ireland"
+    r"|uk|usa|canada|turkey|uae|qatar|morocco|portugal|netherlands|sweden)\b"
+)
+
+
 def _org(org: str, after: str, before: str = "") -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
@@ -3583,6 +3604,9 @@ def _org(org: str, after: str, before: str = "") -> str | None:
         org = org[: number.start()]
     if org[:1].islower():
         if (known := known_employer(org)) is not None:
+            # "at vodafone egypt", "deloitte india": the country's company is named with it
+            if country := _COUNTRY_AFTER.match(after):
+                return f"{known} {country.group('c')}"
             return known
         words = org.split()
         if len(words) > 1:  # "leeds city council": _ORG took it for its institution word
@@ -6459,11 +6483,16 @@ _FOREIGN_PASTE_CUE = _grx(
     # "someone opened this issue on my lib": a report's environment is the reporter's
     r"|\b(?:someone|somebody|a\s+user|a\s+customer|a\s+contributor)\s+(?:just\s+)?(?:opened"
     r"|filed|reported|posted|sent)\b"
+    # "caption instagram in english? for bakery of my neighbor bu sri ... the info:"
+    r"|\b(?:caption|post|ad|advert|flyer|menu|description|listing|page|website)\b[^.!\n]{0,40}?"
+    r"\bfor\s+(?:the\s+|a\s+)?(?:[\w\-]+\s+){0,2}?(?:of\s+)?(?:my\s+)?(?:neighbou?r|friend|client|cousin"
+    r"|aunt|auntie|uncle|boss|mom|mum|dad)['’]?s?\b"
     # "the platform team asked me to clean up the README for their ingest service"
     r"|\bfor\s+(?:their|his|her)\s+(?:[\w\-]+\s+){0,2}?(?:service|repo|project|app|codebase"
     r"|lib|library|team)\b",
     words="not found blog tutorial article post guide doc docs course book video issue gist answer"
-    " example template readme from opened filed reported posted sent for",
+    " example template readme from opened filed reported posted sent for caption ad advert"
+    " flyer menu description listing page website",
 )
 # The block opens after a colon, or after a blank line ("... help me understand the trace",
 # then the pasted report)
@@ -7446,6 +7475,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._theirs_not_ours(event, hits)
             if _ANIMAL_WORK.search(text):
                 self._workplace_animals(event, hits)
+            if "'" in text or "‘" in text:
+                self._single_quoted(event, hits)
             if mask & _ARRIVED_IN.bit and (arrived := _ARRIVED_IN.search(text, mask)):
                 self._trade_from_before(event, arrived.group("place"), hits)
             if respell_cue:
@@ -8327,9 +8358,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         reason: str,
         which: Callable[[_Hit, str], bool] = lambda hit, said: True,
     ) -> None:
-        """The claims of ``kind`` that this message alone stated, and that ``which`` picks from
-        the words that state them, are not the user's: they go, noted with ``reason``."""
-        for hit in [h for h in hits if h.kind == kind]:
+        """The claims of ``kind`` (any, when empty) that this message alone stated, and that
+        ``which`` picks from the words that state them, are not the user's: they go, noted with
+        ``reason``."""
+        for hit in [h for h in hits if h.kind == kind or not kind]:
             if all(e[0] == event.seq for e in hit.evidence):
                 _, start, end = hit.evidence[0]
                 if which(hit, event.text[start:end]):
@@ -8386,6 +8418,19 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ] < event.seq:
                 new = _Hit("relationship", {**hit.values, "name": m.group("full").title()})
                 self._replace(hit, new, hits, event.seq, m.span("full"))
+
+    def _single_quoted(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "but 'my son is celiac' maybe too personal?": words in single quotes are quoted
+        (here from the draft the user is checking), not said."""
+        spans = [m.span() for m in _SINGLE_QUOTED.finditer(event.text)]
+        if spans:
+            self._drop_said_here(
+                event,
+                hits,
+                "",
+                "quoted",
+                lambda hit, said: any(a <= hit.evidence[0][1] < b for a, b in spans),
+            )
 
     def _theirs_not_ours(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """In a session on someone else's project ("helping my friend giulia w/ her side
