@@ -7342,20 +7342,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 for a, b in spans:
                     text = text[:a] + _BLANK * (b - a) + text[b:]
                 event = msgspec.structs.replace(event, text=text)
-            if mask & _FOREIGN_PASTE_CUE.bit and (spans := _foreign_paste_spans(text, mask)):
-                for a, b in spans:
-                    self._note(event.seq, a, b, "quoted")
-                    text = text[:a] + _BLANK * (b - a) + text[b:]
-                event = msgspec.structs.replace(event, text=text)
+            # another's setup pasted, another's voice, material to work on: quoted, not said
             # (the voiced words are the content a ghostwriting ask is given)
             voiced = _voiced_span(text, mask) if mask & _VOICED_CUE.bit else None
-            if voiced:
-                a, b = voiced
-                self._note(event.seq, a, b, "quoted")
-                text = text[:a] + _BLANK * (b - a) + text[b:]
-                event = msgspec.structs.replace(event, text=text)
-            if mask & _MATERIAL_CUE.bit and (spans := _material_spans(text, mask)):
-                for a, b in spans:
+            quoted = [
+                *(_foreign_paste_spans(text, mask) if mask & _FOREIGN_PASTE_CUE.bit else ()),
+                *((voiced,) if voiced else ()),
+                *(_material_spans(text, mask) if mask & _MATERIAL_CUE.bit else ()),
+            ]
+            if quoted:
+                for a, b in quoted:
                     self._note(event.seq, a, b, "quoted")
                     text = text[:a] + _BLANK * (b - a) + text[b:]
                 event = msgspec.structs.replace(event, text=text)
