@@ -3978,3 +3978,15 @@ def test_quoted_drafts_days_and_a_neighbours_post(tmp_path: Path) -> None:
     )
     got = _formed(tmp_path / "day", "planning the birthday of my wife saturday, 20 people")
     assert not any("saturday" in s for s in got), got
+
+
+def test_a_large_employer_that_is_also_a_village_is_the_employer(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("google", "i work at google, india is where i grew up", "google"),
+            ("shell", "i work for shell, need help w a safety report", "shell"),
+        ),
+    )
+    # "im at santander this week" may be the city: no employer without a verb of work
+    _forms_nothing(tmp_path, (("city", "im at santander this week, any good tapas?"),))

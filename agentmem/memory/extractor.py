@@ -3808,8 +3808,12 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             if pattern in (_AT_ORG_WE, _SWITCHED_TO_ORG) and known_employer(said) is None:
                 continue
-            if named in _VENUES or named in _NOT_EMPLOYER_IN or canonical_place(said):
+            if named in _VENUES or named in _NOT_EMPLOYER_IN:
                 continue  # "I am at A2 now": a level, not a workplace
+            # "i work at google": a large employer that is also a village is the employer
+            # after a verb of work ("im at santander" may still be the city)
+            if canonical_place(said) and (pattern is _IM_AT or known_employer(said) is None):
+                continue
             # "been with Tom for 5 years" is a partner: a name carried over only from a job
             if (
                 pattern is _JOB_SINCE
