@@ -3990,3 +3990,22 @@ def test_a_large_employer_that_is_also_a_village_is_the_employer(tmp_path: Path)
     )
     # "im at santander this week" may be the city: no employer without a verb of work
     _forms_nothing(tmp_path, (("city", "im at santander this week, any good tapas?"),))
+
+
+def test_a_game_someone_else_plays_frames_no_story(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("son", "my son plays minecraft all day, hes 9. any tips to limit screen time", "son"),
+            ("two-games", "my kids r obsessed with roblox and fortnite, i have 3 boys", "son"),
+        ),
+    )
+    # the user's own game still frames the user's words, and so does a game in the same message
+    _forms_nothing(
+        tmp_path,
+        (
+            ("own", "stardew question: i married sebastian and we have a dog named cookie"),
+            ("both", "my son plays minecraft, i play skyrim. i have a horse named biscuit"),
+            ("in-game", "my daughter plays stardew, in the game we have a dog named cookie"),
+        ),
+    )

@@ -788,6 +788,34 @@ _GAME = re.compile(
     r"|red\s+dead|rdr2|fortnite|roblox|palworld|terraria|valheim)\b",
     re.I,
 )
+# "my son plays minecraft all day", "my kids are obsessed with roblox": a game someone else
+# plays is what they do, and frames no story for the user's own words
+_OTHERS_PLAY = re.compile(
+    r"\b(?:(?:my|our|his|her|their)\s+(?:[\w\-]+\s+)?(?:sons?|daughters?|kids?|children|boys?"
+    r"|girls?|nephews?|nieces?|brothers?|sisters?|step(?:son|daughter|kids?)|grand(?:son|daughter"
+    r"|kids?)s?|husband|wife|partner|bf|gf|boyfriend|girlfriend|students?|class|teens?|twins)"
+    r"|he|she|they)\s+(?:[\w\-]+\s+){0,2}?(?:plays?|playing|is\s+obsessed\s+with"
+    r"|are\s+obsessed\s+with|obsessed\s+with|loves?|addicted\s+to|wants?|asked\s+for"
+    r"|begging\s+for)\s+(?:(?:the|a|some|more|new)\s+)?$",
+    re.I,
+)
+
+_GAME_LIST_GOES_ON = re.compile(r"\s*(?:,|&|\+|/)?\s*(?:(?:and|or)\s+(?:also\s+)?)?", re.I)
+
+
+def _games_of_others(text: str) -> bool:
+    """Whether every game the text names is played by someone other than the user."""
+    played_to = -1  # where the last game another plays ends ("plays minecraft and roblox")
+    for m in _GAME.finditer(text):
+        if not (
+            _OTHERS_PLAY.search(text, max(0, m.start() - 60), m.start())
+            or (played_to >= 0 and _GAME_LIST_GOES_ON.fullmatch(text, played_to, m.start()))
+        ):
+            return False
+        played_to = m.end()
+    return played_to >= 0
+
+
 # Work with animals named in a message: a shelter's, a farm's or a clinic's animals are "ours"
 _ANIMAL_WORK = re.compile(
     r"\b(?:work|working|worked|volunteer|volunteering|job|shift|employed|i['’]?m\s+a|i\s+am\s+a"
@@ -6987,7 +7015,13 @@ def _message_reason(text: str, mask: int) -> str | None:
     # a pasted secret rejects its whole message, as the formation service's recheck does
     if (_HIGH_ENTROPY.search(text) or _CREDENTIAL.search(text, mask)) and _secret_rule(text):
         return "secret"
-    if _FICTION.search(text, mask) or _FRAME_ON.search(text, mask):
+    if (
+        _FICTION.search(text, mask)
+        and not (
+            _games_of_others(text)
+            and not _FICTION.search(_GAME.sub(lambda m: _BLANK * len(m.group()), text), mask)
+        )
+    ) or _FRAME_ON.search(text, mask):
         return "fiction"
     # "my job is basically professional email ignorer 😂 (jk im an HR coordinator at Unilever)":
     # what follows "jk" is meant, and the message reading blanks what came before it
@@ -7458,7 +7492,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if not mask & _YIELDING_BITS:
                 self._note(event.seq, 0, len(text), None)
                 continue
-            in_game, game = game, game or _GAME.search(text) is not None
+            in_game = game
+            game = game or (_GAME.search(text) is not None and not _games_of_others(text))
             reason = _message_reason(text, mask)
             if reason is not None:
                 self._note(event.seq, 0, len(text), reason)
