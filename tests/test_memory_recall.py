@@ -4009,3 +4009,22 @@ def test_a_game_someone_else_plays_frames_no_story(tmp_path: Path) -> None:
             ("in-game", "my daughter plays stardew, in the game we have a dog named cookie"),
         ),
     )
+
+
+def test_what_a_relative_no_longer_does_keeps_the_relative(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("nan", "my nan cant type anymore so i write her emails", "grandmother"),
+            ("mum", "my mum doesnt drive anymore, need a taxi app for her", "mother"),
+            ("dog", "my dog cant climb stairs anymore, hes 14", "dog"),
+        ),
+    )
+    # ... but what ends living together or having one still ends it
+    _forms_nothing(
+        tmp_path,
+        (
+            ("husband", "my husband doesnt live with us anymore"),
+            ("dog-gone", "i dont have a dog anymore"),
+        ),
+    )

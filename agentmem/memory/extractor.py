@@ -6865,6 +6865,15 @@ _FORMER_VALUE = _rx(
 )
 
 
+# A possessive subject's action said to be over: between the relative (or pet) and "anymore"
+_ACTION_ENDED = _rx(
+    rf"\s+(?:can{_A}?t|cannot|can\s+not|couldn{_A}?t|could\s+not|doesn{_A}?t|does\s+not"
+    rf"|don{_A}?t|won{_A}?t|isn{_A}?t\s+able\s+to|is\s+not\s+able\s+to)\s+(?:really\s+|even\s+)?"
+    r"(?!(?:live|be|have|stay|exist|belong|see)\b)[a-z]+(?:\s+(?!(?:with|together|here)\b)"
+    r"[\w'’]+){0,4}\s+"
+)
+
+
 _CONTRAST_NOT = _rx(r"not\s+[\w.\-]+(?:\s+[\w.\-]+)?\s*,")
 # "uses pnpm not npm and", "package manager is pnpm here, never npm": one word denied, said
 # right after the value it is contrasted with
@@ -9462,11 +9471,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # "not anymore" ends a state, but "I don't like coffee anymore" states a dislike
             # "im not vegetarian anymore, went pescatarian": an end said before a comma is the
             # earlier state's
-            ended_here = any(
-                not _CONJUNCT_BETWEEN.search(clause, hi, e)
-                and not (f <= lo and (_cut_off(clause, f, lo) or "," in clause[f : lo + 1]))
-                for e, f in endings
-            ) and not any(lo <= a and b <= hi for a, b in negations)
+            ended_here = (
+                any(
+                    not _CONJUNCT_BETWEEN.search(clause, hi, e)
+                    # "my nan cant type anymore": what she no longer does ends, not the nan
+                    and not (
+                        hit.phrase
+                        and hit.kind in ("relationship", "pet")
+                        and _ACTION_ENDED.fullmatch(clause, hi, e)
+                    )
+                    and not (f <= lo and (_cut_off(clause, f, lo) or "," in clause[f : lo + 1]))
+                    for e, f in endings
+                )
+                and not any(lo <= a and b <= hi for a, b in negations)
+            )
             if ended_here or any(
                 b > after
                 and not _cut_off(clause, b, lo)
