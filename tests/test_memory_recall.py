@@ -4028,3 +4028,24 @@ def test_what_a_relative_no_longer_does_keeps_the_relative(tmp_path: Path) -> No
             ("dog-gone", "i dont have a dog anymore"),
         ),
     )
+
+
+def test_anothers_machine_and_a_joke_for_a_tool_are_no_setup(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "colleague",
+                "build works on my colleagues laptop (node 18.17, npm 9.6, she checked) but "
+                "on mine webpack dies",
+            ),
+            ("vibes", "our ci is basically vibes and me pressing the button lol"),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            ("ours", "our app (node 20, pnpm) fails on build", "pnpm"),
+            ("ci", "our ci is github actions, can u write a workflow", "github actions"),
+        ),
+    )

@@ -858,6 +858,17 @@ _NO_PET_NOW = _rx(
 )
 # A span in single quotes, told from an apostrophe by what stands either side of it
 _SINGLE_QUOTED = re.compile(r"(?<![\w'‘’])['‘](?=\w)[^'‘’\n]{3,120}?(?<=[\w.!?])['’](?![\w'’])")
+# "builds on my colleagues laptop (node 18.17, npm 9.6, she checked)": a parenthesis after
+# another's machine, repo or project describes that thing
+_ANOTHERS_THING_PAREN = re.compile(
+    r"(?:\b(?:my|our)\s+(?:colleague|coworker|co-worker|friend|boss|teammate|team\s+mate|mate"
+    r"|buddy|brother|sister|dad|mum|mom|partner|wife|husband|bf|gf|roommate|flatmate|manager"
+    r"|lead|client|cousin|son|daughter|kid|neighbou?r)(?:['’]?s|s['’])|\b(?:his|her|their"
+    r"|someone['’]?s|someone\s+else['’]?s)|\b(?-i:[A-Z])[a-z]+['’]s)\s+(?:[\w\-]+\s+){0,2}?"
+    r"(?:laptop|machine|mac|macbook|pc|computer|box|setup|repo|project|branch|config|env"
+    r"|environment|server|vm|team|app|codebase|stack|site|phone|build)\s*(?P<paren>\([^()\n]{1,160}\))",
+    re.I,
+)
 _SOMEONE = (
     r"(?:best\s+)?(?:mate|friend|buddy|pal|bestie|colleague|coworker|co-worker|flatmate|roommate"
     r"|client|cousin|brother|sister|son|daughter|dad|mum|mom|husband|wife|partner|neighbou?r"
@@ -5528,6 +5539,8 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if lead.casefold() in ("on", "using", "running") and rest:
                 value = rest
             words = value.casefold().split()
+            if words[0] in _NO_TOOL:
+                continue
             # "deploy branch is staging": an environment's name, not a verb; "mealplanner_staging"
             # is an identifier
             if words[0] in _STATE_WORDS or (
@@ -5570,6 +5583,15 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if subj.endswith(" version") and _on_ci(c, m.start("val"), m.end()):
                 subj = f"ci {subj}"
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
+
+
+# "our ci is basically vibes and me pressing the button lol": a joke for a tool
+_NO_TOOL: Final = frozenset(_words("vibes vibe hope hopes prayers prayer luck chaos magic"))
+
+
+def _cited_inside(spans: list[tuple[int, int]]) -> Callable[[_Hit, str], bool]:
+    """Whether a hit's first evidence starts inside one of ``spans`` (message offsets)."""
+    return lambda hit, said: any(a <= hit.evidence[0][1] < b for a, b in spans)
 
 
 _CONTAINERS: Final = frozenset(("repo", "repository", "codebase", "project", "app", "monorepo"))
@@ -7519,8 +7541,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._theirs_not_ours(event, hits)
             if _ANIMAL_WORK.search(text):
                 self._workplace_animals(event, hits)
-            if "'" in text or "‘" in text:
-                self._single_quoted(event, hits)
+            if "'" in text or "‘" in text or "(" in text:
+                self._said_of_else(event, hits)
             if mask & _ARRIVED_IN.bit and (arrived := _ARRIVED_IN.search(text, mask)):
                 self._trade_from_before(event, arrived.group("place"), hits)
             if respell_cue:
@@ -8463,18 +8485,22 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 new = _Hit("relationship", {**hit.values, "name": m.group("full").title()})
                 self._replace(hit, new, hits, event.seq, m.span("full"))
 
-    def _single_quoted(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+    def _said_of_else(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "but 'my son is celiac' maybe too personal?": words in single quotes are quoted
-        (here from the draft the user is checking), not said."""
-        spans = [m.span() for m in _SINGLE_QUOTED.finditer(event.text)]
-        if spans:
-            self._drop_said_here(
-                event,
-                hits,
-                "",
-                "quoted",
-                lambda hit, said: any(a <= hit.evidence[0][1] < b for a, b in spans),
-            )
+        (here from the draft the user is checking), not said; "on my colleagues laptop (node
+        18.17, npm 9.6)": a parenthesis after another's thing says what that thing is."""
+        for reason, spans in (
+            ("quoted", [m.span() for m in _SINGLE_QUOTED.finditer(event.text)]),
+            ("third_party", [m.span("paren") for m in _ANOTHERS_THING_PAREN.finditer(event.text)]),
+        ):
+            if spans:
+                self._drop_said_here(
+                    event,
+                    hits,
+                    "",
+                    reason,
+                    _cited_inside(spans),
+                )
 
     def _theirs_not_ours(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """In a session on someone else's project ("helping my friend giulia w/ her side
