@@ -4049,3 +4049,24 @@ def test_anothers_machine_and_a_joke_for_a_tool_are_no_setup(tmp_path: Path) -> 
             ("ci", "our ci is github actions, can u write a workflow", "github actions"),
         ),
     )
+
+
+def test_anothers_form_pasted_and_a_stay_for_a_month_form_nothing(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "form",
+                "helping a neighbour from my building with his job centre form, his german "
+                "isnt great yet. can u translate these answers into proper german:\n\n"
+                "i am a tailor, i worked 15 years in aleppo\ni live in hamburg since 2023\n"
+                "i speak arabic and kurdish\ni have 2 children",
+            ),
+            ("march", "so im living in lisbon for all of march, airbnb in alfama"),
+            ("summer", "im living in lisbon for the whole summer, any coworking tips"),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (("years", "ive lived in lisbon for 10 years, love the summer", "lisbon"),),
+    )

@@ -884,9 +884,11 @@ _GHOSTWRITE_ASK = _grx(
     rf"\.?\s+)?(?P<who>(?-i:[A-Z])[a-z]+)\b(?!\s+(?:and|&)\s+me\b))"
     rf"|\b(?:fix|write|improve|update|redo|polish|check)\s+(?:his|her|their)\s+(?:cv|resume|bio"
     rf"|profile|cover\s+letter|personal\s+statement)\b"
-    # "helping my friend ahmed with his cv"
+    # "helping my friend ahmed with his cv", "helping a neighbour from my building with his job
+    # centre form"
     rf"|\bhelp(?:ing)?\s+(?:my|a|our)\s+{_SOMEONE}\b[^.?!\n]{{0,30}}?\bwith\s+(?:his|her|their)\s+"
-    rf"(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement|application)\b"
+    rf"(?:[\w\-]+\s+){{0,2}}?(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement"
+    rf"|application|form|paperwork|questionnaire)\b"
     # "help me fix this CV, its for my neighbour javi ... im writing it for him"
     rf"|\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement)\b[^.?!\n]{{0,30}}?"
     rf"\b(?:it{_A}?s|it\s+is|its)\s+for\s+(?:my|a|our)\s+{_SOMEONE}\b"
@@ -6543,10 +6545,14 @@ _FOREIGN_PASTE_CUE = _grx(
     r"|aunt|auntie|uncle|boss|mom|mum|dad)['’]?s?\b"
     # "the platform team asked me to clean up the README for their ingest service"
     r"|\bfor\s+(?:their|his|her)\s+(?:[\w\-]+\s+){0,2}?(?:service|repo|project|app|codebase"
-    r"|lib|library|team)\b",
+    r"|lib|library|team)\b"
+    # "helping a neighbour with his job centre form ... translate these answers:"
+    r"|\b(?:his|her|their)\s+(?:[\w\-]+\s+){0,2}?(?:form|application|answers|cv|resume|bio"
+    r"|profile|paperwork|questionnaire|cover\s+letter|personal\s+statement)\b",
     words="not found blog tutorial article post guide doc docs course book video issue gist answer"
     " example template readme from opened filed reported posted sent for caption ad advert"
-    " flyer menu description listing page website",
+    " flyer menu description listing page website form application answers cv resume bio"
+    " profile paperwork questionnaire letter statement",
 )
 # The block opens after a colon, or after a blank line ("... help me understand the trace",
 # then the pasted report)

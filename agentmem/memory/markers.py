@@ -159,8 +159,12 @@ TRANSIENT_MARKERS: Final = _compile(
             r"\bfor now\b|\bfor the time being\b|\btemporar(?:y|ily)\b|\bfor a (?:few|couple of) "
             r"(?:days|weeks|months)\b|\bfor a while\b|\buntil further notice\b"
             # "im vegan for january", "no alcohol for lent": a spell with its end in its name
-            r"|\bfor (?:the month of )?(?:january|february|march|april|june|july|august"
-            r"|september|october|november|december|lent|ramadan|veganuary)\b",
+            # ... and "living in lisbon for all of march", "for the summer": a stay in a season
+            r"|\bfor (?:the month of |all of |the whole of |the rest of )?(?:january|february"
+            r"|march|april|june|july|august|september|october|november|december|lent|ramadan"
+            r"|veganuary)\b"
+            r"|\bfor (?:all of |the whole of |the rest of )?(?:the )?(?:whole |entire )?"
+            r"(?:month|summer|winter|semester|term)\b",
         ),
         (
             # "im in lisbon till friday", "here for 3 more days": the stay has an end
@@ -233,7 +237,8 @@ _TRIGGERS: Final = {
     ),
     "transient:for_now": (
         "now being temporary temporarily days weeks months while notice january february march"
-        " april june july august september october november december lent ramadan veganuary",
+        " april june july august september october november december lent ramadan veganuary"
+        " month summer winter semester term",
         "",
     ),
     "transient:until": ("until till til days nights weeks day night week month", ""),
