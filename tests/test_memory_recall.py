@@ -4070,3 +4070,46 @@ def test_anothers_form_pasted_and_a_stay_for_a_month_form_nothing(tmp_path: Path
         tmp_path,
         (("years", "ive lived in lisbon for 10 years, love the summer", "lisbon"),),
     )
+
+
+def test_where_the_user_is_in_a_request_and_renames_in_lower_case(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "near",
+                "can u find a vet near me in leeds thats open sat, my beagle Max limps",
+                "leeds",
+            ),
+            ("flat", "while they sort the damp in my flat back in cardiff", "cardiff"),
+            (
+                "renamed",
+                ("my cat mochi is 14 and drinking a lot", "sorry her name is momo not mochi lol"),
+                "momo",
+            ),
+            (
+                "own-idea",
+                (
+                    "planning a party for my son, hes turning 6",
+                    "i was thinking prawns but actually scrap that, im allergic to shellfish",
+                ),
+                "son",
+            ),
+            ("remove", "pls remove anything with coriander, i cant stand it", "coriander"),
+            ("rn", "we're on react native 0.73, using notifee", "react native version"),
+            ("call-me", "also random but pls call me jo, joanna feels so formal", "jo"),
+        ),
+    )
+    # ... but a stay away, in the message or the session, makes "near me" no home
+    _forms_nothing(
+        tmp_path,
+        (
+            ("stay", "im in rome for the week. find food near me in trastevere"),
+            ("later", ("find food near me in trastevere", "we are only here for the weekend")),
+            ("crazy", "call me crazy, that feels too long"),
+        ),
+    )
+    got = _formed(
+        tmp_path / "renamed-old", "my cat mochi is 14", "sorry her name is momo not mochi lol"
+    )
+    assert not any("mochi" in s for s in got), got

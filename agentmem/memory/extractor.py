@@ -961,6 +961,10 @@ _RETRACTION = _grx(
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
     " mistake typo mixed mean autocorrect no scrap only wrongly just",
 )
+_IDEA_BEFORE = _rx(
+    r"\b(?:i\s+was\s+(?:thinking|going\s+to|planning|gonna|about\s+to)|i\s+(?:thought|wanted"
+    r"|planned)|my\s+(?:idea|plan)\s+was|how\s+about|what\s+about|maybe)\b"
+)
 _OWN_PASTE_FIXED = _rx(
     r"\bwrong\s+(?:key|file|code|link|snippet|token|paste|screenshot|log|config|env|url)\b"
     r"|\bi\s+(?:pasted|copied|attached|sent|uploaded)\s+(?:the\s+|my\s+)?(?:wrong|old|other)\b"
@@ -1050,6 +1054,9 @@ class _Hit:
     # "i moved to Grant Thornton in march": a name no gazetteer knows, which the message's
     # words of work may show to be a workplace
     unknown_move: bool = False
+    # "find a vet near me in leeds": where the user is, taken for home unless the session
+    # speaks of a stay away (see _AWAY_FROM_HOME)
+    near: bool = False
 
     def __post_init__(self) -> None:
         # "portugese", "español": the language under the name the claim kinds know
@@ -2214,12 +2221,15 @@ _NAMING_TAIL = _rx(
     r"|everybody|like\s+everyone)\b"
     # "call me kat, nobody calls me katarzyna"
     r"|\s*,\s*(?:nobody|no\s+one|noone|everyone|everybody)\s+(?:calls|does)\b"
+    # "pls call me jo, joanna feels so formal"
+    r"|\s*,\s*(?!(?:that|it|this|which|thats|its|he|she|they)\b)[a-z]+\s+(?:feels|is|sounds|seems)\s+(?:so\s+|too\s+|way\s+too\s+|really\s+)?"
+    r"(?:formal|long|stiff|old|fancy)\b"
 )
 # ... but never one that says when or how to call ("call me back pls", "call me later pls")
 _NOT_CALLED: Final = frozenset(
     _words(
         "back later tomorrow tonight today now asap anytime when whenever once after before maybe"
-        " again soon first an the"
+        " again soon first an the crazy paranoid old lazy biased naive stupid picky weird"
     )
 )
 _CALLS_ME = _Gated(
@@ -2625,13 +2635,25 @@ _WHERE_I_LIVE = _grx(
 )
 _HOME_POSSESSIVE = _grx(
     # "the party at our place in Bolton": the user's household's home is the user's
-    rf"\b(?:my|our)\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
+    rf"(?:\b(?:my|our)\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
     rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood|rent|landlord"
     # "my flat is in Bristol, key is with the neighbour" (never "my landlord is in Spain")
     rf"|(?:flat|apartment|apt|house|home|place|condo|studio)\s+(?:is|{_A}s))"
-    rf"\s+(?:here\s+)?in\s+"
+    # "find a vet near me in leeds": where the user is, in a request (see _AWAY_FROM_HOME)
+    rf"|\b(?P<near>near\s+(?:me|us))"
+    # "the damp in my flat back in cardiff"
+    rf")\s+(?:back\s+|here\s+)?in\s+"
     rf"(?P<place>{_ANY_PLACE})",
-    "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord",
+    "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord"
+    " near",
+)
+# A message about a stay away from home: "near me in X" there is where the user is staying
+_AWAY_FROM_HOME = _rx(
+    r"\b(?:visit(?:ing)?|trip|holidays?|vacation|travell?(?:ing)?|staying|stay|hotel|airbnb"
+    r"|hostel|weekend|tonight|conference|in\s+town|layover|landed|arrived|tourists?|sightseeing"
+    r"|business\s+travel|road\s+trip|passing\s+through|this\s+week|next\s+week)\b"
+    r"|\bfor\s+(?:the\s+|a\s+|\d+\s+|a\s+few\s+|a\s+couple\s+(?:of\s+)?|two\s+|three\s+)?"
+    r"(?:days?|nights?|weeks?)\b"
 )
 
 
@@ -2931,7 +2953,13 @@ def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
                 if m.group("place") and place.casefold() == m.group("place").casefold():
                     place, end = _with_region(place, c, m.end("place"))
                     span = (m.start(), max(end, m.end()))
-                yield _Hit("home_location", {"place": place}, span, phrase=True)
+                yield _Hit(
+                    "home_location",
+                    {"place": place},
+                    span,
+                    phrase=True,
+                    near="near" in m.re.groupindex and m.group("near") is not None,
+                )
 
 
 _ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?(?:(?:sub|co|vice|under|head)-)?{_ROLE_HEAD}"
@@ -5002,11 +5030,13 @@ _TECH_ALIASES: Final = {
     "nodejs": "node",
     "golang": "go",
     "postgresql": "postgres",
+    "react-native": "react native",
 }
 # the tools, longest first so "node.js" wins over "node"
 _TECH_NAMES: Final = "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
 _TECH_VERSION = (
-    r"(?P<tech>" + _TECH_NAMES + r"|spring\s+boot)\s*(?P<ver>v?\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
+    r"(?P<tech>react[\s\-]native|" + _TECH_NAMES + r"|spring\s+boot)\s*"
+    r"(?P<ver>v?\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
 )
 # "pandas is 1.3", "so node is 20 now": a tool named with a number is its version
 _TECH_IS = _grx(
@@ -5661,7 +5691,9 @@ _FIRST_PERSON = _rx(r"\b(?:i|im|i['’]m|my|me|myself)\b")
 _DISLIKED_AFTER = _rx(
     r"(?:^|[,.;!?]\s*|\b(?:and|but|please|pls|plz)\s+|\b(?=without\b))"
     # "and leave out cilantro, i hate it"
-    r"(?P<stmt>(?:no|without|leave\s+out|skip|hold\s+the)\s+"
+    # ... "pls remove anything with coriander, i cant stand it"
+    r"(?P<stmt>(?:no|without|leave\s+out|skip|hold\s+the|(?:remove|take\s+out|drop|cut)\s+"
+    r"(?:anything|everything|all|the\s+ones?|stuff|dishes|recipes)\s+(?:with|that\s+has))\s+"
     r"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
     r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever|tho|though))*\s*[,.]?\s+(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
     rf"(?:hate|can{_A}?t\s+stand|cannot\s+stand|detest|dislike|don{_A}?t\s+like)\s+"
@@ -6170,7 +6202,9 @@ _ORG_NOW = _grx(
 )
 # "my daughter is called Nell not Nora"
 _RENAMED_NOT = _grx(
-    rf"\b(?:called|named|name\s+is|name{_A}s)\s+(?P<new>{_NAME})\s*,?\s+not\s+(?P<old>{_NAME}|[a-z]+)\b",
+    # ... and "sorry her name is momo not mochi": in lower case too (only a held name is renamed)
+    rf"\b(?:called|named|name\s+is|name{_A}s)\s+(?P<new>{_NAME}|[a-z][\w'’\-]{{1,19}})\s*,?\s+"
+    rf"not\s+(?P<old>{_NAME}|[a-z]+)\b",
     "called named name",
 )
 # "forget the gluten-free bit", "ignore what i said about the cat"
@@ -7437,6 +7471,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 # "<pasted config> ... wait no thats the wrong key lol i pasted the openai one":
                 # a takeback of what this message pasted, not of the message before
                 and not _OWN_PASTE_FIXED.search(text, retraction.start())
+                # "i was thinking prawn skewers but actually scrap that": what it takes back is
+                # the idea said just before it
+                and not _IDEA_BEFORE.search(
+                    text,
+                    max(text.rfind(c, 0, retraction.start()) for c in ".!?\n") + 1,
+                    retraction.start(),
+                )
             ):
                 # "ignore all that" takes back the whole previous message, whatever it names
                 whole = _ALL_OF_IT.search(retraction.group()) is not None
@@ -7582,6 +7623,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         _drop_shortened_employers(hits)
         self._newer_versions(hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
+        away = next(
+            ((seq, m) for seq, t in texts.items() if (m := _AWAY_FROM_HOME.search(t))), None
+        )
+        if away is not None:
+            for hit in [h for h in hits if h.near]:
+                # taken back, so that a belief formed before the stay was mentioned goes too
+                seq, start, end = hit.evidence[0]
+                if away[0] >= seq:
+                    seq, (start, end) = away[0], away[1].span()
+                self._take_back(hit, hits, seq, (start, end))
         taken_back = []
         for hit, seq in self._taken_back:
             try:
