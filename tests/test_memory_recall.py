@@ -4113,3 +4113,24 @@ def test_where_the_user_is_in_a_request_and_renames_in_lower_case(tmp_path: Path
         tmp_path / "renamed-old", "my cat mochi is 14", "sorry her name is momo not mochi lol"
     )
     assert not any("mochi" in s for s in got), got
+
+
+def test_animals_minded_or_fostered_for_a_while_are_not_the_users(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "minded",
+                "my cat for this week (lol its my neighbours, im feeding her while they are in "
+                "greece) wont eat. her name is mochi, 12 yo",
+            ),
+            ("foster", "hola, i have 3 foster kittens from the shelter since tuesday"),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            ("own-dog", "i have 3 foster kittens and my dog rex is curious", "rex"),
+            ("sitting", "im pet sitting my sisters labrador, will my cat pepper be ok", "pepper"),
+        ),
+    )

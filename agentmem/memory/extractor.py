@@ -816,6 +816,16 @@ def _games_of_others(text: str) -> bool:
     return played_to >= 0
 
 
+# Animals the user minds or fosters for a while (see _minded_animals)
+_MINDED_ANIMALS = re.compile(
+    r"\b(?:(?:\d+|two|three|four|some|a|the|my|our)\s+foster\s+(?P<fostered>kittens?|pupp(?:y|ies)"
+    r"|dogs?|cats?|kitties|bunn(?:y|ies)|rabbits?)"
+    r"|feeding\s+(?:her|him|them|it|their\s+\w+)\s+while\s+(?:they|she|he)"
+    r"|(?:my|our|the)\s+(?:dog|cat|puppy|kitten|pet)\s+for\s+(?:this|the)\s+(?:week|weekend"
+    r"|month|fortnight|few\s+days))\b",
+    re.I,
+)
+_OWN_ANIMAL = re.compile(r"\b(?:my|our)\s+own\b|\b(?:myself|ourselves|of\s+my\s+own)\b", re.I)
 # Work with animals named in a message: a shelter's, a farm's or a clinic's animals are "ours"
 _ANIMAL_WORK = re.compile(
     r"\b(?:work|working|worked|volunteer|volunteering|job|shift|employed|i['’]?m\s+a|i\s+am\s+a"
@@ -7588,6 +7598,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._theirs_not_ours(event, hits)
             if _ANIMAL_WORK.search(text):
                 self._workplace_animals(event, hits)
+            if _MINDED_ANIMALS.search(text):
+                self._minded_animals(event, hits)
             if "'" in text or "‘" in text or "(" in text:
                 self._said_of_else(event, hits)
             if mask & _ARRIVED_IN.bit and (arrived := _ARRIVED_IN.search(text, mask)):
@@ -8503,6 +8515,27 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             return m is not None and (hit.plural or m.group().casefold().startswith("one"))
 
         self._drop_said_here(event, hits, "pet", "third_party", many_of_ours)
+
+    def _minded_animals(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "my cat for this week (its my neighbours, im feeding her)", "3 foster kittens from
+        the shelter": animals minded or fostered for a while are not the user's, unless said
+        to be their own ("my own dog")."""
+        text = event.text
+        cues = list(_MINDED_ANIMALS.finditer(text))
+        # fostered kittens are not the dog beside them: only the fostered kind goes, unless
+        # another cue says every animal of the message is minded
+        fostered = {
+            _normal("pet", "species", m.group("fostered")) for m in cues if m.group("fostered")
+        }
+        every = any(not m.group("fostered") for m in cues)
+
+        def not_own(hit: _Hit, said: str) -> bool:
+            start = hit.evidence[0][1]
+            return _OWN_ANIMAL.search(text, max(0, start - 4), start + len(said)) is None and (
+                every or hit.values.get("species") in fostered
+            )
+
+        self._drop_said_here(event, hits, "pet", "third_party", not_own)
 
     def _trade_from_before(self, event: EpisodeEvent, arrived: str, hits: list[_Hit]) -> None:
         """ "i arrived in montreal in june ... i am pharmacist in france and doing the
