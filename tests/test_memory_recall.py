@@ -4134,3 +4134,17 @@ def test_animals_minded_or_fostered_for_a_while_are_not_the_users(tmp_path: Path
             ("sitting", "im pet sitting my sisters labrador, will my cat pepper be ok", "pepper"),
         ),
     )
+
+
+def test_a_subject_taught_where_it_is_a_job_names_the_teacher(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("maths", "currently i teach maths at a secondary school, year 9-13", "maths teacher"),
+            ("yoga", "i teach yoga part time, need a flyer", "yoga teacher"),
+        ),
+    )
+    # teaching one's own children, or teaching with no sign of a job, names none
+    for name, text in (("kids", "i teach my kids maths at home"), ("bare", "i teach yoga")):
+        got = _formed(tmp_path / name, text)
+        assert not any("teacher" in s for s in got), got

@@ -3759,6 +3759,23 @@ def _another_subject(c: str, start: int) -> bool:
     return _ANOTHER_PERSON.search(c, 0, start) is not None
 
 
+# "currently i teach maths at a secondary school": the subject's teacher
+_SUBJECT_SPELLING: Final = {"esl": "ESL", "pe": "PE", "english": "english"}
+_TEACHES = _grx(
+    r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently|actually)\s+)?teach\s+(?P<subject>maths|math"
+    r"|english|esl|french|spanish|german|italian|history|science|physics|chemistry|biology"
+    r"|geography|music|art|drama|pe|computer\s+science|computing|economics|piano|guitar|violin"
+    r"|yoga|pilates|swimming|dance|ballet)\b"
+    r"(?!\s+(?:to\s+)?(?:my|our|his|her)\s+(?:kids?|son|daughter|children|boys?|girls?)\b)"
+    # ... where it is a job: at a school, to years and classes, for a living
+    r"(?=\s+(?:(?:at|in)\s+(?:a|an|the|my|our)?\s*(?:[\w\-]+\s+){0,2}?(?:school|college|uni"
+    r"|university|academy|studio|gym|high|secondary|primary|sixth\s+form)\b|to\s+(?:year|grade|ks)"
+    r"|year\s+\d|ks\d|gcse|a[- ]levels?|full[- ]time|part[- ]time|for\s+a\s+living"
+    r"|professionally))",
+    "teach",
+)
+
+
 def _activity_title(act: str, what: str | None) -> str | None:
     """The title of a job said by what the user does ("i farm sheep": a sheep farmer)."""
     act = " ".join(act.casefold().split())
@@ -3773,6 +3790,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for m in _ACTIVITY.finditer(c, mask):
         if (title := _activity_title(m.group("act"), m.group("what"))) is not None:
             yield _Hit("occupation", {"role": title}, m.span())
+    for m in _TEACHES.finditer(c, mask):
+        subject = " ".join(m.group("subject").casefold().split())
+        yield _Hit(
+            "occupation", {"role": f"{_SUBJECT_SPELLING.get(subject, subject)} teacher"}, m.span()
+        )
     for pattern in _OCCUPATION:
         for m in pattern.finditer(c, mask):
             # "they live in leeds and work at Tesco as cashiers": the conjunct is theirs
@@ -5721,7 +5743,7 @@ _RULES: Final = (
     (_rule_home, _bits(*_HOME)),
     (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)),
     (_rule_im_in, _IM_IN.bit),
-    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE, _ACTIVITY)),
+    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE, _ACTIVITY, _TEACHES)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
     (_rule_diet, _bits(*_DIET)),
     (_rule_allergy, _bits(*_ALLERGY)),
