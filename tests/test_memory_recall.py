@@ -4148,3 +4148,19 @@ def test_a_subject_taught_where_it_is_a_job_names_the_teacher(tmp_path: Path) ->
     for name, text in (("kids", "i teach my kids maths at home"), ("bare", "i teach yoga")):
         got = _formed(tmp_path / name, text)
         assert not any("teacher" in s for s in got), got
+
+
+def test_a_pet_described_and_named_after_the_pronoun_takes_the_name(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "same-message",
+                "my own dog is a bit too curious about them, hes a 9yo beagle named tango",
+                "named tango",
+            ),
+            ("next-message", ("my dog is limping", "hes a beagle named max"), "named max"),
+        ),
+    )
+    got = _formed(tmp_path / "after", "my dog is sick", "hes a beagle named after my grandad")
+    assert not any("named after" in s for s in got), got

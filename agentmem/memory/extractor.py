@@ -6221,6 +6221,13 @@ _NAME_IS_SPECIES = _rx(
     rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:a|an|my)\s+(?P<head>{_PET_SURFACE})\b"
 )
 # "my kids renamed him chewie last week"
+_NOT_NAMED: Final = frozenset(_words("after by the a an in for like so and but because"))
+# "hes a 9yo beagle named tango": the pet the pronoun means, described and named
+_PET_DESCRIBED = re.compile(
+    rf"\b(?:he{_A}?s|she{_A}?s|he\s+is|she\s+is)\s+a\s+(?:(?:\d+\s*(?:yo|y/o|yr\s+old|year\s+old)"
+    rf"|\w+)\s+)?(?P<species>{_PET_SURFACE})\s+(?:named|called)\s+(?P<name>[A-Za-z][\w'’\-]{{1,20}})\b",
+    re.I,
+)
 _PET_RENAMED = _grx(
     r"\b(?:renamed|rename|re-named)\s+(?:him|her|it|them|the\s+(?:dog|cat|puppy|kitten))\s+"
     r"(?:to\s+)?(?P<name>[A-Za-z][\w'’\-]{1,20})\b",
@@ -7652,6 +7659,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._bare_version(event, m, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
+            if hits and (m := _PET_DESCRIBED.search(event.text)):
+                self._pet_described(event, m, hits)
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
                 self._named_after_takeback(event, m, hits)
         _drop_shortened_employers(hits)
@@ -8859,6 +8868,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._taken_back.append((hit, seq))
         self._note(seq, *span, None, (new,))
         hits[hits.index(hit)] = new
+
+    def _pet_described(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "my own dog ... hes a 9yo beagle named tango": the one unnamed pet of that species
+        said before takes the name."""
+        name, species = m.group("name"), _normal("pet", "species", m.group("species"))
+        # after "named" a word is a name ("tango"), but never a function word ("named after")
+        if not _pet_name_ok(name) or name.casefold() in _NOT_NAMED:
+            return
+        unnamed = [
+            h
+            for h in hits
+            if h.kind == "pet"
+            and h.values["species"] == species
+            and not h.values.get("name")
+            and h.evidence[0][:2] < (event.seq, m.start())
+        ]
+        if len(unnamed) == 1:
+            new = _Hit("pet", {**unnamed[0].values, "name": name.title()}, None)
+            self._replace(unnamed[0], new, hits, event.seq, m.span("name"))
 
     def _pet_renamed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "hes called biscuit. well he was, my kids renamed him chewie": the latest named
