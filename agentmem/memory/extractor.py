@@ -3760,7 +3760,7 @@ def _another_subject(c: str, start: int) -> bool:
 
 
 # "currently i teach maths at a secondary school": the subject's teacher
-_SUBJECT_SPELLING: Final = {"esl": "ESL", "pe": "PE", "english": "english"}
+_SUBJECT_SPELLING: Final = {"esl": "ESL", "pe": "PE"}
 _TEACHES = _grx(
     r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently|actually)\s+)?teach\s+(?P<subject>maths|math"
     r"|english|esl|french|spanish|german|italian|history|science|physics|chemistry|biology"
