@@ -4164,3 +4164,12 @@ def test_a_pet_described_and_named_after_the_pronoun_takes_the_name(tmp_path: Pa
     )
     got = _formed(tmp_path / "after", "my dog is sick", "hes a beagle named after my grandad")
     assert not any("named after" in s for s in got), got
+
+
+def test_a_branch_named_then_its_role(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (("default", "PRs go to develop, thats our default branch", "default branch is develop"),),
+    )
+    # a pronoun is no branch's name
+    _forms_nothing(tmp_path, (("pronoun", "dont push to it, thats our deploy branch"),))

@@ -4998,7 +4998,7 @@ _PR_BASE = _grx(
     r"|main\.)\b)"
     r"(?P<val>`[^`\n]{1,60}`|[a-z][\w./\-]*)(?:\s+branch)?(?=\s|[,;:!?)]|\.(?:\s|$)|$)"
     # ... unless the user names the branch's role next ("PRs go to develop, thats our default
-    # branch"), which another rule reads
+    # branch"), which _BRANCH_THATS_OUR reads
     r"(?!\s*,?\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its)\s+(?:our|the)\s+(?!base\b)[\w\-]+"
     r"\s+branch\b)",
     "pr prs pull requests mrs merge open raise make branch",
@@ -5027,6 +5027,15 @@ _VALUE_IS_OUR = _grx(
     rf"(?:our|the)\s+(?P<subj>(?:(?:base|default|deploy|release|dev|development|staging"
     rf"|production|prod|working|target)\s+)?{_WS_HEADS})\b(?!\s+(?:of|for)\b)",
     "is",
+)
+# "PRs go to develop, thats our default branch", "near release, thats the branch that auto
+# deploys to prod": a branch named, then its role
+_BRANCH_THATS_OUR = _grx(
+    r"\b(?P<val>`[^`\n]{1,60}`|(?!(?:it|that|this|them|one|mine|ours|there|here|main\.)\b)"
+    r"[a-z][\w./\-]*)\s*,\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its)\s+(?:our|the)\s+"
+    r"(?:(?P<subj>(?:base|default|deploy|release|dev|development|staging|production|prod)\s+branch)"
+    r"\b(?!\s+(?:of|for)\b)|(?P<deploys>branch\s+(?:that|which)\s+(?:auto[- ]?)?deploys))\b",
+    "thats that which its it",
 )
 _RENAMED = _grx(
     rf"\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:renamed|changed|switched|moved|bumped"
@@ -5451,6 +5460,10 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             value.casefold() not in _TECHS or not subject.endswith("version")
         ):
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
+    for m in _BRANCH_THATS_OUR.finditer(c, mask):
+        if m.group("val").casefold() not in _STATE_WORDS:
+            subject = "deploy branch" if m.group("deploys") else m.group("subj").casefold()
+            yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     for m in _TECH_IS.finditer(c, mask):
         tech = m.group("tech").casefold()
         subject = f"{_TECH_ALIASES.get(tech, tech)} version"
@@ -5775,6 +5788,7 @@ _RULES: Final = (
             _LINT_WITH,
             _PM_SWITCH,
             _VALUE_IS_OUR,
+            _BRANCH_THATS_OUR,
             _TECH_IS,
         ),
     ),
