@@ -7680,8 +7680,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         _drop_shortened_employers(hits)
         self._newer_versions(hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
-        away = next(
-            ((seq, m) for seq, t in texts.items() if (m := _AWAY_FROM_HOME.search(t))), None
+        # read only when a "near me" home was formed: no scan of every message otherwise
+        away = (
+            next(((seq, m) for seq, t in texts.items() if (m := _AWAY_FROM_HOME.search(t))), None)
+            if any(h.near for h in hits)
+            else None
         )
         if away is not None:
             for hit in [h for h in hits if h.near]:
