@@ -4,6 +4,7 @@ user takes back never left active. Real SQLite files, the public API."""
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 from _events import run_started, user_msg
@@ -4173,3 +4174,75 @@ def test_a_branch_named_then_its_role(tmp_path: Path) -> None:
     )
     # a pronoun is no branch's name
     _forms_nothing(tmp_path, (("pronoun", "dont push to it, thats our deploy branch"),))
+
+
+def test_coding_setups_said_in_passing_while_debugging(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            # "pin" said as a verb is no credential
+            ("pin", "we pin flutter 3.19 with fvm for the whole team", "flutter version is 3.19"),
+            ("pinned-at", "we pinned terraform at 1.5.7 on purpose", "terraform version is 1.5.7"),
+            ("prod", "upgraded to laravel 10 (prod is php 8.2) and now", "php version is 8.2"),
+            ("maven", "we use maven not gradle btw, miguel has a fork", "build tool is maven"),
+            ("ci-moved", "we moved to github actions in january", "ci is github actions"),
+            ("camel", "minSdk is 24 and we cant go lower", "min sdk is 24"),
+            ("adverb", "our msrv is 1.70 officialy, its in Cargo.toml", "msrv is 1.70"),
+            # another person opening the next clause says their own words
+            (
+                "coworker",
+                "we're on go 1.22, coworker ravi still has 1.19 and says it never crashes",
+                "go version is 1.22",
+            ),
+            ("org", "im a firmware engineer at nordwind robotics", "nordwind robotics"),
+            ("as-a", "as a vegan the only thing near this office is falafel", "vegan"),
+        ),
+    )
+    formed = _formed(tmp_path / "officialy", "our msrv is 1.70 officialy")
+    assert not any("officialy" in s for s in formed), formed
+    # a PIN is still a credential: the clause that names one is withheld as a secret
+    pin = "".join(secrets.choice("0123456789") for _ in range(4))
+    with agentmem.open(str(tmp_path / "pin.db"), principal="alice") as store:
+        _session(store, f"my pin is {pin} lol", "we pin flutter 3.19 with fvm")
+        explained = store.explain_session("s1")
+    # (only booleans in a failure message: the PIN is never printed)
+    pin_withheld = any(c.reason == "secret" and c.clause.startswith("my pin") for c in explained)
+    verb_kept = any(c.reason is None and c.clause.startswith("we pin") for c in explained)
+    assert pin_withheld
+    assert verb_kept
+    # what another's published code runs is not the user's
+    formed = _formed(
+        tmp_path / "sample",
+        "we're on spring boot 3.2 and java 21. the sample i copied is some baeldung repo thats "
+        "on boot 2.7 and java 17",
+    )
+    assert any("java version is 21" in s for s in formed), formed
+    assert not any("17" in s for s in formed), formed
+    _forms_nothing(
+        tmp_path,
+        (
+            ("should", "should we use circleci?"),
+            ("role", "write it as a vegan chef would"),
+            ("asked", "as a vegan would you eat honey"),
+        ),
+    )
+
+
+def test_a_platform_target_said_again_after_an_apology_replaces_it(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "dropped-it",
+                (
+                    "our deployment target is ios 15 so maybe is that?",
+                    "ah no sorry, i confuse. is ios 16, we bumped it last month",
+                ),
+                "deployment target is ios 16",
+                "ios 15",
+            ),
+        ),
+    )
+    # a question still asks
+    formed = _formed(tmp_path / "asks", "is ios 16 supported by swiftui?")
+    assert formed == set(), formed

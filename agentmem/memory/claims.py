@@ -713,7 +713,18 @@ def _subject(raw: str) -> str:
     # "base branch for PRs": what the branch is for names no other branch
     if len(words) > 2 and words[-2] == "for" and words[-1] in _SUBJECT_PURPOSES:
         words = words[:-2]
-    return " ".join(_SUBJECT_WORDS.get(w, w) for w in words)
+    return " ".join(_SUBJECT_WORDS.get(part, part) for w in words for part in _glued(w))
+
+
+# "minsdk", "targetSdk", "compile sdk": an Android build key typed glued or spaced is one setting
+_GLUED_KEY = re.compile(r"(min|max|target|compile)(sdk)")
+
+
+def _glued(word: str) -> tuple[str, ...]:
+    """A glued build key as its words ("minsdk" -> "min", "sdk"); any other word as it is."""
+    if (m := _GLUED_KEY.fullmatch(word)) is not None:
+        return m.groups()
+    return (word,)
 
 
 def _language(raw: str) -> str:

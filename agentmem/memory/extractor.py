@@ -102,6 +102,9 @@ _ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*|[a-z][A-Z][\w&'’.\-+]*)"
 _LOWER_INSTITUTION = (
     "council|hospital|university|college|bank|clinic|institute|ministry|agency|foundation"
     "|trust|authority|infirmary|academy|police|service|services|school|pharmacy|hotel|dental"
+    # "a firmware engineer at nordwind robotics": a company's trade word after its name
+    "|robotics|logistics|software|systems|labs|technologies|solutions|consulting|analytics"
+    "|studios|insurance|engineering|motors|pharma|networks|ventures|partners|digital|media"
 )
 _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
@@ -501,6 +504,11 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "formatter is black, ruff is just doing the import sorting for now": a new subject
     rf"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)"
+    # "we're on go 1.22, coworker ravi still has 1.19 on his mac and says ...": another person
+    # named as the next subject opens their own statement
+    rf"|,\s+(?=(?:my\s+|our\s+)?(?:coworker|co-worker|colleague|teammate|friend|boss|manager"
+    rf"|client|neighbou?r|flatmate|roommate)\s+(?:[a-z]+\s+)?(?:still\s+|also\s+|just\s+"
+    rf"|only\s+)?(?:has|had|is|was|uses|used|runs|says|said|thinks|told|wants|keeps)\b)"
     # "now i need to push the fix, deploy branch is release": a setting is its own statement
     rf"|,\s+(?=(?:the\s+|our\s+)?(?:[\w\-]+\s+)?{_WS_HEADS}\s+(?:is|=)\s)"
     # "deploy branch is release so ill open the PR": "ill" is "i'll" before a verb
@@ -594,6 +602,14 @@ _INTERROGATIVE_START = _grx(
     words="should would could can do does did is are am was were will shall what where when why"
     " how who which whom whose have has must might may isn aren don doesn",
 )
+# "ah no sorry, i confuse. is ios 16, we bumped it": "it" left out before a value with a
+# number, in a sentence that asks nothing, states it ("is ios 16 supported?" still asks)
+_TARGET_SUBJECT = re.compile(r"\btarget\b")
+_DROPPED_IT = _rx(
+    r"^\W*(?:(?:ah|oh|no|sorry|ok|okay|yes|yeah|so)\W+)*is\s+(?!(?:it|this|that|there|he|she"
+    r"|they|you|u|we|i|my|your|the|a|an|any|anyone|anything|something|someone)\b)"
+    r"(?=[\w.\-]*\d|[\w.\-]+\s+v?\d)[\w.\-]+(?:\s+v?[\d.]+)?\W*$"
+)
 _HYPOTHETICAL = _grx(
     rf"\b(?:if|unless|whether|suppose|supposing|imagine|imagining|pretend|pretending"
     rf"|hypothetical(?:ly)?|let{_A}?s\s+say|in\s+case|would|wouldn{_A}?t|could|couldn{_A}?t"
@@ -678,7 +694,12 @@ _REPORTED = _grx(
 )
 _CREDENTIAL = _grx(
     r"\b(?:password|passwd|passcode|passphrase|api[\s_-]?keys?|access[\s_-]?keys?|secrets?"
-    r"|tokens?|credentials?|private[\s_-]?keys?|ssh[\s_-]?keys?|pin|ssn|social\s+security"
+    # "we pin flutter 3.19 with fvm": "pin" said as a verb names no credential
+    r"|tokens?|credentials?|private[\s_-]?keys?|ssh[\s_-]?keys?|ssn|social\s+security"
+    r"|(?<!\bwe\s)(?<!\bi\s)(?<!\bto\s)(?<!\bu\s)(?<!\byou\s)pin(?!\s+(?:it|them|down"
+    r"|(?:the|our|a|an|this|that)?\s*(?:[\w.\-]+\s+)?(?:version|dep|deps|dependency"
+    r"|dependencies|package|packages)\b"
+    r"|(?!(?:is|was|number|code|no|for|of|and)\b)[\w.\-]+\s+(?:(?:to|at)\s+)?v?\d))"
     r"|credit\s+card|card\s+number|cvv|iban|account\s+number|routing\s+number)\b|\{\{\s*secret",
     words="pin ssn security card cvv iban number",
     parts="pass key secret token credential",
@@ -4390,6 +4411,16 @@ _DIET = [
         "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher"
         " veggie",
     ),
+    # "as a vegan the only thing near this office is falafel", "as a coeliac, what can i eat
+    # here": the user's diet framing what the clause says ("as a vegan would", "answer as a
+    # vegan" speak of a role)
+    _grx(
+        r"^\W*(?:(?:ok|so|and|but|also|well|honestly|tbh|ugh|lol)\W+)*as\s+(?:a|an)\s+"
+        r"(?:(?:strict|lifelong|longtime|long-time)\s+)?(?P<diet>vegan|vegetarian|pescatarian"
+        r"|coeliac|celiac)\b(?!\s+(?:would|might|could|should|chef|cook|blogger|restaurant"
+        r"|character|person\s+would)\b|\s*,?\s+(?:you|u|how\s+would|what\s+would)\b)",
+        "as",
+    ),
     # "been plant based since 2020, fully vegan": a self-description after a comma
     _grx(
         rf",\s*(?:(?:and|so)\s+)?(?:fully|strictly|100%|full)\s+(?P<diet>vegan|vegetarian){_DIET_END}",
@@ -5096,7 +5127,9 @@ _TECH_CONTEXT = _grx(
     rf"(?:on|using|running|at|to|with)"
     # "project is django v5 with postgres 16", "our service is go 1.22": the stack it is
     # ("the frontend is react 18" names a part with its noun: the frontend, not a version)
-    rf"|(?:\b(?:our|the|this|my)\s+|(?:^\W*|[,.;]\s*))(?:project|app|repo|codebase|service)"
+    rf"|(?:\b(?:our|the|this|my)\s+|(?:^\W*|[,.;]\s*))(?:project|app|repo|codebase|service"
+    # "(prod is php 8.2)": what the live servers run
+    rf"|prod|production)"
     rf"\s+is(?:\s+(?:still|currently|now))?"
     rf"|\b(?:compatible\s+with|supports?"
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
@@ -5109,12 +5142,27 @@ _TECH_CONTEXT = _grx(
     rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?"
     # "jupyter on python 3.9 with pandas 1.5", "our lambdas still run on node 18"
     rf"|\b(?:jupyter|notebooks?|colab|venv|virtualenv|container|lambdas?)\s+(?:is\s+|are\s+)?"
-    rf"(?:still\s+|currently\s+)?(?:on|using|running(?:\s+on)?|runs?\s+on)))"
+    rf"(?:still\s+|currently\s+)?(?:on|using|running(?:\s+on)?|runs?\s+on)"
+    # "we pin flutter 3.19 with fvm": the version the user's team holds the tool at
+    rf"|\b(?:we|i)\s+(?:still\s+|always\s+)?(?:pin|lock)(?:\s+(?:to|on))?))"
     rf"\s+(?:{_TECH_VERSION})",
     "is on using running at to with compatible target targets targeting support supports pinned"
-    " locked run runs built stay use uses bumped upgraded moved switched migrated decided",
+    " locked run runs built stay use uses bumped upgraded moved switched migrated decided pin lock",
 )
-_OTHER_TEAM = _rx(r"\b(?:other|another|different|their|that)\s+(?:team|company|project)")
+# "we pinned terraform at 1.5.7 on purpose": the tool, then the version it is held at
+_TECH_PINNED = _grx(
+    r"\b(?:we|i)\s+(?:have\s+|still\s+|always\s+)?(?:pin|pinned|lock|locked)\s+"
+    r"(?P<tech>" + _TECH_NAMES + r")\s+(?:at|to|on)\s+(?P<ver>v?\d+(?:\.\d+){0,2})(?![\w.])",
+    "pin pinned lock locked",
+)
+_OTHER_TEAM = _rx(
+    r"\b(?:other|another|different|their|that)\s+(?:team|company|project)"
+    # "the sample i copied from is some baeldung repo thats on boot 2.7 and java 17": code
+    # someone else published
+    r"|\b(?:some|a|an|the|this|that)\s+(?:[\w\-]+\s+){0,2}?(?:sample|example|tutorial|template"
+    r"|boilerplate|starter|blog\s+post|article|gist|snippet|demo)s?\b"
+    r"|\bsome\s+(?:[\w\-]+\s+){0,2}?(?:repo|project|codebase)\b"
+)
 _FOR_ROLE = _rx(
     r"\s+(?:for|as)\s+(?:the|our)\s+(?P<role>database|db|cache|queue|message\s+queue|broker"
     r"|search\s+engine)\b"
@@ -5292,6 +5340,27 @@ _FORMATTER = _grx(
     rf"(?=\s*,?\s+not\s+(?:{_FORMATTERS})\b|\s+(?:to|for)\s+format)",
     "use using format",
 )
+# "we moved to github actions in january", "we use circleci": the CI service named by the
+# user's own team
+_CI_SERVICES = (
+    r"github\s+actions|gitlab\s+ci|gitlab(?=\s+(?:runners?|pipelines?)\b)|circle\s?ci"
+    r"|travis(?:\s+ci)?|buildkite|jenkins|azure\s+pipelines|bitbucket\s+pipelines|teamcity"
+    r"|drone(?:\s+ci)?|woodpecker(?:\s+ci)?|bamboo|codebuild|cloud\s+build"
+)
+_CI_USED = _grx(
+    rf"\b(?:we|i)\s+(?:now\s+|also\s+|only\s+|just\s+|finally\s+|recently\s+)?(?:use"
+    rf"|are\s+using|{_A}re\s+using|(?:moved|switched|migrated)\s+(?:(?:our\s+)?ci\s+)?"
+    rf"(?:over\s+)?to)\s+(?P<val>{_CI_SERVICES})\b(?!\s+(?:for|on|in)\s+(?:some|one|a|the\s+other)\b)",
+    "use using moved switched migrated",
+)
+# "we use maven not gradle btw", "we build with bazel": the build tool
+_BUILD_TOOLS = r"maven|gradle|sbt|bazel|ant|cmake|meson|buck2?|pants"
+_BUILD_TOOL = _grx(
+    rf"\b(?:we|i)\s+(?:(?:use|are\s+using|{_A}re\s+using)\s+(?P<val>{_BUILD_TOOLS})"
+    rf"(?=\s*,?\s+not\s+(?:{_BUILD_TOOLS})\b|\s+(?:to|for)\s+(?:build|builds|the\s+build)\b)"
+    rf"|build\s+(?:everything\s+)?(?:with|using|via)\s+(?P<val2>{_BUILD_TOOLS})\b)",
+    "use using build",
+)
 # "ok did it. ruff for lint, kept black ...", "ruff format replaced black too": a tool named with
 # its job, said of the user's own setup
 _TOOL_FOR_JOB = _grx(
@@ -5384,13 +5453,16 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     stack_added = [
         m
         for m in _AND_TECH.finditer(c, mask)
-        if _SETTING_SAID.search(c, 0, m.start()) and not _THIRD_PARTY.search(c)
+        if _SETTING_SAID.search(c, 0, m.start())
+        and not _THIRD_PARTY.search(c)
+        and not _OTHER_TEAM.search(c, 0, m.start())
     ]
     for m in (
         *_TECH_APP.finditer(c, mask),
         *_ITS_TECH.finditer(c, mask),
         *_BUILT_IN.finditer(c, mask),
         *_TECH_BUMPED.finditer(c, mask),
+        *_TECH_PINNED.finditer(c, mask),
         *stack_added,
     ):
         ci = _on_ci(c, m.start(), m.end())
@@ -5449,7 +5521,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         if said[0].casefold() in {"the", "our", "my", "this", "a", "an"}:
             said = said[1:]
         if said:
-            subject = _SUBJECT_ALIASES.get(" ".join(said).casefold(), " ".join(said))
+            spoken = _uncamel(" ".join(said))
+            subject = _SUBJECT_ALIASES.get(spoken.casefold(), spoken)
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _VALUE_IS_OUR.finditer(c, mask):
         value = m.group("val")
@@ -5501,6 +5574,13 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _FORMATTER.finditer(c, mask):
         yield _Hit("working_state", {"subject": "formatter", "value": m.group("val")}, m.span())
     if not _THIRD_PARTY.search(c):
+        for m in _CI_USED.finditer(c, mask):
+            value = " ".join(m.group("val").casefold().split())
+            yield _Hit("working_state", {"subject": "ci", "value": value}, m.span())
+    for m in _BUILD_TOOL.finditer(c, mask):
+        value = m.group("val") or m.group("val2")
+        yield _Hit("working_state", {"subject": "build tool", "value": value}, m.span())
+    if not _THIRD_PARTY.search(c):
         for m in _TOOL_FOR_JOB.finditer(c, mask):
             subject = "linter" if m.group("lint") else "formatter"
             value = m.group("lint") or m.group("fmt")
@@ -5531,8 +5611,15 @@ def _setting(value: str) -> str:
             break
         if word.casefold() in _VALUE_STOP:
             break
+        # "our msrv is 1.70 officialy": an adverb after a number (typed right or not) is not
+        # part of the version
+        if _VERSION_TAIL.fullmatch(kept[-1]) and _ADVERB.fullmatch(word):
+            break
         kept.append(word)
     return " ".join(kept)
+
+
+_ADVERB = re.compile(r"[a-z]{3,}ly", re.IGNORECASE)
 
 
 _HOSTS: Final = frozenset(
@@ -5545,6 +5632,20 @@ _HOSTS: Final = frozenset(
 
 _PREP_BEFORE = _rx(r"\b(?:in|for|of|on|at|from|to|with)\s+$")
 _SUBJECT_ALIASES: Final = {"formatting": "formatter", "linting": "linter"}
+# "minSdk is 24": a config key written in camelCase names the setting "min sdk"
+_CAMEL_WORD = re.compile(r"[a-z]{2,}(?:[A-Z][a-z]+)+")
+_CAMEL_BREAK = re.compile(r"(?<=[a-z])(?=[A-Z])")
+
+
+def _uncamel(subject: str) -> str:
+    """``subject`` with its camelCase words spelled as words ("minSdk" -> "min Sdk")."""
+    if not any(c.isupper() for c in subject):
+        return subject
+    return " ".join(
+        _CAMEL_BREAK.sub(" ", w) if _CAMEL_WORD.fullmatch(w) else w for w in subject.split()
+    )
+
+
 _LEADING_VERSION = re.compile(
     r"v?\d+(?:\.\d+)*(?=\s+(?:in|on|at|for|from|since|the|last|this|with|by|after|before)\b)"
 )
@@ -5630,6 +5731,7 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if words[-1] in _RELATIVE_DAYS:
                 continue
             subj = _SUBJECT_LEAD.sub("", subject or own_subject or m.group("subj"))
+            subj = _uncamel(subj)
             subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
             # "python is 3.11": a tool named with a number is its version
             if subj.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
@@ -5769,6 +5871,8 @@ _RULES: Final = (
             _TECH_FRAGMENT,
             _INDENT,
             _FORMATTER,
+            _BUILD_TOOL,
+            _CI_USED,
             _TOOL_FOR_JOB,
             _TECH_CONTEXT,
             _PACKAGE_MANAGER,
@@ -5782,6 +5886,7 @@ _RULES: Final = (
             _ITS_TECH,
             _BUILT_IN,
             _AND_TECH,
+            _TECH_PINNED,
             _TEST_RUNNER,
             _DATABASE_USED,
             _LINES_UNDER,
@@ -7941,7 +8046,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             hits.extend(h for h in found if h.phrase)
                         c_end = c_start + stated
                         clause = text[c_start:c_end]
-                    asking = asking_part or bool(_INTERROGATIVE_START.match(clause, mask))
+                    asking = asking_part or (
+                        bool(_INTERROGATIVE_START.match(clause, mask))
+                        and (question or not _DROPPED_IT.match(clause))
+                    )
                     found = self._clause(
                         event, text, c_start, c_end, first_clause or greeting, mask, asking
                     )
@@ -8841,6 +8949,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     and new.evidence
                     and old.evidence[0][0] < new.evidence[0][0]
                 ):
+                    # "our deployment target is ios 15" ... "is ios 16": a platform target said
+                    # again keeps its own subject
+                    if _TARGET_SUBJECT.search(old.values.get("subject") or "") and new in hits:
+                        target = _Hit(
+                            "working_state", {**old.values, "value": f"{tool} {version}"}, None
+                        )
+                        hits.remove(new)
+                        self._replace(old, target, hits, new.evidence[0][0], new.evidence[0][1:])
+                        break
                     self._take_back(old, hits, new.evidence[0][0], new.evidence[0][1:])
 
     def _put(self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
