@@ -183,6 +183,11 @@ def test_claim_conflicts_and_implication() -> None:
     some = normalize_claim("relationship", {"relation": "daughter"})
     assert mia.implies(some) and not some.implies(mia)
     assert mia.conflict_key() != some.conflict_key()
+    # a suburb named with its city is in that city; the city alone names no suburb
+    suburb = normalize_claim("home_location", {"place": "Woodridge, Logan"})
+    city = normalize_claim("home_location", {"place": "Logan"})
+    assert suburb.implies(city) and not city.implies(suburb)
+    assert not suburb.implies(normalize_claim("home_location", {"place": "Brisbane"}))
 
 
 def test_claims_only_hold_normalized_values() -> None:

@@ -4246,3 +4246,40 @@ def test_a_platform_target_said_again_after_an_apology_replaces_it(tmp_path: Pat
     # a question still asks
     formed = _formed(tmp_path / "asks", "is ios 16 supported by swiftui?")
     assert formed == set(), formed
+
+
+def test_life_admin_evenings_keep_what_the_user_states(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("up-in", "were up in dublin since february and still registered in cork", "dublin"),
+            ("new-job", "no i have new job already, data analyst at a small startup", "analyst"),
+            ("chained", "its just for me. its python 3.11 + playwright", "python version is 3.11"),
+            # the user's own workplace named in the message vouches for the company
+            ("workplace", "my company can help? im at asml, their team is good", "asml"),
+        ),
+    )
+    # a stay for a training is a trip; a shop one is at is no workplace
+    _forms_nothing(
+        tmp_path,
+        (
+            ("training", "cant ring them tmrw anyway, im in galway thurs and fri for a training"),
+            ("shop", "my boss is mad. im at tesco rn"),
+            ("no-cue", "im at asml"),
+            # a deadline passes: no memory of it
+            ("deadline", "school applications, deadline is 31 oct and ive done nothing"),
+        ),
+    )
+
+
+def test_a_held_value_said_again_without_its_accents_stays_as_held(tmp_path: Path) -> None:
+    with agentmem.open(str(tmp_path / "a.db"), principal="alice") as store:
+        seed_belief(store, "alice", normalize_claim("home_location", {"place": "Wrocław"}))
+        _session(store, "need a used car, i live in wroclaw so lot of city driving")
+        store.close_session("s1")
+        active = [b for b in store.beliefs(principal="alice") if b.status == "active"]
+    assert [b.values for b in active] == [{"place": "wrocław"}]
+    # the accented spelling said after a plain one is the spelling the user corrected to
+    formed = _formed(tmp_path / "corrected", "i live in Lodz", "autocorrect lol, i live in Łódź")
+    assert any("łódź" in s for s in formed), formed
+    assert not any("lodz" in s for s in formed), formed

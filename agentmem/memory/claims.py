@@ -864,8 +864,8 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     def implies(self, other: Claim) -> bool:
         """True when this claim entails ``other``: same kind, and every value ``other`` sets is
         equal here (``other`` may leave a nullable field unknown). "A daughter named Mia" implies
-        "at least one daughter", "a postdoc in bioinformatics" a postdoc; the converse does not
-        hold.
+        "at least one daughter", "a postdoc in bioinformatics" a postdoc, "Woodridge, Logan"
+        Logan; the converse does not hold.
         """
         if self.kind != other.kind:
             return False
@@ -874,6 +874,8 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
             or self.values[f] == v
             # "a postdoc in bioinformatics" is a postdoc
             or (f == "role" and (self.values[f] or "").startswith(f"{v} in "))
+            # "woodridge, logan" is in logan
+            or (f == "place" and v in (p.strip() for p in (self.values[f] or "").split(",")))
             for f, v in other.values.items()
         )
 

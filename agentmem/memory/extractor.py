@@ -367,7 +367,7 @@ _ROLE_MOD_BLOCK: Final = frozenset(
 )
 
 _WS_HEADS = (
-    r"(?:branch|repo|repository|codebase|database|db|framework|runtime|deadline|environment"
+    r"(?:branch|repo|repository|codebase|database|db|framework|runtime|environment"
     r"|registry|bucket|region|cluster|linter|formatter|runner|package\s+manager|build\s+tool"
     r"|version|target|license|licence|endpoint|namespace|port|host|hostname|domain|stack|orm"
     r"|pipeline|ci|line\s+length(?:\s+limit)?|indentation|style\s+guide|convention|entry\s+point"
@@ -2849,6 +2849,9 @@ _WORK_WORDS = _rx(
     r"|contract|same\s+(?:job|role|team|work)|still\s+(?:an?\s+)?[a-z]+(?:\s+obvs)?(?:\s*[,.;!]|\s*$)"
     r"|(?:audit|tax|sales|hr)\s+side|work(?:ed|ing)?\s+(?:at|for))"
 )
+_MY_WORKPLACE = _rx(
+    r"\bmy\s+(?:company|employer|job|workplace|boss|manager|colleagues?|coworkers?|co-workers?)\b"
+)
 # "living in oslo was so expensive": a gerund that is the sentence's subject states no home
 _GERUND_SUBJECT = _rx(r"^\W*(?:living|staying|residing)\s")
 _PREDICATE_AFTER = _rx(
@@ -2947,6 +2950,8 @@ _IM_IN = _grx(
     rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|^\W*(?:(?:yeah|yes|yep|yup|ya|ok|okay|so|nope|no)\W+)?still"
     rf"|^\W*(?:so\s+|and\s+|but\s+)?were)\s+"
     rf"(?:currently\s+|now\s+|actually\s+|based\s+|still\s+)?"
+    # "were up in dublin since february", "im out in perth now"
+    rf"(?:(?:up|down|out|over)\s+)?"
     # "im in flat 3 in leith edinburgh and the boiler is broken"
     rf"(?:in\s+(?:flat|apt|apartment|unit)\s*(?:no\.?\s*)?\d+[a-z]?\s*,?\s+)?"
     rf"in\s+(?P<place>{_ANY_PLACE})"
@@ -3050,6 +3055,14 @@ _OCCUPATION = [
         rf"|(?:\bi\s+|\bi{_A}ve\s+|\bi\s+have\s+|^\W*)(?:just\s+|finally\s+)?(?:got|been|was)\s+promoted\s+"
         rf"to\s+(?:an?\s+)?(?P<role2>{_ROLE}){_ROLE_END}",
         "hired took promoted",
+    ),
+    # "i have new job already, data analyst at a small startup", "got a new job: junior dev":
+    # the new job named after it
+    _grx(
+        rf"(?:\bi\s+(?:have|got)|\bi{_A}?ve\s+got|^\W*(?:(?:so|and|ok|yes|yeah|no)\W+)?got)\s+"
+        rf"(?:a\s+)?new\s+job(?:\s+(?:already|now))?\s*(?:,|:|-|—)\s*(?:as\s+)?(?:an?\s+)?"
+        rf"(?P<role>{_ROLE}){_ROLE_END}",
+        "job",
     ),
     # "the pharmacy will have 2 pharmacists on ... im one of the pharmacists there"
     _grx(
@@ -5207,7 +5220,9 @@ _ITS_TECH = _grx(
     rf"(?:\b(?:it{_A}?s|its)|(?:^|,)\s*is"
     # "still node 20 like i said", "also py3.11 so u can use match": the stack said again
     rf"|(?:^\W*|[,.;]\s*)(?:(?:yes|yep|yeah|and|also|so|btw)\s+)?(?:still|also|on))\s+(?:{_TECH_VERSION})"
-    rf"(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually|like\s+i\s+said|so)\b)",
+    rf"(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually|like\s+i\s+said|so)\b"
+    # "its python 3.11 + playwright": a library chained after it
+    rf"|\s*(?:\+|&|/|\bwith\b|\bw/|\band\b)\s*[\w.\-]+(?:\s+v?\d[\w.]*)?\s*(?:$|[,.;!]))",
     "its s is still also on",
 )
 # "i bumped react to 18.3": the version a tool is now on
@@ -8090,7 +8105,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if any(h.needs_role for h in hits[before:]) and not any(
             h.kind == "occupation" for h in hits
         ):
-            hits[before:] = [h for h in hits[before:] if not h.needs_role]
+            # "my company can help? im at asml": the user's own workplace named in the message
+            # vouches for the company (never for a shop one may simply be at)
+            workplace = _MY_WORKPLACE.search(text) is not None
+            hits[before:] = [
+                h
+                for h in hits[before:]
+                if not h.needs_role
+                or (workplace and (h.values.get("org") or "").casefold() not in _SHOP_EMPLOYERS)
+            ]
         # "I work at Mercado Libre, no wait sorry, I moved to Globant. I am QA analyst": words
         # of work, or a job stated in the same message
         if any(h.unknown_move for h in hits[before:]) and (

@@ -196,7 +196,8 @@ TRANSIENT_MARKERS: Final = _compile(
             r"|guest house|b&b|resort|friend|cousin|sister|brother|parents|mum|mom)"
             r"|\bfor (?:a|the|my|our) (?:conference|meeting|wedding|funeral|trip|work trip"
             r"|business trip|visit|holiday|vacation|few days|couple of days|week|weekend|night"
-            r"|match|concert|festival|layover|course|workshop|interview)\b"
+            r"|match|concert|festival|layover|course|workshop|interview|training|seminar|summit"
+            r"|tournament|retreat|exam|hen do|stag do)\b"
             # "i'm in town till sunday"; "i work in town" says where the job is
             r"|\b(?:i'm|im|i am|we're|we are|be|been|while|when|i'll be|will be)"
             r" (?:only |just |back |still )?in town\b",
@@ -245,7 +246,7 @@ _TRIGGERS: Final = {
     "transient:travel": (
         "vacation holiday trip leave visiting staying traveling travelling layover conference"
         " meeting wedding funeral visit few couple week weekend night match concert festival"
-        " course workshop interview town",
+        " course workshop interview town training seminar summit tournament retreat exam hen stag",
         "",
     ),
 }

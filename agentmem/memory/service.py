@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 import msgspec
 
@@ -182,6 +183,27 @@ def _related_query(principal: str, claim: Claim) -> tuple[str, tuple[str, ...]]:
         claim.kind,
         value,
     )
+
+
+def _unaccented(claim: Claim) -> tuple[str | None, ...]:
+    """``claim``'s values with accents and other combining marks left out: "wrocław" and
+    "wroclaw" are one spelling of the same place."""
+    return tuple(
+        "".join(
+            ch
+            for ch in unicodedata.normalize("NFKD", v.translate(_PLAIN_LETTERS))
+            if not unicodedata.combining(ch)
+        )
+        if v
+        else v
+        for v in claim.values.values()
+    )
+
+
+# Letters with no decomposition into a plain letter and a mark ("łódź" is typed "lodz")
+_PLAIN_LETTERS: Final = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ß": "ss", "æ": "ae", "œ": "oe", "ı": "i", "þ": "th"}
+)
 
 
 def _secret_marker(text: str) -> str | None:
@@ -624,13 +646,7 @@ class FormationService:
             (episode.principal, key),
         ).fetchall()
         if same:
-            belief_id = cast("str", same[0][0])
-            added = self._add_evidence(belief_id, candidate, episode.session_id)
-            if added:
-                conn.execute(
-                    "UPDATE beliefs SET updated_at = ? WHERE belief_id = ?", (now, belief_id)
-                )
-            return ("merged" if added else "unchanged"), belief_id
+            return self._restated(cast("str", same[0][0]), candidate, episode.session_id, now)
         spec = CLAIM_KINDS[claim.kind]
         # Only beliefs that share the claim's anchor value can conflict with it or imply it
         # either way (a daughter with a daughter, a preference with its object), so SQLite
@@ -639,6 +655,14 @@ class FormationService:
             (row[0], stored_claim(claim.kind, row[1]))
             for row in conn.execute(*_related_query(episode.principal, claim))
         ]
+        # "i live in wroclaw" said to a user held to live in "Wrocław": the same value typed
+        # without its accents restates the held one and keeps its spelling (while "Łódź" said
+        # after "Lodz" is the spelling the user corrected to)
+        unaccented = _unaccented(claim)
+        if unaccented == tuple(claim.values.values()):
+            for belief_id, other in related:
+                if _unaccented(other) == unaccented:
+                    return self._restated(belief_id, candidate, episode.session_id, now)
         old = [
             belief_id
             for belief_id, other in related
@@ -685,6 +709,17 @@ class FormationService:
                 (belief_id, now, old_id),
             )
         return ("superseded" if old else "formed"), belief_id
+
+    def _restated(
+        self, belief_id: str, candidate: MemoryCandidate, session_id: str, now: str
+    ) -> tuple[str, str]:
+        """A candidate equal to the active belief ``belief_id`` adds its evidence there."""
+        added = self._add_evidence(belief_id, candidate, session_id)
+        if added:
+            self.store.conn.execute(
+                "UPDATE beliefs SET updated_at = ? WHERE belief_id = ?", (now, belief_id)
+            )
+        return ("merged" if added else "unchanged"), belief_id
 
     def _add_evidence(self, belief_id: str, candidate: MemoryCandidate, session_id: str) -> int:
         """Attach the candidate's evidence; returns how many citations were new."""
