@@ -4283,3 +4283,40 @@ def test_a_held_value_said_again_without_its_accents_stays_as_held(tmp_path: Pat
     formed = _formed(tmp_path / "corrected", "i live in Lodz", "autocorrect lol, i live in Łódź")
     assert any("łódź" in s for s in formed), formed
     assert not any("lodz" in s for s in formed), formed
+
+
+def test_english_as_a_second_language_keeps_its_facts(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("flat-in", "i am living in this flat in valencia since 6 years and never", "valencia"),
+            ("work-of", "and put that i work of nurse in the hospital", "nurse"),
+            ("calling", "everybody is calling me venky only, you also call venky", "venky"),
+            ("small-son", "my small son bring letter from school today", "son"),
+            # a pasted error in quotes after the user's own words quotes only itself
+            (
+                "pasted",
+                "we are on django 4.2 and tests fail with 'relation \"core\" does not exist'",
+                "django version is 4.2",
+            ),
+        ),
+    )
+    # a company named like a common word is no field of work
+    formed = _formed(tmp_path / "field", "since march i am working in allegro as qa tester")
+    assert any("qa tester" in s for s in formed), formed
+    assert not any("allegro qa" in s for s in formed), formed
+    _forms_nothing(
+        tmp_path,
+        (
+            # a rehearsed dialogue's cast speaks for nobody
+            (
+                "rehearsal",
+                (
+                    "can we practice english speaking? you are customer in restaurant and i am "
+                    "waiter. i start ok:\ngood evening sir, i am working here since 5 years",
+                ),
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "quoted", 'my sister goes "i live in leeds now"')
+    assert not any("leeds" in s for s in formed), formed

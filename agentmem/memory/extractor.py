@@ -137,7 +137,8 @@ _REL_SURFACE = (
     r"|sisters?|brothers?|nieces?|nephews?|aunts?|uncles?|cousins?)"
 )
 _REL_MOD = (
-    rf"(?:little|big|older|younger|oldest|youngest|eldest|elder|baby|twin|teenage|adult|grown"
+    rf"(?:little|small|smaller|smallest|tiny|big|older|younger|oldest|youngest|eldest|elder"
+    rf"|baby|twin|teenage|adult|grown"
     rf"|grown-up|newborn|only|first|second|third|middle|lovely|wonderful|amazing|beautiful"
     rf"|sweet|dear|beloved|two|three|four|five|six|\d{{1,2}}|{_AGE})"
 )
@@ -788,6 +789,10 @@ _FRAME_ON = _grx(
     rf"|\b(?:mock|practice|practise)\s+(?:[\w\-]+\s+){{0,3}}?interview\b"
     # "i answer like fake person named Marek": the answers are a made-up person's
     rf"|\b(?:a\s+)?fake\s+(?:person|persona|name|character|identity|profile)\b"
+    # "can we practice english speaking? you are customer in restaurant and i am waiter": a
+    # rehearsed dialogue's cast
+    rf"|\b(?:practice|practise|rehearse)\s+(?:[\w\-]+\s+){{0,3}}?(?:speaking|conversation"
+    rf"|dialogue|talking)\b[^\n]{{0,60}}?\b(?:you|u)\s+(?:are|r|be|play)\s+"
     # "vamos to play! you are pirate and I am captain Barbanegra": a game's cast
     rf"|\b(?:to\s+play|lets\s+play|let{_A}s\s+play|we\s+play)\W+(?:(?:ok|okay|so)\W+)?(?:you|u)"
     rf"\s+(?:are|r|be)\s+",
@@ -2266,10 +2271,11 @@ _NOT_CALLED: Final = frozenset(
 _CALLS_ME = _Gated(
     re.compile(
         rf"\b(?i:everyone|everybody|people|most\s+people|my\s+friends|friends|folks)\s+"
-        rf"(?i:just\s+|usually\s+)?(?i:calls?)\s+me\s+(?P<name>{_NAME}|{_LOWER_NAME})"
-        rf"(?=\s*$|\s*[,.;!]|\s+[a-z&])"
+        # non-native "everybody is calling me venky only"
+        rf"(?i:just\s+|usually\s+|(?:is|are)\s+)?(?i:calls?|calling)\s+me\s+"
+        rf"(?P<name>{_NAME}|{_LOWER_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z&])"
     ),
-    "call calls",
+    "call calls calling",
 )
 _GO_BY = _Gated(
     re.compile(
@@ -2540,7 +2546,9 @@ _HOME = [
     # non-native present for a lasting state: "we are currently staying in Lyon since 4 years"
     _grx(
         rf"\b(?:i|we)\s+(?:am\s+|are\s+|{_A}m\s+|{_A}re\s+)?(?:currently\s+)?(?:staying|living)"
-        rf"\s+in\s+(?P<place>{_ANY_PLACE})(?=\s+since\b)"
+        # "i am living in this flat in valencia since 6 years"
+        rf"\s+in\s+(?:(?:this|my|our|the|a)\s+(?:flat|apartment|house|room|place|home)\s+in\s+)?"
+        rf"(?P<place>{_ANY_PLACE})(?=\s+since\b)"
         # "I am brazilian but living now in Cork since 2 years": the subject is carried over
         rf"|{_I_AM}\s+[a-z]+\s+(?:but|and)\s+(?:now\s+|currently\s+)?(?:staying|living)\s+"
         rf"(?:now\s+|currently\s+)?in\s+(?P<place2>{_ANY_PLACE})(?=\s+since\b|\s*$|\s*[,.;])",
@@ -3146,8 +3154,9 @@ _OCCUPATION = [
         rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+|remote\s+|freelance\s+"
         # "i work from home as a translator", "i work 9-5 as a graphic designer"
         rf"|from\s+home\s+|\d{{1,2}}\s*(?:-|to)\s*\d{{1,2}}\s+)?)"
-        # non-native "I work since 2016 as tax advisor"
-        rf"(?:since\s+\d{{4}}\s+)?(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        # non-native "I work since 2016 as tax advisor", "i work of nurse" (Spanish "de")
+        rf"(?:since\s+\d{{4}}\s+)?(?:as|like|(?<=work\s)of)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE})"
+        rf"{_ROLE_END}",
         "work working shifts",
     ),
     # non-native "I am working like software tester in company Vintra"
@@ -3685,6 +3694,24 @@ _TIME_AGO = re.compile(r"\s+(?:days?|weeks?|months?|years?|yrs?)\s+ago\b", re.IG
 _AT_FOR_END = _rx(r"\b(?:at|for)\s+$")
 
 
+# "I work in construction like supervisor", "working in hotel as receptionist": a field or a
+# kind of workplace said before the job ("working in allegro as qa tester" names a company)
+_FIELDS_OF_WORK: Final = frozenset(
+    _words(
+        "construction manufacturing agriculture farming mining shipping transport transportation"
+        " aviation nursing childcare care catering recruitment property telecoms telecom energy law"
+        " medicine dentistry architecture design gaming film fashion beauty security cleaning"
+        " warehouse warehousing oil gas automotive tourism nonprofit charity software hardware"
+        " infrastructure data analytics production maintenance operations kitchen hotel restaurant"
+        " bar cafe shop store factory bank hospital school office lab laboratory clinic pharmacy"
+        " supermarket airport port garage salon hotels restaurants bars shops factories kitchens"
+        " schools hospitals banks labs clinics construction physio physiotherapy it hr qa pr ux ui"
+        " ict ops devops secops admin sales marketing finance tech retail healthcare education"
+        " hospitality logistics insurance banking consulting engineering accounts accounting legal"
+        " compliance procurement support research government academia media publishing fintech"
+        " pharma icu nicu er ward theatres"
+    )
+)
 _WORK_FIELDS: Final = frozenset(
     {"r&d", "a&e", "it support", "customer service", "customer support", "human resources"}
     | set(
@@ -3850,7 +3877,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and m.group("org")
                 and m.group("org").isalpha()
                 and m.group("org").islower()
-                and is_common_word(m.group("org"))
+                and m.group("org").casefold() in _FIELDS_OF_WORK
                 and _IN_END.search(c, m.start(), m.start("org"))
                 else None
             )
@@ -6970,6 +6997,9 @@ _RESTATED: Final = {
 }
 
 
+_QUOTE_CHARS: Final = frozenset('"“”«»')
+
+
 def _reported(sentence: str, mask: int) -> bool:
     # "as I said" is the user's own report, "on second thought" no report at all: drop them
     if mask & _SELF_REPORT.bit:
@@ -7981,6 +8011,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         governed = None
                     reason, at = governed, 0
                     inherited = governed is not None
+                    quote_at = 0  # where a quotation opens that is this clause's only report
                     if reason is None and _NOT_BECAUSE.search(text, max(0, c_start - 24), c_start):
                         reason = "negation"  # "i dont eat meat, but not because im vegan"
                     if reason is None:
@@ -7996,6 +8027,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             reason = governed = "reported"
                             verb = _REPORTED.pattern.search(clause)
                             at = verb.start() if verb else 0
+                            if verb is not None and verb.group() in _QUOTE_CHARS:
+                                quote_at = verb.start()
                             report_from = c_start + (verb.end() if verb else 0)
                             team_report = _TEAM_SPEAKER.search(clause, 0, at) is not None
                             # "my brother keeps telling me to floss lol, im a vet so i get
@@ -8016,6 +8049,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         if reason not in (None, "secret", "reported")
                         else 0
                     )
+                    # "we are on django 4.2 ... they fail with 'relation "x" does not exist'":
+                    # a quotation that opens after the user's own words quotes only itself
+                    if quote_at and clause[:quote_at].strip():
+                        stated = quote_at
                     if reason is not None and not stated:
                         self._note(seq, c_start, c_end, reason)
                         first_clause = False
