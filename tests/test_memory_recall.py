@@ -4320,3 +4320,41 @@ def test_english_as_a_second_language_keeps_its_facts(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "quoted", 'my sister goes "i live in leeds now"')
     assert not any("leeds" in s for s in formed), formed
+
+
+def test_a_coding_afternoon_keeps_its_corrected_setup(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "from-to",
+                "we upgraded from 3.19 to flutter 3.22 last week",
+                "flutter version is 3.22",
+            ),
+            ("this-is", "we merge all MRs in develop, this is our default branch", "develop"),
+            (
+                "deploy-is",
+                "and deploy is from release branch, not main",
+                "deploy branch is release",
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            ("typo", ("go 1.12", "lol typo, 1.22. go.mod says `go 1.22.3`"), "1.22", "1.12"),
+            (
+                "not-word",
+                (
+                    "the monorepo is turborepo + yarn workspaces",
+                    "sorry not yarn, we moved to pnpm in march",
+                ),
+                "pnpm",
+                "yarn",
+            ),
+        ),
+    )
+    # ".NET 8" and "dotnet 8" are one setting
+    dotted = normalize_claim("working_state", {"subject": ".NET version", "value": "8"})
+    spelled = normalize_claim("working_state", {"subject": "dotnet version", "value": "8"})
+    assert dotted.key() == spelled.key()

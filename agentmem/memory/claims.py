@@ -330,7 +330,8 @@ _SPECIES_SYNONYMS: Final = {
     **dict.fromkeys(("maine coon", "ragdoll", "sphynx", "tortie", "calico"), "cat"),
     "african grey": "parrot",
 }
-_SUBJECT_WORDS: Final = {"db": "database", "repo": "repository"}
+# ".NET version" loses its dot to the phrase rules: "net" is .NET, spelled "dotnet"
+_SUBJECT_WORDS: Final = {"db": "database", "repo": "repository", "net": "dotnet"}
 _SUBJECT_PURPOSES: Final = frozenset({"prs", "mrs", "merges", "features", "releases"})
 _LANGUAGE_SYNONYMS: Final = {"farsi": "persian", "mandarin chinese": "mandarin"}
 

@@ -5042,7 +5042,9 @@ _VERB_FORM = re.compile(r"(?:ing|ed)$")
 _FOR_REPO = _rx(r"\bfor\s+$")
 _DEPLOYS_FROM = _grx(
     r"\b(?:we\s+(?:now\s+|still\s+|only\s+|always\s+)?(?:deploy|ship(?=\s+from\s+(?:main|master"
-    r"|trunk|release|prod|production|develop|dev|staging|stable|live|`)))|deploys?\s+(?:go\s+out|ship|happen|run)?"
+    r"|trunk|release|prod|production|develop|dev|staging|stable|live|`)))"
+    # "and deploy is from release branch, not main"
+    r"|deploys?\s+(?:go\s+out|ship|happen|run|is|are)?"
     r"|(?:still\s+|we['’]?re\s+|we\s+are\s+)deploying)\s*(?:only\s+)?from\s+"
     r"(?:the\s+)?(?!main\.)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
     "deploy deploys deploying ship",
@@ -5103,10 +5105,12 @@ _VALUE_IS_OUR = _grx(
 # deploys to prod": a branch named, then its role
 _BRANCH_THATS_OUR = _grx(
     r"\b(?P<val>`[^`\n]{1,60}`|(?!(?:it|that|this|them|one|mine|ours|there|here|main\.)\b)"
-    r"[a-z][\w./\-]*)\s*,\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its)\s+(?:our|the)\s+"
+    # ... "we merge all MRs in develop, this is our default branch"
+    r"[a-z][\w./\-]*)\s*,\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its|this\s+is|that\s+is)\s+"
+    r"(?:our|the)\s+"
     r"(?:(?P<subj>(?:base|default|deploy|release|dev|development|staging|production|prod)\s+branch)"
     r"\b(?!\s+(?:of|for)\b)|(?P<deploys>branch\s+(?:that|which)\s+(?:auto[- ]?)?deploys))\b",
-    "thats that which its it",
+    "thats that which its it this",
 )
 _RENAMED = _grx(
     rf"\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:renamed|changed|switched|moved|bumped"
@@ -5177,7 +5181,8 @@ _TECH_CONTEXT = _grx(
     # "we bumped to node 20 last sprint"
     rf"|(?:\b(?:we|i)\s+|^\W*(?:(?:and|so|also|ok|okay|btw|oh)\s+)?)"
     rf"(?:just\s+|recently\s+|finally\s+|actually\s+)?(?:bumped|upgraded|moved|switched"
-    rf"|migrated)\s+(?:up\s+|over\s+)?to"
+    # "we upgraded from 3.19 to flutter 3.22"
+    rf"|migrated)\s+(?:up\s+|over\s+)?(?:from\s+v?\d+(?:\.\d+){{0,2}}\s+)?to"
     # "decided to just go node 20"
     rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?"
     # "jupyter on python 3.9 with pandas 1.5", "our lambdas still run on node 18"
@@ -5318,8 +5323,11 @@ _BARE_VERSION = _grx(
     rf"|\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+)?v?(?P<ver2>\d+\.\d+(?:\.\d+)?)\s+now\b"
     # "the go version is 1.21" / "its 1.22 actually"
     rf"|^\W*(?:(?:oh|sorry|wait|no|ah)\W+)*(?:it{_A}?s|its|it\s+is)\s+v?(?P<ver3>\d+\.\d+(?:\.\d+)?)"
-    rf"\s+actually\b",
-    "on now actually",
+    rf"\s+actually\b"
+    # "go 1.12" ... "lol typo, 1.22": the version a typo hid
+    rf"|^\W*(?:(?:lol|oh|oops|sorry|ah|haha)\W+)*(?:typo|i\s+meant?|meant)\W+v?"
+    rf"(?P<ver4>\d+\.\d+(?:\.\d+)?)(?!\w|\.\d)(?=\s*(?:$|[,.;!]))",
+    "on now actually typo meant mean",
 )
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
 _TOOL_WORDS: Final = frozenset((*_TECHS, *_PACKAGE_MANAGERS.split("|")))
@@ -5949,7 +5957,9 @@ _HERE_IN = _grx(
 _HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
-_YIELDING_BITS: Final = _bits(_NAMES_BITS, _PRONOUN_NAME, _HERE_IN, *(bits for _, bits in _RULES))
+_YIELDING_BITS: Final = _bits(
+    _NAMES_BITS, _PRONOUN_NAME, _HERE_IN, _BARE_VERSION, *(bits for _, bits in _RULES)
+)
 
 
 # --- driver -----------------------------------------------------------------------------------
@@ -6692,6 +6702,20 @@ def _settings_valued(hits: list[_Hit], gone: list[_Hit], seq: int, old: str) -> 
         if h.kind == "working_state"
         and h not in gone
         and (h.values["value"] or "").strip("`").casefold() == old
+        and not all(e[0] == seq for e in h.evidence)
+    ]
+
+
+def _settings_naming(hits: list[_Hit], gone: list[_Hit], seq: int, word: str) -> list[_Hit]:
+    """The settings said before message ``seq`` whose value of several words names ``word``."""
+    word = word.casefold()
+    return [
+        h
+        for h in hits
+        if h.kind == "working_state"
+        and h not in gone
+        and word in (value := (h.values["value"] or "").casefold()).split()
+        and value != word
         and not all(e[0] == seq for e in h.evidence)
     ]
 
@@ -8928,7 +8952,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "we're on python 3.11" then "ok so we're on 3.12": a version said without its tool
         is the tool's whose version said before has the same major number, else the only tool
         whose version was said before."""
-        version = m.group("ver") or m.group("ver2") or m.group("ver3")
+        version = m.group("ver") or m.group("ver2") or m.group("ver3") or m.group("ver4")
         earlier = [
             h
             for h in hits
@@ -9289,7 +9313,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ]
         for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT):
             for m in pattern.finditer(text, mask):
-                gone += self._replace_value(event, m, hits, gone)
+                replaced = self._replace_value(event, m, hits, gone)
+                gone += replaced
+                # "the monorepo is turborepo + yarn workspaces" ... "sorry not yarn, we moved
+                # to pnpm": a setting whose value named the word taken back was wrong
+                if not replaced and pattern is _NOT_X_BUT_Y:
+                    gone += _settings_naming(hits, gone, event.seq, m.group("old"))
         # "my dog Rex" ... "Rex died in march", "our hamster passed away": gone, with the less
         # specific "has a dog" said of the same pet
         died = {_died_name(m) for m in _NAME_DIED.finditer(text, mask)}
