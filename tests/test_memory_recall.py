@@ -4358,3 +4358,59 @@ def test_a_coding_afternoon_keeps_its_corrected_setup(tmp_path: Path) -> None:
     dotted = normalize_claim("working_state", {"subject": ".NET version", "value": "8"})
     spelled = normalize_claim("working_state", {"subject": "dotnet version", "value": "8"})
     assert dotted.key() == spelled.key()
+
+
+def test_a_long_coding_session_among_others_code(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "pinned",
+                ("we're on django 4.1 if that matters", "sorry, its django==4.2.11 not 4.1"),
+                "4.2.11",
+                "4.1",
+            ),
+            (
+                "reverted",
+                (
+                    "i switched the repo from npm to pnpm yesterday",
+                    "reverted everything, we're back on npm for good",
+                ),
+                "package manager is npm",
+                "pnpm",
+            ),
+            (
+                "buddy",
+                (
+                    "our min deployment target is ios 16 so i can use the new stuff",
+                    "ugh. my buddy's app still supports ios 15",
+                ),
+                "ios 16",
+                "ios 15",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            ("freight", "im a data engineer at northwind freight", "northwind freight"),
+            # a client's app the user works on is the user's work
+            ("client", "their app is django 4.2 on python 3.11, postgres 15", "postgres version"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "quoted-bio",
+                (
+                    "my friend jonas wants a github profile readme. here the info he sent:",
+                    '"hi im jonas, backend dev at klarna in stockholm. i have a cat called pixel"',
+                ),
+            ),
+            (
+                "their-setup",
+                "not my code, reviewing a PR upstream. their setup: python 3.12, uses hatch",
+            ),
+        ),
+    )

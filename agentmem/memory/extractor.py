@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/24"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/25"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -104,7 +104,7 @@ _LOWER_INSTITUTION = (
     "|trust|authority|infirmary|academy|police|service|services|school|pharmacy|hotel|dental"
     # "a firmware engineer at nordwind robotics": a company's trade word after its name
     "|robotics|logistics|software|systems|labs|technologies|solutions|consulting|analytics"
-    "|studios|insurance|engineering|motors|pharma|networks|ventures|partners|digital|media"
+    "|studios|insurance|engineering|motors|pharma|networks|ventures|partners|digital|media|freight"
 )
 _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
@@ -5323,14 +5323,20 @@ _BARE_VERSION = _grx(
     rf"|\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+)?v?(?P<ver2>\d+\.\d+(?:\.\d+)?)\s+now\b"
     # "the go version is 1.21" / "its 1.22 actually"
     rf"|^\W*(?:(?:oh|sorry|wait|no|ah)\W+)*(?:it{_A}?s|its|it\s+is)\s+v?(?P<ver3>\d+\.\d+(?:\.\d+)?)"
-    rf"\s+actually\b"
-    # "go 1.12" ... "lol typo, 1.22": the version a typo hid
-    rf"|^\W*(?:(?:lol|oh|oops|sorry|ah|haha)\W+)*(?:typo|i\s+meant?|meant)\W+v?"
-    rf"(?P<ver4>\d+\.\d+(?:\.\d+)?)(?!\w|\.\d)(?=\s*(?:$|[,.;!]))",
-    "on now actually typo meant mean",
+    rf"\s+actually\b",
+    "on now actually",
+)
+# "go 1.12" ... "lol typo, 1.22": the version a typo hid (read like _BARE_VERSION; a message
+# with only this to say is not skipped)
+_TYPO_VERSION = _grx(
+    r"^\W*(?:(?:lol|oh|oops|sorry|ah|haha)\W+)*(?:typo|i\s+meant?|meant)\W+v?"
+    r"(?P<ver>\d+\.\d+(?:\.\d+)?)(?!\w|\.\d)(?=\s*(?:$|[,.;!]))",
+    "typo meant mean",
 )
 _PACKAGE_MANAGERS = r"pnpm|yarn|npm|poetry|uv|pipenv|pip|bun|conda|composer|bundler|cargo"
 _TOOL_WORDS: Final = frozenset((*_TECHS, *_PACKAGE_MANAGERS.split("|")))
+_PACKAGE_MANAGER_NAMES: Final = frozenset(_PACKAGE_MANAGERS.split("|"))
+_WHOLE_REPO: Final = frozenset({"repo", "repository", "project", "codebase", "app", "monorepo"})
 _PACKAGE_MANAGER = _grx(
     rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase|monorepo|service"
     rf"|workspace))\s+(?:use|uses"
@@ -5351,11 +5357,14 @@ _PACKAGE_MANAGER = _grx(
     rf"|handled)\s+(?:by|with|via|using|through)"
     # "we're a pnpm shop"
     rf"|\bwe(?:{_A}?re|\s+are)\s+an?\s+(?=(?:{_PACKAGE_MANAGERS})\s+shop\b)"
+    # "reverted everything, we're back on npm for good", "we went back to yarn"
+    rf"|\b(?:we(?:{_A}?re|\s+are)\s+(?:now\s+)?back\s+(?:on|to)|we\s+(?:went|switched|moved)\s+back"
+    rf"\s+to|(?:reverted|rolled\s+back)\s+to)"
     # "used to use npm, now pnpm": the clause the comma opened
     rf"|^\W*(?:but\s+)?now\s+(?:it{_A}?s\s+)?(?=(?:{_PACKAGE_MANAGERS})\s*(?:$|[,.;!]|\d)))\s*\b"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
     "use uses using switched moved migrated changed manage install handle managed installed"
-    " handled shop now",
+    " handled shop now back reverted",
 )
 # "we're on node 20 / pnpm 9": the package manager chained after the stack; "yarn 4 w/
 # workspaces" opening a sentence
@@ -5380,6 +5389,10 @@ _TECH_FRAGMENT = _grx(
     rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath"
     rf"|btw|and|in\s+(?:this|the|our)\b)))",
     " ".join(_TECHS) + " spring",
+)
+_THEIR_SETUP = _rx(
+    r"\b(?:their|his|her|your|(?:the\s+)?(?:reporter|maintainer|author)s?['’]?s?)\s+"
+    r"(?:context|stack|setup|env|environment|details)\s*:"
 )
 _PM_FRAGMENT = _rx(rf"[,;]\s*(?P<pm>{_PACKAGE_MANAGERS})(?=\s*$|\s*[,.;])")
 # "tabs not spaces in this repo", "we use ruff not black"
@@ -5474,7 +5487,7 @@ def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
 _ANOTHERS_PROJECT = _grx(
     r"\b(?:friend|colleague|coworker|co-worker|client|customer|neighbou?r|boss|mate|teammate"
     r"|manager|roommate|flatmate|brother|sister|dad|mum|mom|son|daughter|wife|husband|partner"
-    r"|bf|gf|cousin)(?:e?s|['’]s|s['’])\s+(?:[\w\-]+\s+)?(?:project|repo|repository|app"
+    r"|bf|gf|cousin|buddy|pal)(?:e?s|['’]s|s['’])\s+(?:[\w\-]+\s+)?(?:project|repo|repository|app"
     r"|codebase|stack|setup|ci|build|code|site|website|service|server|team|company|laptop)\b",
     words="project repo repository app codebase stack setup ci build code site website service"
     " server team company laptop",
@@ -5601,13 +5614,22 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             if subject.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
                 tech = subject.casefold()
                 subject = f"{_TECH_ALIASES.get(tech, tech)} version"
+            # "i switched the repo from npm to pnpm": the repo's package manager
+            elif subject.casefold() in _WHOLE_REPO and value.casefold() in _PACKAGE_MANAGER_NAMES:
+                subject = "package manager"
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _LINE_LENGTH.finditer(c, mask):
         subject = "max line length" if m.group("max") else "line length"
         if m.group("tool"):
             subject = f"{m.group('tool').casefold()} {subject}"
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
-    fragments = list(_TECH_FRAGMENT.finditer(c, mask))
+    # "their setup: python 3.12, uses hatch": a fragment after another's setup is theirs (a
+    # client's app the user works on is the user's work: "their app is django 4.2, postgres 15")
+    fragments = [
+        m
+        for m in _TECH_FRAGMENT.finditer(c, mask)
+        if not _THEIR_SETUP.search(c, 0, m.end("tech")) and not _OTHER_TEAM.search(c, 0, m.start())
+    ]
     for m in fragments:
         tech = " ".join(m.group("tech").casefold().split())
         tech = _TECH_ALIASES.get(tech, tech)
@@ -5958,7 +5980,7 @@ _HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
 _YIELDING_BITS: Final = _bits(
-    _NAMES_BITS, _PRONOUN_NAME, _HERE_IN, _BARE_VERSION, *(bits for _, bits in _RULES)
+    _NAMES_BITS, _PRONOUN_NAME, _HERE_IN, _TYPO_VERSION, *(bits for _, bits in _RULES)
 )
 
 
@@ -6579,7 +6601,8 @@ _Y_NOT_X = _grx(
     # ... and "sorry i make mistake, i am at DJI not huawei"
     # ... and "sorry i meant tree nuts not peanuts", "i meant italian, not french"
     rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in)|\bi\s+meant?)\s+"
-    rf"(?:actually\s+)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
+    # ... and "its django==4.2.11 not 4.1": a pinned requirement names the version
+    rf"(?:actually\s+)?(?:[\w\-]+==)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
     rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+[\w\-]+(?:\.\d+)*)?)"
     rf"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
     "not",
@@ -7021,7 +7044,8 @@ _RESTATED: Final = {
 }
 
 
-_QUOTE_CHARS: Final = frozenset('"“”«»')
+_OPENING_QUOTES: Final = frozenset('"“«')
+_WHOLLY_QUOTED = re.compile(r'\s*["“«][^"“”«»]{20,}["”»]\s*')
 
 
 def _reported(sentence: str, mask: int) -> bool:
@@ -7748,7 +7772,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     or _someone_named(ask.group("who"))
                 )
             )
-            if asked_to_correct and len(text) > 60 and not _ASKS.search(text):
+            # ... and a message that is one quotation from end to end ("here the info he sent:"
+            # then '"hi im jonas, backend dev at klarna ..."') quotes someone
+            if (
+                asked_to_correct and len(text) > 60 and not _ASKS.search(text)
+            ) or _WHOLLY_QUOTED.fullmatch(text):
                 self._note(event.seq, 0, len(text), "quoted")
                 continue
             if frame:
@@ -7843,7 +7871,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._denied_later(event, hits)
             if "(" in text and (aside := _DENIAL_ASIDE.search(text)):
                 self._denied_aside(event, aside, hits)
-            if mask & _BARE_VERSION.bit and (m := _BARE_VERSION.search(text, mask)):
+            if (mask & _BARE_VERSION.bit and (m := _BARE_VERSION.search(text, mask))) or (
+                mask & _TYPO_VERSION.bit and (m := _TYPO_VERSION.search(text, mask))
+            ):
                 self._bare_version(event, m, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
@@ -8051,7 +8081,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             reason = governed = "reported"
                             verb = _REPORTED.pattern.search(clause)
                             at = verb.start() if verb else 0
-                            if verb is not None and verb.group() in _QUOTE_CHARS:
+                            # (an opening mark only: before a closing one the words are quoted)
+                            if (
+                                verb is not None
+                                and verb.group() in _OPENING_QUOTES
+                                and text.count('"', 0, c_start + verb.start()) % 2 == 0
+                            ):
                                 quote_at = verb.start()
                             report_from = c_start + (verb.end() if verb else 0)
                             team_report = _TEAM_SPEAKER.search(clause, 0, at) is not None
@@ -8952,7 +8987,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "we're on python 3.11" then "ok so we're on 3.12": a version said without its tool
         is the tool's whose version said before has the same major number, else the only tool
         whose version was said before."""
-        version = m.group("ver") or m.group("ver2") or m.group("ver3") or m.group("ver4")
+        groups = m.groupdict()
+        version = m.group("ver") or groups.get("ver2") or groups.get("ver3") or ""
         earlier = [
             h
             for h in hits
