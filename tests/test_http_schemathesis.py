@@ -49,4 +49,10 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[s
 )
 def test_the_live_api_conforms_to_its_document(case: Any, live: tuple[str, dict]) -> None:
     base_url, headers = live
+    # A case whose headers were generated schema-invalid may be the one without the required
+    # bearer token: sending ours would turn it valid, and the server's 200 would then be read
+    # as invalid data accepted. Such a case goes out as generated (the server must refuse it).
+    meta = getattr(case, "meta", None)
+    if meta is not None and meta.is_negative_at("header"):
+        headers = {}
     case.call_and_validate(base_url=base_url, headers=headers)
