@@ -6716,16 +6716,22 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     )
 
 
+def _earlier_settings(hits: list[_Hit], gone: list[_Hit], seq: int) -> list[_Hit]:
+    """The settings said before message ``seq`` and not yet taken back."""
+    return [
+        h
+        for h in hits
+        if h.kind == "working_state" and h not in gone and not all(e[0] == seq for e in h.evidence)
+    ]
+
+
 def _settings_valued(hits: list[_Hit], gone: list[_Hit], seq: int, old: str) -> list[_Hit]:
     """The settings said before message ``seq`` whose value is ``old`` ("we dropped develop")."""
     old = old.casefold()
     return [
         h
-        for h in hits
-        if h.kind == "working_state"
-        and h not in gone
-        and (h.values["value"] or "").strip("`").casefold() == old
-        and not all(e[0] == seq for e in h.evidence)
+        for h in _earlier_settings(hits, gone, seq)
+        if (h.values["value"] or "").strip("`").casefold() == old
     ]
 
 
@@ -6734,12 +6740,8 @@ def _settings_naming(hits: list[_Hit], gone: list[_Hit], seq: int, word: str) ->
     word = word.casefold()
     return [
         h
-        for h in hits
-        if h.kind == "working_state"
-        and h not in gone
-        and word in (value := (h.values["value"] or "").casefold()).split()
-        and value != word
-        and not all(e[0] == seq for e in h.evidence)
+        for h in _earlier_settings(hits, gone, seq)
+        if word in (value := (h.values["value"] or "").casefold()).split() and value != word
     ]
 
 
