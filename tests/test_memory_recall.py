@@ -4414,3 +4414,20 @@ def test_a_long_coding_session_among_others_code(tmp_path: Path) -> None:
             ),
         ),
     )
+
+
+def test_the_users_subject_carries_past_an_aside(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("parens", "im vegetarian (been since i was a kid) and allergic to sesame", "sesame"),
+            ("dashes", "im vegan - mostly lol - and allergic to nuts", "nut"),
+        ),
+    )
+    # ... never past an aside that brings in someone else, or from a clause that said nothing
+    # of the user
+    for name, text in (
+        ("wife", "im vegetarian (my wife isnt) and allergic to sesame"),
+        ("cooking", "im cooking for my son (hes 5) and allergic to eggs"),
+    ):
+        assert not any("allerg" in s for s in _formed(tmp_path / name, text)), name

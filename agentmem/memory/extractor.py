@@ -2173,6 +2173,12 @@ _LIST_ITEM = _rx(
     r"|product|project|sales|account|marketing|store|site|office)\s+){0,2}"
     rf"(?:{'|'.join(_ROLE_WORDS.split())})\b)))"
 )
+# A clause that opens with the user's own "im" ...
+_OWN_OPENER = _rx(rf"\W*(?:(?:and|so|well|also|btw)\W+)*{_I_AM}\s")
+# ... and a later "and <an item of that list>" with no subject of its own, past an aside in
+# parentheses, dashes or commas ("im vegetarian (been since i was a kid) and allergic to sesame")
+_AND_OPENS = _rx(r"\W*and\s")
+_ASIDE_BEFORE = _rx(r"[()]|\s[-–—]\s|,")
 # "can u make me a meal plan ... pescatarian and allergic to sesame so no tahini pls": a
 # sentence that opens with a diet or an allergy and no subject is the user's, in a message
 # that speaks of no one else
@@ -8030,6 +8036,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             sentence_hits = len(hits)
             report_from = s_start
             team_report = False
+            # where a clause opened with the user's own "im" and stated something of them: a
+            # later "and allergic to sesame" past an aside ("im vegetarian (since i was a kid)
+            # and ...") still has that subject
+            own_from: int | None = None
             for p_start, p_end, asking_part in _segments(text, s_start, s_end, question):
                 separators = (
                     m
@@ -8166,6 +8176,22 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found = self._clause(
                         event, text, c_start, c_end, first_clause or greeting, mask, asking
                     )
+                    if any(not h.phrase for h in found) and _OWN_OPENER.match(clause):
+                        own_from = c_start
+                    elif (
+                        own_from is not None
+                        and not found
+                        and not asking
+                        and _AND_OPENS.match(clause)
+                        and (item := _LIST_ITEM.match(text, c_start, c_end))
+                        and not _ANOTHER_PERSON.search(text, own_from, c_start)
+                        and _ASIDE_BEFORE.search(text, own_from, c_start)
+                    ):
+                        at = item.start("item")
+                        titled = item.group("title") is not None
+                        self._read_as_mine(event, text, at, c_end, hits, mask, titled)
+                    elif found or _ANOTHER_PERSON.search(clause):
+                        own_from = None
                     hits.extend(found)
                     self._pronoun(
                         event, index, text, (c_start, c_end), found, hits, antecedents, mask
