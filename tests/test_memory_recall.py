@@ -4431,3 +4431,21 @@ def test_the_users_subject_carries_past_an_aside(tmp_path: Path) -> None:
         ("cooking", "im cooking for my son (hes 5) and allergic to eggs"),
     ):
         assert not any("allerg" in s for s in _formed(tmp_path / name, text)), name
+
+
+def test_an_employer_named_as_typed_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("saint", "im a year 2 teacher at st marks so keep it simple", "st marks"),
+            ("primary", "im a teacher at greenfield primary", "greenfield primary"),
+            ("parens", "im a backend dev at a small fintech (paysera), nobody pins", "paysera"),
+        ),
+    )
+    # ... never a relative's, a hypothetical one, or a word in parentheses that is no name
+    for name, text in (
+        ("wife", "my wife works at a bank (hsbc)"),
+        ("if", "if i worked for a big company (google) id be rich"),
+        ("remote", "i work for a small agency (remote) in leeds"),
+    ):
+        assert not any("works for" in s for s in _formed(tmp_path / name, text)), name

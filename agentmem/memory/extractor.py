@@ -105,6 +105,8 @@ _LOWER_INSTITUTION = (
     # "a firmware engineer at nordwind robotics": a company's trade word after its name
     "|robotics|logistics|software|systems|labs|technologies|solutions|consulting|analytics"
     "|studios|insurance|engineering|motors|pharma|networks|ventures|partners|digital|media|freight"
+    # "a teacher at greenfield primary"
+    "|primary|elementary|nursery|kindergarten|preschool|library|museum|hospice"
 )
 _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
@@ -115,6 +117,8 @@ _ORG = (
     # typed in lower case, a name is recognisable by its institution word: "leeds city council",
     # "st james hospital" (checked by _org: the first word may not be an ordinary word)
     rf"|(?-i:[a-z][a-z&'’.\-]*(?:\s+[a-z][a-z&'’.\-]*){{0,3}}\s+(?:{_LOWER_INSTITUTION})\b)"
+    # "a year 2 teacher at st marks": a saint's name is a school's, a hospital's, a parish's
+    r"|(?-i:st\.?\s+[a-z][a-z'’]+)"
     r"|(?-i:[a-z][a-z0-9&.\-+]{2,24}))"
 )
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -2173,6 +2177,13 @@ _LIST_ITEM = _rx(
     r"|product|project|sales|account|marketing|store|site|office)\s+){0,2}"
     rf"(?:{'|'.join(_ROLE_WORDS.split())})\b)))"
 )
+# "(paysera)" right after a clause that ends with a company's kind ("at a small fintech")
+_NAME_IN_PARENS = _rx(rf"\s*\(\s*{_ORG}\s*\)")
+_KIND_AT_END = _rx(
+    r"\b(?:at|for|with)\s+(?:a|an)\s+(?:[\w\-]+\s+){0,3}?(?:company|agency|startup|start-up"
+    r"|fintech|scale-?up|insurer|firm|studio|consultancy|business|clinic|hospital|school|charity"
+    r"|nonprofit|bank)\s*$"
+)
 # A clause that opens with the user's own "im" ...
 _OWN_OPENER = _rx(rf"\W*(?:(?:and|so|well|also|btw)\W+)*{_I_AM}\s")
 # ... and a later "and <an item of that list>" with no subject of its own, past an aside in
@@ -3498,14 +3509,17 @@ _EMPLOYER = [
         rf"\b(?:i|im|i{_A}m)\b(?:(?!\b(?:my|his|her|their|he|she|they|wife|husband|friend)\b)"
         rf"[^.;!?]){{0,60}}?\b(?:work(?:ing)?|{_ROLE_HEAD}|joined|started|now)\s+(?:[\w\-]+\s+){{0,3}}?"
         rf"(?:(?:at|for|with)\s+|(?<=joined\s))(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?(?:company|agency"
-        rf"|startup|start-up"
+        rf"|startup|start-up|fintech|scale-?up|insurer"
         rf"|firm|studio|consultancy|business|bakery|restaurant|cafe|café|clinic|hospital|school"
         rf"|charity|nonprofit|bank|shop|store)\s*,?\s+(?:(?:called|named)\s+(?P<org>{_ORG})"
+        # "a backend dev at a small fintech (paysera)": the name in parentheses after its kind
+        rf"|\(\s*(?P<org3>{_ORG})\s*\)"
         # "I work for a small consultancy Brightlane", "working remote for a Dutch company
         # Mollie": the name right after its kind, capitalised
         rf"|(?=(?-i:[A-Z]))(?!(?-i:The|A|An|In|At|On|I|We|My|Our|It|This|That|They)\b)(?P<org2>{_ORG})(?=\s*$|\s*[,.;!?(]|\s+(?:as|and|but|so|since|in|for)\b))",
         "called named company agency startup start-up firm studio consultancy business bakery"
-        " restaurant cafe café clinic hospital school charity nonprofit bank shop store",
+        " restaurant cafe café clinic hospital school charity nonprofit bank shop store fintech"
+        " scaleup scale-up insurer",
     ),
     # "I moved to Nation Media Group in August": a new employer, named by its institution word
     _grx(
@@ -8176,6 +8190,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found = self._clause(
                         event, text, c_start, c_end, first_clause or greeting, mask, asking
                     )
+                    # "a backend dev at a small fintech (paysera)": the company's name in the
+                    # parenthesis after its kind belongs to this clause
+                    if (
+                        not asking
+                        and (named := _NAME_IN_PARENS.match(text, c_end))
+                        and _KIND_AT_END.search(clause)
+                        and not any(h.kind == "employer" for h in found)
+                    ):
+                        found.extend(
+                            h
+                            for h in self._clause(
+                                event, text, c_start, named.end(), False, mask, quiet=True
+                            )
+                            if h.kind == "employer"
+                        )
                     if any(not h.phrase for h in found) and _OWN_OPENER.match(clause):
                         own_from = c_start
                     elif (
