@@ -4449,3 +4449,58 @@ def test_an_employer_named_as_typed_in_passing(tmp_path: Path) -> None:
         ("remote", "i work for a small agency (remote) in leeds"),
     ):
         assert not any("works for" in s for s in _formed(tmp_path / name, text)), name
+
+
+def test_a_setup_corrected_or_declared_mid_session(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "dropped-it",
+                (
+                    "we are on flutter 3.19 i think",
+                    "wait i check pubspec lock, is flutter 3.22 not 3.19",
+                ),
+                "3.22",
+                "3.19",
+            ),
+            (
+                "bumped",
+                ("yeah our min sdk is 26", "PM said ok. bumped min sdk to 28 just now, merged"),
+                "min sdk is 28",
+                "26",
+            ),
+            (
+                "officially",
+                (
+                    "were on python 3.9 rn",
+                    "all tests green on 3.11. merged. so officially python 3.11 now",
+                ),
+                "3.11",
+                "3.9",
+            ),
+            (
+                "said-wrong-home",
+                ("i live in leeds", "i said leeds before but that was wrong, i live in york"),
+                "york",
+                "leeds",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path, (("fully", "mysql box is shut down, we're fully on postgres now", "postgres"),)
+    )
+    # a value taken back with nothing in its place is gone
+    withdrawn = _formed(
+        tmp_path / "said-wrong",
+        "our aws region is eu-west-1 and we have 3 azs",
+        "sorry, i said eu-west-1 earlier but thats the old staging account",
+    )
+    assert not any("eu-west-1" in s for s in withdrawn), withdrawn
+    _forms_nothing(
+        tmp_path,
+        (
+            ("wish", "if we upgrade, finally python 3.12 would be nice"),
+            ("question", "finally python 3.12?"),
+        ),
+    )

@@ -4996,7 +4996,7 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
 _WS_VALUE = (
     r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
     r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
-    r"|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
+    r"|just\s+now|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
     r"|though|ugh|haha|atm|everywhere|yesterday|today|last\s+\w+|this\s+(?:week|morning|month|sprint)"
     r"|in\s+here|in\s+this\s+(?:repo|project|codebase|service|app)"
     # "we upgraded the db to postgres 15 in march": when, not part of the value
@@ -5133,11 +5133,13 @@ _BRANCH_THATS_OUR = _grx(
     "thats that which its it this",
 )
 _RENAMED = _grx(
-    rf"\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:renamed|changed|switched|moved|bumped"
-    rf"|upgraded|migrated)\s+(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+"
+    # ("bumped min sdk to 28 just now": a dropped subject where the clause starts)
+    rf"(?:\b(?:we|i)\s+|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?)"
+    rf"(?:just\s+|recently\s+|finally\s+)?(?:renamed|changed|switched|moved|bumped"
+    rf"|upgraded|migrated|raised)\s+(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+"
     # "we bumped line length from 88 to 120", "we migrated the db over to postgres"
     rf"(?:from\s+[\w./\-]+\s+)?(?:over\s+)?to\s+{_WS_VALUE}",
-    "renamed changed switched moved bumped upgraded migrated",
+    "renamed changed switched moved bumped upgraded migrated raised",
 )
 
 # Versions of the runtimes, frameworks and tools a coding session works against: "we're on
@@ -5187,7 +5189,7 @@ _TECH_IS = _grx(
 _TECH_CONTEXT = _grx(
     rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
     rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+"
-    rf"|already\s+)?"
+    rf"|already\s+|officially\s+|finally\s+|fully\s+)?"
     rf"(?:on|using|running|at|to|with)"
     # "project is django v5 with postgres 16", "our service is go 1.22": the stack it is
     # ("the frontend is react 18" names a part with its noun: the frontend, not a version)
@@ -5203,6 +5205,8 @@ _TECH_CONTEXT = _grx(
     rf"(?:just\s+|recently\s+|finally\s+|actually\s+)?(?:bumped|upgraded|moved|switched"
     # "we upgraded from 3.19 to flutter 3.22"
     rf"|migrated)\s+(?:up\s+|over\s+)?(?:from\s+v?\d+(?:\.\d+){{0,2}}\s+)?to"
+    # "merged. so officially python 3.11 now": the new version, declared where a clause starts
+    rf"|^\W*(?:(?:so|and|ok|okay|yep|yes|now)\s+)*(?:officially|finally)"
     # "decided to just go node 20"
     rf"|\bdecided\s+to\s+(?:just\s+)?(?:go|move|switch|upgrade|stick)(?:\s+to|\s+with)?"
     # "jupyter on python 3.9 with pandas 1.5", "our lambdas still run on node 18"
@@ -5212,7 +5216,8 @@ _TECH_CONTEXT = _grx(
     rf"|\b(?:we|i)\s+(?:still\s+|always\s+)?(?:pin|lock)(?:\s+(?:to|on))?))"
     rf"\s+(?:{_TECH_VERSION})",
     "is on using running at to with compatible target targets targeting support supports pinned"
-    " locked run runs built stay use uses bumped upgraded moved switched migrated decided pin lock",
+    " locked run runs built stay use uses bumped upgraded moved switched migrated decided pin lock"
+    " officially finally",
 )
 # "we pinned terraform at 1.5.7 on purpose": the tool, then the version it is held at
 _TECH_PINNED = _grx(
@@ -5293,7 +5298,8 @@ _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest
 # is the project's database (with one it is that tool's version, see _TECH_CONTEXT)
 _DATABASE_USED = _grx(
     rf"\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|service|team))"
-    rf"(?:{_A}re|\s+are|\s+is)?(?:\s+(?:also|still|now|currently|mainly|mostly))?"
+    rf"(?:{_A}re|\s+are|\s+is)?(?:\s+(?:also|still|now|currently|mainly|mostly|fully|officially"
+    rf"|finally))?"
     rf"\s+(?:use|uses|using|run\s+on|runs\s+on|on)\s+"
     rf"(?:[\w.\-]+(?:\s+v?\d+(?:\.\d+)*)?\s+(?:btw\s+)?(?:and|\+|with|&|,)\s+)?(?:btw\s+)?"
     rf"(?P<val>postgres(?:ql)?|mysql|mariadb|sqlite3?|mongodb|dynamodb|cassandra|cockroachdb"
@@ -6620,7 +6626,9 @@ _STAR_NOT = _grx(
 _Y_NOT_X = _grx(
     # ... and "sorry i make mistake, i am at DJI not huawei"
     # ... and "sorry i meant tree nuts not peanuts", "i meant italian, not french"
-    rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in)|\bi\s+meant?)\s+"
+    rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in)|\bi\s+meant?"
+    # ... and "i check pubspec lock, is flutter 3.22 not 3.19": "it" left out at a clause start
+    r"|(?:^|(?<=[,.;:!?]\s))\s*is)\s+"
     # ... and "its django==4.2.11 not 4.1": a pinned requirement names the version
     rf"(?:actually\s+)?(?:[\w\-]+==)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
     rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+[\w\-]+(?:\.\d+)*)?)"
@@ -6638,6 +6646,13 @@ _SAID_EARLIER = _grx(
     rf"(?:it|that)(?:{_A}?s|\s+is|\s+was)\s+"
     rf"(?:actually\s+|really\s+)?(?P<new>[\w.\-]+(?:\s+[\w.\-]+){{0,2}}?)"
     rf"(?=\s*(?:$|[,.;!?])|\s+(?:not|now|btw|actually|lol|tho|though)\b)",
+    "said wrote typed put told",
+)
+_SAID_WRONG = _grx(
+    r"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+(?P<old>[\w.\-]+(?:\s+[\w.\-]+)??)"
+    r"(?:\s+(?:earlier|before|above|by\s+mistake))?\s*,?\s+but\s+(?:that|it)(?:['’]?s|\s+is|\s+was)"
+    r"\s+(?:(?:just|actually|totally|completely)\s+)?(?:wrong|not\s+right|a\s+mistake|a\s+typo"
+    r"|outdated|old|the\s+old|from\s+the\s+old|my\s+old)\b",
     "said wrote typed put told",
 )
 _VERSION_TAIL = re.compile(r"v?\d+(?:\.\d+)*")
@@ -8074,6 +8089,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     # user's own voice ends the report
                     if governed in ("reported", "hypothetical") and (
                         _REPORT_ENDS.match(clause)
+                        # "i said leeds before but that was wrong, i live in york": the user's
+                        # own words taken back report nothing further
+                        or (
+                            governed == "reported"
+                            and _SAID_WRONG.pattern.search(text, s_start, c_start) is not None
+                        )
                         or (
                             _BUT_BEFORE.search(text, max(0, c_start - 16), c_start)
                             and _OWN_VOICE.match(clause)
@@ -9403,6 +9424,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and h not in gone
                 and not all(e[0] == event.seq for e in h.evidence)
                 and left.startswith((h.values.get("org") or "\0").casefold().split()[0])
+            ]
+        # "i said eu-west-1 earlier but thats the old staging account": what was said is taken
+        # back (the value that replaces it, if any, is stated in its own words)
+        for m in _SAID_WRONG.finditer(text, mask):
+            old = m.group("old").casefold()
+            gone += [
+                h
+                for h in hits
+                if h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+                and any((v or "").casefold() == old for v in h.values.values())
             ]
         for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT):
             for m in pattern.finditer(text, mask):
