@@ -4504,3 +4504,15 @@ def test_a_setup_corrected_or_declared_mid_session(tmp_path: Path) -> None:
             ("question", "finally python 3.12?"),
         ),
     )
+
+
+def test_a_document_written_as_someone_else_in_the_next_message(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path,
+        "need a cv for my friend rafa asap. ill give u his stuff, just write it as him",
+        "ok: my name is rafael souza, i live in setubal, im a receptionist at a 4 star hotel",
+        "add that he has a drivers licence. thanks! btw im a nurse myself",
+    )
+    # his facts are the document's; the user's own aside after it is the user's
+    assert not any(w in s for s in formed for w in ("rafael", "setubal", "receptionist")), formed
+    assert any("nurse" in s for s in formed), formed

@@ -6882,16 +6882,20 @@ _VOICED_CUE = _grx(
     r"|\bfrom\s+(?:his|her|their)\s+(?:own\s+)?(?:view|point\s+of\s+view|perspective|pov)\b",
     "write writing written do make view perspective pov",
 )
+_WORD = re.compile(r"\w")
 _SHARED_AGAIN = _rx(r"(?<=[.!?\n])\s*(?=(?:we\s+both|both\s+of\s+us|we\s+all)\b)")
 
 
-def _voiced_span(text: str, mask: int) -> tuple[int, int] | None:
-    """Where ``text`` speaks in another's voice after a cue (see _VOICED_CUE)."""
-    cue = _VOICED_CUE.search(text, mask)
-    if cue is None:
+def _voiced_span(text: str, mask: int, cued_before: bool) -> tuple[int, int] | None:
+    """Where ``text`` speaks in another's voice after a cue (see _VOICED_CUE): in this message,
+    or from its start when the user's message before ended on the cue ("ill give u his stuff,
+    just write it as him", then "ok: my name is rafael souza, i live in setubal ...")."""
+    cue = _VOICED_CUE.search(text, mask) if mask & _VOICED_CUE.bit else None
+    if cue is None and not cued_before:
         return None
-    shared = _SHARED_AGAIN.search(text, cue.end())
-    return cue.end(), shared.start() if shared else len(text)
+    start = cue.end() if cue is not None else 0
+    shared = _SHARED_AGAIN.search(text, start)
+    return start, shared.start() if shared else len(text)
 
 
 _PASTE_OPENS = re.compile(r":[ \t]*\n|\n[ \t]*\n")
@@ -7706,6 +7710,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         game = False
         helping = False  # the session works on someone else's project
         proofread = False
+        voice_next = False  # the message before ended on "write it as him"
         owned = 0
         previous_seq: int | None = None
         previous_text = ""
@@ -7741,7 +7746,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 event = msgspec.structs.replace(event, text=text)
             # another's setup pasted, another's voice, material to work on: quoted, not said
             # (the voiced words are the content a ghostwriting ask is given)
-            voiced = _voiced_span(text, mask) if mask & _VOICED_CUE.bit else None
+            voiced = _voiced_span(text, mask, voice_next)
+            # ... a cue that ends its message voices the next one
+            voice_next = voiced is not None and not _WORD.search(text, voiced[0], voiced[1])
             quoted = [
                 *(_foreign_paste_spans(text, mask) if mask & _FOREIGN_PASTE_CUE.bit else ()),
                 *((voiced,) if voiced else ()),
