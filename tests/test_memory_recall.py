@@ -4516,3 +4516,16 @@ def test_a_document_written_as_someone_else_in_the_next_message(tmp_path: Path) 
     # his facts are the document's; the user's own aside after it is the user's
     assert not any(w in s for s in formed for w in ("rafael", "setubal", "receptionist")), formed
     assert any("nurse" in s for s in formed), formed
+
+
+def test_the_users_own_words_before_a_ghostwriting_cue(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "own",
+        "hi! im a freelance copywriter based in cape town and i need help with a linkedin about"
+        " section for a client. shes a cfo, very numbers person, wants it in first person",
+    )
+    assert any("copywriter" in s for s in formed) and any("cape town" in s for s in formed)
+    # ... while what follows the cue is the document's
+    assert not _formed(
+        tmp_path / "theirs", "i need a bio for my client, in first person: im a cfo in johannesburg"
+    )

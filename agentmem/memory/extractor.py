@@ -7404,6 +7404,24 @@ def _message_reason(text: str, mask: int) -> str | None:
     return None
 
 
+# The ghostwriting cues among the fictional markers: a document in another's words
+_DOCUMENT_CUE = _rx(
+    r"\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement|about\s+(?:me|section)"
+    r"|first[- ]person|voice|writing\s+it)\b"
+)
+_CLAUSE_END = re.compile(r"[.!?\n]|,\s|\s(?=(?:and|but|so)\s+(?:i|im|i['’]m)\b)")
+
+
+def _own_before_document(text: str, mask: int) -> int | None:
+    """Where the clause opens whose cue makes the rest of ``text`` another's document (see
+    _DOCUMENT_CUE), when the user's own words come before it."""
+    cue = _FICTION.search(text, mask)
+    if cue is None or _FRAME_ON.search(text, mask) or not _DOCUMENT_CUE.search(cue.group()):
+        return None
+    cut = max((m.end() for m in _CLAUSE_END.finditer(text, 0, cue.start())), default=0)
+    return cut if _WORD.search(text, 0, cut) else None
+
+
 _IRONY = re.compile(r"(?i:\b(?:ironic|ironically|irony)\b)")
 # "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an eye-roll
 _EYE_ROLL = re.compile(
@@ -7872,6 +7890,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             in_game = game
             game = game or (_GAME.search(text) is not None and not _games_of_others(text))
             reason = _message_reason(text, mask)
+            # "im a freelance copywriter based in cape town and i need help with a linkedin
+            # about section for a client": the document is another's from the clause that
+            # says so; what the user said before it is theirs
+            if reason == "fiction" and (cut := _own_before_document(text, mask)):
+                self._note(event.seq, cut, len(text), reason)
+                text = text[:cut] + _BLANK * (len(text) - cut)
+                event = msgspec.structs.replace(event, text=text)
+                mask = _PREFILTER.scan(text)
+                reason = _message_reason(text, mask)
             if reason is not None:
                 self._note(event.seq, 0, len(text), reason)
                 continue
