@@ -2107,7 +2107,8 @@ def test_a_coding_stack_said_the_way_developers_type_it(tmp_path: Path) -> None:
         "react version is 18.3",
         "package manager is pnpm 9",
         "deploy target is fly.io",
-        "prod deploy branch is release",
+        # the branch that deploys to production is the deploy branch
+        "the deploy branch is release",
     ):
         assert any(want in s for s in formed), (want, formed)
     _forms_nothing(
@@ -4529,3 +4530,37 @@ def test_the_users_own_words_before_a_ghostwriting_cue(tmp_path: Path) -> None:
     assert not _formed(
         tmp_path / "theirs", "i need a bio for my client, in first person: im a cfo in johannesburg"
     )
+
+
+def test_a_setup_named_the_way_an_infra_session_names_it(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("sdk", "android is fine. we're on expo sdk 51", "expo sdk is 51"),
+            ("platforms", "yes the app targets ios and android, same codebase", "ios and android"),
+            ("broker", "redis is our celery broker yeah", "celery broker is redis"),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "prod",
+                (
+                    "ok ill open the PR to main, main is our deploy branch",
+                    "wait no my bad, main only deploys to staging. prod deploys from the release"
+                    " branch",
+                ),
+                "deploy branch is release",
+                "main",
+            ),
+        ),
+    )
+    # where a thing is hosted is not what it is
+    assert not _formed(tmp_path / "in", "our databricks workspace is in aws us-east-1")
+    # one setting however it is named
+    for a, b in (("expo sdk version", "expo sdk"), ("prod deploy branch", "deploy branch")):
+        assert (
+            normalize_claim("working_state", {"subject": a, "value": "x"}).key()
+            == normalize_claim("working_state", {"subject": b, "value": "x"}).key()
+        )

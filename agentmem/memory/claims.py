@@ -714,6 +714,12 @@ def _subject(raw: str) -> str:
     # "base branch for PRs": what the branch is for names no other branch
     if len(words) > 2 and words[-2] == "for" and words[-1] in _SUBJECT_PURPOSES:
         words = words[:-2]
+    # "expo sdk 51": the sdk setting names its version
+    if len(words) > 2 and words[-2:] == ["sdk", "version"]:
+        words = words[:-1]
+    # "prod deploys from release": the deploy branch is the one that deploys to production
+    if len(words) == 3 and words[0] in ("prod", "production") and words[1:] == ["deploy", "branch"]:
+        words = words[1:]
     return " ".join(_SUBJECT_WORDS.get(part, part) for w in words for part in _glued(w))
 
 

@@ -5051,7 +5051,9 @@ _WORKING_STATE = [
             rf"|app|application|service|library|lib|package|tool|cli)\s+(?:itself\s+)?(?:now\s+)?(?:targets"
             rf"|is\s+targeting)|\bwe\s+(?:now\s+)?target)\s+{_WS_VALUE}"
             # "targets ios 15 and up": the lower bound is part of the value
-            rf"(?P<up>\s+(?:and\s+(?:up|above|newer|later)|or\s+(?:later|newer|higher|above)))?",
+            rf"(?P<up>\s+(?:and\s+(?:up|above|newer|later)|or\s+(?:later|newer|higher|above)"
+            # ... and so is a second platform ("targets ios and android, same codebase")
+            rf"|(?:and|&|\+)\s+(?:ios|android|web|macos|windows|linux)(?=\s*(?:$|[,.;!?]))))?",
             "target targets targeting",
         ),
     ),
@@ -5114,13 +5116,6 @@ _SETTING_FOR_REPO = _grx(
     rf"{_WS_VALUE}",
     "is",
 )
-# "pnpm is our package manager", "ruff is our linter": the value first
-_VALUE_IS_OUR = _grx(
-    rf"(?:^\W*|[,;.:]\s*|\b(?:and|also|btw|so)\s+)(?P<val>[\w.\-/]+(?:\s+\d+(?:\.\d+)*)?)\s+is\s+"
-    rf"(?:our|the)\s+(?P<subj>(?:(?:base|default|deploy|release|dev|development|staging"
-    rf"|production|prod|working|target)\s+)?{_WS_HEADS})\b(?!\s+(?:of|for)\b)",
-    "is",
-)
 # "PRs go to develop, thats our default branch", "near release, thats the branch that auto
 # deploys to prod": a branch named, then its role
 _BRANCH_THATS_OUR = _grx(
@@ -5172,8 +5167,17 @@ _TECH_ALIASES: Final = {
 }
 # the tools, longest first so "node.js" wins over "node"
 _TECH_NAMES: Final = "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+# "pnpm is our package manager", "ruff is our linter": the value first
+_VALUE_IS_OUR = _grx(
+    rf"(?:^\W*|[,;.:]\s*|\b(?:and|also|btw|so)\s+)(?P<val>[\w.\-/]+(?:\s+\d+(?:\.\d+)*)?)\s+is\s+"
+    rf"(?:our|the)\s+(?P<subj>(?:(?:base|default|deploy|release|dev|development|staging"
+    # ... "redis is our celery broker": the tool whose part it is
+    rf"|production|prod|working|target|{_TECH_NAMES})\s+)?{_WS_HEADS})\b(?!\s+(?:of|for)\b)",
+    "is",
+)
 _TECH_VERSION = (
-    r"(?P<tech>react[\s\-]native|" + _TECH_NAMES + r"|spring\s+boot)\s*"
+    # ("expo sdk 51": the sdk is part of the setting's name)
+    r"(?P<tech>react[\s\-]native|(?:" + _TECH_NAMES + r")(?:\s+sdk)?|spring\s+boot)\s*"
     r"(?P<ver>v?\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
 )
 # "pandas is 1.3", "so node is 20 now": a tool named with a number is its version
@@ -5592,7 +5596,12 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         if m.group("val").casefold() in _HOSTS:  # "deploys from vercel": a host, not a branch
             continue
         env = _ENV_BEFORE.search(c, max(0, m.start() - 12), m.start())
-        subject = f"{env.group('env').casefold()} deploy branch" if env else "deploy branch"
+        # "prod deploys from the release branch": the deploy branch itself ("staging deploys
+        # from develop" names another's)
+        named = env.group("env").casefold() if env else "prod"
+        subject = (
+            "deploy branch" if named in ("prod", "production", "live") else f"{named} deploy branch"
+        )
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     for m in _DEPLOYS_MOVED.finditer(c, mask):
         yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
@@ -5815,7 +5824,8 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if lead.casefold() in ("on", "using", "running") and rest:
                 value = rest
             words = value.casefold().split()
-            if words[0] in _NO_TOOL:
+            # "workspace is in aws us-east-1": where it is, not what
+            if words[0] in _NO_TOOL or (words[0] == "in" and len(words) > 1):
                 continue
             # "deploy branch is staging": an environment's name, not a verb; "mealplanner_staging"
             # is an identifier
