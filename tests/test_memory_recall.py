@@ -4564,3 +4564,19 @@ def test_a_setup_named_the_way_an_infra_session_names_it(tmp_path: Path) -> None
             normalize_claim("working_state", {"subject": a, "value": "x"}).key()
             == normalize_claim("working_state", {"subject": b, "value": "x"}).key()
         )
+
+
+def test_a_session_dictating_a_clients_setup_in_their_voice(tmp_path: Path) -> None:
+    assert not _formed(
+        tmp_path,
+        "i need to write an onboarding readme for a client for their dev team. should be written"
+        " in their voice, 'we' = acme. ill dump the facts",
+        "yes 'run docker compose up and visit localhost:3000'. also 'we're on node 18'",
+    )
+    # a mother said beside "my parents" is one of them: the less specific parent is no
+    # fabrication
+    mum = normalize_claim("relationship", {"relation": "mother", "name": None})
+    assert mum.implies(normalize_claim("relationship", {"relation": "parent", "name": None}))
+    assert not normalize_claim("relationship", {"relation": "sister", "name": None}).implies(
+        normalize_claim("relationship", {"relation": "parent", "name": None})
+    )

@@ -883,12 +883,17 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
             or (f == "role" and (self.values[f] or "").startswith(f"{v} in "))
             # "woodridge, logan" is in logan
             or (f == "place" and v in (p.strip() for p in (self.values[f] or "").split(",")))
+            # "my mum" is one of "my parents"
+            or (f == "relation" and v == "parent" and self.values[f] in _PARENTS)
             for f, v in other.values.items()
         )
 
     @property
     def single_valued(self) -> bool:
         return CLAIM_KINDS[self.kind].single_valued
+
+
+_PARENTS: Final = frozenset({"mother", "father", "stepmother", "stepfather"})
 
 
 class Evidence(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

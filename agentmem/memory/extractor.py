@@ -886,6 +886,8 @@ _HELPING_WITH_THEIRS = _rx(
     r"|app|site|website|code|codebase|blog|store|shop)\b"
     r"|\b(?:pr|patch|fix|feature)\s+(?:for|to)\s+(?:my\s+)?(?:friend|mate|cousin|brother|sister"
     r"|colleague|coworker|client)(?:['’]?s)?\s+(?:[\w\-]+\s+){0,2}?(?:project|repo|app|site)\b"
+    # "an onboarding readme for a client ... written in their voice": their setup, dictated
+    r"|\bin\s+(?:their|his|her)\s+(?:own\s+)?voice\b"
 )
 # "use her full name in the toast, its ana clara"
 _FULL_NAME_GIVEN = _rx(
@@ -7899,6 +7901,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             in_game = game
             game = game or (_GAME.search(text) is not None and not _games_of_others(text))
+            # (a message that is all fiction still says whose project the session is on)
+            helping = helping or _HELPING_WITH_THEIRS.search(text) is not None
             reason = _message_reason(text, mask)
             # "im a freelance copywriter based in cape town and i need help with a linkedin
             # about section for a client": the document is another's from the clause that
@@ -7919,7 +7923,6 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._pet_gone_now(event, gone_pet, hits)
             if hits and (full := _FULL_NAME_GIVEN.search(text)):
                 self._full_name_given(event, full, hits)
-            helping = helping or _HELPING_WITH_THEIRS.search(text) is not None
             if helping:
                 self._theirs_not_ours(event, hits)
             if _ANIMAL_WORK.search(text):
