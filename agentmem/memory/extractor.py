@@ -2181,10 +2181,13 @@ _LIST_ITEM = _rx(
 )
 # "(paysera)" right after a clause that ends with a company's kind ("at a small fintech")
 _NAME_IN_PARENS = _rx(rf"\s*\(\s*{_ORG}\s*\)")
+# the kinds of workplace a user names before its name ("a startup called Fieldly")
+_COMPANY_KINDS = (
+    r"company|agency|startup|start-up|fintech|scale-?up|insurer|firm|studio|consultancy|business"
+    r"|bakery|restaurant|cafe|café|clinic|hospital|school|charity|nonprofit|bank|shop|store"
+)
 _KIND_AT_END = _rx(
-    r"\b(?:at|for|with)\s+(?:a|an)\s+(?:[\w\-]+\s+){0,3}?(?:company|agency|startup|start-up"
-    r"|fintech|scale-?up|insurer|firm|studio|consultancy|business|clinic|hospital|school|charity"
-    r"|nonprofit|bank)\s*$"
+    rf"\b(?:at|for|with)\s+(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:{_COMPANY_KINDS})\s*$"
 )
 # A clause that opens with the user's own "im" ...
 _OWN_OPENER = _rx(rf"\W*(?:(?:and|so|well|also|btw)\W+)*{_I_AM}\s")
@@ -3510,10 +3513,8 @@ _EMPLOYER = [
     _grx(
         rf"\b(?:i|im|i{_A}m)\b(?:(?!\b(?:my|his|her|their|he|she|they|wife|husband|friend)\b)"
         rf"[^.;!?]){{0,60}}?\b(?:work(?:ing)?|{_ROLE_HEAD}|joined|started|now)\s+(?:[\w\-]+\s+){{0,3}}?"
-        rf"(?:(?:at|for|with)\s+|(?<=joined\s))(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?(?:company|agency"
-        rf"|startup|start-up|fintech|scale-?up|insurer"
-        rf"|firm|studio|consultancy|business|bakery|restaurant|cafe|café|clinic|hospital|school"
-        rf"|charity|nonprofit|bank|shop|store)\s*,?\s+(?:(?:called|named)\s+(?P<org>{_ORG})"
+        rf"(?:(?:at|for|with)\s+|(?<=joined\s))(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?"
+        rf"(?:{_COMPANY_KINDS})\s*,?\s+(?:(?:called|named)\s+(?P<org>{_ORG})"
         # "a backend dev at a small fintech (paysera)": the name in parentheses after its kind
         rf"|\(\s*(?P<org3>{_ORG})\s*\)"
         # "I work for a small consultancy Brightlane", "working remote for a Dutch company
@@ -6649,8 +6650,9 @@ _Y_NOT_X = _grx(
 )
 # "oh wait i said postgres 14 earlier, its actually 15", "i said postgres 15 but its 16": the
 # value said before, replaced
+_I_SAID = r"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+"
 _SAID_EARLIER = _grx(
-    rf"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+(?P<old>[\w.\-]+(?:\s+[\w.\-]+)?)"
+    rf"{_I_SAID}(?P<old>[\w.\-]+(?:\s+[\w.\-]+)?)"
     # ... "sorry i said postgres 15 but its 16"
     # ... "earlier i said deloitte, its actually kpmg now"
     rf"(?:\s+(?:earlier|before|above|by\s+mistake)\W+(?:but\s+)?|\s*,?\s+but\s+"
@@ -6661,7 +6663,7 @@ _SAID_EARLIER = _grx(
     "said wrote typed put told",
 )
 _SAID_WRONG = _grx(
-    r"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+(?P<old>[\w.\-]+(?:\s+[\w.\-]+)??)"
+    rf"{_I_SAID}(?P<old>[\w.\-]+(?:\s+[\w.\-]+)??)"
     r"(?:\s+(?:earlier|before|above|by\s+mistake))?\s*,?\s+but\s+(?:that|it)(?:['’]?s|\s+is|\s+was)"
     r"\s+(?:(?:just|actually|totally|completely)\s+)?(?:wrong|not\s+right|a\s+mistake|a\s+typo"
     r"|outdated|old|the\s+old|from\s+the\s+old|my\s+old)\b",
