@@ -4580,3 +4580,54 @@ def test_a_session_dictating_a_clients_setup_in_their_voice(tmp_path: Path) -> N
     assert not normalize_claim("relationship", {"relation": "sister", "name": None}).implies(
         normalize_claim("relationship", {"relation": "parent", "name": None})
     )
+
+
+def test_a_setting_said_the_way_a_long_coding_session_says_it(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "stays",
+                "nah forget it. dependency manager stays poetry",
+                "dependency manager is poetry",
+            ),
+            ("project's", "my project's render pipeline is hdrp", "render pipeline is hdrp"),
+            ("backend", "our state backend is gcs, locking built in", "state backend is gcs"),
+            ("only", "the app only targets android 12+ btw", "target is android 12+"),
+            ("the", "the target is the switch btw so perf matters", "target is switch"),
+            ("use for", "we use zustand for state management, react 18", "management is zustand"),
+            ("firmware", "the sensor times out. we use esp-idf 5.2", "esp-idf version is 5.2"),
+            ("lts", "my project is fine, unity 2021.3 lts", "unity version is 2021.3"),
+            ("like", "ci is circleci like before, and we're on k8s 1.29", "ci is circleci"),
+        ),
+    )
+    # whose setup it is: an instructor's, a friend's project the user helps with
+    assert not _formed(tmp_path / "course", "the instructor's setup is react 16, webpack 3")
+    assert not _formed(
+        tmp_path / "helping",
+        "helping dario with his project, tests fail on his laptop. the project uses pnpm 7",
+    )
+    # a person's title after "our backend" is no setting
+    assert not _formed(tmp_path / "title", "for the team page: Ilse is our backend engineer")
+
+
+def test_facts_said_in_passing_in_everyday_asks(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("other", "my other dog Bruno is fine, he eats normal", "dog named bruno"),
+            ("too", "i am biology teacher too so i know the feeling", "biology teacher"),
+            ("run-on", "no peanuts in it pls im allergic to peanuts", "peanut allergy"),
+            ("label", "some context first: im 41, married, 2 kids", "spouse"),
+        ),
+    )
+    # a story told in the first person is the narrator's
+    assert not _formed(
+        tmp_path / "story",
+        "write me a short story for my class, first person. the narrator: i am a baker in"
+        " tromso, my husband Lars fishes",
+    )
+    # the wife who died is not kept
+    assert not _formed(tmp_path / "died", "My wife did the garden, she passed in 2020.")
+    # ... and a hedge before a run-on "im" still governs it
+    assert not _formed(tmp_path / "hedge", "maybe im allergic to nuts too, who knows")

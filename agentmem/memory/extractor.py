@@ -142,7 +142,7 @@ _REL_SURFACE = (
 )
 _REL_MOD = (
     rf"(?:little|small|smaller|smallest|tiny|big|older|younger|oldest|youngest|eldest|elder"
-    rf"|baby|twin|teenage|adult|grown"
+    rf"|baby|twin|teenage|adult|grown|other"
     rf"|grown-up|newborn|only|first|second|third|middle|lovely|wonderful|amazing|beautiful"
     rf"|sweet|dear|beloved|two|three|four|five|six|\d{{1,2}}|{_AGE})"
 )
@@ -160,7 +160,7 @@ _PET_SURFACE = (
     r"|cockatoos?|macaws?|sugar\s+gliders?|chinchillas?|degus?|rats?|tarantulas?|pigs?)"
 )
 _PET_MOD = (
-    rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own"
+    rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own|other"
     rf"|black|white|orange|grey|gray|brown|ginger|tabby|lazy|grumpy|two|three|four|five"
     rf"|golden|cocker|german|jack|border|french|english|miniature|mini|toy|standard|springer"
     # "my corn snake Noodle", "my leopard gecko", "my bearded dragon", "my holland lop"
@@ -382,7 +382,7 @@ _WS_HEADS = (
     r"|linting|merge\s+(?:method|strategy)|commit\s+(?:style|convention|format)|indent(?:\s+style)?"
     r"|(?:string\s+)?quotes|quote\s+style|state\s+management|migration\s+tool|(?:data\s+)?warehouse"
     r"|(?:ui|component)\s+library|(?:docstring|commit|code|naming)\s+style"
-    r"|type\s+checker|trunk|hosting|edition|module\s+path|auth\s+provider"
+    r"|type\s+checker|trunk|hosting|edition|module\s+path|auth\s+provider|backend"
     r"|(?:sql\s+)?dialect|bi\s+tool|dependency\s+manager|(?:tests?|migrations?"
     r"|source|src|build|output|dist)\s+(?:folder|directory|dir)|(?:min|target|compile)\s*sdk)"
 )
@@ -554,7 +554,8 @@ _CLAUSE_SEP = _grx(
     # only after a word that does not make it part of the sentence, see _RUN_ON_KEEP)
     rf"|(?P<runon>(?<=[a-z])\s+)(?=(?:i{_A}?m|im|i\s+am)\s+(?:literally\s+|just\s+|actually\s+)?"
     # "i dont eat pork im halal"
-    rf"(?:(?:a|an)\s|(?:vegan|vegetarian|halal|kosher|pescatarian|coeliac|celiac)\b))"
+    # ... "dont put any shrimp or crayfish im allergic to shrimp"
+    rf"(?:(?:a|an)\s|(?:vegan|vegetarian|halal|kosher|pescatarian|coeliac|celiac|allergic)\b))"
     # "since i work for safaricom i should know this": the main clause after a reason (kept only
     # after one, see _REASON_LEAD)
     rf"|(?P<reason>(?<=[a-z])\s+)(?=i\s+(?:should|need|have\s+to|must|want|would|could|might"
@@ -572,7 +573,9 @@ _RUN_ON_KEEP = re.compile(
     r"|or|cause|cuz|coz|bc|til|till|until|unless|though|although|while|so|like|once|after"
     r"|before|think|thinks|thought|guess|know|knows|knew|say|says|said|feel|feels|hope|mean"
     r"|assume|believe|sure|pretend|pretending|imagine|realise|realize|forget|forgot|remember"
-    r"|tell|told|whilst|even|unless|than|wish|dream|dreamt|dreamed|act|[a-z]+ing)\s*$",
+    r"|tell|told|whilst|even|unless|than|wish|dream|dreamt|dreamed|act|[a-z]+ing"
+    # "maybe im allergic to nuts too": a hedge that governs what follows
+    r"|maybe|perhaps|probably|prolly|possibly|apparently|supposedly|hopefully)\s*$",
     re.IGNORECASE,
 )
 
@@ -733,6 +736,9 @@ _FICTION = _grx(
     # "write a short story in first person: i am a lighthouse keeper", "write a 100 word story
     # about a devops engineer in Oslo ... first person pls"
     rf"|\bin\s+(?:the\s+)?first[- ]person\b"
+    # "write me a short story for a contest, first person. the narrator: i am a fisherman"
+    rf"|\b(?:story|poem|tale|monologue|narrative)\b[^.?!\n]{{0,40}}?,\s*first[- ]person\b"
+    rf"|\b(?:the\s+)?narrator\s*(?::|is\b)"
     rf"|\b(?:write|written|writing)\s+it\s+(?:in\s+)?first[- ]person\b"
     # "write a first person story for my class: i am a fisherman"
     rf"|\bfirst[- ]person\s+(?:short\s+)?(?:story|poem|essay|narrative|piece|account|monologue"
@@ -774,7 +780,7 @@ _FICTION = _grx(
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
     " first backstory back sheet stardew sims minecraft crossing acnh skyrim gate ring dead"
     " fortnite roblox sim file playthrough save client friend colleague coworker co neighbor"
-    " neighbour student patient wants want writing",
+    " neighbour student patient wants want writing tale monologue narrative narrator",
     parts="pretend roleplay",
 )
 _FRAME_ON = _grx(
@@ -880,8 +886,8 @@ _ROLE_IN_PLACE = _rx(
 )
 # "helping my friend giulia w/ her side project", "doing a pr for my cousin's app"
 _HELPING_WITH_THEIRS = _rx(
-    r"\b(?:help|helping|helped)\s+(?:my\s+|a\s+)?(?:friend|mate|buddy|cousin|brother|sister|colleague"
-    r"|coworker|co-worker|neighbou?r|client|partner|wife|husband|girlfriend|boyfriend|son|daughter)"
+    # ("helping marco with his project": whoever is helped, "his project" is not the user's)
+    r"\b(?:help|helping|helped)\s+(?:my\s+|a\s+)?(?!(?:me|us|you|u)\b)[\w\-]+"
     r"\b[^.?!\n]{0,30}?\b(?:w/|with|on)\s+(?:her|his|their)\s+(?:[\w\-]+\s+){0,2}?(?:project|repo"
     r"|app|site|website|code|codebase|blog|store|shop)\b"
     r"|\b(?:pr|patch|fix|feature)\s+(?:for|to)\s+(?:my\s+)?(?:friend|mate|cousin|brother|sister"
@@ -1070,6 +1076,11 @@ _DIED = _grx(
     r"|passed(?=\s*(?:$|[,.;!]|\s+and\b)))\b",
     "passed died put rainbow longer lost rehome rehomed rehoming re gave give giving given rip r"
     " peace",
+)
+# ", she passed in 2019": a clause that opens by saying the one just named died
+_DIED_NEXT = _rx(
+    r"\W*(?:and\s+|but\s+)?(?:she|he)\s+(?:sadly\s+|has\s+|just\s+)?(?:passed\s+away|passed"
+    r"|died)\b"
 )
 _THIRD_PARTY = _rx(
     r"\b(?:he|she|they|his|her|their|your|friend|friend's|colleague|coworker|co-worker|client"
@@ -2156,7 +2167,10 @@ _GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
 # "im 34, vegetarian, allergic to shellfish", "im tom, 41, electrician from cork": a list that
 # opens with the user's own "im" (and states something of them, or their age) ...
 _LIST_OPENER = _rx(
-    rf"\W*(?:(?:{_HELLO}|so|ok|okay|well|btw|about\s+me)\W+)*(?:{_I_AM}\s+"
+    rf"\W*(?:(?:{_HELLO}|so|ok|okay|well|btw|about\s+me)\W+)*"
+    # "quick context before u help: im 34, married, 3 kids": a label of what follows
+    rf"(?:(?:[\w'’]+\s+){{0,2}}(?:context|background|info|details|fyi)(?:\s+[\w'’]+){{0,3}}\s*:\s*)?"
+    rf"(?:{_I_AM}\s+"
     r"(?:(?P<age>\d{1,2})(?:\s*(?:yo|y/?o|years?\s+old))?(?=\s*(?:,|$))"
     # "im self employed, a plumber", "im freelance, a graphic designer": how they work
     r"|(?P<status>self[- ]?employed|freelance|freelancing|a\s+freelancer|a\s+contractor"
@@ -3148,6 +3162,8 @@ _OCCUPATION = [
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by|working"
         rf"|with|here|from|based|living|i|im|already|my|our|so|but"
+        # "i am chemistry teacher too so i know"
+        rf"|too|as\s+well|also"
         # "I am pharmacist not doctor haha"
         rf"|not\s+[a-z]+(?=\s*(?:$|[,.;!?]|\s+(?:haha|hehe|lol|lmao|anymore|btw)\b)))\b)",
         _ROLE_WORDS,
@@ -5011,10 +5027,11 @@ _WORKING_STATE = [
     (
         None,
         _grx(
-            rf"\b(?P<det>our|my|the|this|(?:the|this|our)\s+(?:project|repo|repository|codebase"
+            rf"\b(?P<det>our|my|the|this|(?:the|this|our|my)\s+(?:project|repo|repository|codebase"
             rf"|app|service){_A}s)\s+(?P<subj>(?:[\w\-.]+\s+){{0,3}}?{_WS_HEADS})\s+"
-            rf"(?:is\s+set\s+to|is\s+called|is\s+named|is(?:\s+still|\s+now)?)\s+{_WS_VALUE}",
-            "is",
+            rf"(?:is\s+set\s+to|is\s+called|is\s+named|is(?:\s+still|\s+now)?|stays|remains)\s+"
+            rf"{_WS_VALUE}",
+            "is stays remains",
         ),
     ),
     (
@@ -5028,8 +5045,10 @@ _WORKING_STATE = [
             rf"|alright|well|now|then|actually|basically|ok|okay|fyi|sorry|sry|oops|whoops|wait"
             rf"|correction|typo|nope|no)\s)[\w\-.]+\s+){{0,2}}?"
             rf"{_WS_HEADS}(?:\s+for\s+(?:prs|pull\s+requests|merges|releases))?)(?:\s+here)?\s+"
-            rf"(?:is\s+set\s+to|is\s+called|is\s+named|(?:is|are)(?:\s+still|\s+now)?)\s+{_WS_VALUE}",
-            "is are",
+            # ("dependency manager stays poetry": what it stays is what it is)
+            rf"(?:is\s+set\s+to|is\s+called|is\s+named|(?:is|are)(?:\s+still|\s+now)?|stays"
+            rf"|remains)\s+{_WS_VALUE}",
+            "is are stays remains",
         ),
     ),
     (
@@ -5051,7 +5070,8 @@ _WORKING_STATE = [
             # "our fastapi service targets cloud run": one word may say which service
             rf"(?:(?:\b(?:the|this|our)\s+(?:[\w\-.]+\s+)?|(?:^|[.,;:]\s*)\W*)(?:project|repo"
             rf"|repository|codebase"
-            rf"|app|application|service|library|lib|package|tool|cli)\s+(?:itself\s+)?(?:now\s+)?(?:targets"
+            rf"|app|application|service|library|lib|package|tool|cli)\s+"
+            rf"(?:(?:itself|now|only|also|mainly|mostly)\s+)*(?:targets"
             rf"|is\s+targeting)|\bwe\s+(?:now\s+)?target)\s+{_WS_VALUE}"
             # "targets ios 15 and up": the lower bound is part of the value
             rf"(?P<up>\s+(?:and\s+(?:up|above|newer|later)|or\s+(?:later|newer|higher|above)"
@@ -5159,6 +5179,8 @@ _TECHS: Final = _words(
     " nx storybook tailwind bootstrap jquery redux riverpod mypy ruff"
     " pytest cypress playwright selenium junit mocha vitest elasticsearch opensearch grafana"
     " prometheus kibana hadoop flink dask polars jupyter conda mamba py"
+    # firmware
+    " esp-idf zephyr micropython circuitpython platformio"
 )
 _TECH_ALIASES: Final = {
     "py": "python",
@@ -5175,7 +5197,10 @@ _VALUE_IS_OUR = _grx(
     rf"(?:^\W*|[,;.:]\s*|\b(?:and|also|btw|so)\s+)(?P<val>[\w.\-/]+(?:\s+\d+(?:\.\d+)*)?)\s+is\s+"
     rf"(?:our|the)\s+(?P<subj>(?:(?:base|default|deploy|release|dev|development|staging"
     # ... "redis is our celery broker": the tool whose part it is
-    rf"|production|prod|working|target|{_TECH_NAMES})\s+)?{_WS_HEADS})\b(?!\s+(?:of|for)\b)",
+    rf"|production|prod|working|target|{_TECH_NAMES})\s+)?{_WS_HEADS})\b(?!\s+(?:of|for)\b)"
+    # "Minh is our backend engineer": a person's title, not a setting
+    rf"(?!\s+(?:engineer|developer|dev|lead|team|person|guy|manager|admin|expert|specialist"
+    rf"|consultant|architect)s?\b)",
     "is",
 )
 _TECH_VERSION = (
@@ -5419,13 +5444,16 @@ _PM_SWITCH = _grx(
 _TECH_FRAGMENT = _grx(
     rf"(?:^\W*|[,;]\s*|\b(?:context|stack|setup|env|environment|details|fyi)\s*:\s*"
     rf"|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
-    rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath"
+    rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath|lts"
     rf"|btw|and|in\s+(?:this|the|our)\b)))",
     " ".join(_TECHS) + " spring",
 )
 _THEIR_SETUP = _rx(
     r"\b(?:their|his|her|your|(?:the\s+)?(?:reporter|maintainer|author)s?['’]?s?)\s+"
     r"(?:context|stack|setup|env|environment|details)\s*:"
+    # "the instructor's setup is vue 2, vuex 3, webpack 4": a setup another person owns
+    r"|\b(?!(?:my|our|the|this|project|repo|app)\b)[a-z]+['’]s\s+(?:context|stack|setup|env"
+    r"|environment)\s+(?:is|was|uses)\b"
 )
 _PM_FRAGMENT = _rx(rf"[,;]\s*(?P<pm>{_PACKAGE_MANAGERS})(?=\s*$|\s*[,.;])")
 # "tabs not spaces in this repo", "we use ruff not black"
@@ -5465,6 +5493,17 @@ _TOOL_FOR_JOB = _grx(
     rf"(?:lint|linting)\b"
     rf"|(?P<fmt>ruff|biome)\s+format\s+(?:replaced|replaces)\s+(?:{_FORMATTERS})\b)",
     "lint linting replaced replaces",
+)
+# "we use riverpod for state management": a tool named with the setting it fills (only the
+# settings a user names with a noun of their own, so the noun is the subject as said)
+_USE_FOR_SETTING = _grx(
+    rf"\b(?:we|i)\s+(?:(?:still|now|just|mostly|mainly)\s+)?(?:use|are\s+using|{_A}re\s+using"
+    rf"|went\s+with)\s+(?P<val>[\w.\-]+(?:\s+v?\d[\w.]*)?)\s+(?:for|as)\s+(?:the\s+|our\s+)?"
+    rf"(?P<subj>state\s+management|orm|ci|hosting|(?:job\s+|task\s+)?queue|broker|cache|auth\s+provider"
+    rf"|test\s+(?:framework|runner)|bundler|package\s+manager|dependency\s+manager|ui\s+library"
+    rf"|component\s+library|migration\s+tool|type\s+checker|database|db)"
+    rf"(?=\s*(?:$|[,.;!?)]|\s+(?:and|but|so|btw|here|now|in\s+(?:this|the|our)\b)))",
+    "use using went",
 )
 _LINE_LENGTH = _grx(
     # "black line length is 100": the user's noun phrase keeps the tool it names
@@ -5679,6 +5718,13 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit(
                 "working_state", {"subject": "package manager", "value": m.group("pm")}, m.span()
             )
+    if not _THIRD_PARTY.search(c):
+        for m in _USE_FOR_SETTING.finditer(c, mask):
+            yield _Hit(
+                "working_state",
+                {"subject": " ".join(m.group("subj").casefold().split()), "value": m.group("val")},
+                m.span(),
+            )
     for m in _INDENT.finditer(c, mask):
         yield _Hit("working_state", {"subject": "indentation", "value": m.group("val")}, m.span())
     for m in _FORMATTER.finditer(c, mask):
@@ -5704,6 +5750,8 @@ _VALUE_STOP: Final = frozenset(
         "locally everywhere else running in on for with everything now here there too also anyway"
         " btw lol pls please tbh for at by from via which that since as across throughout not"
         " actually rn atm currently"
+        # "ci is gitlab ci like before": a comparison with the past, not part of the value
+        " like thats that's that’s"
     )
 )
 
@@ -5827,6 +5875,13 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if lead.casefold() in ("on", "using", "running") and rest:
                 value = rest
             words = value.casefold().split()
+            # "the target is the steam deck": the article is no part of the device's name
+            if (
+                words[0] == "the"
+                and len(words) > 1
+                and (subject or m.group("subj")).casefold() == "target"
+            ):
+                value, words = value.split(" ", 1)[1], words[1:]
             # "workspace is in aws us-east-1": where it is, not what
             if words[0] in _NO_TOOL or (words[0] == "in" and len(words) > 1):
                 continue
@@ -5985,6 +6040,7 @@ _RULES: Final = (
             _BUILD_TOOL,
             _CI_USED,
             _TOOL_FOR_JOB,
+            _USE_FOR_SETTING,
             _TECH_CONTEXT,
             _PACKAGE_MANAGER,
             _LINE_LENGTH,
@@ -9992,6 +10048,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and (
                 _DIED.search(clause, mask)
                 or (_APPOSITION.match(clause) and _gone_before(text, start))
+                # "my wife did all the cooking, she passed in 2019": the next clause says so
+                or _DIED_NEXT.match(text, end)
             )
         ):
             found = [h for h in found if h.kind not in ("pet", "relationship")]
