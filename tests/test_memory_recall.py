@@ -4631,3 +4631,36 @@ def test_facts_said_in_passing_in_everyday_asks(tmp_path: Path) -> None:
     assert not _formed(tmp_path / "died", "My wife did the garden, she passed in 2020.")
     # ... and a hedge before a run-on "im" still governs it
     assert not _formed(tmp_path / "hedge", "maybe im allergic to nuts too, who knows")
+
+
+def test_second_language_grammar_and_corrections_of_one_setting(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("in", "we are in laravel 10 and mysql 8", "laravel version is 10"),
+            ("cook", "i am cook in a restaurant called El Fogon", "el fogon"),
+            ("native", "hungarian is native of course, german fluent from work", "hungarian"),
+            ("learn", "arabic is my mother tongue, french i learn since 2 years", "learning"),
+            ("with her", "i live with her in tlaquepaque, near the centre", "tlaquepaque"),
+            ("bare verb", "my son Bohdan make the posters for me", "son named bohdan"),
+            ("cannot", "my wife agnes cannot eat gluten", "wife named agnes"),
+            ("still", "you know im vegan and still allergic to sesame", "sesame allergy"),
+            ("suffix", "im a radiographer at radboud umc so nights", "radboud umc"),
+            ("wants", "i live in gdansk and want to bake this weekend", "gdansk"),
+        ),
+    )
+    # "wait no, postgres is 15" puts right postgres only; the rails said beside it stands
+    formed = _formed(
+        tmp_path / "one",
+        "we are on rails 7.1 and postgres 14",
+        "wait no, postgres is 16, we upgraded in march",
+    )
+    assert any("rails version is 7.1" in s for s in formed), formed
+    assert any("postgres version is 16" in s for s in formed), formed
+    assert not any("postgres version is 14" in s for s in formed), formed
+    # the pet a relative owns, a language native to a country, an allergic beekeeper
+    assert not any("sister named" in s for s in _formed(tmp_path / "cat", "mandu is my sister cat"))
+    assert not _formed(tmp_path / "to", "quechua is native to peru, spanish fluent there")
+    assert not any(
+        "beekeeper" in s for s in _formed(tmp_path / "bee", "lol. beekeeper with allergy")
+    )

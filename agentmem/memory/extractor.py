@@ -119,7 +119,8 @@ _ORG = (
     rf"|(?-i:[a-z][a-z&'’.\-]*(?:\s+[a-z][a-z&'’.\-]*){{0,3}}\s+(?:{_LOWER_INSTITUTION})\b)"
     # "a year 2 teacher at st marks": a saint's name is a school's, a hospital's, a parish's
     r"|(?-i:st\.?\s+[a-z][a-z'’]+)"
-    r"|(?-i:[a-z][a-z0-9&.\-+]{2,24}))"
+    # ... one word, with the short suffix of its legal or medical name ("erasmus mc", "acme ltd")
+    r"|(?-i:[a-z][a-z0-9&.\-+]{2,24}(?:\s+(?:mc|umc|ltd|plc|inc|gmbh|llc|bv|ag|nv|sa|srl|pty))?))"
 )
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|a\s+couple\s+of)"
@@ -1490,6 +1491,11 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         plural = plural or surface.casefold() in {"children", "grandchildren"}
         # "my little sisters wedding ... her name is Noor": one sister, her wedding
         owner = m.group("tail") in ("'s", "’s")
+        # "mandu is my sister cat": a relative before a pet's noun owns the pet (the "'s" of a
+        # second-language speaker left out), so the name before is the pet's
+        owner = owner or (
+            not is_pet and after is not None and _PET_NOUN.fullmatch(after) is not None
+        )
         if (
             plural
             and not is_pet
@@ -1657,6 +1663,8 @@ _NOT_A_NOUN: Final = frozenset(
         " in on at by with for of about again always never still already really actually"
         " turned turns did does do got gets get went goes made makes not the a an it him her"
         " them something anything after"
+        # "my husband thomas cannot eat kiwi": a verb's helper, never a noun the name owns
+        " cannot cant wont dont doesnt didnt isnt wasnt must should shall might may"
     )
 )
 
@@ -1675,7 +1683,13 @@ def _possessive_s(name: str, c: str, end: int) -> bool:
         word not in _NOT_A_NOUN
         and not word.endswith(("s", "ed", "ly"))
         and (is_common_word(word) or word in _RELATIVE_DAYS)
+        # "my son Taras make the website": a verb (of a second-language speaker's grammar)
+        # before its object, not a noun the name owns
+        and not _OBJECT_NEXT.match(c, after.end())
     )
+
+
+_OBJECT_NEXT = _rx(r"\s+(?:the|a|an|my|his|her|their|our|me|us|him|them|it)\b")
 
 
 _NAME_IS_BEFORE = re.compile(
@@ -2513,6 +2527,13 @@ _HOME = [
         rf"(?:live|lived|living|been\s+living|have\s+lived|{_A}ve\s+lived)\s+(?:there|here)\b",
         "there here",
     ),
+    # "i live with her in zapopan", "we live with my parents in ibadan": the user lives there too
+    _grx(
+        rf"\b(?:i|we)\s+(?:still\s+|now\s+)?(?:live|am\s+living|{_A}m\s+living|im\s+living"
+        rf"|are\s+living|{_A}re\s+living)\s+with\s+(?:her|him|them|my\s+[\w\-]+(?:\s+[\w\-]+)?"
+        rf"|(?-i:[A-Z])[\w\-]+)\s+in\s+(?P<place>{_ANY_PLACE})",
+        "live living",
+    ),
     # code-switched "vivo en Houston desde hace 4 años", "moro em Lisboa"
     _grx(
         rf"\b(?:vivo|vivimos|moro|moramos)\s+(?:en|em|no|na)\s+(?P<place>{_ANY_PLACE})",
@@ -3168,6 +3189,14 @@ _OCCUPATION = [
         rf"|not\s+[a-z]+(?=\s*(?:$|[,.;!?]|\s+(?:haha|hehe|lol|lmao|anymore|btw)\b)))\b)",
         _ROLE_WORDS,
     ),
+    # "i am cook in a restaurant called La Chata": a title that alone says something else ("im
+    # cook tonight", "im driver for this trip") is a job said with its workplace
+    _grx(
+        rf"{_I_AM}\s+(?P<role>{_BARE_ROLE_BLOCK})\s+(?:in|at|for)\s+(?:a|an)\s+(?:[\w\-]+\s+){{0,2}}?"
+        rf"(?:{_COMPANY_KINDS}|hotel|kitchen|factory|warehouse)\b",
+        "restaurant hotel kitchen factory warehouse company agency startup firm studio business"
+        " bakery cafe café clinic hospital school charity nonprofit bank shop store",
+    ),
     # "i am the accountant at Kpakpo & Associates", "no im not a developer, im the product
     # manager" (never "im the driver for this trip": a title said with "the" ends there)
     _grx(
@@ -3529,7 +3558,8 @@ _EMPLOYER = [
     _grx(
         rf"\b(?:i|im|i{_A}m)\b(?:(?!\b(?:my|his|her|their|he|she|they|wife|husband|friend)\b)"
         rf"[^.;!?]){{0,60}}?\b(?:work(?:ing)?|{_ROLE_HEAD}|joined|started|now)\s+(?:[\w\-]+\s+){{0,3}}?"
-        rf"(?:(?:at|for|with)\s+|(?<=joined\s))(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?"
+        # ("i am cook in a restaurant called La Chata": "in" the workplace)
+        rf"(?:(?:at|for|with|in)\s+|(?<=joined\s))(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?"
         rf"(?:{_COMPANY_KINDS})\s*,?\s+(?:(?:called|named)\s+(?P<org>{_ORG})"
         # "a backend dev at a small fintech (paysera)": the name in parentheses after its kind
         rf"|\(\s*(?P<org3>{_ORG})\s*\)"
@@ -4561,7 +4591,7 @@ _ALLERGY = [
     _grx(
         # "im the one allergic to soy" (after "thats my son, hes the egg one")
         rf"(?P<verb>(?:{_I_AM}\s+(?:the\s+one\s+(?:who{_A}?s\s+|who\s+is\s+|thats\s+)?)?"
-        rf"|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|severely|very"
+        rf"|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|still|severely|very"
         rf"|deathly|highly|mildly|seriously|extremely"
         rf"|quite)\s+)*al+er+gic\s+(?:to|against|on|for|of|with))\s+(?:the\s+)?(?P<obj>[^;:]+)",
         "allergic alergic allergik alergik allerigc",
@@ -4597,7 +4627,7 @@ _ALLERGY = [
     # (between commas, _ALLERGY_FRAGMENT reads the whole sentence)
     _grx(
         r"^\W*(?P<verb>)(?!(?:and|or|but|so|no|not|any|an?|the|food|my|this|that|what|which|some"
-        r"|seasonal|proper|real|serious|bad|severe|mild|actual|full|epipen|true|life)\b)(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any)\b)[a-z][a-z\-]*)?)"
+        r"|seasonal|proper|real|serious|bad|severe|mild|actual|full|epipen|true|life)\b)(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any|with|without|of|for|and|or|in)\b)[a-z][a-z\-]*)?)"
         r"\s+allerg(?:y|ies)"
         r"(?=\s*(?:$|[,.!]|\s+(?:here|btw|lol|fyi|since)\b))",
         "allergy allergies",
@@ -4867,7 +4897,13 @@ _LEVEL_CUES: Final = (
         ),
     ),
     ("fluent", _rx(r"\bfluent(?:ly)?\b|\bvery\s+well\b")),
-    ("learning", _rx(r"\b(?:still\s+)?learning\b|\bstudying\b|\bstart(?:ed)?\s+(?:to\s+)?learn")),
+    # ("german i learn since 4 years": the present for the present continuous)
+    (
+        "learning",
+        _rx(
+            r"\b(?:still\s+)?learning\b|\bstudying\b|\bstart(?:ed)?\s+(?:to\s+)?learn|\bi\s+learn\b"
+        ),
+    ),
     (
         None,
         # "russian helps a bit" says how it helps, not how well it is spoken
@@ -4891,6 +4927,10 @@ _CORRECTION_ITEM = _rx(r"\s*(?:i\s+mean|sorry|no\s+wait|i\s+meant)\b")
 _ANAPHOR_ITEM = _rx(rf"\s*(?:it\s+is|it{_A}?s|its|which\s+is|that\s+is|thats|that{_A}s)\b")
 _SELF_SUBJECT = _rx(rf"\b(?:i|i{_A}?m|im|me|my)\b")
 _FIRST_PERSON_OR_LIST = _rx(r"\b(?:i|i{_A}?m|im|my|me|languages?)\b")
+_LEVELLED_LIST_START = _rx(
+    rf"\W*(?:{_LANGS})\s+(?:is\s+)?(?:(?:native|fluent)\b(?!\s+(?:to|in|speakers?)\b)"
+    rf"|(?:my\s+)?mother\s+(?:tongue|language))"
+)
 _LANGUAGE_CUE_WORDS = (
     "mother first native natively language fluent fluently well learning studying started start"
     " speak get little bit rusty perfect ok okay"
@@ -4914,7 +4954,11 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
     mother language so i write german words" says nothing of German); a bare language joined
     by "and" to the next item takes that item's cue ("English and Hindi I can speak").
     """
-    first_person = _FIRST_PERSON_OR_LIST.search(c) is not None
+    # "georgian is native of course, russian fluent from school": a list that opens with a
+    # language and its level, in a clause that names no one else, is the user's answer
+    first_person = _FIRST_PERSON_OR_LIST.search(c) is not None or (
+        _LEVELLED_LIST_START.match(c) is not None and not _THIRD_PARTY.search(c)
+    )
     pending: list[tuple[str, int]] = []  # bare languages joined by "and" to what follows
     carried: tuple[str | None] | None = None  # the level of a verb-first cue a list continues
     pos = 0
@@ -5222,7 +5266,8 @@ _TECH_CONTEXT = _grx(
     rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
     rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+"
     rf"|already\s+|officially\s+|finally\s+|fully\s+)?"
-    rf"(?:on|using|running|at|to|with)"
+    # ("we are in rails 7.0": "in" for "on", as many second-language speakers say it)
+    rf"(?:on|using|running|at|to|with|in)"
     # "project is django v5 with postgres 16", "our service is go 1.22": the stack it is
     # ("the frontend is react 18" names a part with its noun: the frontend, not a version)
     rf"|(?:\b(?:our|the|this|my)\s+|(?:^\W*|[,.;]\s*))(?:project|app|repo|codebase|service"
@@ -5249,7 +5294,7 @@ _TECH_CONTEXT = _grx(
     rf"\s+(?:{_TECH_VERSION})",
     "is on using running at to with compatible target targets targeting support supports pinned"
     " locked run runs built stay use uses bumped upgraded moved switched migrated decided pin lock"
-    " officially finally",
+    " officially finally in",
 )
 # "we pinned terraform at 1.5.7 on purpose": the tool, then the version it is held at
 _TECH_PINNED = _grx(
@@ -5989,7 +6034,7 @@ _ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic lergy lergies")
 _ALLERGY_FRAGMENT = _grx(
     r",\s*(?!(?:and|or|but|so|no|not|any|an?|the|food|my|this|that|what|which|some|seasonal"
     r"|proper|real|serious|bad|severe|mild|actual|full|epipen|true|life|his|her|their|your)\b)"
-    r"(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any)\b)[a-z][a-z\-]*)?)\s+allerg(?:y|ies)"
+    r"(?P<obj>[a-z][a-z\-]*(?:\s+(?!(?:no|not|any|with|without|of|for|and|or|in)\b)[a-z][a-z\-]*)?)\s+allerg(?:y|ies)"
     r"(?=\s*(?:$|[,.!;]|\s+(?:here|btw|lol|fyi|since|too|tho|though)\b))",
     "allergy allergies",
 )
@@ -7136,11 +7181,18 @@ _VALUE_ACTUALLY = _rx(
 _ALL_OF_IT = re.compile(r"\ball\b", re.IGNORECASE)
 
 
-def _kinds_stated(text: str) -> frozenset[str]:
-    """The claim kinds the rules find anywhere in ``text``, markers aside: what a correcting
-    message gives a new value of."""
+def _slots_stated(text: str) -> frozenset[str]:
+    """The claim kinds the rules find anywhere in ``text``, markers aside, with a setting's
+    subject (``working_state:postgres version``): what a correcting message gives a new value
+    of ("wait no, postgres is 15" puts right postgres, not the rails said beside it)."""
     mask = _PREFILTER.scan(text)
-    return frozenset(h.kind for rule, bits in _RULES if mask & bits for h in rule(text, mask))
+    return frozenset(_slot(h) for rule, bits in _RULES if mask & bits for h in rule(text, mask))
+
+
+def _slot(hit: _Hit) -> str:
+    if hit.kind == "working_state":
+        return f"working_state:{(hit.values.get('subject') or '').casefold()}"
+    return hit.kind
 
 
 _VERSION_VALUE = re.compile(r"\d+(?:\.\d+)*")
@@ -7320,7 +7372,9 @@ _ANSWER_NO = _rx(
     rf"|not\s+really)\W+"
     # "no, the base branch is develop": the answer, then the setting it gives
     rf"(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s|the|this)\b"
-    rf"|(?-i:[A-Z][a-z]+\s+is\s+my\b))"
+    rf"|(?-i:[A-Z][a-z]+\s+is\s+my\b)"
+    # "wait no, postgres is 15": the setting put right
+    rf"|(?:{_TECH_NAMES}|(?:[\w\-]+\s+)?{_WS_HEADS})\s+is\b)"
 )
 _CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
 # A new reason or contrast between a marker and the fact after it: "no nuts at all bc im allergic
@@ -8090,9 +8144,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if not named and not whole:
             # "no wait sorry i mixed that up, im vegan now": a takeback that says the right
             # value of some kinds takes back the earlier claims of those kinds only (the allergy
-            # and the dislike said with the wrong diet stand)
-            restated = _kinds_stated(text)
-            if restated and (same := [h for h in earlier if h.kind in restated]):
+            # and the dislike said with the wrong diet stand), and of a setting that setting only
+            restated = _slots_stated(text)
+            kinds = {s.partition(":")[0] for s in restated}
+            if restated and (
+                same := [h for h in earlier if _slot(h) in restated]
+                or [h for h in earlier if h.kind in kinds]
+            ):
                 earlier = same
         gone = {id(h) for h in (named or earlier)}
         for h in hits:

@@ -579,6 +579,13 @@ def conjunct_start(text: str, start: int, end: int) -> int | None:
     return m.start() if m else None
 
 
+# "i live in warsaw and want to make pierogi this weekend": what the user wants or plans to do
+# is a second conjunct, its time word its own
+_WANT_CONJUNCT: Final = re.compile(
+    r"\s+(?:and|but)\s+(?:i\s+)?(?:also\s+|now\s+)?(?:want|wanna|need|have\s+to|plan|planning"
+    r"|am\s+going|going|gonna|will|would\s+like|[a-z]{2,}ing)\b",
+    re.IGNORECASE,
+)
 _WE_START: Final = re.compile(r"\W*we\b", re.IGNORECASE)
 
 
@@ -620,10 +627,17 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     )
     # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
+    # unless the user says they live there ("i live in warsaw and want to make pierogi this
+    # weekend")
     if (
         kind is not None
-        and kind != "home_location"
-        and (conjunct := conjunct_start(text, end, hi)) is not None
+        and (kind != "home_location" or lives)
+        and (
+            conjunct := conjunct_start(text, end, hi)
+            if not lives
+            else (m.start() if (m := _WANT_CONJUNCT.search(text, start, hi)) else None)
+        )
+        is not None
     ):
         hi = conjunct
     scope = quote if is_request(text[lo:hi]) else text[lo:hi]
