@@ -4664,3 +4664,34 @@ def test_second_language_grammar_and_corrections_of_one_setting(tmp_path: Path) 
     assert not any(
         "beekeeper" in s for s in _formed(tmp_path / "bee", "lol. beekeeper with allergy")
     )
+
+
+def test_when_a_setting_changed_is_no_part_of_its_value(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("over", "we upgraded the db to mysql 8.4 over the weekend", "database is mysql 8.4"),
+            (
+                "ago",
+                "we moved the database to postgres 17 a few weeks ago",
+                "database is postgres 17",
+            ),
+            (
+                "after",
+                "after upgrading the database to mariadb 11 the report is slow",
+                "mariadb 11",
+            ),
+        ),
+    )
+    for name, text in (
+        ("over", "we upgraded the db to mysql 8.4 over the weekend"),
+        ("ago", "we moved the database to postgres 17 a few weeks ago"),
+    ):
+        assert not any(
+            w in s for s in _formed(tmp_path / f"{name}2", text) for w in ("weekend", "ago")
+        )
+    # a migration under way has not happened
+    assert not any(
+        "eslint" in s
+        for s in _formed(tmp_path / "ing", "migrating our monorepo to eslint flat config")
+    )

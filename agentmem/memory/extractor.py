@@ -5061,6 +5061,9 @@ _WS_VALUE = (
     r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
     r"|just\s+now|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
     r"|though|ugh|haha|atm|everywhere|yesterday|today|last\s+\w+|this\s+(?:week|morning|month|sprint)"
+    # "we upgraded the database to postgres 16 over the weekend": when, not part of the value
+    r"|over\s+the\s+(?:weekend|holidays?|summer|winter|break)|during|earlier|recently|before|after"
+    r"|(?:a|an|\d+|few|couple\s+of)\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?)\s+ago"
     r"|in\s+here|in\s+this\s+(?:repo|project|codebase|service|app)"
     # "we upgraded the db to postgres 15 in march": when, not part of the value
     r"|in\s+(?:january|february|march|april|may|june|july|august|september|october|november"
@@ -5196,12 +5199,15 @@ _BRANCH_THATS_OUR = _grx(
 )
 _RENAMED = _grx(
     # ("bumped min sdk to 28 just now": a dropped subject where the clause starts)
-    rf"(?:\b(?:we|i)\s+|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?)"
+    # ("after upgrading the database to postgres 16 some queries got slower": a change made)
+    rf"(?:\b(?:we|i)\s+|\bafter\s+(?=(?:upgrading|migrating|moving|switching|bumping)\b)"
+    rf"|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?)"
     rf"(?:just\s+|recently\s+|finally\s+)?(?:renamed|changed|switched|moved|bumped"
-    rf"|upgraded|migrated|raised)\s+(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+"
+    rf"|upgraded|migrated|raised|(?<=after\s)(?:upgrading|migrating|moving|switching|bumping))\s+(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+"
     # "we bumped line length from 88 to 120", "we migrated the db over to postgres"
     rf"(?:from\s+[\w./\-]+\s+)?(?:over\s+)?to\s+{_WS_VALUE}",
-    "renamed changed switched moved bumped upgraded migrated raised",
+    "renamed changed switched moved bumped upgraded migrated raised upgrading migrating moving"
+    " switching bumping",
 )
 
 # Versions of the runtimes, frameworks and tools a coding session works against: "we're on
@@ -5797,6 +5803,8 @@ _VALUE_STOP: Final = frozenset(
         " actually rn atm currently"
         # "ci is gitlab ci like before": a comparison with the past, not part of the value
         " like thats that's that’s"
+        # ... nor when it was set: "postgres 16 over the weekend", "node 20 during the freeze"
+        " over during earlier recently before after yesterday today tonight"
     )
 )
 
@@ -7369,7 +7377,7 @@ _DENIED_WORD = _rx(
 _VALUE_BEFORE = _rx(r"[\w.)]\s*,?\s*$")
 _ANSWER_NO = _rx(
     rf"^\W*(?:(?:wait|sorry|oh|ah|hmm+|oops|haha|lol)\W+)*(?:(?:no|nope|nah)\W+)*(?:no|nope|nah"
-    rf"|not\s+really)\W+"
+    rf"|not\s+really)\W+(?:(?:wait|sorry|sry|oops|my\s+bad)\W+)*"
     # "no, the base branch is develop": the answer, then the setting it gives
     rf"(?=(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we|my|our|its|it{_A}s|the|this)\b"
     rf"|(?-i:[A-Z][a-z]+\s+is\s+my\b)"
