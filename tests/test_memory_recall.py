@@ -4695,3 +4695,36 @@ def test_when_a_setting_changed_is_no_part_of_its_value(tmp_path: Path) -> None:
         "eslint" in s
         for s in _formed(tmp_path / "ing", "migrating our monorepo to eslint flat config")
     )
+
+
+def test_the_users_setup_among_versions_that_are_not_theirs(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("so why", "it warns about minSdk 21 but our minSdk is 26 so why??", "min sdk is 26"),
+            (
+                "repo",
+                "our billing repo is on pandas 2.1.4 with python 3.11",
+                "pandas version is 2.1.4",
+            ),
+            ("jdk", "done, switched the project to jdk 21, build passes", "jdk version is 21"),
+            ("so were", "we're on dbt 1.7 so were fine yes?", "dbt version is 1.7"),
+            ("module", "but our module targets go 1.22. now tidy keeps bumping it", "go 1.22"),
+            (
+                "readme",
+                "the readme says npm install or yarn add, our package manager is bun so i do"
+                " bun add right?",
+                "package manager is bun",
+            ),
+        ),
+    )
+    # a repo named by what it is for is no setting of its own
+    assert not any(
+        "billing" in s
+        for s in _formed(tmp_path / "repo2", "our billing repo is on pandas 2.1.4 with python 3.11")
+    )
+    # the app of a job the user left
+    assert not _formed(
+        tmp_path / "last",
+        "reminds me of the vue 2 app i maintained at my last job, glad thats over",
+    )

@@ -500,7 +500,8 @@ _CLAUSE_SEP = _grx(
     rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need|no|not)\b)"
     # "im a paralegal and i live in leicester so its english law right?": the ask is its own
     rf"|,?\s+so\s+(?=(?:it{_A}?s|its|that{_A}?s|thats|is\s+(?:it|that)|does|do|should|can"
-    rf"|would)\b)"
+    # "but our minSdk is 24 so why??"
+    rf"|would|why|what|how|where|which)\b)"
     # "I was working in Infosys since 2019 only but from last month I have joined TCS"
     rf"|,?\s+but\s+(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "used to live in oslo but moved to bergen", "in nairobi till thursday but home is kampala"
@@ -1039,9 +1040,12 @@ _PAST = _grx(
     r"(?!\s+in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+now\b)"
     r"(?:(?<=\bwe\swere)|(?!\s+(?:on|using)\s+(?:node|python|react|django|rails|go|java|ruby|php"
     r"|postgres|mysql|pnpm|yarn|npm|next|vue|angular|kotlin|swift|rust|typescript|v?\d)\b))"
-    r"|\bhad\b",
+    r"|\bhad\b"
+    # "the angular 12 app i maintained at my last job": what belonged to a job left behind
+    r"|\bat\s+my\s+(?:last|previous|old|former)\s+(?:job|company|employer|workplace|gig)\b",
     words="used formerly previously once longer back was were kid child teen teenager student up"
-    " past former ex passed died deceased lived worked until before late had put rainbow lost",
+    " past former ex passed died deceased lived worked until before late had put rainbow lost"
+    " last previous old",
 )
 # "actually she is my cousin", "shes my fiancee now" (never "he is my sister's boy")
 _PRONOUN_IS_MY = _grx(
@@ -5117,7 +5121,7 @@ _WORKING_STATE = [
             # "our fastapi service targets cloud run": one word may say which service
             rf"(?:(?:\b(?:the|this|our)\s+(?:[\w\-.]+\s+)?|(?:^|[.,;:]\s*)\W*)(?:project|repo"
             rf"|repository|codebase"
-            rf"|app|application|service|library|lib|package|tool|cli)\s+"
+            rf"|app|application|service|library|lib|package|tool|cli|solution|module|crate)\s+"
             rf"(?:(?:itself|now|only|also|mainly|mostly)\s+)*(?:targets"
             rf"|is\s+targeting)|\bwe\s+(?:now\s+)?target)\s+{_WS_VALUE}"
             # "targets ios 15 and up": the lower bound is part of the value
@@ -5230,7 +5234,7 @@ _TECHS: Final = _words(
     " pytest cypress playwright selenium junit mocha vitest elasticsearch opensearch grafana"
     " prometheus kibana hadoop flink dask polars jupyter conda mamba py"
     # firmware
-    " esp-idf zephyr micropython circuitpython platformio"
+    " esp-idf zephyr micropython circuitpython platformio jdk"
 )
 _TECH_ALIASES: Final = {
     "py": "python",
@@ -5284,10 +5288,12 @@ _TECH_CONTEXT = _grx(
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
     # "we bumped to node 20 last sprint"
-    rf"|(?:\b(?:we|i)\s+|^\W*(?:(?:and|so|also|ok|okay|btw|oh)\s+)?)"
+    rf"|(?:\b(?:we|i)\s+|^\W*(?:(?:and|so|also|ok|okay|btw|oh|done|yep|yes)\W+)*)"
     rf"(?:just\s+|recently\s+|finally\s+|actually\s+)?(?:bumped|upgraded|moved|switched"
     # "we upgraded from 3.19 to flutter 3.22"
-    rf"|migrated)\s+(?:up\s+|over\s+)?(?:from\s+v?\d+(?:\.\d+){{0,2}}\s+)?to"
+    # ... "switched the project to jdk 17": the project named between
+    rf"|migrated)\s+(?:(?:the|our|my)\s+(?:project|repo|app|codebase|build)\s+)?(?:up\s+|over\s+)?"
+    rf"(?:from\s+v?\d+(?:\.\d+){{0,2}}\s+)?to"
     # "merged. so officially python 3.11 now": the new version, declared where a clause starts
     rf"|^\W*(?:(?:so|and|ok|okay|yep|yes|now)\s+)*(?:officially|finally)"
     # "decided to just go node 20"
@@ -5332,6 +5338,9 @@ _TECH_APP = _grx(
     rf"(?:{_TECH_VERSION})"
     rf"(?=(?:\s*(?:/|\+|&|,|\band\b|\bwith\b)\s*[\w.]+\s*v?\d+(?:\.\d+)*)*\s+(?:app|project"
     rf"|service|api|shop|codebase|repo|backend|frontend|monolith|site|server|stack)\b"
+    # ("the angular 12 app i maintained at my last job": one the user had)
+    rf"(?!\s+(?:(?:i|we)\s+(?:maintained|built|wrote|made|had|inherited|worked\s+on|used\s+to)"
+    rf"|(?:at|from)\s+my\s+(?:last|previous|old|former))\b)"
     # "also node 20 on CI fyi": the version the user's CI runs
     rf"|\s+on\s+(?:the\s+|our\s+)?ci(?=\s*(?:$|[,.;!?)]|\s+(?:fyi|btw|too|now|as\s+well|pls"
     rf"|please|and|but|so|lol)\b)))",
@@ -5967,7 +5976,12 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
             # "our repo is pnpm + node 20": the tools the repo is made of, each its own setting
-            if subj.casefold() in _CONTAINERS and (items := _stack_items(value)):
+            container = subj.casefold().split()[-1] in _CONTAINERS
+            # "our reporting repo is on pandas 1.5.3": the version of the one tool named is the
+            # setting (the tool rules read it), not a value of the repo
+            if container and _TECH_ALONE.fullmatch(value):
+                continue
+            if container and (items := _stack_items(value)):
                 for item in items:
                     yield _Hit("working_state", item, m.span())
                 continue
@@ -6194,7 +6208,7 @@ def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
 
 
 _QUESTION_PARTS = re.compile(
-    r",|\s[-–—]\s|;|\s+so\s+(?=(?:i|we|you|u|what|how|which|where|when|can|could|should|is|are"
+    r",|\s[-–—]\s|;|\s+so\s+(?=(?:i|we|we['’]?re|were|you|u|what|why|how|which|where|when|can|could|should|is|are"
     r"|do|does|any|maybe|perhaps|probably|she|he|they|it|that|this|my|her|his|their|its"
     r"|it['’]s|thats|that['’]s)\b)"
     r"|\s+but\s+(?=(?:what|how|which|where|when|can|could|should|would|is|are|do|does|any"
@@ -6283,6 +6297,14 @@ _BUT_BEFORE = _rx(
     r"(?:\s+o)?\W*$"
 )
 _AND_BEFORE = _rx(r"\band\W*$")
+_DOCUMENT_SPEAKER = _rx(
+    r"\b(?:readme|docs?|documentation|changelog|release\s+notes|tutorial|guide|article|blog"
+    r"|manual|error|log|course|page|post)\b"
+)
+_OWN_SETTING_START = _rx(
+    rf"^\W*(?:(?:and|but|so)\s+)?(?:(?:our|my)\s+(?:[\w\-]+\s+){{0,2}}?{_WS_HEADS}\b"
+    rf"|we(?:['’]?re|\s+are)\s+(?:on|using)\b)"
+)
 _NOT_BECAUSE = _rx(r"\bnot\s+(?:just\s+|only\s+)?(?:because|cause|cuz|coz|bc|since)\W*$")
 _OWN_VOICE = _rx(
     r"^\W*(?:now\s+|honestly\s+|rn\s+|right\s+now\s+|currently\s+|actually\s+|in\s+fact\s+)?"
@@ -8277,6 +8299,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             governed == "reported"
                             and _AND_BEFORE.search(text, max(0, c_start - 8), c_start)
                             and _OWN_VOICE.match(clause)
+                            and not _SELF_SUBJECT.search(text, report_from, c_start)
+                        )
+                        # "the readme says npm install, our package manager is pnpm": a
+                        # document's words end where the user names their own setting
+                        or (
+                            governed == "reported"
+                            and _OWN_SETTING_START.match(clause)
+                            and _DOCUMENT_SPEAKER.search(text, s_start, c_start) is not None
                             and not _SELF_SUBJECT.search(text, report_from, c_start)
                         )
                     ):
