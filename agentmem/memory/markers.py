@@ -629,17 +629,12 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
     # unless the user says they live there ("i live in warsaw and want to make pierogi this
     # weekend")
-    if (
-        kind is not None
-        and (kind != "home_location" or lives)
-        and (
-            conjunct := conjunct_start(text, end, hi)
-            if not lives
-            else (m.start() if (m := _WANT_CONJUNCT.search(text, start, hi)) else None)
-        )
-        is not None
-    ):
-        hi = conjunct
+    if kind is not None and (kind != "home_location" or lives):
+        if lives:
+            wish = _WANT_CONJUNCT.search(text, start, hi)
+            hi = wish.start() if wish else hi
+        elif (conjunct := conjunct_start(text, end, hi)) is not None:
+            hi = conjunct
     scope = quote if is_request(text[lo:hi]) else text[lo:hi]
     # a trip bounds where the user is, not what they are: "i am backend dev at VNG, been
     # staying in saigon ..." states the job whatever the stay is
