@@ -4728,3 +4728,80 @@ def test_the_users_setup_among_versions_that_are_not_theirs(tmp_path: Path) -> N
         tmp_path / "last",
         "reminds me of the vue 2 app i maintained at my last job, glad thats over",
     )
+
+
+def test_the_branch_the_user_is_on_and_the_stack_a_project_uses(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("on branch", "im on branch fix/invoice-rounding, tests fail", "branch is fix/invoice"),
+            ("switched", "we switched to branch hotfix/login-loop", "branch is hotfix/login-loop"),
+            ("shaped", "and im working on feat/csv-export now", "branch is feat/csv-export"),
+            ("next", "we are on next 13 with the pages router", "next version is 13"),
+            ("nextjs", "we're on nextjs 14", "next version is 14"),
+            ("uses", "our project uses angular 17 and ngrx", "angular version is 17"),
+            ("use", "our app still use vue 2.7, migration is later", "vue version is 2.7"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("file", "im working on src/utils.py, the parser part"),
+            ("one change", "im on feat/dark-theme for this pr, should i squash"),
+            ("days", "im on next 14 days of leave so no rush"),
+            ("friend", "my friend's app uses vue 2 and it is so slow"),
+            ("question", "can you check if im on branch main?"),
+        ),
+    )
+
+
+def test_home_named_beside_a_stay_that_ends(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("home is", "in madrid till thursday for a trade show, home is lyon though", "lyon"),
+            (
+                "back home",
+                "im at my sisters in leeds till sunday, then back home in york on monday",
+                "lives in york",
+            ),
+            ("the 14th", "in oslo next week for work, back home in bergen on the 14th", "bergen"),
+        ),
+    )
+    for name, text, visited in (
+        ("home is2", "in madrid till thursday for a trade show, home is lyon though", "madrid"),
+        (
+            "back2",
+            "im at my sisters in leeds till sunday, then back home in york on monday",
+            "leeds",
+        ),
+    ):
+        assert not any(visited in s for s in _formed(tmp_path / name, text)), name
+    # "back home" without the day a trip ends is often where the user is from
+    for name, text in (
+        ("origin", "back home in accra my grandmother grows cassava"),
+        ("month", "ill be back home in manila next month to see family"),
+    ):
+        assert not any("lives in" in s for s in _formed(tmp_path / name, text)), name
+
+
+def test_a_job_beside_what_the_assistant_is_asked_to_be_and_a_title_after_a_start(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "so youre",
+                "im the only data engineer at a small startup so youre my reviewer today",
+                "works as a data engineer",
+            ),
+            (
+                "title",
+                "also started at Wise this week, product analyst",
+                "works as a product analyst",
+            ),
+            ("employer", "also started at Wise this week, product analyst", "works at wise"),
+            ("also", "i also started at Monzo last week", "works at monzo"),
+        ),
+    )

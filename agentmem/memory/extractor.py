@@ -465,7 +465,7 @@ _ABBREVIATIONS: Final = frozenset(
 )
 _SUBJECT_START = (
     rf"(?:i|i{_A}?m|i{_A}?ve|i{_A}d|i{_A}ll|my|our|we|we{_A}re|we{_A}ve|he|she|they|you"
-    rf"|he{_A}?s|she{_A}?s|they{_A}?re|they{_A}?ve|you{_A}re|me\s+(?:and|n|&)\s+(?:my|our))\b"
+    rf"|he{_A}?s|she{_A}?s|they{_A}?re|they{_A}?ve|you{_A}?re|me\s+(?:and|n|&)\s+(?:my|our))\b"
     r"|(?:this|next|last)\s+(?:week|weekend|month|year|morning|evening|time)\b"
     r"|(?:today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment)\b"
     # a coding session's own subjects: "..., the repo uses vitest", "and CI runs on python 3.12"
@@ -475,6 +475,9 @@ _SUBJECT_START = (
     rf"|{IT_DID}"
     # "how to say it in yoruba properly, yoruba is my mother tongue": a statement of its own
     r"|[\w\-]+\s+is\s+my\b"
+    # "im in berlin this week for a conference, home is hamburg tho", "im in lisbon till friday,
+    # then back home in porto on saturday": where home is, past the stay's own time
+    rf"|home(?:\s+is|{_A}s)\s|(?:then\s+)?back\s+home\b"
 )
 _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
@@ -2667,6 +2670,16 @@ _HOME = [
         "still",
     ),
     _grx(rf"\bnow\s+back\s+home\s+in\s+(?P<place>{_ANY_PLACE})", "back"),
+    # "im in lisbon till friday, back home in porto on saturday": the day a trip ends names
+    # the home it ends at ("back home in lagos my mum cooks ..." is where the user is from)
+    _grx(
+        rf"(?:^\W*|\b(?:then|and|but|so|i{_A}?m|im|i\s+am|we{_A}?re|we\s+are|be|flying|heading"
+        rf"|driving|going|getting|arriving)\s+)(?:then\s+)?back\s+home\s+in\s+"
+        rf"(?P<place>{_ANY_PLACE})(?=\s*,?\s+(?:on\s+|by\s+|from\s+)?(?:the\s+)?"
+        rf"(?:\d{{1,2}}(?:st|nd|rd|th)\b|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+        rf"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b))",
+        "back",
+    ),
     # habitual present: "me and my husband we stay in Cebu", "we stay here in Makati"
     _grx(
         rf"\b(?:i|we)\s+(?:also\s+|all\s+|both\s+)?stay\s+(?:here\s+)?in\s+(?P<place>{_ANY_PLACE})",
@@ -3240,11 +3253,20 @@ _OCCUPATION = [
     # "Just started at Grant Thornton last week as an audit senior"
     _grx(
         rf"(?:^\W*|,\s*|\bi(?:{_A}ve|\s+have|\s+am|\s+have\s+now)?\s+|{_LEFT_AND})"
-        rf"(?:just\s+|recently\s+)?(?:started|joined)\s+(?:at\s+)?"
+        rf"(?:(?:also|just|recently|finally|officially)\s+)*(?:started|joined)\s+(?:at\s+)?"
         rf"(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+|\s+(?:\w+\s+)?\w+\s+ago"
         rf"|\s+on\s+\w+|\s+from\s+(?:last\s+)?\w+(?:\s+only)?)?"
         rf"\s+as\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
+        "started joined",
+    ),
+    # "also started at Safaricom this week, finance analyst", "i started at bosch in september,
+    # firmware engineer, in the feuerbach site": the title set after the new workplace
+    _grx(
+        rf"(?:^\W*|\bi(?:{_A}ve|\s+have)?\s+)(?:(?:also|just|recently|finally|officially)\s+)*"
+        rf"(?:started|joined)\s+(?:at\s+)?(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+"
+        rf"|\s+(?:\w+\s+)?\w+\s+ago|\s+on\s+\w+)?\s*,\s*(?:as\s+)?(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE})(?=\s*$|\s*[,.;!])",
         "started joined",
     ),
     # "just started as sous chef at Nopa last week"
@@ -3614,7 +3636,8 @@ _EMPLOYER = [
     ),
     # "i left BT, started at Sky in september": a new workplace, said without the title
     _grx(
-        rf"(?:^\W*|,\s*|\bi\s+(?:have\s+|{_A}ve\s+)?(?:just\s+|recently\s+)?)started\s+at\s+"
+        rf"(?:^\W*|,\s*|\bi\s+(?:have\s+|{_A}ve\s+)?)(?:(?:also|just|recently|finally|officially)\s+)*"
+        rf"started\s+at\s+"
         rf"(?P<org>(?=(?-i:[A-Z])){_ORG})(?=\s+(?:in|on|last|this)\s+\w+|\s+\w+\s+ago|\s*$|\s*[,.;!])",
         "started",
     ),
@@ -3633,7 +3656,8 @@ _EMPLOYER = [
         "employed working",
     ),
     _grx(
-        rf"(?:\bi(?:{_A}ve|\s+have)?\s+|{_I_AM}\s+|^\W*|{_LEFT_AND})(?:just\s+|recently\s+|now\s+)?"
+        rf"(?:\bi(?:{_A}ve|\s+have)?\s+|{_I_AM}\s+|^\W*|{_LEFT_AND})"
+        rf"(?:(?:also|just|recently|now|finally|officially)\s+)*"
         rf"(?:started\s+(?:a\s+new\s+job\s+"
         rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined|joining"
         # Nigerian English "i resumed at Flutterwave last week"
@@ -5179,6 +5203,19 @@ _DEPLOYS_TO = _grx(
     r"|monday|mondays|weekends?|eu|us)\b)(?P<val>[a-z][\w\-]*(?:\.[a-z]{2,})?)(?=\s|[,;:!?)]|\.(?:\s|$)|$)",
     "deploy",
 )
+# "im on branch fix/checkout-hydration", "i switched to branch fix/stripe-retries", "and im
+# working on feature/checkout-v2": the branch the user works on now (a name without the word
+# "branch" only when it is shaped like one, "feat/..."; "im working on src/app.py" is a file)
+_BRANCH_PREFIX = r"(?:feat|feature|features|fix|bugfix|hotfix|chore|refactor|release|wip|dev)/"
+_ON_BRANCH = _grx(
+    rf"\b(?:i{_A}?m|im|i\s+am|we{_A}?re|we\s+are)\s+(?:now\s+|currently\s+|still\s+|just\s+)?"
+    rf"(?:working\s+)?on\s+(?:(?:the\s+)?branch\s+(?P<val>`[^`\n]{{1,60}}`|[\w./\-]+)"
+    rf"|the\s+(?P<val2>`[^`\n]{{1,60}}`|[\w./\-]+)\s+branch\b"
+    rf"|(?P<val3>{_BRANCH_PREFIX}[\w./\-]*[\w\-]))"
+    rf"|\b(?:i|we)\s+(?:just\s+|now\s+|also\s+)?(?:switched|moved|changed|checked\s+out)\s+"
+    rf"(?:over\s+)?(?:to\s+)?branch\s+(?P<val4>`[^`\n]{{1,60}}`|[\w./\-]*[\w\-])",
+    "on switched moved changed checked",
+)
 # "prod deploys from the `release` branch": the environment the branch deploys to
 _ENV_BEFORE = _rx(r"\b(?P<env>prod|production|staging)\s+$")
 _SETTING_FOR_REPO = _grx(
@@ -5240,6 +5277,9 @@ _TECH_ALIASES: Final = {
     "py": "python",
     "node.js": "node",
     "nodejs": "node",
+    # Next.js as people name it in chat ("next 14"), one setting however it is spelled
+    "next.js": "next",
+    "nextjs": "next",
     "golang": "go",
     "postgresql": "postgres",
     "react-native": "react native",
@@ -5259,7 +5299,11 @@ _VALUE_IS_OUR = _grx(
 )
 _TECH_VERSION = (
     # ("expo sdk 51": the sdk is part of the setting's name)
-    r"(?P<tech>react[\s\-]native|(?:" + _TECH_NAMES + r")(?:\s+sdk)?|spring\s+boot)\s*"
+    # "we're on next 14": Next.js by its short name, only before a major version it has had
+    # ("next 14 days" counts days)
+    r"(?P<tech>react[\s\-]native|next(?=\s*v?(?:9|1\d)(?:\.\d+){0,2}(?![\w.])(?!\s+(?:days?"
+    r"|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|steps?|items?|people|times?|pages?|pts"
+    r"|points|questions|orders|rows)\b))|(?:" + _TECH_NAMES + r")(?:\s+sdk)?|spring\s+boot)\s*"
     r"(?P<ver>v?\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
 )
 # "pandas is 1.3", "so node is 20 now": a tool named with a number is its version
@@ -5270,7 +5314,7 @@ _TECH_IS = _grx(
     # ... "python still 3.11": "is" left out
     + r")\s+(?:version\s+(?:is\s+)?|is\s+(?:now\s+|still\s+)?|still\s+(?:on\s+)?)"
     r"v?(?P<ver>\d+(?:\.\d+){0,2})(?![\w.])",
-    " ".join(_TECHS) + " spring",
+    " ".join(_TECHS) + " spring next",
 )
 _TECH_CONTEXT = _grx(
     rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
@@ -5284,6 +5328,10 @@ _TECH_CONTEXT = _grx(
     # "(prod is php 8.2)": what the live servers run
     rf"|prod|production)"
     rf"\s+is(?:\s+(?:still|currently|now))?"
+    # "our project uses vue 3", second-language "our project still use vue 2.7"
+    rf"|\b(?:our|the|this|my)\s+(?:[\w\-]+\s+)?(?:project|app|repo|codebase|service|frontend"
+    rf"|backend|monorepo|api|site|website)\s+(?:still\s+|now\s+|currently\s+|also\s+|only\s+)?"
+    rf"(?:uses?|is\s+using)"
     rf"|\b(?:compatible\s+with|supports?"
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
@@ -5344,7 +5392,7 @@ _TECH_APP = _grx(
     # "also node 20 on CI fyi": the version the user's CI runs
     rf"|\s+on\s+(?:the\s+|our\s+)?ci(?=\s*(?:$|[,.;!?)]|\s+(?:fyi|btw|too|now|as\s+well|pls"
     rf"|please|and|but|so|lol)\b)))",
-    " ".join(_TECHS) + " net spring",
+    " ".join(_TECHS) + " net spring next",
 )
 # "package manager is pnpm not npm in this repo, and node 20": one more of the stack, added to
 # a setting just stated (read only after one, see _rule_tech)
@@ -5506,7 +5554,7 @@ _TECH_FRAGMENT = _grx(
     rf"|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
     rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath|lts"
     rf"|btw|and|in\s+(?:this|the|our)\b)))",
-    " ".join(_TECHS) + " spring",
+    " ".join(_TECHS) + " spring next",
 )
 _THEIR_SETUP = _rx(
     r"\b(?:their|his|her|your|(?:the\s+)?(?:reporter|maintainer|author)s?['’]?s?)\s+"
@@ -5705,6 +5753,10 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             "deploy branch" if named in ("prod", "production", "live") else f"{named} deploy branch"
         )
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
+    for m in _ON_BRANCH.finditer(c, mask):
+        value = next(v for v in m.group("val", "val2", "val3", "val4") if v).strip("`")
+        if value.casefold() not in _STATE_WORDS:
+            yield _Hit("working_state", {"subject": "branch", "value": value}, m.span())
     for m in _DEPLOYS_MOVED.finditer(c, mask):
         yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
     for m in _PR_BASE.finditer(c, mask):

@@ -151,6 +151,9 @@ TRANSIENT_MARKERS: Final = _compile(
             r"\bfor (?:this|the current|the next|this one|that) (?:task|session|conversation|chat"
             r"|thread|request|question|answer|reply|response|exercise|run)\b"
             r"|\b(?:in|during) this (?:task|session|conversation|chat|thread)\b|\bjust this once\b"
+            # "im on feat/dark-mode-toggle for this pr": the branch of one change
+            r"|\bfor (?:this|that|the current) (?:pr|pull request|mr|merge request|ticket|issue"
+            r"|bug|story|change|feature|fix|hotfix|commit)\b"
             # "i prefer email over phone calls for this one"
             r"|\bfor (?:this|that) one\b",
         ),
@@ -233,7 +236,7 @@ _TRIGGERS: Final = {
     "transient:right_now_chat": ("rn atm", ""),
     "transient:task_scope": (
         "task session conversation chat thread request question answer reply response exercise"
-        " run once one",
+        " run once one pr pull mr merge ticket issue bug story change feature fix hotfix commit",
         "",
     ),
     "transient:for_now": (
@@ -442,7 +445,9 @@ def transient_marker(text: str) -> str | None:
 # ends of sentences, semicolons, parentheses and spaced dashes, and a comma or conjunction that
 # starts a new first-person statement ("Leeds is where my brother lives, I'm in York"). Kept
 # coarse on purpose: a clause that is too long can only make the check stricter.
-_SUBJECT = r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've|home is|home's)\b"
+_SUBJECT = (
+    r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've|home is|home's|(?:then )?back home)\b"
+)
 # "we're on node 20, it worked yesterday": what "it" did is a statement of its own, with its own
 # time (the extractor splits its clauses at the same words)
 IT_DID: Final = (
@@ -500,8 +505,12 @@ def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
 # "im a site engineer with balfour beatty, theyve put me on a job up in aberdeen for 3 weeks":
 # another subject after a comma states its own time (a place keeps the sentence's: never here)
 _OTHER_SUBJECT_AFTER_COMMA = r"|,\s+(?=(?:they|they'?ve|they'?re|he|she|he'?s|she'?s)\s)"
+# "im the only frontend dev here so youre my code reviewer today": what the assistant is asked
+# to be is a statement of its own, with its own time (not for a place: "im in rome so you can
+# guess im busy this week" is a visit)
+_YOU_SUBJECT = r"|(?:you|you'?re|youre|u)\s"
 _CLAUSE_BREAK: Final = _clause_break(
-    f"|{THING_DID}|{TIMED_SUBJECT}", _ASK_AFTER_COMMA + _OTHER_SUBJECT_AFTER_COMMA
+    f"|{THING_DID}|{TIMED_SUBJECT}{_YOU_SUBJECT}", _ASK_AFTER_COMMA + _OTHER_SUBJECT_AFTER_COMMA
 )
 # "i live in lyon, can u suggest dinner tonight": a home said with "live in" ends where an ask
 # after a comma begins, and "right now we live in leeds" is where the user lives now ("im in
