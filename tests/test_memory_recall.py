@@ -4805,3 +4805,53 @@ def test_a_job_beside_what_the_assistant_is_asked_to_be_and_a_title_after_a_star
             ("also", "i also started at Monzo last week", "works at monzo"),
         ),
     )
+
+
+def test_home_said_with_where_in_it_or_since_when(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("since", "we're in rathgar now since october, the flat is tiny", "lives in rathgar"),
+            ("since year", "im in Porto since 2021 and love it", "lives in porto"),
+            ("floor", "i live on the 4th floor in Gràcia, Barcelona", "lives in gràcia"),
+            ("away", "we live like 10 min away in brisbane", "lives in brisbane"),
+            ("campus", "i live off campus in ann arbor with 3 roommates", "lives in ann arbor"),
+            ("moved here", "i moved here in Edmonton from Cebu 3 yrs ago", "lives in edmonton"),
+            ("capital", "im in Bath so the train is easy", "lives in bath"),
+            ("city", "im in cork city, any good cafes", "lives in cork"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("hospital", "im in hospital since monday, bored"),
+            ("yesterday", "im in bed since yesterday with flu"),
+            ("word", "im in reading mode today"),
+            ("name start", "i live just next to the market in colonia Roma"),
+        ),
+    )
+
+
+def test_a_title_with_how_long_or_said_again_in_english(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("years", "im a plumber 30 years never seen a boiler like this", "works as a plumber"),
+            ("yrs", "im a midwife 12 yrs now", "works as a midwife"),
+            (
+                "again",
+                "I am Krankenpfleger, sorry, nurse, at the Charité",
+                "works as a nurse",
+            ),
+            (
+                "as",
+                "i work for Bimbo as analista de datos, sorry, data analyst",
+                "works as a data analyst",
+            ),
+        ),
+    )
+    # the title said again replaces the word before it, which is no title of its own
+    assert not any(
+        "krankenpfleger" in s
+        for s in _formed(tmp_path / "word", "I am Krankenpfleger, sorry, nurse, at the Charité")
+    )

@@ -2398,6 +2398,8 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         (m := _I_AM_NAME.match(c, mask))
         and (names := _given_names(m.group("name")))
         and len(names) == len(m.group("name").split())  # "I'm Lucas Alves", not "I'm Lucas Here"
+        # "I am Physiotherapeut, sorry, physiotherapist": a title in another language
+        and not _TITLE_SAID_AGAIN.match(c, m.end("name"))
         # past a message's opening, only a full name no word or place could be ("write a hello
         # email pls. im Oluwaseun Adeyemi but i go by Seun")
         and (
@@ -2450,6 +2452,16 @@ _HOME_NOW = _grx(
     "home",
 )
 _HOME = [
+    # "we're in portobello now since august", "im in kileleshwa since 2021": a place the user is
+    # in since a month, season or year is where they live (never "since yesterday")
+    _grx(
+        rf"\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+(?:now\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
+        rf"(?:\s+now)?(?=\s+since\s+(?:(?:last\s+)?(?:january|february|march|april|may|june|july"
+        rf"|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov"
+        rf"|dec|spring|summer|autumn|fall|winter|year)\b|(?:19|20)\d\d\b|(?:\d+|two|three|four"
+        rf"|five|six|seven|eight|nine|ten)\s+(?:years|months)\b))",
+        "since",
+    ),
     # "now we are back in Kraków since spring" ("back home in india" is where the user is
     # from, often not where they live)
     _grx(
@@ -2506,8 +2518,22 @@ _HOME = [
         # Bradford": where the move ended
         rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
         # "we moved out of chicago to evanston"
-        rf"(?:(?:from|out\s+of|away\s+from)\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})",
+        rf"(?:(?:from|out\s+of|away\s+from)\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})"
+        # second-language "i moved here in Calgary from Manila 2 yrs ago"
+        rf"|\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+)?"
+        rf"(?:moved|relocated|shifted)\s+here\s+(?:in|to)\s+(?P<place2>{_ANY_PLACE})",
         "moved relocated shifted",
+    ),
+    # "i live on the 9th floor in Laureles", "we live like 5 min away in sydney", "i live off
+    # campus in columbus": where in the place, then the place
+    _grx(
+        rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+|also\s+)?live\s+(?:just\s+|like\s+"
+        rf"|right\s+)?(?:on\s+the\s+\w+\s+floor|off\s+campus|on\s+campus|close\s+by|nearby"
+        rf"|downtown|uptown|(?:next\s+(?:door\s+)?to|close\s+to|near|opposite|behind|above"
+        rf"|across\s+from)\s+(?:the|a|an|my|our)\s+[\w\-]+(?:\s+[\w\-]+)?"
+        rf"|(?:\d+|a\s+few|few|two|five|ten)\s*(?:min|mins|minutes|km|miles|blocks)\s+"
+        rf"(?:away|from\s+(?:the|my|our)\s+[\w\-]+))\s+in\s+(?P<place>{_ANY_PLACE})",
+        "live",
     ),
     # Nigerian English "we stay for Lekki", "i dey stay for Surulere"
     _grx(
@@ -2809,6 +2835,9 @@ _AFTER_PLACE: Final = frozenset(
 )
 
 
+_CAPITAL_NEXT = re.compile(r"\s+[A-ZÀ-ÖØ-Þ]")
+
+
 def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
     """The place a home pattern captured: as typed when capitalised, else from the gazetteer.
 
@@ -2819,6 +2848,11 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
     place = m.group("place") or m.groupdict().get("place2") or ""
     if place[:1].islower():
         words = place.split()
+        # "i live next to the taqueria in colonia Obispado": one lower-case word before a
+        # capitalised name is the start of that name, not a place of its own
+        group = "place" if m.group("place") else "place2"
+        if len(words) == 1 and _CAPITAL_NEXT.match(c, m.end(group)):
+            return None
         for n in range(len(words), 0, -1):
             if (found := canonical_place(" ".join(words[:n]))) is not None:
                 if n < len(words) and (state := _state_after(words, n)):
@@ -3052,7 +3086,11 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
         place = m.group("place")
         words = place.split()
         for n in range(min(len(words), 3), 0, -1):
-            if (found := canonical_place(" ".join(words[:n]))) is not None:
+            # "im in Bath", "im in cork city": a place that is also an English word, when its
+            # capital or the word "city" says it is the place
+            said = words[:n]
+            wordlike = said[0][:1].isupper() or words[n : n + 1] == ["city"]
+            if (found := canonical_place(" ".join(said), wordlike=wordlike)) is not None:
                 if n == len(words):  # "im in astoria, queens now": the region the user gave
                     found, _ = _with_region(found, c, m.end("place"))
                 elif state := _state_after(words, n):
@@ -3098,8 +3136,14 @@ _ROLE_END = (
     r"|last|this|yesterday|today|recently|earlier|next)\b"
     # "i work at Boots as a pharmacist 3 days a week"
     r"|\s+\d+\s+(?:days?|hrs?|hours?|shifts?|nights?)\b"
+    # "im a carpenter 25 years never had to do this": how long, "for" left out
+    r"|\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten|many)\+?\s*(?:years?|yrs?)\b"
     # an emoji after the title: "started at Monzo on monday as a data analyst 🎉"
     "|\\s*[\U0001f300-\U0001faff\u2600-\u27bf])"
+)
+# "..., sorry, physiotherapist": a word put right as a title
+_TITLE_SAID_AGAIN = _rx(
+    rf"\s*,\s*(?:sorry|i\s+mean|in\s+english|meaning|that\s+is)\s*,?\s*(?:an?\s+)?{_ROLE}{_ROLE_END}"
 )
 # Jobs said by what the user does for work: "i do nails", "i cut hair", "i drive trucks for a
 # living", "i farm maize", "i keep bees", the title a reader gives them ("i teach maths" is left
@@ -3145,6 +3189,14 @@ _OCCUPATION = [
         rf"(?:a\s+)?new\s+job(?:\s+(?:already|now))?\s*(?:,|:|-|—)\s*(?:as\s+)?(?:an?\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "job",
+    ),
+    # "I am Physiotherapeut, sorry, physiotherapist", "I work for Cemex as analista de datos,
+    # sorry, data analyst": the title said again in English
+    _grx(
+        rf"(?:{_I_AM}\s+(?:working\s+as\s+|employed\s+as\s+)?|\bwork(?:ing)?\s+as\s+"
+        rf"|\bas\s+)(?:an?\s+)?[^\s,.;!?]+(?:\s+[^\s,.;!?]+){{0,2}}?\s*,\s*(?:sorry|i\s+mean"
+        rf"|in\s+english|meaning|that\s+is)\s*,?\s*(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "sorry mean english meaning that",
     ),
     # "the pharmacy will have 2 pharmacists on ... im one of the pharmacists there"
     _grx(
