@@ -4855,3 +4855,26 @@ def test_a_title_with_how_long_or_said_again_in_english(tmp_path: Path) -> None:
         "krankenpfleger" in s
         for s in _formed(tmp_path / "word", "I am Krankenpfleger, sorry, nurse, at the Charité")
     )
+
+
+def test_an_employer_stayed_with_transferred_to_or_held_since(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("still at", "ok so still at spotify, same team", "works at spotify"),
+            ("still with", "im still with Equity Bank btw", "works at equity bank"),
+            ("transferred", "i transferred to Aster Hospital last month", "works at aster"),
+            ("contract", "I am on contract with Globant, mostly react", "works at globant"),
+            ("been", "im 29, been a cashier at aldi for like 4 years", "works as a cashier"),
+            ("been org", "im 29, been a cashier at aldi for like 4 years", "works at aldi"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("partner", "still with Tom after 10 years, he wants a dog"),
+            ("place", "i transferred to Manchester in the end"),
+            ("shift", "i got transferred to the night shift"),
+            ("home", "yeah still at home lol"),
+        ),
+    )

@@ -397,6 +397,8 @@ _STATE_WORDS: Final = frozenset(
         " dead deprecated legacy obsolete abandoned retired archived unused deleted removed"
         # "timezone is only 1h difference": a comparison, not a setting's value
         " only just about around roughly nearly almost"
+        # "queue is long": how it is, not what
+        " long short"
     )
 )
 
@@ -3198,6 +3200,12 @@ _OCCUPATION = [
         rf"|in\s+english|meaning|that\s+is)\s*,?\s*(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "sorry mean english meaning that",
     ),
+    # "im 34, been a cashier at lidl for like 6 years": the job held since, "i have" left out
+    _grx(
+        rf"(?:^\W*|,\s*|\bi(?:{_A}?ve|\s+have)\s+)been\s+(?:a|an)\s+(?P<role>{_ROLE})\s+"
+        rf"(?:at|for|with)\s+(?P<org>{_ORG})(?=\s+(?:for|since)\b)",
+        "been",
+    ),
     # "the pharmacy will have 2 pharmacists on ... im one of the pharmacists there"
     _grx(
         rf"{_I_AM}\s+(?:also\s+)?one\s+of\s+(?:the|our|their|two|three|\d+)\s+(?P<role>{_ROLE_HEAD})s"
@@ -3575,11 +3583,20 @@ _PLACE_AFTER_ROLE = _rx(
 )
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
-    rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*still\s+)at\s+(?P<org>{_ORG})"
+    rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*(?:(?:ok|okay|so|and|but|yeah|yes|yep|nope|no|btw"
+    rf"|also)\W+)*still\s+)at\s+(?P<org>{_ORG})"
     rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|still|lol|tho|though|too|obviously"
     rf"|obvs|ofc|haha|lmao|fyi|rn|atm|anyway)\b"
     rf"|\s+on\s+(?:the|a|an|their|our)\s+(?:[\w\-]+\s+){{0,2}}(?:team|squad|project|account|desk))",
     "at",
+)
+# "still with vodafone tho", "im still with Equity Bank": an employer the user stays with
+# (one known as an employer or named as an institution: "still with Tom" is a partner)
+_STILL_WITH = _grx(
+    rf"(?:{_I_AM}\s+|^\W*(?:(?:ok|okay|so|and|but|yeah|yes|yep|nope|no|btw|also)\W+)*)still\s+"
+    rf"with\s+(?P<org>{_ORG})(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|lol|tho|though"
+    rf"|too|haha|fyi|anyway)\b)",
+    "still",
 )
 # Large employers that are also places to shop or eat: "im at tesco" is no workplace
 _SHOP_EMPLOYERS: Final = frozenset(
@@ -3631,6 +3648,16 @@ _EMPLOYER = [
     _WORK_IN,
     _AT_ORG_WE,
     _SWITCHED_TO_ORG,
+    _STILL_WITH,
+    # "i transferred to Mediclinic last month", "I am on contract with EPAM": the workplace a
+    # transfer or a contract is with
+    _grx(
+        rf"\b(?:i|we)(?:{_A}ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:been\s+)?"
+        rf"transferred\s+to\s+(?P<org>{_ORG})"
+        rf"|{_I_AM}\s+(?:now\s+|currently\s+)?on\s+(?:a\s+)?contract\s+(?:with|at|for)\s+"
+        rf"(?P<org2>{_ORG})",
+        "transferred contract",
+    ),
     # "i work for a tiny design agency called Studio Nine", "im the android developer at a
     # startup called Fieldly": the user's own workplace, named after its kind
     _grx(
@@ -4118,6 +4145,13 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if m.groupdict().get("field") and m.group("field").casefold() not in _WORK_FIELDS:
                 continue
             if pattern in (_AT_ORG_WE, _SWITCHED_TO_ORG) and known_employer(said) is None:
+                continue
+            # "still with Tom": a partner, not a workplace
+            if (
+                pattern is _STILL_WITH
+                and known_employer(said) is None
+                and not _INSTITUTION_WORD.search(said)
+            ):
                 continue
             if named in _VENUES or named in _NOT_EMPLOYER_IN:
                 continue  # "I am at A2 now": a level, not a workplace
