@@ -4878,3 +4878,24 @@ def test_an_employer_stayed_with_transferred_to_or_held_since(tmp_path: Path) ->
             ("home", "yeah still at home lol"),
         ),
     )
+
+
+def test_a_dog_by_its_breeds_short_name_and_a_named_pet_got(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("lab", "my lab Maple keeps stealing socks", "dog named maple"),
+            ("golden", "my golden Teddy hates the vacuum", "dog named teddy"),
+            ("lower", "my lab ziggy just ate a whole sandwich", "dog named ziggy"),
+            ("got", "hiya. got a dwarf rabbit named clover, what hay is best", "named clover"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("results", "my lab results came back fine"),
+            ("partner", "my lab partner is sick so i do it alone"),
+            ("plural", "my lab Results came back fine"),
+            ("a text", "got a text from my boss called urgent"),
+        ),
+    )

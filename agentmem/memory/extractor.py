@@ -1781,7 +1781,9 @@ def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
 _HAVE_HEAD = _grx(
     # "just got a puppy!!!": the subject left out where a message opens with the news
     rf"^\W*(?:(?:omg|so|yay|ok|okay|well|guess\s+what)\W+)?(?P<verb2>(?:just|finally|recently)"
-    rf"\s+(?:got|adopted))\s+"
+    rf"\s+(?:got|adopted)"
+    # "howdy. got a kunekune pig named hamlet": a named one, the subject left out
+    rf"|got(?=\s+(?:a|an|one|two|three|\d)\s+(?:[\w\-]+\s+){{0,2}}?[\w\-]+\s+(?:named|called)\s))\s+"
     rf"|\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
     rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|(?:just|recently|finally)\s+(?:got|adopted))"
     # "ive got a greyhound called Dash": the apostrophe left out
@@ -6220,10 +6222,37 @@ _DISLIKED_AFTER = _rx(
 )
 _DISLIKED_BIT: Final = _PREFILTER.add("hate stand detest dislike like")
 _LANGUAGE_ITEM_BIT: Final = _PREFILTER.add(_LANGUAGE_CUE_WORDS)
+# "my lab Rocky keeps fighting", "my golden Bruno eats socks": a dog by the short name of its
+# breed, only with its name after it ("my lab results", "my lab partner" name no dog)
+_SHORT_BREED = _grx(
+    r"\b(?:my|our)\s+(?:old\s+|big\s+|black\s+|yellow\s+|chocolate\s+|fat\s+|rescue\s+)?"
+    r"(?:lab|golden|goldie)\s+(?P<name>[A-Za-zÀ-ÖØ-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})\b"
+    r"(?!\s+(?:is|are|was|were)\s+(?:a|an|the|my|our)\b)",
+    "lab golden goldie",
+)
+
+
+def _rule_short_breed(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _SHORT_BREED.finditer(c, mask):
+        name = m.group("name")
+        # a capitalised name ("my lab Biscuit"), or a lower-case word no dictionary has ("my
+        # lab bruno")
+        if (
+            _pet_name_ok(name)
+            and name.casefold() not in _NOT_A_NOUN
+            and (name[:1].isupper() or not is_common_word(name))
+            # ("my lab Results": a plural is the lab's, never a dog's name)
+            and not (name.endswith("s") and is_common_word(name[:-1].casefold()))
+            and (names := _given_names(name))
+        ):
+            yield _Hit("pet", {"species": "dog", "name": names[0]}, m.span())
+
+
 _RULES: Final = (
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_mine_is, _MINE_IS.bit),
+    (_rule_short_breed, _SHORT_BREED.bit),
     (_rule_parent_married, _bits(_PARENT, _MARRIED, _PET_PARENT)),
     (_rule_household, _HOUSEHOLD.bit),
     (_rule_home, _bits(*_HOME)),
