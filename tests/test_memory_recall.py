@@ -4899,3 +4899,15 @@ def test_a_dog_by_its_breeds_short_name_and_a_named_pet_got(tmp_path: Path) -> N
             ("a text", "got a text from my boss called urgent"),
         ),
     )
+
+
+def test_indent_size_tab_width_and_env_file_are_settings(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("indent", "indent size is 4 in this repo btw", "indent size is 4"),
+            ("tab", "tab width is 2, dont change it", "tab width is 2"),
+            ("env", "env file is .env.development, vite reads it", "env file is"),
+        ),
+    )
+    assert not _formed(tmp_path / "theirs", "the indent size is 8 in their repo, ugly")
