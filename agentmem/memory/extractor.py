@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/27"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/28"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
