@@ -4730,15 +4730,11 @@ def test_the_users_setup_among_versions_that_are_not_theirs(tmp_path: Path) -> N
     )
 
 
-def test_the_branch_the_user_is_on_and_the_stack_a_project_uses(tmp_path: Path) -> None:
+def test_the_stack_a_project_uses_and_next_by_its_short_name(tmp_path: Path) -> None:
     _forms_each(
         tmp_path,
         (
-            ("on branch", "im on branch fix/invoice-rounding, tests fail", "branch is fix/invoice"),
-            ("switched", "we switched to branch hotfix/login-loop", "branch is hotfix/login-loop"),
-            ("shaped", "and im working on feat/csv-export now", "branch is feat/csv-export"),
             ("next", "we are on next 13 with the pages router", "next version is 13"),
-            ("nextjs", "we're on nextjs 14", "next version is 14"),
             ("uses", "our project uses angular 17 and ngrx", "angular version is 17"),
             ("use", "our app still use vue 2.7, migration is later", "vue version is 2.7"),
         ),

@@ -5292,19 +5292,6 @@ _DEPLOYS_TO = _grx(
     r"|monday|mondays|weekends?|eu|us)\b)(?P<val>[a-z][\w\-]*(?:\.[a-z]{2,})?)(?=\s|[,;:!?)]|\.(?:\s|$)|$)",
     "deploy",
 )
-# "im on branch fix/checkout-hydration", "i switched to branch fix/stripe-retries", "and im
-# working on feature/checkout-v2": the branch the user works on now (a name without the word
-# "branch" only when it is shaped like one, "feat/..."; "im working on src/app.py" is a file)
-_BRANCH_PREFIX = r"(?:feat|feature|features|fix|bugfix|hotfix|chore|refactor|release|wip|dev)/"
-_ON_BRANCH = _grx(
-    rf"\b(?:i{_A}?m|im|i\s+am|we{_A}?re|we\s+are)\s+(?:now\s+|currently\s+|still\s+|just\s+)?"
-    rf"(?:working\s+)?on\s+(?:(?:the\s+)?branch\s+(?P<val>`[^`\n]{{1,60}}`|[\w./\-]+)"
-    rf"|the\s+(?P<val2>`[^`\n]{{1,60}}`|[\w./\-]+)\s+branch\b"
-    rf"|(?P<val3>{_BRANCH_PREFIX}[\w./\-]*[\w\-]))"
-    rf"|\b(?:i|we)\s+(?:just\s+|now\s+|also\s+)?(?:switched|moved|changed|checked\s+out)\s+"
-    rf"(?:over\s+)?(?:to\s+)?branch\s+(?P<val4>`[^`\n]{{1,60}}`|[\w./\-]*[\w\-])",
-    "on switched moved changed checked",
-)
 # "prod deploys from the `release` branch": the environment the branch deploys to
 _ENV_BEFORE = _rx(r"\b(?P<env>prod|production|staging)\s+$")
 _SETTING_FOR_REPO = _grx(
@@ -5366,9 +5353,6 @@ _TECH_ALIASES: Final = {
     "py": "python",
     "node.js": "node",
     "nodejs": "node",
-    # Next.js as people name it in chat ("next 14"), one setting however it is spelled
-    "next.js": "next",
-    "nextjs": "next",
     "golang": "go",
     "postgresql": "postgres",
     "react-native": "react native",
@@ -5842,10 +5826,6 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             "deploy branch" if named in ("prod", "production", "live") else f"{named} deploy branch"
         )
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
-    for m in _ON_BRANCH.finditer(c, mask):
-        value = next(v for v in m.group("val", "val2", "val3", "val4") if v).strip("`")
-        if value.casefold() not in _STATE_WORDS:
-            yield _Hit("working_state", {"subject": "branch", "value": value}, m.span())
     for m in _DEPLOYS_MOVED.finditer(c, mask):
         yield _Hit("working_state", {"subject": "deploy branch", "value": m.group("val")}, m.span())
     for m in _PR_BASE.finditer(c, mask):
