@@ -2523,10 +2523,7 @@ _HOME = [
         # Bradford": where the move ended
         rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
         # "we moved out of chicago to evanston"
-        rf"(?:(?:from|out\s+of|away\s+from)\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})"
-        # second-language "i moved here in Calgary from Manila 2 yrs ago"
-        rf"|\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|also\s+)?"
-        rf"(?:moved|relocated|shifted)\s+here\s+(?:in|to)\s+(?P<place2>{_ANY_PLACE})",
+        rf"(?:(?:from|out\s+of|away\s+from)\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated shifted",
     ),
     # "i live on the 9th floor in Laureles", "we live like 5 min away in sydney", "i live off
