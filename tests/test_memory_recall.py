@@ -4906,3 +4906,38 @@ def test_indent_size_tab_width_and_env_file_are_settings(tmp_path: Path) -> None
         ),
     )
     assert not _formed(tmp_path / "theirs", "the indent size is 8 in their repo, ugly")
+
+
+def test_an_employer_after_when_and_where_the_job_is_worked(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("when", "i work late thursdays at ocado so need something 15 min", "works at ocado"),
+            (
+                "nights",
+                "i work nights at St Vincent's, any tips for sleep",
+                "works at st vincent's",
+            ),
+            (
+                "where",
+                "but now I am working in Singapore at Grab as data engineer",
+                "works at grab",
+            ),
+            (
+                "where title",
+                "but now I am working in Singapore at Grab as data engineer",
+                "works as a data engineer",
+            ),
+            ("town", "im a developer in google, need a cover letter", "works at google"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("weekends", "i work from home at weekends"),
+            ("gym", "i work out at PureGym most days"),
+            ("night", "i work there at night sometimes"),
+        ),
+    )
+    # a known employer is no home, even where a small town carries its name
+    assert not any("lives in" in s for s in _formed(tmp_path / "home", "im a developer in google"))

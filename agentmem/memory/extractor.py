@@ -3143,6 +3143,14 @@ _ROLE_END = (
     # an emoji after the title: "started at Monzo on monday as a data analyst 🎉"
     "|\\s*[\U0001f300-\U0001faff\u2600-\u27bf])"
 )
+# When and where a job is worked, said between "work" and its employer: "i work late thursdays
+# at ocado", "im working in Singapore at Grab" (a place is taken only before "at" or "for")
+_WORK_WHEN = (
+    r"(?:full[- ]time|part[- ]time|remotely|remote|from\s+home|late|early|nights|days|evenings"
+    r"|mornings|weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days|shifts|mostly"
+    r"|usually)"
+)
+_WORK_WHERE = r"in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?(?=\s+(?:at|for)\s)"
 # "..., sorry, physiotherapist": a word put right as a title
 _TITLE_SAID_AGAIN = _rx(
     rf"\s*,\s*(?:sorry|i\s+mean|in\s+english|meaning|that\s+is)\s*,?\s*(?:an?\s+)?{_ROLE}{_ROLE_END}"
@@ -3348,12 +3356,11 @@ _OCCUPATION = [
     # live in Poznań and work at Allegro as backend developer"
     _grx(
         rf"\b(?:i\s+|{_I_AM}\s+|(?<=\band\s))(?:currently\s+|now\s+)?(?:work|working)\s+"
-        rf"(?:part[- ]time\s+"
         # "i work from home for Sky as a data analyst", "i work nights at the hospital as a
-        # porter"
-        rf"|from\s+home\s+|remotely\s+|remote\s+|nights\s+|days\s+|weekends\s+|shifts\s+"
+        # porter", "now I am working in Singapore at Grab as data engineer"
+        rf"(?:{_WORK_WHEN}\s+){{0,3}}(?:{_WORK_WHERE}\s+)?"
         # non-native "I am working since 2 years at the Bundesagentur für Arbeit as IT specialist"
-        rf"|full[- ]time\s+|since\s+(?:\d+|one|two|three|four|five|six)\s+(?:years?|months?)\s+)?"
+        rf"(?:since\s+(?:\d+|one|two|three|four|five|six)\s+(?:years?|months?)\s+)?"
         # non-native "I am working by Bosch as mechanical engineer"
         rf"(?:at|for|in|with|by)\s+(?:the\s+)?"
         # "I am working in Infosys since March as Senior Test Engineer"
@@ -3722,13 +3729,15 @@ _EMPLOYER = [
     ),
     _grx(
         rf"(?:\bi\s+|(?:^\W*|,\s*)(?=still\b))(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
-        rf"(?:full[- ]time\s+|part[- ]time\s+|remotely\s+|remote\s+|from\s+home\s+)?(?:at|for)\s+"
+        # "i work late thursdays at ocado", "i work nights at St Vincent's": when, then where
+        rf"(?:{_WORK_WHEN}\s+){{0,3}}(?:at|for)\s+"
         rf"(?P<org>{_ORG})",
         "work",
     ),
     _grx(
-        rf"(?:{_I_AM}\s+(?:currently\s+|now\s+)?(?:employed|working)\s+(?:full[- ]time\s+"
-        rf"|part[- ]time\s+|remotely\s+|remote\s+)?(?:at|by|for|in|with)"
+        # "now I am working in Singapore at Grab": where, then the employer
+        rf"(?:{_I_AM}\s+(?:currently\s+|now\s+)?(?:employed|working)\s+(?:{_WORK_WHEN}\s+){{0,3}}"
+        rf"(?:{_WORK_WHERE}\s+)?(?:at|by|for|in|with)"
         # a title then its employer: "I am QA engineer, working remote for JetBrains"
         rf"|{_I_AM}\s+(?:a\s+|an\s+)?(?:[\w\-]+\s+){{0,2}}?{_ROLE_HEAD}\s*,?\s+working\s+"
         rf"(?:(?:remote|remotely|from\s+home)\s+)?(?:at|for|with))\s+(?P<org>{_ORG})",
@@ -4106,10 +4115,14 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and (value := _org(org.group(said_org), c[org.end() :], c[: org.start(said_org)]))
             ):
                 yield _Hit("employer", {"org": value}, m.span())
-            # "I'm a teacher in Leeds": a city after the role is where the user lives
+            # "im a developer in google", "an engineer in Nokia": a known employer that some
+            # small town is also named after is where the title is held
             elif (there := _PLACE_AFTER_ROLE.match(c, m.end())) and (
-                place := canonical_place(there.group("place"))
+                employer := known_employer(there.group("place"))
             ):
+                yield _Hit("employer", {"org": employer}, (m.start(), there.end()))
+            # "I'm a teacher in Leeds": a city after the role is where the user lives
+            elif there and (place := canonical_place(there.group("place"))):
                 yield _Hit("home_location", {"place": place}, (m.start(), there.end()))
                 # "a staff nurse here in Dubai at Rashid Hospital"
                 if (
