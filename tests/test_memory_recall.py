@@ -4941,3 +4941,27 @@ def test_an_employer_after_when_and_where_the_job_is_worked(tmp_path: Path) -> N
     )
     # a known employer is no home, even where a small town carries its name
     assert not any("lives in" in s for s in _formed(tmp_path / "home", "im a developer in google"))
+
+
+def test_a_design_token_is_no_credential_and_a_retired_host_no_setting(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "token pipeline",
+                "our design system is in figma and our token pipeline is style dictionary",
+                "the token pipeline is style dictionary",
+            ),
+            ("lts", "our project is on unity 2022.3 LTS, build fails", "unity version is 2022.3"),
+            ("pipeline", "the main pipeline is node 20 now", "main pipeline node version is 20"),
+        ),
+    )
+    # a clause that names a credential still forms nothing
+    _forms_nothing(tmp_path / "not", (("api token", "my api token is in the env file"),))
+    formed = _formed(
+        tmp_path / "retired",
+        "can u check what airflow version the scheduler box reports, host is sched-01",
+        "no thats the old box, sched-01 is getting decommissioned. we're on airflow 2.8 in prod",
+    )
+    assert not any("sched-01" in s for s in formed), formed
+    assert any("airflow version is 2.8" in s for s in formed), formed

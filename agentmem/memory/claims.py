@@ -739,6 +739,11 @@ def _language(raw: str) -> str:
     return _LANGUAGE_SYNONYMS.get(value, value)
 
 
+# "unity 2022.3 LTS", "node 20 lts": a release line's support tag after its number names the
+# same version as the number alone
+_LTS_TAG: Final = re.compile(r"(?<=\d)\s+lts$")
+
+
 _NORMALIZERS: Final[dict[tuple[str, str], Callable[[str], str]]] = {
     ("name", "name"): _name,
     ("preferred_name", "name"): _name,
@@ -756,7 +761,7 @@ _NORMALIZERS: Final[dict[tuple[str, str], Callable[[str], str]]] = {
     ("language", "language"): _language,
     ("language", "level"): lambda v: _closed(v, LANGUAGE_LEVELS, _LEVEL_SYNONYMS, "level"),
     ("working_state", "subject"): _subject,
-    ("working_state", "value"): lambda v: _phrase(v, max_words=12),
+    ("working_state", "value"): lambda v: _LTS_TAG.sub("", _phrase(v, max_words=12)),
 }
 
 

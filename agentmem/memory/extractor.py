@@ -711,7 +711,11 @@ _REPORTED = _grx(
 _CREDENTIAL = _grx(
     r"\b(?:password|passwd|passcode|passphrase|api[\s_-]?keys?|access[\s_-]?keys?|secrets?"
     # "we pin flutter 3.19 with fvm": "pin" said as a verb names no credential
-    r"|tokens?|credentials?|private[\s_-]?keys?|ssh[\s_-]?keys?|ssn|social\s+security"
+    # "our token pipeline is style dictionary", "design tokens", "the token budget": a token
+    # of a design system or a language model is no credential
+    r"|(?<!\bdesign\s)tokens?(?!\s+(?:pipeline|pipelines|budget|budgets|limit|limits|count|counts"
+    r"|usage|window|studio|names?|colou?rs?|system|format|export|build))"
+    r"|credentials?|private[\s_-]?keys?|ssh[\s_-]?keys?|ssn|social\s+security"
     r"|(?<!\bwe\s)(?<!\bi\s)(?<!\bto\s)(?<!\bu\s)(?<!\byou\s)pin(?!\s+(?:it|them|down"
     r"|(?:the|our|a|an|this|that)?\s*(?:[\w.\-]+\s+)?(?:version|dep|deps|dependency"
     r"|dependencies|package|packages)\b"
@@ -911,6 +915,14 @@ _FULL_NAME_GIVEN = _rx(
 _NO_PET_NOW = _rx(
     rf"\bi\s+(?:don{_A}?t|dont|do\s+not)\s+have\s+(?:a|any)\s+(?P<species>{_PET_SURFACE})\s+"
     rf"(?:any\s*more|now|these\s+days)\b"
+)
+# What CI is called: "ci", "the main pipeline", "our runners"
+_CI_HEADS: Final = frozenset(_words("ci pipeline pipelines workflow workflows runner runners"))
+# "sched-01 is getting decommissioned", "the old-db box is being retired": a host or
+# service said to be going away is no lasting setting of the work
+_VALUE_RETIRED = _rx(
+    r"(?P<value>[\w][\w.\-]*[\w])\s+(?:is|are)\s+(?:getting|being|going\s+to\s+be|gonna\s+be)\s+"
+    r"(?:decommissioned|retired|shut\s+down|turned\s+off|sunset|deprecated|decomm?ed|killed)\b"
 )
 # A span in single quotes, told from an apostrophe by what stands either side of it
 _SINGLE_QUOTED = re.compile(r"(?<![\w'‘’])['‘](?=\w)[^'‘’\n]{3,120}?(?<=[\w.!?])['’](?![\w'’])")
@@ -6095,15 +6107,15 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "python is 3.11": a tool named with a number is its version
             if subj.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
                 subj = f"{_TECH_ALIASES.get(subj.casefold(), subj.casefold())} version"
-            # "CI is on python 3.11": the version CI runs
+            # "CI is on python 3.11", "the main pipeline is node 20": the version CI runs
             tool, _, version = value.partition(" ")
             if (
-                subj.casefold() == "ci"
+                subj.casefold().split()[-1] in _CI_HEADS
                 and tool.casefold() in _TECHS
                 and _VERSION_VALUE.fullmatch(version)
             ):
                 tech = tool.casefold()
-                subj, value = f"ci {_TECH_ALIASES.get(tech, tech)} version", version
+                subj, value = f"{subj.casefold()} {_TECH_ALIASES.get(tech, tech)} version", version
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
             # "our repo is pnpm + node 20": the tools the repo is made of, each its own setting
@@ -8221,6 +8233,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._game_pets(event, hits)
             if hits and (gone_pet := _NO_PET_NOW.search(text)):
                 self._pet_gone_now(event, gone_pet, hits)
+            if hits and (retired := _VALUE_RETIRED.search(text)):
+                self._value_retired(retired, hits, event.seq)
             if hits and (full := _FULL_NAME_GIVEN.search(text)):
                 self._full_name_given(event, full, hits)
             if helping:
@@ -9275,6 +9289,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             seq, start, _ = hit.evidence[-1]
             if seq == event.seq and start < m.start():
                 self._take_back(hit, hits, event.seq, m.span())
+
+    def _value_retired(self, m: re.Match[str], hits: list[_Hit], seq: int) -> None:
+        """ "host is sched-01" then "sched-01 is getting decommissioned": a setting whose value
+        is going away is not the lasting setup."""
+        value = m.group("value").casefold()
+        for hit in [h for h in hits if h.kind == "working_state"]:
+            if (hit.values.get("value") or "").casefold() == value:
+                self._take_back(hit, hits, seq, m.span())
 
     def _full_name_given(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "my sister ana ..." then "use her full name, its ana clara": the relative held
