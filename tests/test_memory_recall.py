@@ -4965,3 +4965,35 @@ def test_a_design_token_is_no_credential_and_a_retired_host_no_setting(tmp_path:
     )
     assert not any("sched-01" in s for s in formed), formed
     assert any("airflow version is 2.8" in s for s in formed), formed
+
+
+def test_a_title_kept_said_on_a_team_or_with_how_long(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("still", "im still a data engineer, just a new company", "works as a data engineer"),
+            (
+                "still mostly",
+                "im still a business analyst, mostly banking clients",
+                "business analyst",
+            ),
+            ("been", "im a plumber been self employed about six years now", "works as a plumber"),
+            (
+                "team at",
+                "im the backend developer on payments at Swiggy, ravi is the devops guy",
+                "works at swiggy",
+            ),
+            (
+                "same team",
+                "im the product designer on the same team",
+                "works as a product designer",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("past", "when i was 20 i was still a waiter"),
+            ("trip", "im the driver on this trip so no wine for me"),
+        ),
+    )

@@ -3141,6 +3141,8 @@ _ROLE_END = (
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
     r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an|just|only)|irl"
+    # "im a plumber been self employed about six years now"
+    r"|been"
     # "I am pharmacist not doctor haha", "im a software tester not gordon ramsay ok": a
     # contrast naming one other title or person
     r"|not\s+(?!(?:really|sure|exactly|quite|yet|now|anymore|much|very|that|so|too)\b)[a-z]+"
@@ -3245,7 +3247,8 @@ _OCCUPATION = [
         "living based",
     ),
     _grx(
-        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+|officially\s+"
+        # "im still a data engineer": the title kept
+        rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+|officially\s+|still\s+"
         rf"|finally\s+|literally\s+|technically\s+)?(?:working\s+as\s+)?"
         rf"(?:a\s+|an\s+|the\s+(?:only|sole|lead|main|senior|head)\s+|(?<=just\s)|(?<=now\s)"
         # "I am the qa engineer in the team": the one of the team
@@ -3298,6 +3301,10 @@ _OCCUPATION = [
     # manager" (never "im the driver for this trip": a title said with "the" ends there)
     _grx(
         rf"{_I_AM}\s+the\s+(?P<role>{_ROLE})(?=\s+(?:at|for)\s+(?-i:[A-Z])"
+        # "im the backend developer on payments at Swiggy", "im the product designer on the
+        # same team": the team, then the workplace or nothing
+        rf"|\s+on\s+(?:[\w\-]+\s+){{1,2}}?(?:at|for)\s+(?-i:[A-Z])"
+        rf"|\s+on\s+(?:the|our|my|this)\s+(?:same\s+|new\s+|\w+\s+)?(?:team|squad|project)\b"
         rf"|\s*(?:$|[.!,;])|\s+(?:here|now|btw|lol|haha|tho|though)\b)",
         _ROLE_WORDS,
     ),
