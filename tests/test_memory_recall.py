@@ -4997,3 +4997,26 @@ def test_a_title_kept_said_on_a_team_or_with_how_long(tmp_path: Path) -> None:
             ("trip", "im the driver on this trip so no wine for me"),
         ),
     )
+
+
+def test_a_name_a_letter_is_signed_with_or_said_without_is(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("sign", "email my landlord about the boiler, sign it Callum Reid", "callum reid"),
+            (
+                "from me",
+                "thank you card for the nurses, sign it from me, Grace Otieno",
+                "grace otieno",
+            ),
+            ("no is", "my name keiko tanaka and i am contact person for the group", "keiko tanaka"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("one name", "sign it Mary"),
+            ("for them", "write a letter for a client to the council, sign it Mary Smith"),
+            ("name tag", "my name tag fell off at the conference"),
+        ),
+    )

@@ -2182,7 +2182,11 @@ _NAME_IS = _Gated(
         # "my chinese name is Li Hao, english name is Kevin": the first given is the name
         rf"(?:\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+|given\s+|birth\s+|chinese\s+"
         rf"|korean\s+|japanese\s+|vietnamese\s+|arabic\s+|hindi\s+|thai\s+|native\s+"
-        rf"|official\s+)?name(?:\s+is|{_A}?s))"
+        rf"|official\s+)?name(?:\s+is|{_A}?s"
+        # East African English "my names are grace wanjiru kamau"; "my name keiko tanaka and ..."
+        rf"|(?<=name)s\s+are|(?=\s+(?!(?i:is|was|tag|day|card|change|badge|plate|on|in|for|and"
+        rf"|of|to|it|as|at|the|a|an)\b)))"
+        rf")"
         # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
         rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)\s*,"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
@@ -2191,7 +2195,7 @@ _NAME_IS = _Gated(
         rf"\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
         rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name\s+is))\s+"
-        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME})?)"
+        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{0,2}})"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
     ),
     "name names myself",
@@ -2309,6 +2313,19 @@ _NAME_BTW = _Gated(
         rf"\s+(?i:btw|by\s+the\s+way)\b"
     ),
     "btw way",
+)
+# "sign it Callum Reid", "sign it from me, Grace Otieno", "sign off as Dr Amaka Obi": the name
+# a letter the user writes ends with, given whole (one given name may be anyone's)
+_SIGN_AS = _Gated(
+    re.compile(
+        rf"\b(?i:sign)\s+(?i:it|off|the\s+(?:email|letter|note|card|message))\s+(?i:as\s+|with\s+)?"
+        rf"(?:(?P<me>(?i:from\s+me))\s*,?\s*)?(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})"
+        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|pls|please|thanks|thx)\b)"
+    ),
+    "sign",
+)
+_FOR_SOMEONE = _rx(
+    r"\b(?:for|on\s+behalf\s+of|from|to\s+help)\s+(?:my|our|his|her|their|a|an|this|the)\s+[\w\-]+"
 )
 _CALL_ME = _Gated(
     re.compile(
@@ -2436,6 +2453,12 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         and (names := _given_names(said))
     ):
         yield _Hit("name", {"name": names[0]}, m.span())
+    for m in _SIGN_AS.finditer(c, mask):
+        # "a letter for my mum to her landlord, sign it Mary Smith": written for someone else
+        if not m.group("me") and _FOR_SOMEONE.search(c, 0, m.start()):
+            continue
+        if (names := _names(m.group("name"))) and (len(names) >= 2 or m.group("me")):
+            yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _NAME_BTW.finditer(c, mask):
         if (names := _names(m.group("name"))) and len(names) == len(m.group("name").split()):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
@@ -6197,7 +6220,7 @@ def _bits(*patterns: _Gated | int) -> int:
 # The rules after _rule_names, in the order their hits are listed, each with the bits of the
 # patterns it starts from: a rule none of whose patterns can match a message finds nothing in it.
 _NAMES_BITS: Final = _bits(
-    _NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE, _ITS_NAME, _NAME_BTW
+    _NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE, _ITS_NAME, _NAME_BTW, _SIGN_AS
 )
 _ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic lergy lergies")
 # "i cant have the prawns tho, shellfish allergy, ended up in hospital once": an allergy
