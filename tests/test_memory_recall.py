@@ -5020,3 +5020,27 @@ def test_a_name_a_letter_is_signed_with_or_said_without_is(tmp_path: Path) -> No
             ("name tag", "my name tag fell off at the conference"),
         ),
     )
+
+
+def test_a_pet_named_by_a_word_after_called_or_in_a_fragment(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("called is", "my dog called pepper is sick again", "dog named pepper"),
+            ("keeps", "my cockapoo called waffles keeps barking at night", "dog named waffles"),
+            (
+                "fragment",
+                "so we finally got a puppy!! cockapoo called waffles 🐶 is puppy food ok",
+                "dog named waffles",
+            ),
+        ),
+    )
+    # "called" said of a person is a phone call, and a friend's puppy is named for nobody
+    assert not any(
+        "named" in s
+        for s in _formed(
+            tmp_path / "call",
+            "my dog called it quits",
+            "my friend got a puppy. cockapoo called Waffles",
+        )
+    )

@@ -1323,7 +1323,10 @@ _CALLED_LOWER = re.compile(
     r"|(?<=,\s)(?i:(?:his|her|its)\s+name(?:\s+is|['’]s)))\s+"
     r"(?P<names>(?!(?:after|by|for|in|the|a|an|it|that|him|her"
     r"|them|something|anything)\b)[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!?)]|\s+(?:and|who|lol"
-    r"|haha|btw|but|because|cause|since|so)\b)"
+    r"|haha|btw|but|because|cause|since|so"
+    # "my dog called pepper is sick", "my cockapoo called waffles keeps barking"
+    r"|is|was|has|had|keeps|kept|just|loves|hates|likes|gets|got|needs|eats|ate|barks|sleeps"
+    r"|bites|bit|scratches|won['’]?t|can['’]?t|doesn['’]?t|did|does|turns|turned|died)\b)"
 )
 _NOT_A_NAME: Final = frozenset(
     _words(
@@ -6787,8 +6790,9 @@ _NAME_IS_SPECIES = _rx(
 _NOT_NAMED: Final = frozenset(_words("after by the a an in for like so and but because"))
 # "hes a 9yo beagle named tango": the pet the pronoun means, described and named
 _PET_DESCRIBED = re.compile(
-    rf"\b(?:he{_A}?s|she{_A}?s|he\s+is|she\s+is)\s+a\s+(?:(?:\d+\s*(?:yo|y/o|yr\s+old|year\s+old)"
-    rf"|\w+)\s+)?(?P<species>{_PET_SURFACE})\s+(?:named|called)\s+(?P<name>[A-Za-z][\w'’\-]{{1,20}})\b",
+    rf"(?:\b(?:he{_A}?s|she{_A}?s|he\s+is|she\s+is)\s+a\s+(?:(?:\d+\s*(?:yo|y/o|yr\s+old|year\s+old)"
+    # "so we finally got a puppy!! cockapoo called waffles": a fragment of its own
+    rf"|\w+)\s+)?|(?:^|(?<=[.!?,;:]))\s*(?:an?\s+)?)(?P<species>{_PET_SURFACE})\s+(?:named|called)\s+(?P<name>[A-Za-z][\w'’\-]{{1,20}})\b",
     re.I,
 )
 _PET_RENAMED = _grx(
