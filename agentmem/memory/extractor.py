@@ -6792,7 +6792,7 @@ _NOT_NAMED: Final = frozenset(_words("after by the a an in for like so and but b
 _PET_DESCRIBED = re.compile(
     rf"(?:\b(?:he{_A}?s|she{_A}?s|he\s+is|she\s+is)\s+a\s+(?:(?:\d+\s*(?:yo|y/o|yr\s+old|year\s+old)"
     # "so we finally got a puppy!! cockapoo called waffles": a fragment of its own
-    rf"|\w+)\s+)?|(?:^|(?<=[.!?,;:]))\s*(?:an?\s+)?)(?P<species>{_PET_SURFACE})\s+(?:named|called)\s+(?P<name>[A-Za-z][\w'’\-]{{1,20}})\b",
+    rf"|\w+)\s+)?|(?P<fragment>(?:^|(?<=[.!?,;:]))\s*(?:an?\s+)?))(?P<species>{_PET_SURFACE})\s+(?:named|called)\s+(?P<name>[A-Za-z][\w'’\-]{{1,20}})\b",
     re.I,
 )
 _PET_RENAMED = _grx(
@@ -9631,6 +9631,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and not h.values.get("name")
             and h.evidence[0][:2] < (event.seq, m.start())
         ]
+        # "... got a puppy!! cockapoo called waffles": a fragment names only the pet the words
+        # right before it said
+        if m.group("fragment") is not None and not (
+            len(unnamed) == 1
+            and unnamed[0].evidence[-1][0] == event.seq
+            and not any(ch.isalnum() for ch in event.text[unnamed[0].evidence[-1][2] : m.start()])
+        ):
+            return
         if len(unnamed) == 1:
             new = _Hit("pet", {**unnamed[0].values, "name": name.title()}, None)
             self._replace(unnamed[0], new, hits, event.seq, m.span("name"))
