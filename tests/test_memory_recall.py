@@ -5044,3 +5044,30 @@ def test_a_pet_named_by_a_word_after_called_or_in_a_fragment(tmp_path: Path) -> 
             "my friend got a puppy. cockapoo called Waffles",
         )
     )
+
+
+def test_the_commit_convention_however_it_is_named(tmp_path: Path) -> None:
+    for name, text in (
+        ("style is", "also commit message style is conventional commits, feat: fix: etc"),
+        ("follow", "commit messages follow conventional commits"),
+        ("we use", "we use conventional commits here"),
+    ):
+        assert "for the current work, the commit convention is conventional commits" in _formed(
+            tmp_path / name, text
+        ), name
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("theirs", "my friend's team uses conventional commits"),
+            ("question", "should we use conventional commits?"),
+        ),
+    )
+    # the subjects a user names the one setting by compare as one
+    assert {
+        normalize_claim("working_state", {"subject": s, "value": "Conventional Commits"}).key()
+        for s in ("commit messages", "commit message style", "commit format")
+    } == {
+        normalize_claim(
+            "working_state", {"subject": "commit convention", "value": "conventional commits"}
+        ).key()
+    }

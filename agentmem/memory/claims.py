@@ -332,6 +332,14 @@ _SPECIES_SYNONYMS: Final = {
 }
 # ".NET version" loses its dot to the phrase rules: "net" is .NET, spelled "dotnet"
 _SUBJECT_WORDS: Final = {"db": "database", "repo": "repository", "net": "dotnet"}
+# "commit message style", "commit messages", "commit format": one setting, the convention
+# commits are written in
+_COMMIT_SETTINGS: Final = {
+    f"commit{middle}{head}": "commit convention"
+    for middle in ("", " message", " messages")
+    for head in ("", " style", " convention", " conventions", " format")
+    if middle or head
+}
 _SUBJECT_PURPOSES: Final = frozenset({"prs", "mrs", "merges", "features", "releases"})
 _LANGUAGE_SYNONYMS: Final = {"farsi": "persian", "mandarin chinese": "mandarin"}
 
@@ -720,7 +728,8 @@ def _subject(raw: str) -> str:
     # "prod deploys from release": the deploy branch is the one that deploys to production
     if len(words) == 3 and words[0] in ("prod", "production") and words[1:] == ["deploy", "branch"]:
         words = words[1:]
-    return " ".join(_SUBJECT_WORDS.get(part, part) for w in words for part in _glued(w))
+    subject = " ".join(_SUBJECT_WORDS.get(part, part) for w in words for part in _glued(w))
+    return _COMMIT_SETTINGS.get(subject, subject)
 
 
 # "minsdk", "targetSdk", "compile sdk": an Android build key typed glued or spaced is one setting

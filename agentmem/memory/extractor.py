@@ -5581,6 +5581,16 @@ _DATABASE_USED = _grx(
 _OUR_CODE = (
     r"(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team|lib|library|package|one))"
 )
+# "we use conventional commits here", "commit messages follow conventional commits", "commit
+# message style is conventional commits": the team's commit convention, however it is named
+_COMMIT_CONVENTION = _grx(
+    rf"(?:\b{_OUR_CODE}\s+(?:use|uses|follow|follows|are\s+using|{_A}re\s+using|do|stick\s+to)"
+    rf"|\b(?:our\s+|the\s+|all\s+)?commit(?:\s+messages?|s)?\s+(?:follow|use|must\s+follow"
+    rf"|should\s+follow|need\s+to\s+follow|are)"
+    rf"|\bcommit\s+(?:message\s+)?(?:style|convention|format)\s+is)\s+(?:the\s+)?"
+    rf"(?P<val>conventional\s+commits?|gitmoji)\b(?!\s+(?:for|in)\s+(?:some|one|a|their|his|her)\b)",
+    "conventional gitmoji",
+)
 _TEST_RUNNER = _grx(
     rf"\b{_OUR_CODE}\s+"
     rf"(?:use|uses|are\s+using|{_A}re\s+using|is\s+using|run|runs|(?:just\s+)?(?:moved|switched|migrated)"
@@ -5840,6 +5850,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         for tech, version in _tech_pairs(c, m):
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
+    for m in _COMMIT_CONVENTION.finditer(c, mask):
+        value = "gitmoji" if m.group("val").casefold() == "gitmoji" else "conventional commits"
+        yield _Hit("working_state", {"subject": "commit convention", "value": value}, m.span())
     for m in _TEST_RUNNER.finditer(c, mask):
         runner = m.group("val") or m.group("val2")
         # "their tests run on mocha": a subjectless wording is the user's only if no one
@@ -6325,6 +6338,7 @@ _RULES: Final = (
             _AND_TECH,
             _TECH_PINNED,
             _TEST_RUNNER,
+            _COMMIT_CONVENTION,
             _DATABASE_USED,
             _LINES_UNDER,
             _LINT_WITH,
@@ -9631,13 +9645,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and not h.values.get("name")
             and h.evidence[0][:2] < (event.seq, m.start())
         ]
-        # "... got a puppy!! cockapoo called waffles": a fragment names only the pet the words
-        # right before it said
-        if m.group("fragment") is not None and not (
-            len(unnamed) == 1
-            and unnamed[0].evidence[-1][0] == event.seq
-            and not any(ch.isalnum() for ch in event.text[unnamed[0].evidence[-1][2] : m.start()])
-        ):
+        # "so we finally got a puppy!! cockapoo called waffles": a fragment names the user's
+        # pet, never one of someone the message named before it ("my friend got a puppy.
+        # cockapoo called Waffles")
+        if m.group("fragment") is not None and _THIRD_PARTY.search(event.text, 0, m.start()):
             return
         if len(unnamed) == 1:
             new = _Hit("pet", {**unnamed[0].values, "name": name.title()}, None)
