@@ -5071,3 +5071,25 @@ def test_the_commit_convention_however_it_is_named(tmp_path: Path) -> None:
             "working_state", {"subject": "commit convention", "value": "conventional commits"}
         ).key()
     }
+
+
+def test_here_in_a_place_said_without_a_first_person_word(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("cheap", "here in Douala the beans and groundnut is cheap", "lives in douala"),
+            (
+                "rent",
+                "rent 1350, utilities like 180 in summer here in tucson bc AC",
+                "lives in tucson",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("trip", "here in Rome the pasta is amazing, day 3 of our trip"),
+            ("hers", "she says the rent here in Leeds is crazy"),
+            ("question", "is there anywhere here in mobile that sells good andouille?"),
+        ),
+    )

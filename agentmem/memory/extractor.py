@@ -8798,7 +8798,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             sentence = text[start:end]
             if (
                 text[end : end + 1] == "?"
-                or not _FIRST_PERSON.search(sentence)
+                # "here in Douala the beans and groundnut is cheap": the user speaks from there
+                # (a sentence of someone else's is refused below)
+                or (not _FIRST_PERSON.search(sentence) and _THIRD_PARTY.search(sentence))
                 # "my sister here in leeds" is hers; "just me and the 3 kids here in davao" ours
                 or (
                     _OTHERS_IN.search(text, start, m.start())
