@@ -5093,3 +5093,43 @@ def test_here_in_a_place_said_without_a_first_person_word(tmp_path: Path) -> Non
             ("question", "is there anywhere here in mobile that sells good andouille?"),
         ),
     )
+
+
+def test_facts_said_beside_other_peoples_in_second_language_english(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "level in brackets",
+                "i speak turkish (native obv) and swedish fluently",
+                "native turkish",
+            ),
+            ("estate part", "i stay in lekki phase 1 so close to office", "lives in lekki phase 1"),
+            (
+                "proper",
+                "for drinks i always prefer proper black tea over coffee",
+                "prefers black tea",
+            ),
+            ("allergic aside", "i cant eat shellfish at all (allergic since forever)", "shellfish"),
+            (
+                "left who",
+                "im now the only backend developer left who knows billing",
+                "backend developer",
+            ),
+            (
+                "same team",
+                "weve been on the same team at shopify for like 3 years",
+                "works at shopify",
+            ),
+            (
+                "their time word",
+                "i live in tashkent and landlord want to raise rent 30% from next month",
+                "lives in tashkent",
+            ),
+        ),
+    )
+    # a pasted CV's language list is the applicant's
+    _forms_nothing(
+        tmp_path / "not",
+        (("cv", "summarise this cv:\nLanguages: Tagalog (native), English (fluent)"),),
+    )

@@ -2875,6 +2875,7 @@ _AFTER_PLACE: Final = frozenset(
 )
 
 
+_ESTATE_PART = re.compile(r"\s+(phase|sector|block|zone)\s+(\d{1,3})\b", re.IGNORECASE)
 _CAPITAL_NEXT = re.compile(r"\s+[A-ZÀ-ÖØ-Þ]")
 
 
@@ -2897,6 +2898,9 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
             if (found := canonical_place(" ".join(words[:n]))) is not None:
                 if n < len(words) and (state := _state_after(words, n)):
                     return f"{found}, {state}"
+                # "i stay in lekki phase 1", "we live in noida sector 62": the estate's part
+                if part := _ESTATE_PART.match(c, m.start(group) + len(" ".join(words[:n]))):
+                    return f"{found} {part.group(1).title()} {part.group(2)}"
                 # "i live in galway city": the place as the user named it
                 if (
                     n < len(words)
@@ -3167,8 +3171,9 @@ _ROLE_END = (
     r"|as\s+well|by\s+trade|by\s+profession|so|but|btw|lol|tbh|fyi|though|anyway|because"
     r"|since|which|living|based|located|residing|out\s+of|over\s+in|near|doing|mostly|mainly"
     r"|on\s+nights|on\s+days|while|there|again|i|im|my|our|not\s+(?:a|an|just|only)|irl"
-    # "im a plumber been self employed about six years now"
-    r"|been"
+    # "im a plumber been self employed about six years now", "the only backend developer left
+    # who understands billing"
+    r"|been|left\s+(?:who|that|in|on|at)"
     # "I am pharmacist not doctor haha", "im a software tester not gordon ramsay ok": a
     # contrast naming one other title or person
     r"|not\s+(?!(?:really|sure|exactly|quite|yet|now|anymore|much|very|that|so|too)\b)[a-z]+"
@@ -3840,12 +3845,15 @@ _EMPLOYER = [
         rf"anniversary\s+at\s+(?P<org2>{_ORG})"
         rf"|\bmy\s+(?:team|manager|boss|colleagues|coworkers|office|department)\s+at\s+"
         rf"(?P<org3>{_ORG})"
+        # "weve been on the same team at shopify for 3 years": a team the user is on
+        rf"|\bwe(?:{_A}?ve\s+been|\s+have\s+been|{_A}?re|\s+are)\s+(?:both\s+)?on\s+the\s+same\s+team"
+        rf"\s+at\s+(?P<org9>{_ORG})"
         rf"|\b(?:cycle|bike|drive|walk|commute|go|get)\s+to\s+work\s+at\s+(?P<org4>{_ORG})"
         rf"|(?:\band|,)\s+(?:now\s+|also\s+)?work\s+(?:at|for)\s+(?P<org5>{_ORG})"
         # "we both work at Thoughtworks": the user is one of them
         rf"|\bwe\s+(?:both|all|all\s+three)\s+work\s+(?:at|for)\s+(?P<org7>{_ORG})",
         "job anniversary team manager boss colleagues coworkers office department work offer"
-        " contract",
+        " contract same",
     ),
     # non-native "I am in Wipro from 2019": a name that is no place, with the time it has held
     _grx(
@@ -4191,7 +4199,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             group = next(
                 g
-                for g in ("org", "org2", "org3", "org4", "org5", "org6", "org7", "org8")
+                for g in ("org", "org2", "org3", "org4", "org5", "org6", "org7", "org8", "org9")
                 if m.groupdict().get(g)
             )
             said = m.group(group)
@@ -4445,6 +4453,9 @@ def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list
                 or not all(_ITEM_WORD.fullmatch(w) for w in words)
             ):
                 return items
+            # "i always prefer proper black tea": how real the thing is, not which thing
+            if len(words) > 1 and words[0] in ("proper", "decent"):
+                piece = piece.split(None, 1)[1]
             items.append(piece)
     return items
 
@@ -4833,8 +4844,9 @@ _ALLERGIC_AFTER = _rx(
     rf"(?:\s+(?:dishes|food))?"
     rf"(?:\s+(?:please|pls|plz|for\s+me|anywhere|at\s+all|ever))*(?:\s*[,.]?\s+(?:because\s+|since\s+"
     rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"
-    # "i cant have tree nuts (allergic)"
-    rf"|\s*\(\s*(?:{_I_AM}\s+)?(?:al+er+gic|al+er+gy|al+er+gies)\s*\))"
+    # "i cant have tree nuts (allergic)", "(allergic since forever)"
+    rf"|\s*\(\s*(?:{_I_AM}\s+)?(?:al+er+gic|al+er+gy|al+er+gies)(?!\s+(?:to|against|on)\b)"
+    rf"(?:\s+[^()\n]{{0,30}})?\))"
 )
 
 
@@ -6531,6 +6543,20 @@ _OWN_VOICE = _rx(
 _CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _BLANK = "\u2063"
 _LONG_SPACE = re.compile(r"\s{4,}")
+# "i speak turkish (native obv) and swedish fluently": a level in brackets after its language
+# is read as said beside it (the brackets give way to spaces, offsets kept)
+_LEVEL_IN_BRACKETS = re.compile(
+    # (after the user's own "i speak": a pasted "Languages: Tagalog (native)" is someone's CV)
+    r"\bi\s+(?:also\s+|only\s+)?(?:speak|talk)\b[^.\n()]{0,40}?"
+    r"\b(?:" + "|".join(sorted({*_LANGUAGES, *_MORE_LANGUAGES}, key=len, reverse=True)) + r")"
+    r"\s*\(\s*(?:native|fluent|fluently|mother\s+tongue|first\s+language|learning|basic"
+    r"|beginner|intermediate|conversational)\b[^()\n]{0,30}\)",
+    re.IGNORECASE,
+)
+
+
+def _unbracketed_levels(text: str) -> str:
+    return _LEVEL_IN_BRACKETS.sub(lambda m: m.group().replace("(", " ").replace(")", " "), text)
 
 
 def _squeezed(text: str) -> str:
@@ -8113,6 +8139,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             owned += 1
             if _LONG_SPACE.search(event.text):
                 event = msgspec.structs.replace(event, text=_squeezed(event.text))
+            if "(" in event.text and (said := _unbracketed_levels(event.text)) != event.text:
+                event = msgspec.structs.replace(event, text=said)
             text = self._note_text = event.text
             mask = _PREFILTER.scan(text)
             corrected = (

@@ -595,6 +595,14 @@ _WANT_CONJUNCT: Final = re.compile(
     r"|am\s+going|going|gonna|will|would\s+like|[a-z]{2,}ing)\b",
     re.IGNORECASE,
 )
+# "i live in tashkent and landlord want to raise rent from next month": another subject's
+# conjunct carries its own time word
+_OTHER_SUBJECT_CONJUNCT: Final = re.compile(
+    r"\s+(?:and|but)\s+(?:(?:the|my|our|his|her|their)\s+)?(?:he|she|they|landlord|landlady|boss"
+    r"|manager|neighbou?rs?|school|company|rent|prices?|wife|husband|partner|kids|son|daughter)"
+    r"\s+(?!(?:and|or|i|me)\b)[a-z]",
+    re.IGNORECASE,
+)
 _WE_START: Final = re.compile(r"\W*we\b", re.IGNORECASE)
 
 
@@ -640,7 +648,9 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     # weekend")
     if kind is not None and (kind != "home_location" or lives):
         if lives:
-            wish = _WANT_CONJUNCT.search(text, start, hi)
+            wish = _WANT_CONJUNCT.search(text, start, hi) or _OTHER_SUBJECT_CONJUNCT.search(
+                text, start, hi
+            )
             hi = wish.start() if wish else hi
         elif (conjunct := conjunct_start(text, end, hi)) is not None:
             hi = conjunct
