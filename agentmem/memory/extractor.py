@@ -74,7 +74,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/28"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/29"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -920,8 +920,9 @@ _NO_PET_NOW = _rx(
 _CI_HEADS: Final = frozenset(_words("ci pipeline pipelines workflow workflows runner runners"))
 # "sched-01 is getting decommissioned", "the old-db box is being retired": a host or
 # service said to be going away is no lasting setting of the work
+_RETIRING = re.compile(r"decomm|retired|shut\s+down|turned\s+off|sunset|deprecated|killed", re.I)
 _VALUE_RETIRED = _rx(
-    r"(?P<value>[\w][\w.\-]*[\w])\s+(?:is|are)\s+(?:getting|being|going\s+to\s+be|gonna\s+be)\s+"
+    r"(?<![\w.\-])(?P<value>\w[\w.\-]{0,40}\w)\s+(?:is|are)\s+(?:getting|being|going\s+to\s+be|gonna\s+be)\s+"
     r"(?:decommissioned|retired|shut\s+down|turned\s+off|sunset|deprecated|decomm?ed|killed)\b"
 )
 # A span in single quotes, told from an apostrophe by what stands either side of it
@@ -8309,7 +8310,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._game_pets(event, hits)
             if hits and (gone_pet := _NO_PET_NOW.search(text)):
                 self._pet_gone_now(event, gone_pet, hits)
-            if hits and (retired := _VALUE_RETIRED.search(text)):
+            if hits and _RETIRING.search(text) and (retired := _VALUE_RETIRED.search(text)):
                 self._value_retired(retired, hits, event.seq)
             if hits and (full := _FULL_NAME_GIVEN.search(text)):
                 self._full_name_given(event, full, hits)
