@@ -5133,3 +5133,130 @@ def test_facts_said_beside_other_peoples_in_second_language_english(tmp_path: Pa
         tmp_path / "not",
         (("cv", "summarise this cv:\nLanguages: Tagalog (native), English (fluent)"),),
     )
+
+
+def test_small_employers_typed_in_lower_case_and_named_sites(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "called",
+                "im a copywriter at a tiny agency called fold & fable, been there 4 yrs",
+                "works at fold & fable",
+            ),
+            (
+                "vets",
+                "im a vet nurse at bayview vets and we're changing our hours",
+                "works at bayview vets",
+            ),
+            (
+                "word name",
+                "i am pharmacist at severance hospital, can you check grammar",
+                "works at severance hospital",
+            ),
+            (
+                "institution first",
+                "say that i work night shifts at hospital santa maria so i need hot water",
+                "works at hospital santa maria",
+            ),
+            (
+                "site",
+                "now i work at the lidl warehouse near lyon, i am forklift driver",
+                "works at lidl",
+            ),
+            (
+                "longest",
+                "ive been at bunnings the longest out of everyone in our store haha",
+                "works at bunnings",
+            ),
+            (
+                "firm name",
+                "im plumber, i have small firm with my brother, name is Wiśniewski Instalacje",
+                "works at wiśniewski instalacje",
+            ),
+            (
+                "worked there",
+                "for my mum's restaurant, Mama Titi's Kitchen, ive been working there since school",
+                "works at mama titi's kitchen",
+            ),
+        ),
+    )
+    # an article or a describing word names no institution; a firm's name is not the brother's
+    formed = _formed(tmp_path / "brother", "i have small firm with my brother, name is Kowal Bud")
+    assert not any("brother named" in s for s in formed), formed
+    for name, text in (
+        ("article", "i am nurse in the hospital here in curitiba"),
+        ("describing", "im a nurse at private hospital"),
+        ("theirs", "its for my sisters shop, Bello Stores, she works there"),
+        ("would", "if i had my own bakery, Crumbs, i would work there all day"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any("works at" in s for s in formed), (name, formed)
+
+
+def test_a_name_signed_in_lower_case_a_nickname_of_it_and_a_sign_off(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("from me", "sign it off from me, robert kalinowski. ok", "robert kalinowski"),
+            (
+                "its from me",
+                "write my landlord an email. its from me, joana ferreira, 2º esq",
+                "joana ferreira",
+            ),
+            (
+                "nickname",
+                ("sign it off from me, robert kalinowski. actually i go by rob so just rob k"),
+                "rob",
+            ),
+            ("word first", "hi my name is park ji-woo, i am pharmacist", "park ji-woo"),
+            ("too", "my colleagues call me jenny, you can call me jenny too its easier", "jenny"),
+            (
+                "sign-off",
+                "please as a table, with the columns name, age, next date. danke, Sabine",
+                "sabine",
+            ),
+            (
+                "this is",
+                "hello this is tomasz wiśniewski, i write you yesterday",
+                "tomasz wiśniewski",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "not",
+        (
+            ("spelled", "my name is spelled kowalsky"),
+            ("bus", "my name is robert smith. i go by bus so its fine"),
+            ("pasted", "can you summarise: the release is delayed. Thanks, Peter"),
+            ("assistant", "thanks, Claude"),
+            ("that", "pls call me that too"),
+            ("this is a thing", "hi this is python right?"),
+        ),
+    )
+
+
+def test_pets_named_in_brackets_or_in_a_later_message(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("bracket", "its just me and luna (my cat) these days", "cat named luna"),
+            (
+                "time elsewhere",
+                "nori (my cat) threw up twice this morning and wont eat",
+                "cat named nori",
+            ),
+            (
+                "later",
+                (
+                    "i have one hamster and two guinea pigs",
+                    "the hamster is Mochi, the guinea pigs are Daifuku and Anko",
+                ),
+                "guinea pig named anko",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "gone", "rex (my dog) died last year")
+    assert not any("dog" in s for s in formed), formed
+    formed = _formed(tmp_path / "word", "i have a cat", "the cat is sick")
+    assert not any("named" in s for s in formed), formed

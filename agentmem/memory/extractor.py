@@ -107,6 +107,17 @@ _LOWER_INSTITUTION = (
     "|studios|insurance|engineering|motors|pharma|networks|ventures|partners|digital|media|freight"
     # "a teacher at greenfield primary"
     "|primary|elementary|nursery|kindergarten|preschool|library|museum|hospice"
+    # "a vet nurse at bayview vets"
+    "|vets|veterinary|surgery"
+)
+_INSTITUTION_FIRST = (
+    "hospital|clinic|cl[ií]nica|banco|universidad|universidade|colegio|escola|hotel"
+)
+# Words that end a name typed in lower case: they start the next phrase
+_NOT_IN_NAME = (
+    r"(?:and|but|so|since|for|as|in|at|on|near|with|where|which|who|been|im|i|we|its|it|is|was"
+    r"|the|a|an|now|btw|lol|from|until|because|cos|when|while|last|this|next|every|after|before"
+    r"|today|tonight|tomorrow|yesterday|too|also|already|again|pls|please|thanks|to|my|our|and)"
 )
 _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
@@ -114,6 +125,11 @@ _ORG = (
     rf"|{_ORG_TOKEN})){{0,4}}"
     # "a radiographer at Parirenyatwa hospital": a name, then its institution word in lower case
     rf"(?:\s+(?-i:hospital|clinic|university|college|bank|council|school|academy|institute))?"
+    # "night shifts at hospital santa maria": the institution word first, as in Portuguese,
+    # Spanish or Italian (checked by _org: a word of the name must be no English word)
+    rf"|(?-i:(?:{_INSTITUTION_FIRST})\s+(?:(?:de|do|da|dos|das|del|di|of)\s+)?"
+    rf"(?!{_NOT_IN_NAME}\b)[a-z][a-z'’\-]+(?:\s+(?!{_NOT_IN_NAME}\b)[a-z][a-z'’\-]+)?)"
+    rf"(?=\s*$|\s*[,.;!?)]|\s+{_NOT_IN_NAME}\b)"
     # typed in lower case, a name is recognisable by its institution word: "leeds city council",
     # "st james hospital" (checked by _org: the first word may not be an ordinary word)
     rf"|(?-i:[a-z][a-z&'’.\-]*(?:\s+[a-z][a-z&'’.\-]*){{0,3}}\s+(?:{_LOWER_INSTITUTION})\b)"
@@ -1239,6 +1255,15 @@ _NAMED = re.compile(
     rf"|(?<=,)\s*(?:his|her|its|their)\s+name(?:\s+is|{_A}s|s(?=\s+(?-i:[A-Z])))"
     rf"|(?<=,)\s*(?:a|an)\s+(?:[\w\-]+\s+){{1,3}}?(?:named|called))\s+)(?P<names>{_NAMES})"
 )
+_BARE_NAME_IS = re.compile(r"\s*,\s*(?i:name\s+is)\s")
+_OWN_BUSINESS = (
+    r"bakery|shop|salon|cafe|café|restaurant|business|company|studio|agency|practice|firm"
+    r"|store|clinic|startup"
+)
+_OWN_FIRM_BEFORE = re.compile(
+    r"\b(?i:i\s+(?:run|own|have|opened)\s+(?:(?:a|an|my\s+own|our\s+own)\s+)?(?:[\w\-]+\s+)?"
+    rf"(?:{_OWN_BUSINESS}))\b"
+)
 _POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
 # "my wife name is Li Na.", "her name is Ana Clara": a two-part given name that ends the clause
 _SECOND_NAME = re.compile(rf"\s+(?P<second>{_NAME})(?=\s*[.,;!?]|\s*$)")
@@ -1552,6 +1577,13 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         if m.group("tail") == "'s" or m.group("tail") == "’s":
             if named := _POSS_NAME.match(rest):
                 names, end = _names(named.group("names")), m.end() + named.end()
+        elif (
+            (named := _NAMED.match(rest))
+            # "i have small firm together with my brother, name is X": the firm's name
+            and _BARE_NAME_IS.match(named.group())
+            and _OWN_FIRM_BEFORE.search(c, 0, m.start())
+        ):
+            pass
         elif (named := _NAMED.match(rest) or _IS_CALLED.match(rest) or _POSS_NAME.match(rest)) or (
             named := _NAME_AFTER.match(rest)
         ):
@@ -2180,7 +2212,7 @@ _PRONOUN_NAME = _grx(
 
 # A name typed in lower case ("im sofia", "my name is ana") is taken only when it is not an
 # English word ("im tired", "my name is mud"), and is written capitalised.
-_LOWER_NAME = r"(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})"
+_LOWER_NAME = r"(?-i:[a-zà-öø-ÿā-ž][a-zà-öø-ÿā-ž'’\-]{1,19})"
 _NAME_IS = _Gated(
     re.compile(
         # "my chinese name is Li Hao, english name is Kevin": the first given is the name
@@ -2310,6 +2342,15 @@ _ITS_NAME = _Gated(
     ),
     "its s is",
 )
+# "hello this is tomasz wiśniewski, i write you yesterday": a greeting, then who is writing
+_THIS_IS_NAME = _Gated(
+    re.compile(
+        rf"^\W*{_HELLO}\W+(?i:this\s+is)\s+"
+        rf"(?P<name>{_NAME}(?:\s+{_NAME})?|{_LOWER_NAME}(?:\s+{_LOWER_NAME})?)"
+        rf"(?=\s*[,.!;]|\s+(?i:again|here|from|and|but|btw)\b|\s*$)"
+    ),
+    "this",
+)
 # "ok thats my colleague marek. im Piotr Zieliński btw"
 _NAME_BTW = _Gated(
     re.compile(
@@ -2322,13 +2363,19 @@ _NAME_BTW = _Gated(
 # a letter the user writes ends with, given whole (one given name may be anyone's)
 _SIGN_AS = _Gated(
     re.compile(
-        rf"\b(?i:sign)\s+(?i:it|off|the\s+(?:email|letter|note|card|message))\s+(?i:as\s+|with\s+)?"
+        rf"\b(?i:sign)\s+(?i:it\s+off|it|off|the\s+(?:email|letter|note|card|message))\s+"
+        rf"(?i:as\s+|with\s+)?"
         rf"(?:(?P<me>(?i:from\s+me))\s*,?\s*)?(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|pls|please|thanks|thx)\b)"
+        # "sign it off from me, robert kalinowski", "its from me, joana ferreira, 2º esq": after
+        # "from me" a whole name in lower case (each part no English word)
+        rf"|\b(?:(?i:sign)\s+(?i:it\s+off|it|off)\s+|(?i:it{_A}?s|its|it\s+is)\s+)(?i:from\s+me)"
+        rf"\s*,\s*(?P<lower>{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{1,2}})"
+        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|pls|please|thanks|thx)\b)"
     ),
-    "sign",
+    "sign from",
 )
-_FOR_SOMEONE = _rx(
+_WRITTEN_FOR_SOMEONE = _rx(
     r"\b(?:for|on\s+behalf\s+of|from|to\s+help)\s+(?:my|our|his|her|their|a|an|this|the)\s+[\w\-]+"
 )
 _CALL_ME = _Gated(
@@ -2341,7 +2388,7 @@ _CALL_ME = _Gated(
         rf"(?i:call)\s+me\s+"
         rf"(?P<name>{_NAME}|{_LOWER_NAME})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|pls|plz|instead|from\s+now\s+on|going\s+forward"
-        rf"|for\s+short|and|rather|btw|everyone|everybody|like\s+everyone)\b)"
+        rf"|for\s+short|and|rather|btw|everyone|everybody|like\s+everyone|too)\b)"
     ),
     "call",
 )
@@ -2349,7 +2396,8 @@ _CALL_ME = _Gated(
 # a name, a lower-case word is a name even where it is also an English word ...
 _NAMING_TAIL = _rx(
     r"\s+(?:please|pls|plz|instead|from\s+now\s+on|going\s+forward|for\s+short|everyone"
-    r"|everybody|like\s+everyone)\b"
+    # "my colleagues call me jenny, you can call me jenny too"
+    r"|everybody|like\s+everyone|too)\b"
     # "call me kat, nobody calls me katarzyna"
     r"|\s*,\s*(?:nobody|no\s+one|noone|everyone|everybody)\s+(?:calls|does)\b"
     # "pls call me jo, joanna feels so formal"
@@ -2360,12 +2408,16 @@ _NAMING_TAIL = _rx(
 _NOT_CALLED: Final = frozenset(
     _words(
         "back later tomorrow tonight today now asap anytime when whenever once after before maybe"
+        " that this it so"
         " again soon first an the crazy paranoid old lazy biased naive stupid picky weird"
     )
 )
 _CALLS_ME = _Gated(
     re.compile(
-        rf"\b(?i:everyone|everybody|people|most\s+people|my\s+friends|friends|folks)\s+"
+        rf"\b(?i:everyone|everybody|people|most\s+people|my\s+friends|friends|folks"
+        # "my foreign colleagues call me jenny"
+        rf"|my\s+(?:[a-z]+\s+)?(?:colleagues|coworkers|co-workers|workmates|mates|students"
+        rf"|patients|clients|customers|team))\s+"
         # non-native "everybody is calling me venky only"
         rf"(?i:just\s+|usually\s+|(?:is|are)\s+)?(?i:calls?|calling)\s+me\s+"
         rf"(?P<name>{_NAME}|{_LOWER_NAME})(?=\s*$|\s*[,.;!]|\s+[a-z&])"
@@ -2403,6 +2455,29 @@ def _given_names(raw: str) -> list[str]:
     return out
 
 
+_NOT_NAME_ENDINGS = ("ed", "ing", "ly")
+
+
+def _lower_full_name(raw: str) -> list[str]:
+    """A whole name typed in lower case after "my name is" whose first part is also an English
+    word ("park ji-woo", "grace wanjiru kamau"): taken when its last part is no word and no
+    part is a function word or reads as a verb or adverb ("spelled", "mostly")."""
+    tokens = raw.split()
+    if not 2 <= len(tokens) <= 3 or not raw[:1].islower() or is_common_word(tokens[-1]):
+        return []
+    for token in tokens:
+        plain = token.replace("-", "")
+        if (
+            not plain.isalpha()
+            or token in _NOT_A_NAME
+            or token in _STOP_WORDS_AFTER_IS
+            or _VOCABULARY.fullmatch(token)
+            or (is_common_word(token) and token.endswith(_NOT_NAME_ENDINGS))
+        ):
+            return []
+    return [t[:1].upper() + t[1:] for t in tokens]
+
+
 _NAME_HERE = _Gated(
     re.compile(
         rf"^\W*(?i:hi|hello|hey|hiya)\W+(?P<name>{_NAME}(?:\s+{_NAME})?)\s+(?i:here)\b"
@@ -2429,7 +2504,7 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         # "my moms full name is Grace Achieng": someone's, the apostrophe left out
         if _SOMEONES_FULL_NAME.search(c, max(0, m.start() - 12), m.start() + 10):
             continue
-        names = _given_names(m.group("name"))
+        names = _given_names(m.group("name")) or _lower_full_name(m.group("name"))
         if names and len(names) == len(m.group("name").split()):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     if (
@@ -2457,9 +2532,21 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         and (names := _given_names(said))
     ):
         yield _Hit("name", {"name": names[0]}, m.span())
+    if (
+        message_start
+        and (m := _THIS_IS_NAME.match(c, mask))
+        and (names := _given_names(m.group("name")))
+        and len(names) == len(m.group("name").split())
+        and not is_town(m.group("name"))
+    ):
+        yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _SIGN_AS.finditer(c, mask):
+        if lower := m.group("lower"):
+            if len(names := _given_names(lower)) == len(lower.split()):
+                yield _Hit("name", {"name": " ".join(names)}, m.span())
+            continue
         # "a letter for my mum to her landlord, sign it Mary Smith": written for someone else
-        if not m.group("me") and _FOR_SOMEONE.search(c, 0, m.start()):
+        if not m.group("me") and _WRITTEN_FOR_SOMEONE.search(c, 0, m.start()):
             continue
         if (names := _names(m.group("name"))) and (len(names) >= 2 or m.group("me")):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
@@ -3194,7 +3281,9 @@ _ROLE_END = (
 _WORK_WHEN = (
     r"(?:full[- ]time|part[- ]time|remotely|remote|from\s+home|late|early|nights|days|evenings"
     r"|mornings|weekends|weekdays|(?:mon|tues|wednes|thurs|fri|satur|sun)days|shifts|mostly"
-    r"|usually)"
+    r"|usually"
+    # "i work night shifts at hospital santa maria", "i work the early shift at Lidl"
+    r"|(?:the\s+)?(?:night|day|early|late|morning|evening|weekend|double|split)\s+shifts?)"
 )
 _WORK_WHERE = r"in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?(?=\s+(?:at|for)\s)"
 # "..., sorry, physiotherapist": a word put right as a title
@@ -3695,6 +3784,23 @@ _AT_ORG_WE = _grx(
 )
 
 
+# "a tiny agency called fold & fable, been there 4 yrs": after "called" a name typed in lower
+# case runs to the clause's end, English words and all (a word that starts a new clause or a
+# time ends it)
+_SITE_WORDS = (
+    r"warehouse|store|shop|branch|depot|office|factory|plant|site|supermarket|hub|outlet"
+    r"|distribution\s+cent(?:re|er)|call\s+cent(?:re|er)|fulfil?ment\s+cent(?:re|er)|mill|mine"
+)
+_NAMED_LOWER_ORG = (
+    r"(?-i:(?!(?:the|a|an|my|our|it|that|this|something|smth|sth)\b)[a-z][a-z'’\-]*"
+    r"(?:\s+(?:&|and|n|of|(?!(?:and|but|so|since|for|as|in|at|on|near|with|where|which|who|been"
+    r"|im|i|we|its|it|is|was|the|a|an|now|btw|lol|from|until|til|till|because|cos|cuz|when|while"
+    r"|last|this|next|every|after|before)\b)[a-z][a-z'’\-]*)){0,3})"
+    r"(?=\s*$|\s*[,.;!?(]|\s+(?:and|but|so|since|for|as|in|at|near|where|been|now|btw|lol|from"
+    r"|last|this)\b)"
+)
+
+
 # "switched jobs to Revolut in may", "i'm with Revolut now": a new workplace, when the name is
 # a known employer's ("we switched to Google" may be a product, "im with Tom now" a partner)
 _SWITCHED_TO_ORG = _grx(
@@ -3723,7 +3829,7 @@ _EMPLOYER = [
         rf"[^.;!?]){{0,60}}?\b(?:work(?:ing)?|{_ROLE_HEAD}|joined|started|now)\s+(?:[\w\-]+\s+){{0,3}}?"
         # ("i am cook in a restaurant called La Chata": "in" the workplace)
         rf"(?:(?:at|for|with|in)\s+|(?<=joined\s))(?:a|an)\s+(?:[\w\-]+\s+){{0,4}}?"
-        rf"(?:{_COMPANY_KINDS})\s*,?\s+(?:(?:called|named)\s+(?P<org>{_ORG})"
+        rf"(?:{_COMPANY_KINDS})\s*,?\s+(?:(?:called|named)\s+(?:(?P<named>{_NAMED_LOWER_ORG})|(?P<org>{_ORG}))"
         # "a backend dev at a small fintech (paysera)": the name in parentheses after its kind
         rf"|\(\s*(?P<org3>{_ORG})\s*\)"
         # "I work for a small consultancy Brightlane", "working remote for a Dutch company
@@ -3782,6 +3888,8 @@ _EMPLOYER = [
         rf"(?:\bi\s+|(?:^\W*|,\s*)(?=still\b))(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
         # "i work late thursdays at ocado", "i work nights at St Vincent's": when, then where
         rf"(?:{_WORK_WHEN}\s+){{0,3}}(?:at|for)\s+"
+        # "i work at the lidl warehouse near lyon": the employer's site, named by the employer
+        rf"(?:the\s+(?=[\w&'’\-]+\s+(?:{_SITE_WORDS})\b))?"
         rf"(?P<org>{_ORG})",
         "work",
     ),
@@ -3828,7 +3936,9 @@ _EMPLOYER = [
     _grx(
         rf"\bi(?:{_A}?ve|\s+have)\s+been\s+at\s+(?P<org>{_ORG})(?=(?:\s+in\s+\w+)?\s+"
         rf"(?:for\s+)?(?:\d+|a\s+few|two|three|four|five|six|seven|eight|nine|ten|many|several)"
-        rf"\s+(?:years?|yrs?|months?)\b)",
+        rf"\s+(?:years?|yrs?|months?)\b"
+        # "cos ive been at bunnings the longest out of everyone in our store"
+        rf"|\s+(?:the\s+)?longest\b)",
         "been",
     ),
     # "i got the job at Octopus Energy", "my 5 year anniversary at Siemens Healthineers", "my
@@ -3866,7 +3976,11 @@ _EMPLOYER = [
         rf"\bi\s+(?:run|own|have|opened)\s+(?:a|an|my\s+own|our\s+own)\s+(?:[\w\-]+\s+){{0,2}}?"
         rf"(?:bakery|shop|salon|cafe|café|restaurant|business|company|studio|agency|practice|firm"
         rf"|store|clinic|startup)(?:\s+here|\s+there)?(?:\s*,\s*|\s+called\s+|\s+named\s+)"
-        rf"(?P<org>{_ORG})",
+        rf"(?P<org>{_ORG})"
+        # non-native "i have small firm together with my brother, name is Wiśniewski Instalacje"
+        rf"|\bi\s+(?:run|own|have|opened)\s+(?:(?:a|an|my\s+own|our\s+own)\s+)?(?:[\w\-]+\s+)?"
+        rf"(?:{_OWN_BUSINESS})\b[^.;!?,]{{0,50}},\s*(?:its\s+|the\s+)?name\s+is\s+"
+        rf"(?P<org2>{_ORG})",
         "run own have opened",
     ),
 ]
@@ -3879,6 +3993,61 @@ _AT_AS_ROLE = _grx(
     rf"|it|all|last|first)\b)(?P<org>[a-z][a-z&'’\-]*(?:\s+[a-z][a-z&'’\-]*){{0,2}}?)\s+"
     rf"(?:now\s+)?as\s+(?:a|an|the)\s+(?:[\w\-]+\s+){{0,2}}?{_ROLE_HEAD}\b",
     "as",
+)
+# "the hamster is Mochi, the guinea pigs are Daifuku and Anko" (see _pets_named_later)
+_LATER_PET_NAME = r"(?:(?-i:[A-Z][\w'’\-]*)|[a-z][a-z'’\-]{1,19})"
+_THE_PETS_ARE = _rx(
+    rf"\bthe\s+(?P<head>{_PET_SURFACE})\s+(?P<verb>is|are)\s+(?:called\s+|named\s+)?"
+    rf"(?P<a>{_LATER_PET_NAME})(?:\s*(?:,\s*|\s+(?:and|&|n)\s+)(?P<b>{_LATER_PET_NAME})"
+    rf"(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&|n)\s+)(?P<c>{_LATER_PET_NAME}))?)?"
+    rf"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|the|lol|haha)\b)"
+)
+
+
+def _later_pet_name_ok(name: str) -> bool:
+    """A name said of a pet after "the hamster is": capitalised, or a lower-case word that is
+    no English word ("the cat is old" says nothing of its name)."""
+    if name[:1].isupper():
+        return name.casefold() not in _STOP_WORDS_AFTER_IS and not _VOCABULARY.fullmatch(name)
+    return _pet_name_ok(name) and not is_common_word(name)
+
+
+# "its just me and luna (my cat) these days": a name, then whose animal it is in brackets
+_PET_IN_BRACKETS = _rx(
+    rf"(?<![\w'’\-])(?P<name>(?!(?:me|him|her|them|it|us|you|and|or|the|a|an|with|to|of|for"
+    rf"|this|that|one|two|both)\b)[a-z][a-z'’\-]{{1,19}})\s*(?P<bracket>\(\s*(?:my|our)\s+"
+    rf"(?P<species>{_PET_SURFACE})\s*\))"
+)
+# A pet that is gone: "our old dog rex passed in april"
+_PAST_PET = _rx(r"\b(?:passed|died|rip|put\s+down|put\s+to\s+sleep|rehomed|gave\s+away)\b")
+# "... next date. danke, Sabine": thanks, then the user's first name, ending the message
+_SIGN_OFF = re.compile(
+    r"(?:^|[.!?\n]\s*)(?i:thanks|thank\s+you|many\s+thanks|thx|ty|cheers|danke|danke\s+sch[öo]n"
+    r"|merci|gracias|grazie|obrigad[oa]|tack|dzi[eę]kuj[eę]|kind\s+regards|best\s+regards"
+    r"|regards)\s*,\s*"
+    r"(?P<name>[A-Z][a-zà-öø-ÿ'’\-]+)\s*[.!]*\s*$"
+)
+_PASTED_TEXT = _rx(
+    r":\s*\n|^\W*(?:hi|hello|dear|hey|hallo|hola|bonjour)\s+\w+\s*,|\b(?:summari[sz]e|reply|respond"
+    r"|answer|translate|proofread|forward(?:ed)?|paste[d]?|this\s+(?:email|message|mail|text|note"
+    r"|letter)|from\s+(?:my|the|a|our|his|her)\s+\w+|(?:he|she|they)\s+(?:wrote|said|sent))\b",
+)
+_ASSISTANT_NAMES: Final = frozenset(
+    _words("claude chatgpt gpt gemini copilot siri alexa bard bot assistant ai chat mate buddy")
+)
+# "i go by rob", "pls call me jen": a nickname, checked against the name given (see
+# _nickname_of_name)
+_NICKNAME_SAID = _rx(
+    r"\b(?:i\s+(?:usually\s+|always\s+|just\s+|mostly\s+)?go\s+by|call\s+me)\s+"
+    r"(?P<nick>[a-z]{2,12})(?=\s*$|\s*[,.;!]|\s+(?:so|and|but|pls|please|instead|too|btw)\b)"
+)
+# Read on the whole message (the commas end clauses): "its for my mum's restaurant, Mama Titi's
+# Kitchen, ive been working there with her since i finished school": a named business the user
+# then says they work at
+_BUSINESS_WORKED_THERE = _rx(
+    rf"\b(?:my|our)\s+(?:[\w'’]+\s+)?(?:{_OWN_BUSINESS})\s*,\s*(?P<org>{_ORG})\s*,\s*"
+    rf"(?:and\s+|where\s+)?i(?:{_A}?ve\s+been|\s+have\s+been|{_A}?m|\s+am)?\s+"
+    rf"(?:still\s+|also\s+)?work(?:ing)?\s+(?:there|for\s+(?:her|him|them))\b"
 )
 # Read on the whole message (a bracket ends a clause): "at my current job (standard bank) we're
 # on python 3.11", and "I am the qa engineer in the team (at zalando, 2 years now)" after the job
@@ -3972,6 +4141,28 @@ _COUNTRY_AFTER = re.compile(
 )
 
 
+_NAME_LINKS: Final = frozenset({"&", "and", "n", "of"})
+_NAME_PARTICLES: Final = frozenset(_words("de do da dos das del di of"))
+_INSTITUTION_FIRST_WORD = re.compile(_INSTITUTION_FIRST)
+# "pharmacist at severance hospital": an institution named right after "at" or "in", no article
+_BARE_AT_END = _rx(r"\b(?:at|in|for|with)\s+$")
+# ... unless the word only describes it: "at private hospital", "in local council"
+_GENERIC_ORG_WORDS: Final = frozenset(
+    _words(
+        "local private public small big large tiny huge new old main nearby same another other"
+        " different government state district regional rural city town county national general"
+        " teaching children childrens kids community family central university medical dental"
+        " animal pet vet veterinary primary secondary high middle junior senior international"
+        " my our his her their your this that some any every each one two few many the a an"
+    )
+)
+
+
+def _title_name(said: str) -> str:
+    """A name typed in lower case, written as a name: "fold & fable" is Fold & Fable."""
+    return " ".join(w if w in _NAME_LINKS else w[:1].upper() + w[1:] for w in said.split())
+
+
 def _org(org: str, after: str, before: str = "") -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
@@ -3988,14 +4179,27 @@ def _org(org: str, after: str, before: str = "") -> str | None:
                 return f"{known} {country.group('c')}"
             return known
         words = org.split()
+        # "hospital santa maria": a name after the institution word, not "hospital today"
+        if len(words) > 1 and _INSTITUTION_FIRST_WORD.fullmatch(words[0]):
+            if not any(w not in _NAME_PARTICLES and not is_common_word(w) for w in words[1:]):
+                return None
+            return " ".join(w if w in _NAME_PARTICLES else w[:1].upper() + w[1:] for w in words)
         if len(words) > 1:  # "leeds city council": _ORG took it for its institution word
             # "st marys hospital": a saint's name is a name
             if (
                 is_common_word(words[0])
                 and not canonical_place(words[0])
                 and words[0].casefold() not in ("st", "st.", "saint")
+                # "pharmacist at severance hospital": an English word names the institution
+                # when no article or describing word comes with it ("the local hospital", "a
+                # big bank", "at private hospital" name none)
+                and (
+                    not _BARE_AT_END.search(before)
+                    or words[0].casefold() in _GENERIC_ORG_WORDS
+                    or len(words) > 2
+                )
             ):
-                return None  # "the local hospital", "a big bank"
+                return None
             return " ".join(w[:1].upper() + w[1:] for w in words)
         if is_common_word(org) or canonical_place(org) or not org.rstrip(".").isalnum():
             return None
@@ -4200,7 +4404,18 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             group = next(
                 g
-                for g in ("org", "org2", "org3", "org4", "org5", "org6", "org7", "org8", "org9")
+                for g in (
+                    "org",
+                    "org2",
+                    "org3",
+                    "org4",
+                    "org5",
+                    "org6",
+                    "org7",
+                    "org8",
+                    "org9",
+                    "named",
+                )
                 if m.groupdict().get(g)
             )
             said = m.group(group)
@@ -4234,7 +4449,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and not _ROLE_SAID.search(c, 0, m.start())
             ):
                 continue
-            if (value := _org(said, c[m.end(group) :], c[: m.start(group)])) is not None:
+            if group == "named":
+                value = known_employer(said) or _title_name(said)
+            else:
+                value = _org(said, c[m.end(group) :], c[: m.start(group)])
+            if value is not None:
                 hit = _Hit("employer", {"org": value}, m.span())
                 # "im at kpmg lol": a large employer's name vouches for itself, unless it is
                 # also a shop or a cafe one may simply be at ("im at tesco")
@@ -6249,7 +6468,16 @@ def _bits(*patterns: _Gated | int) -> int:
 # The rules after _rule_names, in the order their hits are listed, each with the bits of the
 # patterns it starts from: a rule none of whose patterns can match a message finds nothing in it.
 _NAMES_BITS: Final = _bits(
-    _NAME_IS, _I_AM_NAME, _CALL_ME, _CALLS_ME, _GO_BY, _NAME_HERE, _ITS_NAME, _NAME_BTW, _SIGN_AS
+    _NAME_IS,
+    _I_AM_NAME,
+    _CALL_ME,
+    _CALLS_ME,
+    _GO_BY,
+    _NAME_HERE,
+    _ITS_NAME,
+    _NAME_BTW,
+    _SIGN_AS,
+    _THIS_IS_NAME,
 )
 _ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic lergy lergies")
 # "i cant have the prawns tho, shellfish allergy, ended up in hospital once": an allergy
@@ -7131,6 +7359,16 @@ _OFFER_GONE = _grx(
     rf"|{_I_AM}\s+not\s+(?:working|starting)\s+there\b",
     "withdraw withdrew withdrawn rescinded pulled canceled cancelled offer working starting",
 )
+
+
+def _said_plainly(text: str, m: re.Match[str]) -> bool:
+    """Whether the words ``m`` found in ``text`` are the user's own plain statement: no
+    hypothetical earlier in their sentence, not inside quotes."""
+    sentence_start, _ = _sentence_around(text, m.start(), m.end())
+    return not (
+        _HYPOTHETICAL.search_alone(text[sentence_start : m.end()])
+        or _inside_quotes(text, m.start())
+    )
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -8284,6 +8522,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._respelled_like(event, hits, same=False)
             if (hits or self._taken_back) and _CORRECTION_CUE.search(text, mask) is not None:
                 self._head_corrected(event, hits)
+            if "the " in text and any(h.kind == "pet" and not h.values.get("name") for h in hits):
+                self._pets_named_later(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & _YIELDING_BITS:
                 self._note(event.seq, 0, len(text), None)
@@ -8758,6 +8998,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._contradicted(text[:limit], seq, hits, before)
         if "(" in text[:limit]:
             self._employer_in_brackets(text[:limit], seq, hits, before)
+        if " there" in text[:limit] or " for h" in text[:limit]:
+            self._business_worked_at(text[:limit], seq, hits)
+        if "(" in text[:limit]:
+            self._pet_in_brackets(text[:limit], seq, hits)
+        if (sign_off := _SIGN_OFF.search(text[:limit])) and limit == len(text):
+            self._signed_off(text, sign_off, seq, hits)
+        if "go by" in text[:limit] or "call me" in text[:limit].casefold():
+            self._nickname_of_name(text[:limit], seq, hits)
         if any(h.kind == "occupation" for h in hits[before:]):
             self._title_spelled_out(text[:limit], seq, hits, before)
 
@@ -8773,19 +9021,104 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     for h in hits[before:]
                 ):
                     continue
-            sentence_start, _ = _sentence_around(text, m.start(), m.end())
-            if _HYPOTHETICAL.search_alone(text[sentence_start : m.end()]) or _inside_quotes(
-                text, m.start()
-            ):
+            if not _said_plainly(text, m):
                 continue
             org = _workplace_named(m.group("org") or m.group("org2"))
             if org is None:
                 continue
-            hit = _Hit("employer", {"org": org})
-            hit.evidence.append((seq, m.start(), m.end()))
-            hit.stated_end = m.end()
-            hits.append(hit)
-            self._note(seq, m.start(), m.end(), None, (hit,))
+            self._add(_Hit("employer", {"org": org}), hits, seq, m.span())
+
+    def _pet_in_brackets(self, text: str, seq: int, hits: list[_Hit]) -> None:
+        """ "its just me and luna (my cat) these days": the name before "(my cat)" is the
+        user's cat's; the unnamed cat the bracket alone stated takes it."""
+        for m in _PET_IN_BRACKETS.finditer(text):
+            name = m.group("name")
+            if (name.islower() and not _pet_name_ok(name)) or name.casefold() in _NOT_NAMED:
+                continue
+            species = _normal("pet", "species", m.group("species"))
+            if species is None:
+                continue
+            sentence_start, sentence_end = _sentence_around(text, m.start(), m.end())
+            if _HYPOTHETICAL.search_alone(text[sentence_start : m.end()]) or _inside_quotes(
+                text, m.start()
+            ):
+                continue
+            bare = [
+                h
+                for h in hits
+                if h.kind == "pet"
+                and h.values.get("species") == species
+                and not h.values.get("name")
+                and h.evidence[-1][0] == seq
+                and m.start() <= h.evidence[-1][1] < m.end()
+            ]
+            # "rex (my dog) died last year": a pet that is gone, named or not
+            if _PAST_PET.search(text, sentence_start, sentence_end):
+                for hit in bare:
+                    self._take_back(hit, hits, seq, m.span())
+                continue
+            new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
+            # the bracket's own words state it: a marker of the clause around ("nori (my cat)
+            # threw up this morning") is not said of the pet
+            span = (m.start("bracket"), m.end())
+            if bare:
+                self._replace(bare[0], new, hits, seq, span)
+            else:
+                self._add(new, hits, seq, span)
+
+    def _signed_off(self, text: str, m: re.Match[str], seq: int, hits: list[_Hit]) -> None:
+        """ "please as a table, with the columns name, age, next date. danke, Sabine": the
+        name a message to the assistant ends with, after its thanks, is the user's (not in a
+        draft quoted for someone else, never an assistant's name)."""
+        name = m.group("name")
+        if (
+            name.casefold() in _ASSISTANT_NAMES
+            or any(h.kind == "name" for h in hits)
+            or _inside_quotes(text, m.start("name"))
+            or _FOR_SOMEONE.search(text)
+            or _WRITTEN_FOR_SOMEONE.search(text)
+            or _THIRD_PARTY.search(text)
+            or _VOCABULARY.fullmatch(name)
+            or is_town(name)
+            or not _names(name)
+            # a pasted email or message ends with its writer's name
+            or _PASTED_TEXT.search(text)
+        ):
+            return
+        self._add(_Hit("name", {"name": name}), hits, seq, m.span("name"))
+
+    def _nickname_of_name(self, text: str, seq: int, hits: list[_Hit]) -> None:
+        """ "sign it off from me, robert kalinowski. actually i go by rob": a short form of the
+        name the user gave is what they go by, even where it is also an English word ("rob")
+        that the name rules leave alone."""
+        if any(h.kind == "preferred_name" and h.evidence[-1][0] == seq for h in hits):
+            return
+        given = [
+            (h.values.get("name") or "").split()[0].casefold()
+            for h in hits
+            if h.kind == "name" and h.values.get("name")
+        ]
+        for m in _NICKNAME_SAID.finditer(text):
+            nick = m.group("nick").casefold()
+            if nick in _NOT_CALLED or not any(
+                name.startswith(nick) and len(nick) >= 3 for name in given
+            ):
+                continue
+            if not _said_plainly(text, m):
+                continue
+            self._add(_Hit("preferred_name", {"name": nick.title()}), hits, seq, m.span())
+            return
+
+    def _business_worked_at(self, text: str, seq: int, hits: list[_Hit]) -> None:
+        """A business the message names, then says the user works at ("my mum's restaurant,
+        Mama Titi's Kitchen, ive been working there")."""
+        for m in _BUSINESS_WORKED_THERE.finditer(text):
+            if not _said_plainly(text, m):
+                continue
+            org = _org(m.group("org"), text[m.end("org") :], text[: m.start("org")])
+            if org is None:
+                continue
+            self._add(_Hit("employer", {"org": org}), hits, seq, m.span())
 
     def _title_spelled_out(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
         """ "im instructor now. PADI open water scuba instructor.": a sentence that is only a
@@ -9430,6 +9763,36 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if species is not None:
                     new = _Hit("pet", {"species": species, "name": mine.group("name").title()})
                     self._add(new, hits, event.seq, mine.span("mine"))
+
+    def _pets_named_later(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "i have one hamster and two guinea pigs" ... "the hamster is Mochi, the guinea pigs
+        are Daifuku and Anko": the one unnamed pet of that species said before takes the names
+        (two names for the animals counted together)."""
+        text = event.text
+        for m in _THE_PETS_ARE.finditer(text):
+            names = [n for n in (m.group("a"), m.group("b"), m.group("c")) if n]
+            if not all(_later_pet_name_ok(n) for n in names):
+                continue
+            species = _normal("pet", "species", m.group("head"))
+            sentence_start, _ = _sentence_around(text, m.start(), m.end())
+            if species is None or _HYPOTHETICAL.search_alone(text[sentence_start : m.end()]):
+                continue
+            unnamed = [
+                h
+                for h in hits
+                if h.kind == "pet"
+                and h.values.get("species") == species
+                and not h.values.get("name")
+                and h.evidence[0][:2] < (event.seq, m.start())
+            ]
+            if len(unnamed) != 1 or (len(names) > 1) != (m.group("verb").casefold() == "are"):
+                continue
+            first, *more = names
+            new = _Hit("pet", {**unnamed[0].values, "name": first[:1].upper() + first[1:]}, None)
+            self._replace(unnamed[0], new, hits, event.seq, m.span())
+            for name in more:
+                other = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
+                self._add(other, hits, event.seq, m.span())
 
     def _head_corrected(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my dog Pipoca" then "sorry the dog is Paçoca": the latest pet or relative said
