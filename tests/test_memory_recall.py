@@ -4266,7 +4266,7 @@ def test_life_admin_evenings_keep_what_the_user_states(tmp_path: Path) -> None:
         (
             ("training", "cant ring them tmrw anyway, im in galway thurs and fri for a training"),
             ("shop", "my boss is mad. im at tesco rn"),
-            ("no-cue", "im at asml"),
+            ("no-cue", "im at brightlane"),
             # a deadline passes: no memory of it
             ("deadline", "school applications, deadline is 31 oct and ive done nothing"),
         ),
@@ -5260,3 +5260,23 @@ def test_pets_named_in_brackets_or_in_a_later_message(tmp_path: Path) -> None:
     assert not any("dog" in s for s in formed), formed
     formed = _formed(tmp_path / "word", "i have a cat", "the cat is sick")
     assert not any("named" in s for s in formed), formed
+
+
+def test_large_employers_of_many_trades_and_company_before_a_name(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "call centre",
+                "im a team leader at concentrix, need help with a roster",
+                "concentrix",
+            ),
+            ("two words", "im still at globe telecom, just promoted", "globe telecom"),
+            ("known two words", "i work at deutsche bank in frankfurt", "deutsche bank"),
+            ("company first", "I am driver of truck in company Girteka", "works at girteka"),
+            ("working for company", "im working for company Girteka since 2019", "girteka"),
+        ),
+    )
+    # three letters with no vowel are no name; two may be initials
+    assert not any("name" in s for s in _formed(tmp_path / "csr", "im csr"))
+    assert any("jp" in s for s in _formed(tmp_path / "jp", "pls call me jp"))

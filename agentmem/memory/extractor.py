@@ -107,8 +107,8 @@ _LOWER_INSTITUTION = (
     "|studios|insurance|engineering|motors|pharma|networks|ventures|partners|digital|media|freight"
     # "a teacher at greenfield primary"
     "|primary|elementary|nursery|kindergarten|preschool|library|museum|hospice"
-    # "a vet nurse at bayview vets"
-    "|vets|veterinary|surgery"
+    # "a vet nurse at bayview vets", "still at globe telecom"
+    "|vets|veterinary|surgery|telecom|telecoms|airlines|airways|energy|holdings"
 )
 _INSTITUTION_FIRST = (
     "hospital|clinic|cl[ií]nica|banco|universidad|universidade|colegio|escola|hotel"
@@ -358,6 +358,10 @@ _TWO_WORD_TITLES: Final = (
     "delivery rider",
     "phd candidate",
     "cabin crew",
+    # "im a team leader at concentrix", "shift leader at the warehouse"
+    "team leader",
+    "shift leader",
+    "squad leader",
 )
 _ROLE_HEAD = (
     r"(?:"
@@ -2434,6 +2438,7 @@ _GO_BY = _Gated(
 )
 
 
+_VOWEL = re.compile(r"[aeiouyà-åè-ïò-öø-ýāăąēĕėęěīĭįıōŏőūŭůűų]", re.I)
 _NAME_AND = re.compile(r"\s+(?:and|n|&)\s+")
 
 
@@ -2449,6 +2454,9 @@ def _given_names(raw: str) -> list[str]:
             or is_common_word(token)
             or token in _NOT_A_NAME
             or _VOCABULARY.fullmatch(token)
+            # "im csr in concentrix": three letters or more with no vowel are an abbreviation,
+            # not a name (two may be initials: "call me jp")
+            or (len(token) > 2 and not _VOWEL.search(token))
         ):
             return []
         out.append(token[:1].upper() + token[1:])
@@ -3926,6 +3934,15 @@ _EMPLOYER = [
         rf"|restaurant|agency|practice)\s+is\s+called\s+(?P<org>{_ORG})",
         "called",
     ),
+    # non-native "I am driver of truck in company Girteka", "i work in company Girteka as
+    # driver": "company" put before the name like an article (a capitalised name only)
+    _grx(
+        rf"(?:\bi\s+(?:currently\s+|now\s+|still\s+|also\s+)?work|{_I_AM}\s+(?:currently\s+"
+        rf"|now\s+)?working|{_I_AM}\s+(?:an?\s+)?(?:[\w\-]+\s+){{0,3}}?{_ROLE_HEAD}"
+        rf"(?:\s+of\s+[\w\-]+)?)\s+(?:in|at|for|with)\s+(?:the\s+)?(?:company|firm"
+        rf"|organi[sz]ation|corporation|factory|enterprise)\s+(?P<org>(?=(?-i:[A-Z])){_ORG})",
+        "company firm organisation organization corporation factory enterprise",
+    ),
     # "here at Ocado ruff is our linter": the team the user speaks for
     _grx(
         rf"(?:^\W*|[,;]\s*)here\s+at\s+(?P<org>{_ORG})(?=[^.!?]{{0,40}}\b(?:we|our|us)\b)",
@@ -4141,6 +4158,7 @@ _COUNTRY_AFTER = re.compile(
 )
 
 
+_NEXT_TWO_WORDS = re.compile(r"\s+([\w&'’.\-]+)(?:\s+[\w&'’.\-]+)?")
 _NAME_LINKS: Final = frozenset({"&", "and", "n", "of"})
 _NAME_PARTICLES: Final = frozenset(_words("de do da dos das del di of"))
 _INSTITUTION_FIRST_WORD = re.compile(_INSTITUTION_FIRST)
@@ -4173,6 +4191,12 @@ def _org(org: str, after: str, before: str = "") -> str | None:
     if (number := _COUNT_TAIL.search(org)) and _TIME_AGO.match(after):
         org = org[: number.start()]
     if org[:1].islower():
+        # "still at globe telecom", "im at deutsche bank": a known name of several words, the
+        # capture's first word only
+        if (more := _NEXT_TWO_WORDS.match(after)) is not None:
+            for extra in (more.group(0), more.group(1)):
+                if extra and (longer := known_employer(f"{org} {extra}")) is not None:
+                    return longer
         if (known := known_employer(org)) is not None:
             # "at vodafone egypt", "deloitte india": the country's company is named with it
             if country := _COUNTRY_AFTER.match(after):

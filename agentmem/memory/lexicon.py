@@ -163,4 +163,42 @@ _EMPLOYER_NAMES: Final = (
     "Paytm", "Razorpay", "Gojek", "Shopee", "Mercadolibre", "Nubank", "Rappi", "Jumia",
     "Andela", "Careem", "Emirates", "Etihad", "Qantas", "Ryanair", "Easyjet", "Lufthansa",
 )  # fmt: skip
-_EMPLOYERS: Final = {name.casefold(): name for name in _EMPLOYER_NAMES}
+# Large employers of other trades and countries, typed the same way: call centres, retailers,
+# carriers, banks, telecoms, carmakers, energy and drug companies (one-word names that are
+# also English words, such as Subway, Grab or Continental, are left out: "im at subway")
+_MORE_EMPLOYER_NAMES: Final = (
+    "Concentrix", "Teleperformance", "TaskUs", "Alorica", "Sitel", "Foundever", "TTEC", "Majorel",
+    "Transcom", "Sutherland", "Startek", "HCL", "HCLTech", "Tech Mahindra", "EPAM", "Globant",
+    "Thoughtworks", "HP", "Lenovo", "Xiaomi", "Sony", "Philips", "Ericsson", "Nokia",
+    "Woolworths", "Bunnings", "Kmart", "Carrefour", "Auchan", "Leclerc", "Mercadona", "Rewe",
+    "Edeka", "Kaufland", "Migros", "Biedronka", "Żabka", "Walgreens", "CVS", "McDonald's",
+    "McDonalds", "KFC", "Nando's", "Nandos", "Greggs", "Uniqlo", "H&M", "DHL", "FedEx", "DPD",
+    "Evri", "Hermes", "Maersk", "Telefonica", "Movistar", "Verizon", "AT&T", "T-Mobile",
+    "Deutsche Telekom", "MTN", "Airtel", "Jio", "Telstra", "Optus", "JPMorgan", "JP Morgan",
+    "Goldman Sachs", "Morgan Stanley", "Citi", "Citibank", "BNP Paribas", "Deutsche Bank",
+    "Rabobank", "UBS", "BBVA", "CaixaBank", "Standard Chartered", "Absa", "Ecobank", "HDFC",
+    "ICICI", "SBI", "Kotak", "DBS", "OCBC", "UOB", "Maybank", "CIBC", "RBC", "Scotiabank",
+    "Westpac", "ANZ", "McKinsey", "BCG", "Lazada", "Tokopedia", "Agoda", "Expedia", "Klarna",
+    "Adyen", "N26", "Wolt", "Glovo", "HelloFresh", "SumUp", "Personio", "Celonis", "ASML",
+    "Ubisoft", "Roblox", "Pinterest", "Reddit", "Dropbox", "GitHub", "GitLab", "JetBrains",
+    "Yandex", "Rakuten", "Nintendo", "iFood", "Flutterwave", "Paystack", "Interswitch",
+    "Takealot", "Naspers", "Prosus", "Shoprite", "NHS", "Bupa", "Pfizer", "Novartis", "Roche",
+    "AstraZeneca", "GSK", "Sanofi", "Novo Nordisk", "Moderna", "Volkswagen", "Mercedes-Benz",
+    "Audi", "Porsche", "Tesla", "Stellantis", "Renault", "Peugeot", "Volvo", "Hyundai", "Nissan",
+    "Mahindra", "Maruti Suzuki", "ExxonMobil", "TotalEnergies", "Equinor", "Aramco",
+    "Saudi Aramco", "ADNOC", "Petrobras", "Pemex", "Eni", "Ørsted", "Orsted", "EDF", "Iberdrola",
+    "Enel", "RWE", "Octopus Energy", "KLM", "Air France", "British Airways", "Turkish Airlines",
+    "Qatar Airways", "Singapore Airlines", "LATAM", "Avianca", "Wizz Air", "Kenya Airways",
+    "Ethiopian Airlines", "Atos", "Sopra Steria", "Just Eat", "Uber Eats", "DoorDash",
+    "Instacart", "Lyft", "Zepto", "Meesho", "Delivery Hero", "Nestlé", "Danone", "Heineken",
+    "Diageo", "Procter & Gamble", "P&G", "Coca-Cola", "Mondelez", "Kraft Heinz",
+    "Siemens Healthineers", "Schneider Electric", "Thales", "Safran", "Rolls-Royce",
+    "BAE Systems", "Lockheed Martin", "Raytheon", "Mastercard", "PayPal", "Coinbase", "Binance",
+    "Mercado Libre", "Globe Telecom", "Royal Mail", "Kuehne+Nagel", "DB Schenker", "Home Depot",
+    "Best Buy", "Tata Consultancy Services", "Jio", "Inditex", "Telenor", "Telia", "Orascom",
+    "Girteka", "Cemex", "Bimbo", "FEMSA", "OXXO", "Kaiser Permanente", "Mayo Clinic",
+    "Cleveland Clinic", "Apollo Hospitals", "Mediclinic", "Netcare", "Capitec", "Nedbank", "FNB",
+    "GTBank", "Access Bank", "Zenith Bank", "First Bank", "UBA", "Equity Bank", "KCB",
+    "Airtel Africa", "Vodacom",
+)  # fmt: skip
+_EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
