@@ -5274,6 +5274,12 @@ def test_large_employers_of_many_trades_and_company_before_a_name(tmp_path: Path
             ("two words", "im still at globe telecom, just promoted", "globe telecom"),
             ("known two words", "i work at deutsche bank in frankfurt", "deutsche bank"),
             ("company first", "I am driver of truck in company Girteka", "works at girteka"),
+            (
+                "several words",
+                "ok so im still at american express, just a new desk",
+                "american express",
+            ),
+            ("team", "weve been in the returns team together at Otto for 5 years", "works at otto"),
             ("working for company", "im working for company Girteka since 2019", "girteka"),
         ),
     )

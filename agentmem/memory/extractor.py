@@ -48,7 +48,13 @@ from agentmem.memory.episode import (
     MemoryCandidateExtractor,
     owned_user_messages,
 )
-from agentmem.memory.lexicon import canonical_place, is_common_word, is_town, known_employer
+from agentmem.memory.lexicon import (
+    canonical_place,
+    is_common_word,
+    is_town,
+    known_employer,
+    multi_word_employers,
+)
 from agentmem.memory.markers import (
     IT_DID,
     MARKER_TRIGGERS,
@@ -74,7 +80,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/29"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/30"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -110,6 +116,7 @@ _LOWER_INSTITUTION = (
     # "a vet nurse at bayview vets", "still at globe telecom"
     "|vets|veterinary|surgery|telecom|telecoms|airlines|airways|energy|holdings"
 )
+_KNOWN_PHRASES = "|".join(re.escape(name).replace(r"\ ", r"\s+") for name in multi_word_employers())
 _INSTITUTION_FIRST = (
     "hospital|clinic|cl[ií]nica|banco|universidad|universidade|colegio|escola|hotel"
 )
@@ -125,6 +132,8 @@ _ORG = (
     rf"|{_ORG_TOKEN})){{0,4}}"
     # "a radiographer at Parirenyatwa hospital": a name, then its institution word in lower case
     rf"(?:\s+(?-i:hospital|clinic|university|college|bank|council|school|academy|institute))?"
+    # "still at american express", "still at mercado libre": a known name of several words
+    rf"|(?-i:{_KNOWN_PHRASES})(?![\w&'’\-])"
     # "night shifts at hospital santa maria": the institution word first, as in Portuguese,
     # Spanish or Italian (checked by _org: a word of the name must be no English word)
     rf"|(?-i:(?:{_INSTITUTION_FIRST})\s+(?:(?:de|do|da|dos|das|del|di|of)\s+)?"
@@ -3974,8 +3983,9 @@ _EMPLOYER = [
         rf"|\bmy\s+(?:team|manager|boss|colleagues|coworkers|office|department)\s+at\s+"
         rf"(?P<org3>{_ORG})"
         # "weve been on the same team at shopify for 3 years": a team the user is on
-        rf"|\bwe(?:{_A}?ve\s+been|\s+have\s+been|{_A}?re|\s+are)\s+(?:both\s+)?on\s+the\s+same\s+team"
-        rf"\s+at\s+(?P<org9>{_ORG})"
+        rf"|\bwe(?:{_A}?ve\s+been|\s+have\s+been|{_A}?re|\s+are)\s+(?:both\s+)?(?:on|in)\s+the\s+"
+        # "weve been in the returns team together at otto for 5 years"
+        rf"(?:same|[\w\-]+)\s+team\s+(?:together\s+)?at\s+(?P<org9>{_ORG})"
         rf"|\b(?:cycle|bike|drive|walk|commute|go|get)\s+to\s+work\s+at\s+(?P<org4>{_ORG})"
         rf"|(?:\band|,)\s+(?:now\s+|also\s+)?work\s+(?:at|for)\s+(?P<org5>{_ORG})"
         # "we both work at Thoughtworks": the user is one of them

@@ -17,7 +17,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-__all__ = ["canonical_place", "is_common_word", "is_town", "known_employer"]
+__all__ = [
+    "canonical_place",
+    "is_common_word",
+    "is_town",
+    "known_employer",
+    "multi_word_employers",
+]
 
 _DATA: Final = Path(__file__).resolve().parent / "data"
 
@@ -193,7 +199,8 @@ _MORE_EMPLOYER_NAMES: Final = (
     "Instacart", "Lyft", "Zepto", "Meesho", "Delivery Hero", "Nestlé", "Danone", "Heineken",
     "Diageo", "Procter & Gamble", "P&G", "Coca-Cola", "Mondelez", "Kraft Heinz",
     "Siemens Healthineers", "Schneider Electric", "Thales", "Safran", "Rolls-Royce",
-    "BAE Systems", "Lockheed Martin", "Raytheon", "Mastercard", "PayPal", "Coinbase", "Binance",
+    "BAE Systems", "Lockheed Martin", "Raytheon", "Mastercard", "American Express", "Amex",
+    "PayPal", "Coinbase", "Binance",
     "Mercado Libre", "Globe Telecom", "Royal Mail", "Kuehne+Nagel", "DB Schenker", "Home Depot",
     "Best Buy", "Tata Consultancy Services", "Jio", "Inditex", "Telenor", "Telia", "Orascom",
     "Girteka", "Cemex", "Bimbo", "FEMSA", "OXXO", "Kaiser Permanente", "Mayo Clinic",
@@ -202,3 +209,9 @@ _MORE_EMPLOYER_NAMES: Final = (
     "Airtel Africa", "Vodacom",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
+
+
+def multi_word_employers() -> tuple[str, ...]:
+    """The known employers whose names are several words ("globe telecom", "mercado libre"),
+    lower-cased, longest first: typed in lower case, only the whole name shows where it ends."""
+    return tuple(sorted((name for name in _EMPLOYERS if " " in name), key=len, reverse=True))
