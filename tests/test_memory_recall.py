@@ -5286,3 +5286,29 @@ def test_large_employers_of_many_trades_and_company_before_a_name(tmp_path: Path
     # three letters with no vowel are no name; two may be initials
     assert not any("name" in s for s in _formed(tmp_path / "csr", "im csr"))
     assert any("jp" in s for s in _formed(tmp_path / "jp", "pls call me jp"))
+
+
+def test_pets_named_by_the_household_or_where_they_live(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("there", "we have 2 guinea pigs there called Salt and Pepper", "named salt"),
+            (
+                "kids named them",
+                "ok we caved and got 2 goldfish today lol. kids named them Sushi and Wasabi 🙈",
+                "goldfish named wasabi",
+            ),
+            (
+                "won",
+                "my stepdaughter Ava won a goldfish at the fair, we named him Gary",
+                "goldfish named gary",
+            ),
+        ),
+    )
+    # a friend's or a neighbour's animal, however it was named
+    for name, text in (
+        ("friend", "my friend got a puppy, we named him Rex lol"),
+        ("his kids", "my neighbour got two goldfish, his kids named them Sushi and Wasabi"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any("named" in s for s in formed), (name, formed)

@@ -1259,7 +1259,9 @@ _NAME_AFTER = re.compile(
     rf"(?:\s*,\s*|\s+)(?P<names>{_NAMES})(?=\s*$|\s*[,.;!)]|\s+[a-z&]|\s+I\b|(?<=['’]s)\s+\d)"
 )
 _NAMED = re.compile(
-    rf"(?:\s*,\s*|\s+)(?:(?i:named|called|name\s+is|name|whose\s+name\s+is"
+    # "2 guinea pigs there called Salt and Pepper": where they live, then their names
+    rf"(?:\s*,\s*|\s+)(?:(?i:there|here|now|too)\s+(?=(?i:named|called)\s))?"
+    rf"(?:(?i:named|called|name\s+is|name|whose\s+name\s+is"
     # "a french bulldog, se llama Frijol": "is called" in the user's first language
     rf"|se\s+llama|s{_A}appelle|hei(?:ß|ss)t|si\s+chiama|chama-se|se\s+chama"
     # "I have dog, his name is Burek", "a dog, a Dackel named Fritzi": the name of what was
@@ -4028,6 +4030,24 @@ _THE_PETS_ARE = _rx(
     rf"(?P<a>{_LATER_PET_NAME})(?:\s*(?:,\s*|\s+(?:and|&|n)\s+)(?P<b>{_LATER_PET_NAME})"
     rf"(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&|n)\s+)(?P<c>{_LATER_PET_NAME}))?)?"
     rf"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|the|lol|haha)\b)"
+)
+
+
+# ... whose animal is the household's: a child's or a partner's ("my stepdaughter won a goldfish")
+_HOUSEHOLD_OWNER = _rx(
+    r"\b(?:(?:step|grand)?(?:daughter|son|kids?|children|child)|husband|wife|partner|boyfriend"
+    r"|girlfriend)s?\b"
+)
+_A_PET_GOT = _rx(
+    rf"\b(?:won|got|adopted|bought|rescued|found|brought\s+home)\s+(?:a|an|two|three|2|3)\s+"
+    rf"(?:[\w\-]+\s+)?(?P<species>{_PET_SURFACE})\b"
+)
+_WE_NAMED_THEM = _rx(
+    rf"\b(?:we|i|(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?:(?:the|my|our)\s+)?(?:kids|son"
+    rf"|daughter|children|boys|girls|husband|wife|partner))\s+(?:have\s+|finally\s+|just\s+)?(?:named|called)\s+(?P<pron>him|her|it|them)\s+"
+    rf"(?P<a>{_LATER_PET_NAME})(?:\s*(?:,\s*|\s+(?:and|&|n)\s+)(?P<b>{_LATER_PET_NAME})"
+    rf"(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&|n)\s+)(?P<c>{_LATER_PET_NAME}))?)?"
+    rf"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|after|because|lol|haha)\b|\s+[^\w\s'’\-])"
 )
 
 
@@ -8556,8 +8576,6 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._respelled_like(event, hits, same=False)
             if (hits or self._taken_back) and _CORRECTION_CUE.search(text, mask) is not None:
                 self._head_corrected(event, hits)
-            if "the " in text and any(h.kind == "pet" and not h.values.get("name") for h in hits):
-                self._pets_named_later(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & _YIELDING_BITS:
                 self._note(event.seq, 0, len(text), None)
@@ -9036,6 +9054,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._business_worked_at(text[:limit], seq, hits)
         if "(" in text[:limit]:
             self._pet_in_brackets(text[:limit], seq, hits)
+        if (
+            " named " in text
+            or " called " in text
+            or ("the " in text and any(h.kind == "pet" and not h.values.get("name") for h in hits))
+        ):
+            self._pets_named_later(text[:limit], seq, hits)
         if (sign_off := _SIGN_OFF.search(text[:limit])) and limit == len(text):
             self._signed_off(text, sign_off, seq, hits)
         if "go by" in text[:limit] or "call me" in text[:limit].casefold():
@@ -9798,11 +9822,44 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     new = _Hit("pet", {"species": species, "name": mine.group("name").title()})
                     self._add(new, hits, event.seq, mine.span("mine"))
 
-    def _pets_named_later(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+    def _pets_named_later(self, text: str, seq: int, hits: list[_Hit]) -> None:
         """ "i have one hamster and two guinea pigs" ... "the hamster is Mochi, the guinea pigs
         are Daifuku and Anko": the one unnamed pet of that species said before takes the names
         (two names for the animals counted together)."""
-        text = event.text
+        # "two goldfish, kids named them Sushi and Wasabi", "we named him Gary": the latest
+        # unnamed pet said before takes the names
+        for m in _WE_NAMED_THEM.finditer(text):
+            names = [n for n in (m.group("a"), m.group("b"), m.group("c")) if n]
+            if not all(_later_pet_name_ok(n) for n in names) or not _said_plainly(text, m):
+                continue
+            unnamed = [
+                h
+                for h in hits
+                if h.kind == "pet"
+                and not h.values.get("name")
+                and h.evidence[0][:2] < (seq, m.start())
+            ]
+            if (len(names) > 1) != (m.group("pron").casefold() == "them"):
+                continue
+            if not unnamed:
+                # "Ava won a goldfish at the fair, we named him Gary": the animal the
+                # sentence got, that no rule took for the user's
+                # (the sentence, or the one before: "got 2 goldfish today lol. kids named them")
+                sentence_start = max(0, m.start() - 120)
+                got = [*_A_PET_GOT.finditer(text, sentence_start, m.start())]
+                species = _normal("pet", "species", got[-1].group("species")) if got else None
+                owner = _THIRD_PARTY.search(text, sentence_start, got[-1].start()) if got else None
+                if species is None or (owner and not _HOUSEHOLD_OWNER.search(owner.group())):
+                    continue
+                unnamed = [_Hit("pet", {"species": species, "name": None})]
+                self._add(unnamed[0], hits, seq, got[-1].span())
+            pet = unnamed[-1]
+            first, *more = names
+            new = _Hit("pet", {**pet.values, "name": first[:1].upper() + first[1:]}, None)
+            self._replace(pet, new, hits, seq, m.span())
+            for name in more:
+                other = _Hit("pet", {**pet.values, "name": name[:1].upper() + name[1:]})
+                self._add(other, hits, seq, m.span())
         for m in _THE_PETS_ARE.finditer(text):
             names = [n for n in (m.group("a"), m.group("b"), m.group("c")) if n]
             if not all(_later_pet_name_ok(n) for n in names):
@@ -9817,16 +9874,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if h.kind == "pet"
                 and h.values.get("species") == species
                 and not h.values.get("name")
-                and h.evidence[0][:2] < (event.seq, m.start())
+                and h.evidence[0][:2] < (seq, m.start())
             ]
             if len(unnamed) != 1 or (len(names) > 1) != (m.group("verb").casefold() == "are"):
                 continue
             first, *more = names
             new = _Hit("pet", {**unnamed[0].values, "name": first[:1].upper() + first[1:]}, None)
-            self._replace(unnamed[0], new, hits, event.seq, m.span())
+            self._replace(unnamed[0], new, hits, seq, m.span())
             for name in more:
                 other = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
-                self._add(other, hits, event.seq, m.span())
+                self._add(other, hits, seq, m.span())
 
     def _head_corrected(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my dog Pipoca" then "sorry the dog is Paçoca": the latest pet or relative said
