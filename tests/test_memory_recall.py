@@ -5312,3 +5312,23 @@ def test_pets_named_by_the_household_or_where_they_live(tmp_path: Path) -> None:
     ):
         formed = _formed(tmp_path / name, text)
         assert not any("named" in s for s in formed), (name, formed)
+
+
+def test_home_said_with_the_users_flat_or_work_and_a_name_signed_in_lower_case(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("working", "im living and working here in Riyadh as staff nurse", "lives in riyadh"),
+            ("also", "I am also staying in Accra, same as before", "lives in accra"),
+            (
+                "flat",
+                "im in flat 3 at 22 Albion Rd in Leith, Edinburgh",
+                "lives in leith, edinburgh",
+            ),
+            ("from me", "sign it from me, grace otieno", "grace otieno"),
+        ),
+    )
+    formed = _formed(tmp_path / "sister", "my sister is in flat 3 in Leith")
+    assert not any("lives in" in s for s in formed), formed

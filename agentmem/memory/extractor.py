@@ -2561,7 +2561,8 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _SIGN_AS.finditer(c, mask):
         if lower := m.group("lower"):
-            if len(names := _given_names(lower)) == len(lower.split()):
+            names = _given_names(lower) or _lower_full_name(lower)
+            if len(names) == len(lower.split()):
                 yield _Hit("name", {"name": " ".join(names)}, m.span())
             continue
         # "a letter for my mum to her landlord, sign it Mary Smith": written for someone else
@@ -2644,15 +2645,24 @@ _HOME = [
         rf"in\s+(?P<place>{_ANY_PLACE})",
         "live reside",
     ),
+    # "im in flat 3 in Leith, Edinburgh", "im in flat 3 at 22 Albion Rd in Leith": where the
+    # user's flat is
+    _grx(
+        rf"{_I_AM}\s+in\s+(?:flat|apt|apartment|unit)\s*(?:no\.?\s*)?\d+[a-z]?\s*,?\s+"
+        rf"(?:at\s+\d+[a-z]?\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive"
+        rf"|way|close|crescent|terrace)\.?\s+)?in\s+(?P<place>{_ANY_PLACE})",
+        "flat apt apartment unit",
+    ),
     _grx(
         # non-native "I living in Shenzhen"
         rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are|i)\s+|^\W*|,\s*|\b(?:but|and)\s+"
         # "freelance illustrator living in rotterdam": a bio that opens the message
         rf"|^\W*(?:(?:a|an)\s+)?(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}\s+(?=(?:living|based)\s))"
-        rf"(?:currently\s+|now\s+|still\s+)?"
-        # "im living here in Riyadh"
+        rf"(?:currently\s+|now\s+|still\s+|also\s+)?"
+        # "im living here in Riyadh", "im living and working here in Riyadh"
         # "im based out of nairobi"
-        rf"(?:(?:living|based|located|residing|staying)\s+(?:here\s+|now\s+)?in|based\s+out\s+of)"
+        rf"(?:(?:living|based|located|residing|staying)\s+(?:and\s+working\s+)?(?:here\s+|now\s+)?in"
+        rf"|based\s+out\s+of)"
         rf"\s+(?P<place>{_ANY_PLACE})",
         "living based located residing staying",
     ),
