@@ -5332,3 +5332,102 @@ def test_home_said_with_the_users_flat_or_work_and_a_name_signed_in_lower_case(
     )
     formed = _formed(tmp_path / "sister", "my sister is in flat 3 in Leith")
     assert not any("lives in" in s for s in formed), formed
+
+
+def test_work_said_with_a_shift_a_ward_a_site_or_a_coworker(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "on days",
+                "im till supervisor on days, can u help with the rota",
+                "as a till supervisor",
+            ),
+            ("there", "i work at Greggs, im assistant manager there", "as an assistant manager"),
+            (
+                "the x there",
+                "i work at a garage in town, im the receptionist there",
+                "receptionist",
+            ),
+            ("trade first", "im sous chef at osteria bianchi, tiny place", "osteria bianchi"),
+            ("padaria", "i work at pastelaria ribeiro, im the cashier", "pastelaria ribeiro"),
+            ("my company", "my company infosys wants everyone back in office", "works at infosys"),
+            ("coworker", "me and my mate jay both work at tesco, he does nights", "works at tesco"),
+            ("call center", "i work in vodafone call center as team leader", "as a team leader"),
+            ("ward", "im a staff nurse on ward 9 in st james hospital", "st james hospital"),
+            ("same site", "promoted to shift manager, same amazon site", "works at amazon"),
+        ),
+    )
+    # a brother's site, a customer's denial, a field before the title
+    assert not any(
+        "amazon" in s
+        for s in _formed(tmp_path / "brother", "my brother got promoted, same amazon site")
+    )
+    assert not any(
+        s.endswith("as a supervisor")
+        for s in _formed(tmp_path / "field", "I work in construction like supervisor")
+    )
+    assert not any(
+        "renningen" in s
+        for s in _formed(
+            tmp_path / "campus", "I work at Bosch as development engineer, at the Renningen campus"
+        )
+    )
+
+
+def test_a_denial_of_someone_elses_claim_takes_back_nothing_of_the_users(
+    tmp_path: Path,
+) -> None:
+    formed = _formed(
+        tmp_path / "review",
+        "im head chef at trattoria lucia, help me reply to a review",
+        "she also said we didnt tell her about the prawns. thats not true its on the menu",
+    )
+    assert any("head chef" in s for s in formed), formed
+    # the user's own takeback still takes back
+    formed = _formed(tmp_path / "own", "im a nurse", "no thats not true, im a midwife")
+    assert any("midwife" in s for s in formed) and not any("nurse" in s for s in formed), formed
+
+
+def test_project_services_ports_and_tools_said_bare(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("port", "its a phoenix app, internal port 4000", "internal port is 4000"),
+            ("provider", "email provider is resend, auth lib is better-auth", "auth lib is better"),
+            ("tool", "monorepo tool is nx and test runner is jest", "monorepo tool is nx"),
+            ("cos", "in our setup the redis port is 6381 cos 6379 is taken", "redis port is 6381"),
+            (
+                "token table",
+                "also the db is turso fwiw, does the token table need an index",
+                "database is turso",
+            ),
+        ),
+    )
+    assert not any(
+        "port" in s for s in _formed(tmp_path / "tutorial", "the tutorial says internal port 4000")
+    )
+
+
+def test_large_employers_worked_with_changed_to_or_named_by_what_we_do_there(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("with", "i work with Orascom as site engineer", "works at orascom"),
+            ("in we have", "in nubank we have big tables, how do i index them", "works at nubank"),
+            ("every team", "at zalando every team has its own cluster", "works at zalando"),
+            ("change to", "now I change to product manager in ByteDance", "product manager"),
+            ("change to org", "now I change to product manager in ByteDance", "bytedance"),
+        ),
+    )
+    # a tool or a person worked with, a country's habits, a brother's change
+    for name, text in (
+        ("tool", "i work with python and pandas"),
+        ("person", "i work with Tom on the billing service"),
+        ("country", "in spain we have siesta"),
+        ("brother", "my brother changed to sales manager in Nubank"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any("works" in s for s in formed), (name, formed)

@@ -119,6 +119,9 @@ _LOWER_INSTITUTION = (
 _KNOWN_PHRASES = "|".join(re.escape(name).replace(r"\ ", r"\s+") for name in multi_word_employers())
 _INSTITUTION_FIRST = (
     "hospital|clinic|cl[ií]nica|banco|universidad|universidade|colegio|escola|hotel"
+    # "im head chef at trattoria lucia", "i work at padaria sousa": a shop's trade word first
+    "|trattoria|osteria|pizzeria|ristorante|padaria|pastelaria|panader[ií]a|restaurante"
+    "|farmacia|farm[áa]cia|taverna|boulangerie|brasserie|supermercado"
 )
 # Words that end a name typed in lower case: they start the next phrase
 _NOT_IN_NAME = (
@@ -414,6 +417,10 @@ _WS_HEADS = (
     r"|(?:string\s+)?quotes|quote\s+style|state\s+management|migration\s+tool|(?:data\s+)?warehouse"
     r"|(?:ui|component)\s+library|(?:docstring|commit|code|naming)\s+style"
     r"|type\s+checker|trunk|hosting|edition|module\s+path|auth\s+provider|backend"
+    # "email provider is postmark, auth lib is lucia", "monorepo tool is turborepo"
+    r"|(?:email|sms|payments?|dns|cdn|identity|llm|search|storage|logging|monitoring|analytics)"
+    r"\s+provider|(?:auth|http|date|state|orm|validation|logging|charting|testing|test)\s+(?:lib"
+    r"|library)|(?:monorepo|migration|deploy|deployment|release|docs|bundling)\s+tool"
     r"|(?:sql\s+)?dialect|bi\s+tool|dependency\s+manager|(?:tests?|migrations?"
     r"|source|src|build|output|dist)\s+(?:folder|directory|dir)|(?:min|target|compile)\s*sdk)"
 )
@@ -743,7 +750,9 @@ _CREDENTIAL = _grx(
     # "our token pipeline is style dictionary", "design tokens", "the token budget": a token
     # of a design system or a language model is no credential
     r"|(?<!\bdesign\s)tokens?(?!\s+(?:pipeline|pipelines|budget|budgets|limit|limits|count|counts"
-    r"|usage|window|studio|names?|colou?rs?|system|format|export|build))"
+    r"|usage|window|studio|names?|colou?rs?|system|format|export|build"
+    # "does the token table need an index": a table of tokens, its columns and lifetime
+    r"|tables?|columns?|fields?|model|schema|expiry|ttl|lifetime))"
     r"|credentials?|private[\s_-]?keys?|ssh[\s_-]?keys?|ssn|social\s+security"
     r"|(?<!\bwe\s)(?<!\bi\s)(?<!\bto\s)(?<!\bu\s)(?<!\byou\s)pin(?!\s+(?:it|them|down"
     r"|(?:the|our|a|an|this|that)?\s*(?:[\w.\-]+\s+)?(?:version|dep|deps|dependency"
@@ -1058,6 +1067,14 @@ _RETRACTION = _grx(
     r"|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
     " mistake typo mixed mean autocorrect no scrap only wrongly just",
+)
+# ... the takebacks that deny what was said, and a claim someone other than the user made
+_DENIED_CLAIM = _rx(
+    r"(?:that\s+(?:was|is|'s|’s)\s+)?(?:wrong|not\s+(?:true|right|correct))|not\s+true"
+)
+_OTHERS_CLAIM = _rx(
+    r"\b(?!(?:i|ive|ve|have|had|we)\b)[a-z]+\s+(?:also\s+|just\s+)?(?:said|says|saying|claims?"
+    r"|claimed|claiming|wrote|writes|thinks|reckons|insists?|insisted)\b"
 )
 _IDEA_BEFORE = _rx(
     r"\b(?:i\s+was\s+(?:thinking|going\s+to|planning|gonna|about\s+to)|i\s+(?:thought|wanted"
@@ -3433,6 +3450,9 @@ _OCCUPATION = [
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by|working"
         rf"|with|here|from|based|living|i|im|already|my|our|so|but"
+        # "im QA analyst there", "im checkout supervisor on days": the workplace said before,
+        # the shift worked
+        rf"|there|on\s+(?:days|nights|earlies|lates|weekends)"
         # "i am chemistry teacher too so i know"
         rf"|too|as\s+well|also"
         # "I am pharmacist not doctor haha"
@@ -3455,7 +3475,8 @@ _OCCUPATION = [
         # same team": the team, then the workplace or nothing
         rf"|\s+on\s+(?:[\w\-]+\s+){{1,2}}?(?:at|for)\s+(?-i:[A-Z])"
         rf"|\s+on\s+(?:the|our|my|this)\s+(?:same\s+|new\s+|\w+\s+)?(?:team|squad|project)\b"
-        rf"|\s*(?:$|[.!,;])|\s+(?:here|now|btw|lol|haha|tho|though)\b)",
+        # "i work at padaria sousa ... im the bookkeeper there"
+        rf"|\s*(?:$|[.!,;])|\s+(?:here|there|now|btw|lol|haha|tho|though)\b)",
         _ROLE_WORDS,
     ),
     # "i started the head barista job this week", "just started my new paralegal role"
@@ -3479,6 +3500,22 @@ _OCCUPATION = [
         rf"(?:since\s+\d{{4}}\s+)?(?:as|like|(?<=work\s)of)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE})"
         rf"{_ROLE_END}",
         "work working shifts",
+    ),
+    # "i work in vodafone call center as customer service agent": the workplace, then the title
+    _grx(
+        # ("i work in construction like supervisor": one word is the field, read elsewhere;
+        # "as development engineer, at the Renningen campus": a site after it is no employer)
+        rf"\bi\s+(?:currently\s+|now\s+|still\s+)?work\s+(?:at|in|for)\s+"
+        rf"(?:(?:the|a|an)\s+(?:[\w&\-]+\s+){{1,4}}?|(?:[\w&\-]+\s+){{2,4}}?)(?:as|like)\s+"
+        rf"(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}(?!\s*,?\s*(?:at|in|for|with)\s)",
+        "work",
+    ),
+    # non-native "now I change to product manager in ByteDance": the new title
+    _grx(
+        rf"\bi\s+(?:just\s+|now\s+)?(?:change|changed|switch|switched)\s+to\s+(?:an?\s+)?"
+        rf"(?P<role>{_ROLE})(?=\s+(?:in|at|for)\s+(?-i:[A-Z])|\s+(?:in|at|for)\s+(?:the\s+)?"
+        rf"(?:same\s+)?(?:company|team|firm)\b)",
+        "change changed switch switched",
     ),
     # non-native "I am working like software tester in company Vintra"
     _grx(
@@ -3742,12 +3779,15 @@ _ORG_AFTER_ROLE = _rx(
     # ... "civil engineer working in Emaar"
     rf"|\s+(?:here\s+|working\s+)?in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
     rf"(?=\s*(?:$|[,;!?)]|\.(?!\s*(?-i:[A-Z])))|\s+(?:and|but|so|since|for|as|now|from|btw|too|with|where)\b)"
-    rf"|\s+in\s+(?:the\s+)?(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION})"
+    rf"|(?:\s+on\s+(?:the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:ward|unit|team|floor)(?:\s+\d{{1,3}})?)?"
+    rf"\s+in\s+(?:the\s+)?(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION})"
     # "research assistant in University of Manchester"
     rf"|(?-i:University|College|Bank|Institute|Ministry|Hospital|Museum|Department)\s+of\s+"
     rf"{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,2}})\b"
     # "dental surgeon in sahyadri clinic": typed in lower case, a name with its institution word
-    rf"|\s+(?:working\s+)?in\s+(?P<org5>(?-i:[a-z][a-z'’\-]+(?:\s+[a-z][a-z'’\-]+){{0,2}}"
+    # ... "a staff nurse on st brigids ward in st james hospital": after the ward or unit
+    rf"|(?:\s+on\s+(?:the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:ward|unit|team|floor)(?:\s+\d{{1,3}})?)?"
+    rf"\s+(?:working\s+)?in\s+(?P<org5>(?-i:[a-z][a-z'’\-]+(?:\s+[a-z][a-z'’\-]+){{0,2}}"
     rf"\s+(?:{_LOWER_INSTITUTION})))\b"
 )
 # "a nurse in leeds", "a postie living in Aberdeen", "a dev based in tallinn", "a call centre
@@ -3784,9 +3824,11 @@ _SHOP_EMPLOYERS: Final = frozenset(
 # "I work in Revolut Kraków office", "i work in Infosys": an organisation one works in, named
 # with its office or known as an employer ("i work in Marketing", "in Leeds" name none)
 _WORK_IN = _grx(
-    rf"\bi\s+(?:currently\s+|now\s+|still\s+)?work\s+in\s+(?:the\s+)?(?P<org>{_ORG_TOKEN})"
+    rf"\bi\s+(?:currently\s+|now\s+|still\s+)?work\s+in\s+(?:the\s+)?"
+    # "i work in vodafone call center": typed in lower case, a known employer only
+    rf"(?P<org>{_ORG_TOKEN}|(?-i:[a-z][a-z0-9&\-]{{2,24}}))"
     rf"(?:(?:\s+{_PLACE_TOKEN})?\s+(?P<office>office|offices|branch|hq|headquarters|plant|factory"
-    rf"|campus)\b)?",
+    rf"|campus|call\s+cent(?:er|re)|contact\s+cent(?:er|re)|store|warehouse)\b)?",
     "work",
 )
 # "its my first week at Flutterwave!!", "been with Gleeds for 4 years", "i am a caregiver
@@ -3805,11 +3847,19 @@ _JOB_SINCE = _grx(
 # "at safaricom we use bigquery btw", "at Monzo we deploy on fridays": where "we" build and
 # run things is the user's workplace (a large employer's name only: _rule_work checks)
 _AT_ORG_WE = _grx(
-    rf"(?:^\W*|[,;]\s*|\b(?:btw|fyi|and|but|so)\s+)(?:here\s+)?at\s+(?P<org>{_ORG})\s*,?\s+we\s+"
-    rf"(?:use|run|deploy|build|ship|migrated|switched|moved|are\s+(?:on|using|migrating|moving)"
-    rf"|have\s+(?:a|an|our)\s+(?:[\w\-]+\s+){{0,2}}?(?:team|stack|pipeline|monorepo|cluster))\b",
-    "use run deploy build ship migrated switched moved on using migrating moving team stack"
-    " pipeline monorepo cluster",
+    # ... "in nubank we have big tables", "at zalando every team has its own cluster"
+    rf"(?:^\W*|[,;]\s*|\b(?:btw|fyi|and|but|so)\s+)(?:here\s+)?(?:at|in)\s+(?P<org>{_ORG})\s*,?\s+"
+    rf"(?:we\s+(?:use|run|deploy|build|ship|migrated|switched|moved|have|are\s+(?:on|using"
+    rf"|migrating|moving))|every\s+team\s+(?:has|uses|runs|owns))\b",
+    "use run deploy build ship migrated switched moved have on using migrating moving has uses runs"
+    " owns",
+)
+# "i work with Orascom": with a large employer's name only, never a tool or a person's
+# (_rule_work checks)
+_WORK_WITH = _grx(
+    rf"\bi\s+(?:currently\s+|now\s+|still\s+)?work\s+with\s+(?P<org>{_ORG})"
+    rf"(?=\s*$|\s*[,.;!?]|\s+(?:as|since|for|now|and|but|btw|in|on)\b)",
+    "with",
 )
 
 
@@ -3834,11 +3884,39 @@ _NAMED_LOWER_ORG = (
 # a known employer's ("we switched to Google" may be a product, "im with Tom now" a partner)
 _SWITCHED_TO_ORG = _grx(
     rf"\bswitched\s+(?:jobs|companies|employers)\s+to\s+(?P<org>{_ORG})"
-    rf"|{_I_AM}\s+(?:now\s+)?with\s+(?P<org2>{_ORG})(?=\s+now\b)",
-    "switched with",
+    rf"|{_I_AM}\s+(?:now\s+)?with\s+(?P<org2>{_ORG})(?=\s+now\b)"
+    # non-native "now I change to product manager in ByteDance"
+    rf"|\bi\s+(?:just\s+|now\s+)?(?:change|changed|switch|switched)\s+to\s+(?:an?\s+)?"
+    rf"(?:[\w\-]+\s+){{1,3}}?(?:in|at|for)\s+(?P<org3>{_ORG})",
+    "switched with change changed switch",
+)
+# "got promoted!! area manager now, same amazon site": the employer kept through a new title
+# (a large employer's name only: _rule_work checks)
+_SAME_ORG_SITE = _grx(
+    rf"(?:,\s*|^\W*|\band\s+|\bstill\s+)(?:at\s+)?(?:the\s+)?same\s+(?P<org>{_ORG})\s+"
+    rf"(?:{_SITE_WORDS}|company|team)\b",
+    "same",
 )
 _EMPLOYER = [
     _WORK_IN,
+    _WORK_WITH,
+    _SAME_ORG_SITE,
+    # "my company infosys is asking everyone to fill timesheet", "my employer, Ocado, wants":
+    # the company named right after "my company" as the subject of what it does
+    _grx(
+        rf"(?:^\W*|[,.;:!?]\s*|\b(?:and|but|so|because|cos|since)\s+)my\s+(?:company|employer)"
+        rf"\s*,?\s+(?P<org>{_ORG})\s*,?\s+(?:is|was|has|wants|wanted|asks|asked|is\s+asking"
+        rf"|told|tells|made|makes|sent|pays|gave|gives|just|finally|still|now|will|won{_A}?t"
+        rf"|doesn{_A}?t|does\s+not|uses|requires|expects)\b",
+        "company employer",
+    ),
+    # "me and my coworker dan both work at asda", "my sister and i work for Tesco": the user
+    # among those who work there
+    _grx(
+        rf"(?:\bme\s+and\s+(?:my\s+)?(?:[\w\-]+\s+){{0,2}}?[\w\-]+|\b(?:and|&)\s+(?:i|me))\s+"
+        rf"(?:both\s+|all\s+|still\s+|now\s+)?work\s+(?:at|for)\s+(?P<org>{_ORG})",
+        "work",
+    ),
     _AT_ORG_WE,
     _SWITCHED_TO_ORG,
     _STILL_WITH,
@@ -4486,11 +4564,21 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             named = said.casefold()
             if _CONJUNCT_WORK.match(c, m.start()) and _another_subject(c, m.start()):
                 continue
-            if pattern is _WORK_IN and not m.group("office") and known_employer(said) is None:
+            # "my brother got promoted, same amazon site": the site is the brother's
+            if pattern is _SAME_ORG_SITE and _another_subject(c, m.start()):
+                continue
+            if (
+                pattern is _WORK_IN
+                and (not m.group("office") or said[:1].islower())
+                and known_employer(said) is None
+            ):
                 continue
             if m.groupdict().get("field") and m.group("field").casefold() not in _WORK_FIELDS:
                 continue
-            if pattern in (_AT_ORG_WE, _SWITCHED_TO_ORG) and known_employer(said) is None:
+            if (
+                pattern in (_AT_ORG_WE, _SWITCHED_TO_ORG, _SAME_ORG_SITE, _WORK_WITH)
+                and known_employer(said) is None
+            ):
                 continue
             # "still with Tom": a partner, not a workplace
             if (
@@ -5526,7 +5614,8 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
 # A value in backticks is exactly what is between them ("renamed it to `deploy` in march").
 _WS_VALUE = (
     r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
-    r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|which|since|now|though|although|too|here|there"
+    r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|cos|cuz|coz|which|since|now|though|although|too"
+    r"|here|there|fwiw|imo|afaik"
     r"|just\s+now|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
     r"|though|ugh|haha|atm|everywhere|yesterday|today|last\s+\w+|this\s+(?:week|morning|month|sprint)"
     # "we upgraded the database to postgres 16 over the weekend": when, not part of the value
@@ -5539,6 +5628,17 @@ _WS_VALUE = (
     r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b))"
 )
 _WORKING_STATE = [
+    # "its a phoenix 1.7 app, internal port 4000": a port listed bare after the project's
+    # other settings, named by what listens on it
+    (
+        None,
+        _grx(
+            r"(?:[,;]\s*|^\W*(?:(?:and|also|btw|fyi)\W+)?)(?P<subj>(?:internal|local|dev|staging|prod"
+            r"|api|app|web|http|https|db|database|redis|postgres|server|container|exposed|admin)"
+            r"\s+port)\s+(?P<val>\d{2,5})(?=\s*$|\s*[,;.!?]|\s+(?:and|but|btw|fyi)\b)",
+            "port",
+        ),
+    ),
     (
         None,
         _grx(
@@ -8487,6 +8587,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 # "<pasted config> ... wait no thats the wrong key lol i pasted the openai one":
                 # a takeback of what this message pasted, not of the message before
                 and not _OWN_PASTE_FIXED.search(text, retraction.start())
+                # "she also said we didnt tell her ... thats not true its on the menu": a
+                # denial after someone else's claim in the same message denies that claim
+                and not (
+                    _DENIED_CLAIM.fullmatch(retraction.group())
+                    and _OTHERS_CLAIM.search(text, 0, retraction.start())
+                )
                 # "i was thinking prawn skewers but actually scrap that": what it takes back is
                 # the idea said just before it
                 and not _IDEA_BEFORE.search(
