@@ -188,6 +188,11 @@ def test_claim_conflicts_and_implication() -> None:
     city = normalize_claim("home_location", {"place": "Logan"})
     assert suburb.implies(city) and not city.implies(suburb)
     assert not suburb.implies(normalize_claim("home_location", {"place": "Brisbane"}))
+    # a wife or a husband is a spouse ("married, 2 kids" beside "my wife Ana"); a partner is not
+    spouse = normalize_claim("relationship", {"relation": "spouse"})
+    wife = normalize_claim("relationship", {"relation": "wife", "name": "Ana"})
+    partner = normalize_claim("relationship", {"relation": "partner"})
+    assert wife.implies(spouse) and not spouse.implies(wife) and not partner.implies(spouse)
 
 
 def test_claims_only_hold_normalized_values() -> None:

@@ -5431,3 +5431,113 @@ def test_large_employers_worked_with_changed_to_or_named_by_what_we_do_there(
     ):
         formed = _formed(tmp_path / name, text)
         assert not any("works" in s for s in formed), (name, formed)
+
+
+def test_names_in_vietnamese_letters_are_kept_whole_or_not_at_all(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("pet", "our cat is called Bống, she is 2", "cat named bống"),
+            ("name", "my name is Trần Thị Hà", "trần thị hà"),
+        ),
+    )
+    # a name in letters the ranges do not hold is no name, never its first letter
+    formed = _formed(tmp_path / "cyrillic", "my dog is called Жучка, she is 3")
+    assert not any("named" in s for s in formed), formed
+
+
+def test_a_time_word_after_a_comma_bounds_only_what_is_done_there(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("job", "im a florist, live in york, doing wedding orders this month", "florist"),
+            ("home", "im a florist, live in york, doing wedding orders this month", "york"),
+            ("need to", "im learning korean and need to pass topik next month", "korean"),
+        ),
+    )
+    for name, text in (
+        ("starts later", "i work at Ocado, starting next month"),
+        ("a visit", "im in rome, doing a course this week"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any("ocado" in s or "rome" in s for s in formed), (name, formed)
+
+
+def test_a_plan_said_without_to_forms_nothing_of_it(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "plan", "next year i want open a bakery in Lyon and work like baker"
+    )
+    assert not any("baker" in s for s in formed), formed
+    assert any("vegetarian" in s for s in _formed(tmp_path / "want", "i want pizza, im vegetarian"))
+
+
+def test_a_list_about_me_and_a_list_of_bare_items(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("intro", "hello! first time here. so about me: im Oskar, 41, a welder", "oskar"),
+            ("title", "about me: 31, veterinary nurse, live in cork, have a whippet", "vet"),
+            ("live", "about me: 31, veterinary nurse, live in cork, have a whippet", "cork"),
+            ("have", "about me: 31, veterinary nurse, live in cork, have a whippet", "dog"),
+            ("married", "i live in Tartu, work as a nurse, married, 3 kids", "spouse"),
+            ("dog turned", "my rabbit clover turned 2 yesterday", "named clover"),
+        ),
+    )
+    for name, text in (
+        ("sister", "my sister: 31, veterinary nurse, live in cork"),
+        ("cousin married", "my cousin lives in Tartu, married, 3 kids"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any("nurse" in s or "spouse" in s for s in formed), (name, formed)
+    assert not any("pet" in s or "dog" in s for s in _formed(tmp_path / "f", "my dog food turned"))
+
+
+def test_a_title_denied_then_given_and_a_title_corrected_after_no_not(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("bare", "im not a plumber lol, electrician. any tips for a sparky van", "electrician"),
+            ("school", "I am high school chemistry teacher", "high school chemistry teacher"),
+            ("same company", "now i change to team leader since june, same company", "team leader"),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "no not",
+                ("i work at Lidl like cashier, no not cashier, shift lead",),
+                "shift lead",
+                "cashier",
+            ),
+        ),
+    )
+    assert _formed(tmp_path / "curious", "im not a doctor, just curious") == set()
+
+
+def test_employers_with_an_article_a_trade_word_or_a_national_name(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("acronym", "i work for the NHS as a porter", "works at nhs"),
+            ("national", "been with the national park service 4 yrs", "national park service"),
+            ("shipyard", "i work as a welder at Crist shipyard", "crist shipyard"),
+        ),
+    )
+    formed = _formed(tmp_path / "partner", "been with Tom for 5 years")
+    assert not any("works at" in s for s in formed), formed
+
+
+def test_facts_restated_or_named_in_passing_beside_a_time_or_a_reason(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("told u", "as i told u before im in Kraków, any vegan places", "kraków"),
+            (
+                "brother",
+                "my boss wants leave request for 2 days, for my brother wedding",
+                "brother",
+            ),
+            ("halal", "we are muslim so only halal pls, any ideas for iftar", "halal"),
+        ),
+    )

@@ -899,6 +899,8 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
             or (f == "place" and v in (p.strip() for p in (self.values[f] or "").split(",")))
             # "my mum" is one of "my parents"
             or (f == "relation" and v == "parent" and self.values[f] in _PARENTS)
+            # "my wife" is "married"
+            or (f == "relation" and v == "spouse" and self.values[f] in _SPOUSES)
             for f, v in other.values.items()
         )
 
@@ -908,6 +910,7 @@ class Claim(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
 
 
 _PARENTS: Final = frozenset({"mother", "father", "stepmother", "stepfather"})
+_SPOUSES: Final = frozenset({"wife", "husband"})
 
 
 class Evidence(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

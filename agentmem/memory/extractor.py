@@ -92,7 +92,9 @@ def _words(text: str) -> tuple[str, ...]:
 
 _A = "['’]"
 _I_AM = rf"\bi(?:{_A}?m|\s+am)"
-_NAME = r"(?-i:[A-ZÀ-ÖØ-ÞĀ-Ž][A-Za-zÀ-ÖØ-öø-ÿĀ-ž'’\-]*)"  # "Zieliński", "Łukasz"
+# "Zieliński", "Łukasz", "Mực" (Vietnamese letters are Latin Extended-B and Additional); a name
+# never stops inside a word: a letter outside these ranges fails the name rather than cutting it
+_NAME = r"(?-i:[A-ZÀ-ÖØ-ÞĀ-ɏḀ-ỿ][A-Za-zÀ-ÖØ-öø-ÿĀ-ɏḀ-ỿ'’\-]*(?![^\W\d_]))"
 _NAMES = rf"{_NAME}(?:\s*,\s*{_NAME})*(?:\s*,?\s+(?:and|&)\s+{_NAME})?"
 # "Łódź", "Šiauliai": capitals of Latin Extended-A too
 _PLACE_TOKEN = r"(?-i:[A-ZÀ-ÖØ-ÞŁŚŠŽŹŻĆČŘŐŰ][\wÀ-ÖØ-öø-ÿĀ-ž'’.\-]*)"
@@ -134,7 +136,9 @@ _ORG = (
     rf"|y)\s+(?-i:[A-Z][\w&'’.\-+]*)"
     rf"|{_ORG_TOKEN})){{0,4}}"
     # "a radiographer at Parirenyatwa hospital": a name, then its institution word in lower case
-    rf"(?:\s+(?-i:hospital|clinic|university|college|bank|council|school|academy|institute))?"
+    rf"(?:\s+(?-i:hospital|clinic|university|college|bank|council|school|academy|institute"
+    # "ship electrician at Remontowa shipyard", "at Kowalski bakery"
+    rf"|shipyard|bakery|brewery|pharmacy))?"
     # "still at american express", "still at mercado libre": a known name of several words
     rf"|(?-i:{_KNOWN_PHRASES})(?![\w&'’\-])"
     # "night shifts at hospital santa maria": the institution word first, as in Portuguese,
@@ -668,6 +672,9 @@ _HYPOTHETICAL = _grx(
     rf"|might|wish|someday|some\s+day|one\s+day|wanna|gonna|going\s+to|intend|intending"
     rf"|hopefully|should|shouldn{_A}?t|ought|dream\s+of|dreaming)\b"
     rf"|\bi\s+(?:want|plan|hope|intend|need)\s+to\b|\bplann?ing\s+(?:to|on)\b"
+    # "next year i want move to Dublin and work like barista": the "to" left out
+    rf"|\bi\s+(?:want|plan|hope)\s+(?=(?:move|work|become|be|go|live|study|start|change|open"
+    rf"|get|find|try|learn|buy|switch|apply|quit|leave|stay)\b)"
     # "thinking about it i dont really like green tea": on reflection, not a plan
     rf"|\bthinking\s+(?:of|about)\b(?!\s+it\b)|\bconsidering\b|{_A}d\b|{_A}ll\b",
     words="if unless whether suppose supposing imagine imagining pretend pretending hypothetical"
@@ -1097,7 +1104,7 @@ _PAST = _grx(
     r"|in\s+the\s+past|former|ex|passed\s+away|passed|died|deceased|lived|worked|until"
     # "before my shift" says when, "i lived in oslo before" says it is over
     # ... and "like i told you before" says when it was told
-    r"|(?<!told\syou\s)(?<!said\s)(?<!mentioned\s)(?<!wrote\s)"
+    r"|(?<!told\syou\s)(?<!told\su\s)(?<!said\s)(?<!mentioned\s)(?<!wrote\s)"
     r"before(?!\s+(?:my|the|a|an|work|school|lunch|dinner|breakfast|bed|noon|then))"
     r"|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
     r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)"
@@ -1345,6 +1352,8 @@ _PET_VERBS = (
     # "my african grey kiwi screams every time"
     r"|screams|screamed|squawks|talks|sings|purrs|poops|pooped|pukes|puked|vomits|vomited"
     r"|limps|limped|coughs|coughed|sneezes|itches|shakes|shook|panics|freaks"
+    # "my dog biscuit turned 3 today"
+    r"|turned|turns"
 )
 # ... but "my dog, however, is fine": a word said aside, between commas
 _ASIDE_WORDS: Final = frozenset(
@@ -2124,9 +2133,24 @@ _KIDS_OWNED_BEFORE = re.compile(
 )
 
 
+# "i live in Gdansk, work as ship electrician, married, 2 kids": a bare "married" among the
+# user's own list items, beside the children it counts
+_MARRIED_LISTED = _rx(
+    r"(?:^\W*|[,;:]\s*)(?:happily\s+)?(?P<m>married)\s*(?:,\s*(?:and\s+)?|\s+(?:and|with|w/)\s+"
+    r"(?:have\s+|got\s+)?)(?:\d|two|three|four|five)\s+(?:kids|children|boys|girls)\b"
+)
+
+
 def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
     if _FOR_SOMEONE.search(c):
         return
+    for m in _MARRIED_LISTED.finditer(c):
+        # "my sister lives in leeds, married, 2 kids": her list, not the user's
+        if _another_subject(c, m.start()):
+            continue
+        hit = _Hit("relationship", {"relation": "spouse", "name": None}, m.span("m"))
+        hit.phrase = True
+        yield hit
     for m in _HOUSEHOLD.finditer(c, mask):
         if m.group("kids"):
             # "my friend priya's twins are turning 4 next sat, 2 boys": a count that describes
@@ -2286,7 +2310,9 @@ _LIST_OPENER = _rx(
     r"|(?P<status>self[- ]?employed|freelance|freelancing|a\s+freelancer|a\s+contractor"
     r"|contracting)(?=\s*,))?"
     # "me, 41, plumber, two teenagers": a bio's "me" and the age after it
-    r"|(?-i:me)\s*,\s*(?P<me_age>\d{1,2})(?=\s*,))"
+    r"|(?-i:me)\s*,\s*(?P<me_age>\d{1,2})(?=\s*,)"
+    # "about me: 29, dental hygienist, live in melbourne": a bio the user labels as their own
+    r"|about\s+me\s*[:\-–]\s*(?P<bio_age>\d{1,2})(?=\s*,))"
 )
 # ... goes on with items that have no subject of their own: an age, "a ROLE", a diet, an
 # allergy, where they live or work, their marital status
@@ -2297,10 +2323,16 @@ _LIST_ITEM = _rx(
     r"|(?:strict(?:ly)?\s+|mostly\s+|full\s+)?(?:vegan|vegetarian|vegeterian|pescatarian"
     r"|pescetarian|coeliac|celiac|halal|kosher|gluten[\s-]free|dairy[\s-]free)\b"
     r"|(?:living|based)\s+in\b|working\s+(?:as|at|for|in)\b|married\b"
+    # "live in melbourne", "have a rescue greyhound called Pretzel": a verb whose "i" the list
+    # leaves out
+    r"|(?P<verb>(?:live|have|work|speak)\s)"
     # "shift supervisor on the bakery side": a title of up to two words before its head
     r"|(?P<title>(?:(?:shift|senior|junior|lead|head|chief|staff|charge|assistant|deputy"
     r"|registered|trainee|software|data|web|backend|frontend|mobile|android|ios|qa|ux|ui"
-    r"|product|project|sales|account|marketing|store|site|office)\s+){0,2}"
+    r"|product|project|sales|account|marketing|store|site|office"
+    # "dental hygienist", "veterinary nurse"
+    r"|dental|veterinary|vet|medical|legal|care|support|nursing|civil|mechanical|electrical"
+    r"|graphic|research|lab|security|teaching)\s+){0,2}"
     rf"(?:{'|'.join(_ROLE_WORDS.split())})\b)))"
 )
 # "(paysera)" right after a clause that ends with a company's kind ("at a small fintech")
@@ -2355,7 +2387,11 @@ def _listed_by_another(text: str, start: int) -> bool:
 _ANOTHER_PERSON = _rx(rf"{_THIRD_PARTY.pattern}|\b(?:my|our)\s+{_REL_SURFACE}")
 _I_AM_NAME = _Gated(
     re.compile(
-        rf"^\W*(?:{_HELLO}\W+)?(?i:i{_A}?m|i\s+am)"
+        rf"^\W*(?:{_HELLO}\W+)?"
+        # "so about me: im Tomasz, 34": the user labels what follows as their introduction
+        rf"(?P<intro>(?i:(?:so|ok|okay|well|a\s+bit|a\s+little|little|quick|short)\s+)*"
+        rf"(?i:about\s+me|intro|introduction)\s*[:\-–]\s*)?"
+        rf"(?i:i{_A}?m|i\s+am)"
         # "I'm Nguyen Thi Lan but everyone calls me Lana": up to three names
         rf"\s+(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME})"
         rf"(?=\W*$|\s*,|\s+(?i:and|from|btw|but)\b)"
@@ -2553,6 +2589,7 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         # email pls. im Oluwaseun Adeyemi but i go by Seun")
         and (
             message_start
+            or m.group("intro")
             or (
                 len(names) >= 2
                 and all(n[:1].isupper() for n in m.group("name").split())
@@ -3085,6 +3122,8 @@ def _state_after(words: list[str], n: int) -> str | None:
 
 
 _INSTITUTION_WORD = re.compile(rf"\b(?:{_INSTITUTION}|Media|Corp|Company|Bank|Airways|Airlines)\b")
+# ... typed in any case ("the national ambulance service")
+_INSTITUTION_WORD_ANY = re.compile(rf"\b(?:{_INSTITUTION})s?\b", re.IGNORECASE)
 
 
 # "i live in partick, glasgow": a region qualifier the user gave is part of the place
@@ -3381,6 +3420,12 @@ _OCCUPATION = [
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "job",
     ),
+    # "im not a nurse lol, paramedic": the title the user is taken for denied, then theirs
+    _grx(
+        rf"{_I_AM}\s+not\s+(?:a|an)\s+[\w\-]+(?:\s+[\w\-]+)?(?:\s+(?:lol|haha|lmao|tho|though))?"
+        rf"\s*[,;]\s*(?:(?:just|actually|but)\s+)?(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "not",
+    ),
     # "I am Physiotherapeut, sorry, physiotherapist", "I work for Cemex as analista de datos,
     # sorry, data analyst": the title said again in English
     _grx(
@@ -3443,7 +3488,9 @@ _OCCUPATION = [
         rf"|phd|msc|mba|masters|master{_A}?s|doctoral|postgrad|undergrad|grad|final[- ]year)"
         rf"\s+(?:(?:school|software|data|research|sales|support|project|product)\s+)?{_ROLE_HEAD}"
         # any one or two lower-case modifiers: "hardware engineer", "junior java developer"
-        rf"|(?-i:[a-z][a-z\-]{{1,15}})(?:\s+(?-i:[a-z][a-z\-]{{1,15}}))?\s+{_ROLE_HEAD}"
+        # (after the kind of school: "I am high school math teacher")
+        rf"|(?:(?:high|middle|primary|secondary|elementary|grade)\s+school\s+)?"
+        rf"(?-i:[a-z][a-z\-]{{1,15}})(?:\s+(?-i:[a-z][a-z\-]{{1,15}}))?\s+{_ROLE_HEAD}"
         # "I am QA tester at Nokia now", "I am freelance UX designer since 3 years"
         rf"|(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?(?-i:[A-Z]{{2,4}})\s+(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?"
         rf"{_ROLE_HEAD}"
@@ -3514,7 +3561,10 @@ _OCCUPATION = [
     _grx(
         rf"\bi\s+(?:just\s+|now\s+)?(?:change|changed|switch|switched)\s+to\s+(?:an?\s+)?"
         rf"(?P<role>{_ROLE})(?=\s+(?:in|at|for)\s+(?-i:[A-Z])|\s+(?:in|at|for)\s+(?:the\s+)?"
-        rf"(?:same\s+)?(?:company|team|firm)\b)",
+        rf"(?:same\s+)?(?:company|team|firm)\b"
+        # "now i change to forklift operator since march, same company"
+        rf"|(?:\s+since\s+[\w\s]{{1,20}}?)?\s*,\s*(?:in\s+the\s+|at\s+the\s+)?same\s+(?:company|firm"
+        rf"|employer|place)\b)",
         "change changed switch switched",
     ),
     # non-native "I am working like software tester in company Vintra"
@@ -3836,10 +3886,17 @@ _WORK_IN = _grx(
 _ROLE_SAID = _rx(rf"(?:{_I_AM}|\bas)\s+(?:an?\s+)?(?:[\w\-]+\s+){{0,3}}?{_ROLE_HEAD}\b")
 # "its my first week at Flutterwave!!", "been with Gleeds for 4 years", "i am a caregiver here in
 # Toronto, working for Bayshore", "still with concentrix tho": a workplace said in passing
+# "i work for the NHS", "been with the national ambulance service 6 yrs": the article before
+# an acronym or a national body's lower-case name is no part of the name
+_THE_BODY = (
+    r"(?:the\s+(?=(?-i:[A-Z]{2,6})(?![\w&'’\-])|(?i:national|state|federal|royal)\s+[a-z]+"
+    r"(?:\s+[a-z]+)?\s+(?i:service|authority|agency|trust|police|institute|library|museum"
+    r"|ministry)\b))?"
+)
 _JOB_SINCE = _grx(
     rf"\bmy\s+first\s+(?:day|week|month|weeks|months)\s+(?:at|with)\s+(?P<org>{_ORG})"
     rf"|(?:\bi{_A}?ve\s+|\bi\s+have\s+|,\s*|^\W*)been\s+(?:working\s+)?(?:with|at|for)\s+"
-    rf"(?P<org2>{_ORG})(?=(?:\s+in\s+\w+)?\s+(?:for|since|\d+)\s)"
+    rf"{_THE_BODY}(?P<org2>{_ORG})(?=(?:\s+in\s+\w+)?\s+(?:for|since|\d+)\s)"
     rf"|(?<=,)\s*(?:now\s+|currently\s+)?working\s+(?:for|at)\s+(?P<org3>{_ORG})"
     rf"|^\W*still\s+with\s+(?P<org4>{_ORG})",
     "first been working still",
@@ -3996,7 +4053,7 @@ _EMPLOYER = [
         # "i work late thursdays at ocado", "i work nights at St Vincent's": when, then where
         rf"(?:{_WORK_WHEN}\s+){{0,3}}(?:at|for)\s+"
         # "i work at the lidl warehouse near lyon": the employer's site, named by the employer
-        rf"(?:the\s+(?=[\w&'’\-]+\s+(?:{_SITE_WORDS})\b))?"
+        rf"(?:the\s+(?=[\w&'’\-]+\s+(?:{_SITE_WORDS})\b))?{_THE_BODY}"
         rf"(?P<org>{_ORG})",
         "work",
     ),
@@ -4332,6 +4389,12 @@ def _org(org: str, after: str, before: str = "") -> str | None:
                 is_common_word(words[0])
                 and not canonical_place(words[0])
                 and words[0].casefold() not in ("st", "st.", "saint")
+                # "been with the national ambulance service": a national body's name
+                and not (
+                    len(words) > 2
+                    and words[0].casefold() in ("national", "state", "federal", "royal")
+                    and before.casefold().endswith("the ")
+                )
                 # "pharmacist at severance hospital": an English word names the institution
                 # when no article or describing word comes with it ("the local hospital", "a
                 # big bank", "at private hospital" name none)
@@ -4599,6 +4662,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and group != "org"
                 and known_employer(said) is None
                 and not _ROLE_SAID.search(c, 0, m.start())
+                # ("been with the national ambulance service 6 yrs": an institution's name)
+                and not _INSTITUTION_WORD_ANY.search(said)
             ):
                 continue
             if group == "named":
@@ -4988,6 +5053,15 @@ _VOCABULARY = _rx(
 
 
 _DIET = [
+    # "only halal because we are muslim", "we are muslim so only halal pls": the household's
+    # food rule, with its reason
+    _grx(
+        rf"\bonly\s+(?P<diet>halal)\b(?:\s+(?:food|meat|please|pls))?\s*,?\s+(?:because|as|since|cos"
+        rf"|bc)\s+(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+muslims?\b"
+        rf"|\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+muslims?\s*,?\s+so\s+(?:only\s+|just\s+)?"
+        rf"(?P<diet2>halal)\b",
+        "halal",
+    ),
     _grx(
         # "well actually not strict keto, more low carb"
         rf"(?:{_I_AM}\s+|\b(?:actually|well)\W+)not\s+(?:fully|strictly|strict|totally|completely"
@@ -6083,13 +6157,17 @@ _PM_SWITCH = _grx(
     "switched moved migrated",
 )
 # "node 20, npm", "terraform 1.5.7 here", ", gradle 8.5": a stack named in a fragment
+# ("node 18 cos lambda": with its reason; "laravel 10 on php 8.2": one on the other)
 _TECH_FRAGMENT = _grx(
     rf"(?:^\W*|[,;]\s*|\b(?:context|stack|setup|env|environment|details|fyi)\s*:\s*"
     rf"|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
     rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath|lts"
-    rf"|btw|and|in\s+(?:this|the|our)\b)))",
+    rf"|btw|and|in\s+(?:this|the|our)\b|cos|coz|cuz|because|bc)\b"
+    rf"|\s+(?:on|w/|with)\s+[\w.]+\s*v?\d+(?:\.\d+)*(?=\s*(?:$|[,.;(]))))",
     " ".join(_TECHS) + " spring next",
 )
+# ... and the one it runs on, right after it
+_TECH_ON = _rx(rf"\s+(?:on|w/|with)\s+(?:{_TECH_VERSION})(?=\s*(?:$|[,.;(]))")
 _THEIR_SETUP = _rx(
     r"\b(?:their|his|her|your|(?:the\s+)?(?:reporter|maintainer|author)s?['’]?s?)\s+"
     r"(?:context|stack|setup|env|environment|details)\s*:"
@@ -6353,11 +6431,16 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         if not _THEIR_SETUP.search(c, 0, m.end("tech")) and not _OTHER_TEAM.search(c, 0, m.start())
     ]
     for m in fragments:
-        tech = " ".join(m.group("tech").casefold().split())
-        tech = _TECH_ALIASES.get(tech, tech)
-        yield _Hit(
-            "working_state", {"subject": f"{tech} version", "value": m.group("ver")}, m.span()
-        )
+        for part in (m, _TECH_ON.match(c, m.end())):
+            if part is None:
+                continue
+            tech = " ".join(part.group("tech").casefold().split())
+            tech = _TECH_ALIASES.get(tech, tech)
+            yield _Hit(
+                "working_state",
+                {"subject": f"{tech} version", "value": part.group("ver")},
+                (m.start(), part.end()),
+            )
     if fragments:
         for m in _PM_FRAGMENT.finditer(c):
             yield _Hit(
@@ -7042,7 +7125,10 @@ _SELF_CORRECTION = _rx(
     r"|spell\s*check|my\s+phone|keyboard)(?:\W+(?:it['’]?s|its))?"
     r"|(?:sorry|oops)(?!\W+(?:(?:stupid|damn|dumb)\s+)?(?:autocorrect|auto-correct|typo|spell"
     r"|my\s+phone|keyboard))"
-    r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say)\s*,?\s+"
+    r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say"
+    # "i work in shift at Bosch like technician, no not technician, quality inspector": the
+    # value said before named again as not the one, then the right one
+    r"|no\W+not\s+[\w\-]+(?:\s+[\w\-]+)?(?=\s*,))\s*,?\s+"
     # "im veggie - well actually fully vegan since january"; "staging, no wait, its release/2.x"
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*"
     r"(?:(?:it['’]?s|it\s+is)\s+(?!(?:my|his|her|their|our|your|not)\b))?(?:an?\s+)?"
@@ -7586,6 +7672,7 @@ def _last_settings(hits: list[_Hit], gone: list[_Hit], seq: int, new: str) -> li
 
 
 _THE = re.compile(r"^the\s+")
+_MY_OR_OUR = re.compile(r"(?:my|our)\s", re.IGNORECASE)
 # "i dont work there", "im not a nurse", "thats not true": the user denies a statement
 _DENIES = _rx(
     rf"\b(?:(?:i|we)\s+(?:do\s+not|don{_A}?t|dont|never|have\s+not|haven{_A}?t|havent)"
@@ -11063,6 +11150,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             if (asking or hit.phrase) and hit.verb is not None:
                 q_start, q_end = start + lo, start + hi
+            elif hit.phrase and hit.kind == "relationship" and _MY_OR_OUR.match(clause, lo):
+                # "my manager asked leave for 3 days, for my cousin marriage in Jaipur": a
+                # relative named in passing is the user's whatever time the clause is about;
+                # the quote starts at the possessive
+                q_start, q_end = start + lo, quote_end
             else:
                 q_start, q_end = start, quote_end
                 if hit.kind != "home_location" and hit.verb is not None:
@@ -11110,6 +11202,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if (
             opener.group("age") is None
             and opener.group("me_age") is None
+            and opener.group("bio_age") is None
             and opener.group("status") is None
             and not any(
                 not h.phrase
@@ -11128,7 +11221,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             at = item.start("item")
             # a bare title reads as "im a TITLE" ("shift supervisor on the bakery side")
             titled = item.group("title") is not None and at >= 5
-            self._read_as_mine(event, text, at, end, hits, mask, titled)
+            said = "i " if item.group("verb") and at >= 2 else None
+            self._read_as_mine(event, text, at, end, hits, mask, titled, said)
             start = end + 1
 
     def _read_as_mine(
@@ -11140,10 +11234,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         hits: list[_Hit],
         mask: int,
         titled: bool = False,
+        said: str | None = None,
     ) -> None:
-        """Read ``text[at:end]`` as "im ..." (the characters before it stand in for the words,
-        at least three of them); its evidence and notes start at ``at`` itself."""
-        said = "im a " if titled else "im "
+        """Read ``text[at:end]`` as "im ..." (or as ``said`` before it: "i " before a verb; the
+        characters before it stand in for the words, as many as they have); its evidence and
+        notes start at ``at`` itself."""
+        said = said or ("im a " if titled else "im ")
         lead = at - len(said)
         shifted = text[:lead] + said + text[at:]
         noted = len(self._notes) if self._notes is not None else 0

@@ -474,7 +474,9 @@ TIMED_SUBJECT: Final = (
 # "i'm allergic to penicillin, how do i say that ... next week": the ask after a comma is its
 # own clause (not for a place: "im in berlin, any tips for this week?" is a visit)
 _ASK_AFTER_COMMA: Final = (
-    r"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|what|how|where|which|please|pls)\b)"
+    r"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|what|how|where|which|please|pls"
+    # "test runner is pytest, can i just silence it in config for now"
+    r"|(?:can|could|should|do)\s+i)\b)"
     # "working as dental surgeon since 2019, going to germany for 10 days conference": a trip
     # after a comma is its own statement (not for "im in lisbon, going to porto tomorrow")
     r"|,\s*(?=(?:and\s+)?(?:going|flying|travelling|traveling|heading)\s+to\b)"
@@ -512,11 +514,14 @@ _YOU_SUBJECT = r"|(?:you|you'?re|youre|u)\s"
 _CLAUSE_BREAK: Final = _clause_break(
     f"|{THING_DID}|{TIMED_SUBJECT}{_YOU_SUBJECT}", _ASK_AFTER_COMMA + _OTHER_SUBJECT_AFTER_COMMA
 )
-# "i live in lyon, can u suggest dinner tonight": a home said with "live in" ends where an ask
-# after a comma begins, and "right now we live in leeds" is where the user lives now ("im in
-# berlin, any tips for this week?" and "right now im in Rome" stay visits)
+# "i live in lyon, can u suggest dinner tonight" ("im a barber, live in leeds, ...", a list's
+# item quoted from "live in"): a home said with "live in" ends where an ask after a comma
+# begins, and "right now we live in leeds" is where the user lives now ("im in berlin, any tips
+# for this week?" and "right now im in Rome" stay visits)
 _LIVE_IN: Final = re.compile(
-    r"\b(?:i|we|and|but)\s+(?:still\s+|also\s+|currently\s+|now\s+|actually\s+)?live\s+in\b", re.I
+    r"(?:\b(?:i|we|and|but)\s+|,\s+|^\W*)(?:still\s+|also\s+|currently\s+|now\s+|actually\s+)?"
+    r"live\s+in\b",
+    re.I,
 )
 _ASK_AT_COMMA: Final = re.compile(_ASK_AFTER_COMMA[1:], re.IGNORECASE)
 # "I'm in Rome and the weather is great this week": a place keeps the time of the sentence it
@@ -572,8 +577,22 @@ _AS_FRAME: Final = re.compile(
 )
 
 
+# "im a barber, live in leeds, doing £10 cuts for students this month": a doing after a comma
+# is a part of its own, the subject left out (not a start or a move: "i work at google,
+# starting next month" is a state to come)
+_DOING_AFTER_COMMA = (
+    r",\s+(?:also\s+|currently\s+|still\s+)?(?!(?:starting|beginning|going|moving|joining"
+    r"|leaving|quitting|ending|finishing|switching|relocating|transferring|changing|being|heading"
+    r"|flying|travell?ing|staying|visiting|during|nothing|something|everything|anything|morning"
+    r"|evening|living)\b)[a-z]{2,}ing\s"
+)
 _GERUND_CONJUNCT: Final = re.compile(
     r"\s+(?:and|but)\s+(?:also\s+|now\s+|currently\s+)?[a-z]{2,}ing\b"
+    rf"|{_DOING_AFTER_COMMA}"
+    # "I am learning Japanese at the VHS and need to do a jikoshoukai in class next week"
+    r"|\s+(?:and|but)\s+(?:i\s+)?(?:also\s+|now\s+)?(?:need|have|want|must|gotta|got)\s+to\b"
+    # "test runner is pytest, can i just silence it in config for now": an ask of its own
+    r"|,\s*(?:(?:can|could|should|do)\s+i|(?:can|could)\s+(?:you|u))\b"
     # "ruff for lint, kept black for formatting for now": a part with its own verb, the
     # subject left out
     r"|,\s+(?:kept|keeping|switched|switching|moved|moving|sticking|stuck|staying|stayed)\b",
@@ -592,7 +611,8 @@ def conjunct_start(text: str, start: int, end: int) -> int | None:
 # is a second conjunct, its time word its own
 _WANT_CONJUNCT: Final = re.compile(
     r"\s+(?:and|but)\s+(?:i\s+)?(?:also\s+|now\s+)?(?:want|wanna|need|have\s+to|plan|planning"
-    r"|am\s+going|going|gonna|will|would\s+like|[a-z]{2,}ing)\b",
+    r"|am\s+going|going|gonna|will|would\s+like|[a-z]{2,}ing)\b"
+    rf"|{_DOING_AFTER_COMMA}",
     re.IGNORECASE,
 )
 # "i live in tashkent and landlord want to raise rent from next month": another subject's
