@@ -5541,3 +5541,19 @@ def test_facts_restated_or_named_in_passing_beside_a_time_or_a_reason(tmp_path: 
             ("halal", "we are muslim so only halal pls, any ideas for iftar", "halal"),
         ),
     )
+
+
+def test_a_gem_target_a_workplace_with_the_team_here_and_what_we_mostly_do(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("gem", "the gem targets ruby 3.2 so endless methods are fine", "target is ruby 3.2"),
+            ("team here", "im at Nordvik and the team here reads swedish", "works at nordvik"),
+            ("mostly", "at spotify we mostly use scio for pipelines", "works at spotify"),
+        ),
+    )
+    # a place one is at, with people there, is no workplace
+    formed = _formed(tmp_path / "airport", "im at Heathrow and the people here are rude")
+    assert not any("works at" in s for s in formed), formed

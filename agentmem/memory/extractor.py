@@ -3184,6 +3184,8 @@ _WORK_WORDS = _rx(
 )
 _MY_WORKPLACE = _rx(
     r"\bmy\s+(?:company|employer|job|workplace|boss|manager|colleagues?|coworkers?|co-workers?)\b"
+    # "im at suunto and the team here reads finnish and english"
+    r"|\bthe\s+(?:team|office)\s+here\b"
 )
 # "living in oslo was so expensive": a gerund that is the sentence's subject states no home
 _GERUND_SUBJECT = _rx(r"^\W*(?:living|staying|residing)\s")
@@ -3906,10 +3908,12 @@ _JOB_SINCE = _grx(
 _AT_ORG_WE = _grx(
     # ... "in nubank we have big tables", "at zalando every team has its own cluster"
     rf"(?:^\W*|[,;]\s*|\b(?:btw|fyi|and|but|so)\s+)(?:here\s+)?(?:at|in)\s+(?P<org>{_ORG})\s*,?\s+"
-    rf"(?:we\s+(?:use|run|deploy|build|ship|migrated|switched|moved|have|are\s+(?:on|using"
+    # ... "at shopify we mostly let the autocorrect do it"
+    rf"(?:we\s+(?:mostly\s+|usually\s+|always\s+|all\s+|just\s+|normally\s+)?(?:use|run|deploy"
+    rf"|build|ship|migrated|switched|moved|have|let|review|write|do|are\s+(?:on|using"
     rf"|migrating|moving))|every\s+team\s+(?:has|uses|runs|owns))\b",
     "use run deploy build ship migrated switched moved have on using migrating moving has uses runs"
-    " owns",
+    " owns let review write do",
 )
 # "i work with Orascom": with a large employer's name only, never a tool or a person's
 # (_rule_work checks)
@@ -5759,7 +5763,9 @@ _WORKING_STATE = [
             # "our fastapi service targets cloud run": one word may say which service
             rf"(?:(?:\b(?:the|this|our)\s+(?:[\w\-.]+\s+)?|(?:^|[.,;:]\s*)\W*)(?:project|repo"
             rf"|repository|codebase"
-            rf"|app|application|service|library|lib|package|tool|cli|solution|module|crate)\s+"
+            rf"|app|application|service|library|lib|package|tool|cli|solution|module|crate"
+            # "the gem targets ruby 3.3", "the plugin targets wordpress 6"
+            rf"|gem|plugin|extension|sdk|firmware|image|build)\s+"
             rf"(?:(?:itself|now|only|also|mainly|mostly)\s+)*(?:targets"
             rf"|is\s+targeting)|\bwe\s+(?:now\s+)?target)\s+{_WS_VALUE}"
             # "targets ios 15 and up": the lower bound is part of the value
