@@ -5557,3 +5557,58 @@ def test_a_gem_target_a_workplace_with_the_team_here_and_what_we_mostly_do(
     # a place one is at, with people there, is no workplace
     formed = _formed(tmp_path / "airport", "im at Heathrow and the people here are rude")
     assert not any("works at" in s for s in formed), formed
+
+
+def test_work_said_while_signing_moving_founding_or_correcting_a_move(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("sign as", "sign it as head baker not junior, thanks", "head baker"),
+            (
+                "promoted",
+                "i got promoted last week, still at Forno Rosa ofc",
+                "works at forno rosa",
+            ),
+            (
+                "moved and",
+                "just moved from york to hull and started at Hull Council as a clerk",
+                "hull council",
+            ),
+            (
+                "moved home",
+                "just moved from york to hull and started at Hull Council as a clerk",
+                "lives in hull",
+            ),
+            ("founder", "im co-founder of Brightloop, were 5 people", "works at brightloop"),
+            (
+                "name list",
+                "my name is Ada Obi, procurement officer at the Abuja Water Board",
+                "procurement officer",
+            ),
+            ("recruiter", "im a recruiter at hays, any tips for linkedin", "works at hays"),
+            ("habit", "im the optician at Specsavers, still not used to saying it", "optician"),
+            ("disbelief", "cant believe im the one doing this, im a nurse not a cook", "nurse"),
+            ("so clause", "i myself live in Graz so late shifts are not possible", "lives in graz"),
+            ("all the way", "i live all the way in ikeja lol", "lives in ikeja"),
+            ("ask after", "ok. i speak urdu, can u do an urdu version too", "urdu"),
+        ),
+    )
+    # food and trade, someone else's homework
+    for name, text in (
+        ("supplier", "write to our fish supplier about late deliveries"),
+        ("curry", "our chicken curry was a hit"),
+        ("homework", "my flatmate asked me to check her english homework: I am living in Oslo"),
+        ("not possible", "my sister lives in Graz so visits are not possible"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any(
+            w in s for w in ("fish", "chicken", "oslo", "lives in graz") for s in formed
+        ), (
+            name,
+            formed,
+        )
+    # what the user adds before a child's homework is still theirs
+    formed = _formed(
+        tmp_path / "son", 'my son is in year 4, please check his writing: "My father is a pilot."'
+    )
+    assert any("son" in s for s in formed) and not any("pilot" in s for s in formed), formed

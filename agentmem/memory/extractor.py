@@ -129,7 +129,9 @@ _INSTITUTION_FIRST = (
 _NOT_IN_NAME = (
     r"(?:and|but|so|since|for|as|in|at|on|near|with|where|which|who|been|im|i|we|its|it|is|was"
     r"|the|a|an|now|btw|lol|from|until|because|cos|when|while|last|this|next|every|after|before"
-    r"|today|tonight|tomorrow|yesterday|too|also|already|again|pls|please|thanks|to|my|our|and)"
+    r"|today|tonight|tomorrow|yesterday|too|also|already|again|pls|please|thanks|to|my|our|and"
+    # "still at osteria fumo ofc"
+    r"|ofc|obv|obvs|tho|haha|rn|atm|anyway|anyways)"
 )
 _ORG = (
     rf"(?:{_ORG_TOKEN}(?:\s+(?:(?-i:of|and|&|for|de|the|du|des|für|der|van|von|di|da|do|del|la"
@@ -242,6 +244,10 @@ _COMPOUND_NEXT: Final = frozenset(
         " insurance license fur person lady guy owner owners sitting walking breeder breeders"
         " shelter shelters rescue whisperer eat fight fights fighting nap naps sanctuary cafe"
         " café cafes cafés hotel daycare shampoo hospital clinic bowl bowls treat bod plant plants"
+        # "email to our fish supplier", "our chicken curry": the animal as food or trade
+        " supplier suppliers market markets shop shops stall stalls counter monger mongers order"
+        " orders delivery deliveries dish dishes soup stock sauce fillet fillets cakes fingers"
+        " tacos curry pie stew menu farm farms"
     )
 )
 _STOP_CAPS: Final = frozenset(
@@ -533,7 +539,7 @@ _CLAUSE_SEP = _grx(
     rf"|{THING_DID}|{TIMED_SUBJECT})"
     rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+|honestly\s+"
     rf"|tbh\s+|personally\s+|seriously\s+|frankly\s+)?(?:{_SUBJECT_START}))"
-    rf"|,\s*(?=(?:any|can\s+you|could\s+you|what|how|where|which|please|pls)\b)"
+    rf"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|could\s+u|what|how|where|which|please|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
     # "used to use npm, now pnpm": the tool used now
@@ -544,6 +550,10 @@ _CLAUSE_SEP = _grx(
     rf"|,\s+(?=there{_A}?s\b|theres\b|there\s+(?:is|are)\b)"
     # "CI runs on python 3.12 so dont worry about old syntax": the "dont" is an instruction
     rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need|no|not)\b)"
+    # "i live in Gratkorn so late close on the 24th is not possible for me": what follows from
+    # it is a statement of its own
+    rf"|,?\s+so\s+(?=(?!(?:i|im|i{_A}m|we|we{_A}re|my|our)\b)[a-z][\w\-]*(?:\s+[\w\-]+){{0,5}}\s+"
+    rf"(?:is|are|isn{_A}?t|aren{_A}?t|won{_A}?t|can{_A}?t|cannot)\s)"
     # "im a paralegal and i live in leicester so its english law right?": the ask is its own
     rf"|,?\s+so\s+(?=(?:it{_A}?s|its|that{_A}?s|thats|is\s+(?:it|that)|does|do|should|can"
     # "but our minSdk is 24 so why??"
@@ -728,14 +738,18 @@ _SELF_REPORT = _grx(
     words="said mentioned told wrote says suggests claims typed",
 )
 _REPORTED = _grx(
-    r"\b(?:said|says|saying|told|tells|telling|according\s+to|claims?|claimed|claiming|thinks"
+    # ("still not used to saying it": the user's own habit of saying, nothing reported)
+    r"\b(?:said|says|(?<!used\sto\s)saying|told|tells|telling|according\s+to|claims?|claimed"
+    r"|claiming|thinks"
     r"|thought|believes|believed|assumes|assumed|heard|mentioned|wrote|writes|reckons|insists?"
     # ("replies" and "quote" are left out: "sorry for the slow replies", "get a quote")
     r"|insisted|swears|swore|joked|jokes|joking|kidding|asked|asks|replied|quoted"
     r"|quoting|rumou?rs?|pretends?)\b|[\"“”«»]"
     # "people think im a doctor", "they assume im the manager": what others take the user for
     # (the user's own "i think" is a hedge)
+    # ("still cant believe im the one doing this": the user's own disbelief)
     r"|(?<!\bi\s)(?<!\bwe\s)(?<!\bu\s)(?<!\byou\s)(?<!\bdont\s)(?<!\bdon't\s)(?<!\bdon’t\s)"
+    r"(?<!\bcant\s)(?<!\bcan't\s)(?<!\bcan’t\s)(?<!\bcannot\s)(?<!\bcouldnt\s)(?<!\bcouldn't\s)"
     r"\b(?:think|assume|believe)\s+(?:that\s+)?(?:i['’]?m|i\s+am|i\s+(?!think)\w+)"
     # "the astro docs say to deploy from gh-pages", "the tutorial recommends line length 100":
     # what a text the user read sets up is the text's
@@ -787,7 +801,9 @@ _FICTION = _grx(
     rf"(?:story|novel|book|game|role[- ]?play"
     rf"|script|screenplay|scene|campaign|world|fic|fanfic|fanfiction|play|movie|show|dream"
     rf"|simulation|universe)\b|\brole[- ]?play|\blet{_A}?s\s+(?:pretend|play|imagine|write)\b"
-    rf"|\bpretend|\bin[- ]character\b|\bthe\s+protagonist\b|\bfictional\b|\bnpc\b"
+    # ("we have to pretend to be a madrileño" in class describes an exercise, not a role-play)
+    rf"|(?<!\bhave\sto\s)(?<!\bhad\sto\s)(?<!\bhas\sto\s)\bpretend|\bin[- ]character\b"
+    rf"|\bthe\s+protagonist\b|\bfictional\b|\bnpc\b"
     rf"|\bwrite\s+(?:me\s+|us\s+)?(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:story|poem|scene|tale|fic"
     rf"|script|novel|chapter|sketch|song|limerick)\s+(?:where|in\s+which|about\s+(?:me|how\s+i))\b"
     # "write a short story in first person: i am a lighthouse keeper", "write a 100 word story
@@ -809,6 +825,9 @@ _FICTION = _grx(
     rf"|\b(?:client|friend|colleague|coworker|co-worker|neighbou?r|student|patient)(?:\s+of\s+mine)?"
     rf"\s+(?:needs|wants|asked\s+for)\s+(?:a|an|her|his|their)\s+(?:cover\s+letter|bio|cv|resume"
     rf"|personal\s+statement|profile)\b|\b(?:she|he)\s+wants?\s+(?:to\s+)?say\s*:"
+    # "my coworker asked me to check his english homework, can u correct: 1. I am living ..."
+    rf"|\b(?:check|correct|fix|proofread|mark|grade)\s+(?:his|her|their)\s+(?:[\w\-]+\s+){{0,2}}?"
+    rf"(?:homework|essay|exercises?|sentences|assignment|writing|text|answers|test)\b"
     rf"|\bwrite\s+(?:me\s+)?(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?(?:story|poem|tale|scene|monologue)"
     rf"\s+about\s+(?:a|an|the|some)\b"
     rf"|\bdungeon\s+master\b|\bd\s*&\s*d\b|\bwriting\s+(?:a|my)\s+(?:story|novel|book|script"
@@ -837,7 +856,8 @@ _FICTION = _grx(
     " show dream simulation universe pretend imagine write fictional dungeon d writing act acting"
     " first backstory back sheet stardew sims minecraft crossing acnh skyrim gate ring dead"
     " fortnite roblox sim file playthrough save client friend colleague coworker co neighbor"
-    " neighbour student patient wants want writing tale monologue narrative narrator",
+    " neighbour student patient wants want writing tale monologue narrative narrator check"
+    " correct fix proofread mark grade",
     parts="pretend roleplay",
 )
 _FRAME_ON = _grx(
@@ -845,7 +865,9 @@ _FRAME_ON = _grx(
     rf"|write\s+a\s+story|imagine)\b|\brole[- ]?play|\bstay\s+in\s+character\b"
     rf"|\bin\s+character\b|\bi{_A}?(?:ll|\s+will)\s+play\s+(?:the|a)\b"
     # "pretend ur a pirate and im a sea captain"
-    rf"|\bpretend\s+(?:ur|you{_A}?re|youre|u\s+r|you\s+are|to\s+be|that\s+you)\b"
+    # ("we have to pretend to be a madrileño" for class describes an exercise, begins no game)
+    rf"|(?<!\bhave\sto\s)(?<!\bhad\sto\s)(?<!\bhas\sto\s)"
+    rf"\bpretend\s+(?:ur|you{_A}?re|youre|u\s+r|you\s+are|to\s+be|that\s+you)\b"
     # "you be a pirate, im the captain"
     rf"|(?:^\W*|\b(?:ok|okay|so|now|lets\s+play|let{_A}s\s+play)\W+)(?:you|u)\s+be\s+(?:a|an|the|my)\b"
     # "can u be a grumpy london cab driver and i am a tourist": a cast of two
@@ -1367,7 +1389,9 @@ _PET_APPOSED = re.compile(
     rf"\s*,\s*(?P<names>[A-Za-z][a-z'’\-]{{1,19}})\s*,\s+(?=(?:{_PET_VERBS})\b)"
 )
 _PET_NAME_THEN_VERB = re.compile(
-    rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our)|{_PET_VERBS})\b)"
+    # ("my cat luna and she goes mental every time it storms")
+    rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our|she|he|shes|hes|she['’]s"
+    rf"|he['’]s)|{_PET_VERBS})\b)"
 )
 # "pepper my lab keeps stealing food", "biscuit my pup fell asleep on my arm": a lower-case
 # name set before the possessive, when the pet then does something
@@ -2312,7 +2336,9 @@ _LIST_OPENER = _rx(
     # "me, 41, plumber, two teenagers": a bio's "me" and the age after it
     r"|(?-i:me)\s*,\s*(?P<me_age>\d{1,2})(?=\s*,)"
     # "about me: 29, dental hygienist, live in melbourne": a bio the user labels as their own
-    r"|about\s+me\s*[:\-–]\s*(?P<bio_age>\d{1,2})(?=\s*,))"
+    r"|about\s+me\s*[:\-–]\s*(?P<bio_age>\d{1,2})(?=\s*,)"
+    # "my name is Oluwaseun Adeyemi, procurement officer at the Lagos State Ministry of Health"
+    r"|my\s+name\s+is\s+(?-i:[A-Z])[\w'’\-]+(?:\s+(?-i:[A-Z])[\w'’\-]+){0,2}(?=\s*,))"
 )
 # ... goes on with items that have no subject of their own: an age, "a ROLE", a diet, an
 # allergy, where they live or work, their marital status
@@ -2332,7 +2358,8 @@ _LIST_ITEM = _rx(
     r"|product|project|sales|account|marketing|store|site|office"
     # "dental hygienist", "veterinary nurse"
     r"|dental|veterinary|vet|medical|legal|care|support|nursing|civil|mechanical|electrical"
-    r"|graphic|research|lab|security|teaching)\s+){0,2}"
+    r"|graphic|research|lab|security|teaching|procurement|planning|compliance|finance|purchasing"
+    r"|operations|policy|communications|quality|admin|administrative|hr|it)\s+){0,2}"
     rf"(?:{'|'.join(_ROLE_WORDS.split())})\b)))"
 )
 # "(paysera)" right after a clause that ends with a company's kind ("at a small fintech")
@@ -2686,10 +2713,12 @@ _HOME = [
     _grx(
         # non-native "I am live in Shenzhen"
         # "im from manchester originally but live in london": the clause's own subject's
-        rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+)?|^\W*|,\s*|\b(?:but|and)\s+)(?:currently\s+|now\s+|still\s+"
-        rf"|actually\s+|both\s+|all\s+|do\s+)?(?:live|reside)\s+"
-        # "we live here in Porto", non-native "i live since 6 years in Vienna"
-        rf"(?:here\s+|now\s+|together\s+|since\s+(?:\d{{1,2}}|one|two|three|four|five|six|seven"
+        # ("i myself live in Gratkorn")
+        rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+|myself\s+|ourselves\s+)?|^\W*|,\s*|\b(?:but|and)\s+)"
+        rf"(?:currently\s+|now\s+|still\s+|actually\s+|both\s+|all\s+|do\s+)?(?:live|reside)\s+"
+        # "we live here in Porto", non-native "i live since 6 years in Vienna", "i live all the
+        # way in ikeja"
+        rf"(?:here\s+|now\s+|together\s+|all\s+the\s+way\s+(?=in\s)|since\s+(?:\d{{1,2}}|one|two|three|four|five|six|seven"
         rf"|eight|nine|ten|many|some)\s+years?\s+)?"
         # "i live on mansel st in swansea", "we live just outside in staveley"
         rf"(?:on\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way"
@@ -2947,7 +2976,8 @@ _HOME = [
     # "used to live in oslo but moved to bergen last year", "moved back to curitiba"
     _grx(
         rf"(?:^\W*|\b(?:but|and|then|so)\s+)(?:just\s+|finally\s+|recently\s+)?"
-        rf"(?:moved|relocated)\s+(?:back\s+)?to\s+(?P<place>{_ANY_PLACE})",
+        # ... "just moved from bristol to cardiff"
+        rf"(?:moved|relocated)\s+(?:back\s+)?(?:from\s+{_ANY_PLACE}\s+)?to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated",
     ),
     # "i'm a retired postie living in Aberdeen", "im a mum of two based in leeds": whatever
@@ -3186,6 +3216,8 @@ _MY_WORKPLACE = _rx(
     r"\bmy\s+(?:company|employer|job|workplace|boss|manager|colleagues?|coworkers?|co-workers?)\b"
     # "im at suunto and the team here reads finnish and english"
     r"|\bthe\s+(?:team|office)\s+here\b"
+    # "i got promoted on monday, still at osteria fumo"
+    rf"|\b(?:i|i{_A}ve|i\s+have)\s+(?:just\s+)?(?:got|been)\s+promoted\b"
 )
 # "living in oslo was so expensive": a gerund that is the sentence's subject states no home
 _GERUND_SUBJECT = _rx(r"^\W*(?:living|staying|residing)\s")
@@ -3339,7 +3371,13 @@ def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
 
 _ROLE = rf"(?:[\w\-+#.]+\s+){{0,3}}?(?:(?:sub|co|vice|under|head)-)?{_ROLE_HEAD}"
 # "i left ovo and joined skyscanner": the subject of the leaving joins too
-_LEFT_AND = r"\bi\s+(?:left|quit)\s+(?:[\w&.\-]+\s+){1,4}?and\s+(?:then\s+|now\s+)?"
+_LEFT_AND = (
+    r"\bi\s+(?:left|quit)\s+(?:[\w&.\-]+\s+){1,4}?and\s+(?:then\s+|now\s+)?"
+    # "just moved from bristol to cardiff and started at Cardiff Council": the user's move, then
+    # the new job
+    r"|(?:\bi\s+|^\W*)(?:just\s+|recently\s+|finally\s+)?(?:moved|relocated)\b[^.;!?,]{1,60}?\s+and\s+"
+    r"(?:then\s+|now\s+|also\s+)?"
+)
 _ROLE_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:at|for|with|in|of|by|and|who|working|now|since|here|there"
     r"|full[- ]time|part[- ]time|specializing|from|on|these\s+days|currently|myself|too"
@@ -3422,6 +3460,12 @@ _OCCUPATION = [
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "job",
     ),
+    # "sign it as head chef not sous": the title the user signs with
+    _grx(
+        rf"\bsign(?:\s+(?:it|this|that|off|the\s+(?:email|letter|note|message|reply)))?\s+as\s+"
+        rf"(?:the\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "sign",
+    ),
     # "im not a nurse lol, paramedic": the title the user is taken for denied, then theirs
     _grx(
         rf"{_I_AM}\s+not\s+(?:a|an)\s+[\w\-]+(?:\s+[\w\-]+)?(?:\s+(?:lol|haha|lmao|tho|though))?"
@@ -3497,7 +3541,7 @@ _OCCUPATION = [
         rf"|(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?(?-i:[A-Z]{{2,4}})\s+(?:(?-i:[a-z][a-z\-]{{1,15}})\s+)?"
         rf"{_ROLE_HEAD}"
         rf"|(?!(?:{_BARE_ROLE_BLOCK})\b){_ROLE_HEAD})"
-        rf"(?=\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by|working"
+        rf"(?=(?<=founder)\s+of\s|\s*$|\s*[,.;!]|\s+(?:in|at|for|and|since|now|by|working"
         rf"|with|here|from|based|living|i|im|already|my|our|so|but"
         # "im QA analyst there", "im checkout supervisor on days": the workplace said before,
         # the shift worked
@@ -3814,7 +3858,14 @@ _ROLE_ADVERB = _rx(
 )
 _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
+# "a staff nurse on st brigids ward in st james hospital": the ward, unit or team said before
+# the institution it is in
+_WARD_BEFORE = (
+    r"(?:\s+on\s+(?:the\s+)?(?:[\w\-]+\s+){0,3}?(?:ward|unit|team|floor)(?:\s+\d{1,3})?)?"
+)
 _ORG_AFTER_ROLE = _rx(
+    # "im a cofounder of Loomwise": the company a founder founded
+    rf"(?<=founder)\s+of\s+(?P<org6>{_ORG})|"
     # "hvac technician for a company called Cool Breeze Services"
     rf"\s+(?:(?:working\s+)?(?:remote(?:ly)?\s+)?)?(?:at|for|with)\s+a\s+(?:[\w\-]+\s+)?"
     rf"(?:company|firm|startup|business|agency|shop)\s+(?:called\s+|named\s+)?(?P<org4>{_ORG})|"
@@ -3831,14 +3882,14 @@ _ORG_AFTER_ROLE = _rx(
     # ... "civil engineer working in Emaar"
     rf"|\s+(?:here\s+|working\s+)?in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
     rf"(?=\s*(?:$|[,;!?)]|\.(?!\s*(?-i:[A-Z])))|\s+(?:and|but|so|since|for|as|now|from|btw|too|with|where)\b)"
-    rf"|(?:\s+on\s+(?:the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:ward|unit|team|floor)(?:\s+\d{{1,3}})?)?"
+    rf"|{_WARD_BEFORE}"
     rf"\s+in\s+(?:the\s+)?(?P<org2>(?:{_ORG_TOKEN}\s+){{1,3}}(?-i:{_INSTITUTION})"
     # "research assistant in University of Manchester"
     rf"|(?-i:University|College|Bank|Institute|Ministry|Hospital|Museum|Department)\s+of\s+"
     rf"{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,2}})\b"
     # "dental surgeon in sahyadri clinic": typed in lower case, a name with its institution word
     # ... "a staff nurse on st brigids ward in st james hospital": after the ward or unit
-    rf"|(?:\s+on\s+(?:the\s+)?(?:[\w\-]+\s+){{0,3}}?(?:ward|unit|team|floor)(?:\s+\d{{1,3}})?)?"
+    rf"|{_WARD_BEFORE}"
     rf"\s+(?:working\s+)?in\s+(?P<org5>(?-i:[a-z][a-z'’\-]+(?:\s+[a-z][a-z'’\-]+){{0,2}}"
     rf"\s+(?:{_LOWER_INSTITUTION})))\b"
 )
@@ -3851,8 +3902,9 @@ _PLACE_AFTER_ROLE = _rx(
 )
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
-    rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|^\W*(?:(?:ok|okay|so|and|but|yeah|yes|yep|nope|no|btw"
-    rf"|also)\W+)*still\s+)at\s+(?P<org>{_ORG})"
+    # ("i got promoted on monday, still at osteria fumo ofc")
+    rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|(?:^\W*|,\s*)(?:(?:ok|okay|so|and|but|yeah|yes|yep|nope|no"
+    rf"|btw|also)\W+)*still\s+)at\s+(?P<org>{_ORG})"
     rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|still|lol|tho|though|too|obviously"
     rf"|obvs|ofc|haha|lmao|fyi|rn|atm|anyway)\b"
     rf"|\s+on\s+(?:the|a|an|their|our)\s+(?:[\w\-]+\s+){{0,2}}(?:team|squad|project|account|desk))",
@@ -4571,7 +4623,12 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and (not org.group("org3") or _in_employer(org.group("org3")))
                 and (
                     said_org := next(
-                        (g for g in ("org", "org2", "org3", "org4", "org5") if org.group(g)), ""
+                        (
+                            g
+                            for g in ("org", "org2", "org3", "org4", "org5", "org6")
+                            if org.group(g)
+                        ),
+                        "",
                     )
                 )
                 # after a comma, only a capitalised name ("still data analyst, still at nhs
@@ -8301,7 +8358,9 @@ def _message_reason(text: str, mask: int) -> str | None:
 # The ghostwriting cues among the fictional markers: a document in another's words
 _DOCUMENT_CUE = _rx(
     r"\b(?:cv|resume|bio|profile|cover\s+letter|personal\s+statement|about\s+(?:me|section)"
-    r"|first[- ]person|voice|writing\s+it)\b"
+    r"|first[- ]person|voice|writing\s+it"
+    # "my son is in grade 3 ... please check his writing: ..."
+    r"|homework|essay|exercises?|sentences|assignment|writing|text|answers|test)\b"
 )
 _CLAUSE_END = re.compile(r"[.!?\n]|,\s|\s(?=(?:and|but|so)\s+(?:i|im|i['’]m)\b)")
 

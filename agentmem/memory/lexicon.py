@@ -207,6 +207,9 @@ _MORE_EMPLOYER_NAMES: Final = (
     "Cleveland Clinic", "Apollo Hospitals", "Mediclinic", "Netcare", "Capitec", "Nedbank", "FNB",
     "GTBank", "Access Bank", "Zenith Bank", "First Bank", "UBA", "Equity Bank", "KCB",
     "Airtel Africa", "Vodacom",
+    # recruiters and grocers a shift worker or an agency recruiter names
+    "Hays", "Randstad", "Adecco", "Manpower", "ManpowerGroup", "Robert Half", "Michael Page",
+    "Spar", "Lloydspharmacy",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
 
