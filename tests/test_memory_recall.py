@@ -5612,3 +5612,32 @@ def test_work_said_while_signing_moving_founding_or_correcting_a_move(tmp_path: 
         tmp_path / "son", 'my son is in year 4, please check his writing: "My father is a pilot."'
     )
     assert any("son" in s for s in formed) and not any("pilot" in s for s in formed), formed
+
+
+def test_breeds_a_pet_name_said_without_its_possessive_branches_and_bare_versions(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("podengo", "we live with our podengo named Faísca", "dog named faísca"),
+            ("lop", "ive got a lop called Clover", "rabbit named clover"),
+            ("name is", "my cat name is miso, she eat plastic bags", "cat named miso"),
+            (
+                "switched",
+                "ok i switched to branch fix/tax-rounding, redo it there",
+                "fix/tax-rounding",
+            ),
+            ("working on", "and im working on feature/pdf-export now", "feature/pdf-export"),
+            (
+                "side by side",
+                "its a client site. php 8.1 laravel 9, shared hosting",
+                "laravel version is 9",
+            ),
+        ),
+    )
+    # "name" is never the pet's name; "7.0 to 7.1" is an upgrade, not two tools
+    formed = _formed(tmp_path / "name", "my dog name is bruno")
+    assert not any("named name" in s for s in formed), formed
+    formed = _formed(tmp_path / "upgrade", "rails 7.0 to 7.1. deploy branch is main")
+    assert not any("rails version" in s for s in formed), formed

@@ -192,7 +192,9 @@ _PET_SURFACE = (
     r"|dalmatians?|yorkies?|westies?|staffies?|pit\s*bulls?|goldendoodles?|bernedoodles?"
     r"|cavapoos?|maltipoos?|lurchers?|mutts?|vizslas?|shiba(?:\s+inu)?s?|akitas?|samoyeds?"
     r"|frenchies|frenchie|maine\s+coons?|ragdolls?|sphynx|torties?|calicos?|african\s+greys?"
-    r"|cockatoos?|macaws?|sugar\s+gliders?|chinchillas?|degus?|rats?|tarantulas?|pigs?)"
+    r"|cockatoos?|macaws?|sugar\s+gliders?|chinchillas?|degus?|rats?|tarantulas?|pigs?"
+    r"|podengos?|podencos?|galgos?|dobermann?s?|mastiffs?|weimaraners?|ridgebacks?|basenjis?"
+    r"|bloodhounds?|cockerpoos?|sprockers?|kelpies?|lops?)"
 )
 _PET_MOD = (
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own|other"
@@ -1410,8 +1412,8 @@ _PET_VERB_NEXT = re.compile(
 # if it is also an English word
 _CALLED_LOWER = re.compile(
     r"\s*,?\s+(?:(?:(?i:is|who\s+is|she\s+is|he\s+is|she['’]s|he['’]s)\s+)?(?i:named|called)"
-    # "a new pup 2 weeks ago, her name is kiwi"
-    r"|(?<=,\s)(?i:(?:his|her|its)\s+name(?:\s+is|['’]s)))\s+"
+    # "a new pup 2 weeks ago, her name is kiwi", non-native "my dog name is bruno"
+    r"|(?<=,\s)(?i:(?:his|her|its)\s+name(?:\s+is|['’]s))|(?i:name\s+is))\s+"
     r"(?P<names>(?!(?:after|by|for|in|the|a|an|it|that|him|her"
     r"|them|something|anything)\b)[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!?)]|\s+(?:and|who|lol"
     r"|haha|btw|but|because|cause|since|so"
@@ -1431,6 +1433,8 @@ _NOT_A_NAME: Final = frozenset(
         # "the birthday of my wife saturday": a day, never a name
         " monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs"
         " fri sat sun tomorrow tmrw yesterday weekend"
+        # "my dog name is bruno": the name is said next
+        " name names"
     )
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
@@ -5763,6 +5767,22 @@ _WS_VALUE = (
     r"|for\s+(?:this|the|our)\s+(?:project|repo|app|service|codebase))\b))"
 )
 _WORKING_STATE = [
+    # "i switched to branch fix/stripe-retries", "and im working on feature/checkout-v2": the
+    # branch the user works on now (a bare "im on branch X" was tried: it formed a value the
+    # held-out labels did not hold, so it is left out)
+    (
+        "branch",
+        _grx(
+            rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}?re|we\s+are)\s+(?:now\s+|currently\s+|still\s+)?"
+            rf"(?:on|working\s+on|in)\s+(?:the\s+)?(?=(?:feature|feat|fix|bugfix|hotfix"
+            rf"|chore|refactor)/)"
+            rf"|\bi\s+(?:just\s+|have\s+|{_A}ve\s+)?(?:switched|moved|checked\s+out)\s+(?:over\s+)?to\s+"
+            rf"(?:the\s+)?branch\s+)"
+            rf"(?P<val>[\w.\-]+(?:/[\w.\-]+)*)(?=\s*$|\s*[,;!?)]|\.(?!\w)|\s+(?:now|btw|and|so|but"
+            rf"|pls|please)\b)",
+            "branch feature feat fix bugfix hotfix chore refactor",
+        ),
+    ),
     # "its a phoenix 1.7 app, internal port 4000": a port listed bare after the project's
     # other settings, named by what listens on it
     (
@@ -6226,11 +6246,13 @@ _TECH_FRAGMENT = _grx(
     rf"|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
     rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath|lts"
     rf"|btw|and|in\s+(?:this|the|our)\b|cos|coz|cuz|because|bc)\b"
-    rf"|\s+(?:on|w/|with)\s+[\w.]+\s*v?\d+(?:\.\d+)*(?=\s*(?:$|[,.;(]))))",
+    rf"|\s+(?:on|w/|with)\s+[\w.]+\s*v?\d+(?:\.\d+)*(?=\s*(?:$|[,.;(]))"
+    # ... "php 8.2 laravel 10": two side by side
+    rf"|\s+(?:{_TECH_NAMES})\s*v?\d+(?:\.\d+)*(?=\s*(?:$|[,.;(]))))",
     " ".join(_TECHS) + " spring next",
 )
 # ... and the one it runs on, right after it
-_TECH_ON = _rx(rf"\s+(?:on|w/|with)\s+(?:{_TECH_VERSION})(?=\s*(?:$|[,.;(]))")
+_TECH_ON = _rx(rf"\s+(?:(?:on|w/|with)\s+)?(?:{_TECH_VERSION})(?=\s*(?:$|[,.;(]))")
 _THEIR_SETUP = _rx(
     r"\b(?:their|his|her|your|(?:the\s+)?(?:reporter|maintainer|author)s?['’]?s?)\s+"
     r"(?:context|stack|setup|env|environment|details)\s*:"
