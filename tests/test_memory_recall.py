@@ -5641,3 +5641,19 @@ def test_breeds_a_pet_name_said_without_its_possessive_branches_and_bare_version
     assert not any("named name" in s for s in formed), formed
     formed = _formed(tmp_path / "upgrade", "rails 7.0 to 7.1. deploy branch is main")
     assert not any("rails version" in s for s in formed), formed
+
+
+def test_a_pet_named_before_an_aside_about_it(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("bracket", "my dog pickle (collie, 2) chews every shoe", "dog named pickle"),
+            ("and she", "its just me and my cat olive and she hates thunder", "cat named olive"),
+        ),
+    )
+    for name, text in (
+        ("food", "my cat food (the dry one) ran out"),
+        ("walker", "my dog walker and she is late again"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any("named" in s for s in formed), (name, formed)

@@ -4270,6 +4270,13 @@ _PET_IN_BRACKETS = _rx(
     rf"|this|that|one|two|both)\b)[a-z][a-z'’\-]{{1,19}})\s*(?P<bracket>\(\s*(?:my|our)\s+"
     rf"(?P<species>{_PET_SURFACE})\s*\))"
 )
+# "my dog biscuit (lab, 3) pulls on the lead", "my cat luna and she goes mental": a lower-case
+# name before an aside about the pet or a clause about her or him
+_PET_BEFORE_ASIDE = _rx(
+    rf"\b(?:my|our)\s+(?:(?:{_PET_MOD})\s+)?(?P<species>{_PET_SURFACE})\s+"
+    rf"(?P<name>(?-i:[a-z][a-z'’\-]{{1,19}}))"
+    rf"(?=\s*\([^()]{{1,30}}\)|\s+and\s+(?:she|he|shes|hes|she['’]s|he['’]s)\s)"
+)
 # A pet that is gone: "our old dog rex passed in april"
 _PAST_PET = _rx(r"\b(?:passed|died|rip|put\s+down|put\s+to\s+sleep|rehomed|gave\s+away)\b")
 # "... next date. danke, Sabine": thanks, then the user's first name, ending the message
@@ -9344,6 +9351,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._business_worked_at(text[:limit], seq, hits)
         if "(" in text[:limit]:
             self._pet_in_brackets(text[:limit], seq, hits)
+        if "(" in text[:limit] or " and " in text[:limit]:
+            self._pet_named_before_aside(text[:limit], seq, hits)
         if (
             " named " in text
             or " called " in text
@@ -9413,6 +9422,29 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._replace(bare[0], new, hits, seq, span)
             else:
                 self._add(new, hits, seq, span)
+
+    def _pet_named_before_aside(self, text: str, seq: int, hits: list[_Hit]) -> None:
+        """ "my dog biscuit (lab, 3) pulls on the lead", "my cat luna and she goes mental": a
+        lower-case name between the user's pet and an aside about it, or a clause that goes on
+        about her or him, names the unnamed pet the message stated (never a new one)."""
+        for m in _PET_BEFORE_ASIDE.finditer(text):
+            name = m.group("name")
+            if not _pet_name_ok(name) or name.casefold() in _NOT_NAMED:
+                continue
+            species = _normal("pet", "species", m.group("species"))
+            bare = [
+                h
+                for h in hits
+                if h.kind == "pet"
+                and h.values.get("species") == species
+                and not h.values.get("name")
+                and not h.plural
+                and h.evidence[-1][0] == seq
+                and h.evidence[-1][1] <= m.start("name") <= h.evidence[-1][2] + len(name) + 1
+            ]
+            if bare:
+                new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
+                self._replace(bare[0], new, hits, seq, (m.start(), m.end("name")))
 
     def _signed_off(self, text: str, m: re.Match[str], seq: int, hits: list[_Hit]) -> None:
         """ "please as a table, with the columns name, age, next date. danke, Sabine": the
