@@ -80,7 +80,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/31"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/32"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
