@@ -1077,10 +1077,14 @@ _ASKS = _rx(
 )
 _FRAME_ENDED = _rx(r"(?:end|stop|exit|quit|leave)\s|out\s+of\s+character|ooc|back\s+to")
 # A message that takes back what the user said just before: the previous message's claims go.
+# "that was wrong", "not true": a denial, said of the user's own words (_RETRACTION) or of
+# someone else's claim (_DENIED_CLAIM)
+_THAT_WAS = r"that\s+(?:was|is|'s|’s)\s+"
+_WRONG = r"(?:wrong|not\s+(?:true|right|correct))"
 _RETRACTION = _grx(
     r"\b(?:i\s+misspoke|i\s+meant|scratch\s+that|never\s*mind|ignore\s+(?:that|what\s+i"
     r"|my\s+(?:last|previous))|disregard\s+(?:that|what\s+i|my\s+(?:last|previous))"
-    r"|that\s+(?:was|is|'s|’s)\s+(?:wrong|not\s+(?:true|right|correct))|wait,?\s+no"
+    rf"|{_THAT_WAS}{_WRONG}|wait,?\s+no"
     # "one more correction, deploy branch is production now" announces a change of its own
     r"|(?<!more\s)(?<!another\s)(?<!small\s)(?<!quick\s)(?<!minor\s)(?<!last\s)correction"
     r"|i\s+take\s+(?:that|it)\s+back|not\s+true|i\s+was\s+wrong|my\s+mistake"
@@ -1100,9 +1104,7 @@ _RETRACTION = _grx(
     " mistake typo mixed mean autocorrect no scrap only wrongly just",
 )
 # ... the takebacks that deny what was said, and a claim someone other than the user made
-_DENIED_CLAIM = _rx(
-    r"(?:that\s+(?:was|is|'s|’s)\s+)?(?:wrong|not\s+(?:true|right|correct))|not\s+true"
-)
+_DENIED_CLAIM = _rx(rf"(?:{_THAT_WAS})?{_WRONG}|not\s+true")
 _OTHERS_CLAIM = _rx(
     r"\b(?!(?:i|ive|ve|have|had|we)\b)[a-z]+\s+(?:also\s+|just\s+)?(?:said|says|saying|claims?"
     r"|claimed|claiming|wrote|writes|thinks|reckons|insists?|insisted)\b"
