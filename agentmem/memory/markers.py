@@ -471,12 +471,14 @@ TIMED_SUBJECT: Final = (
     r"(?:i|we|i'?m|we'?re|i'?ve|we'?ve)\b"
 )
 
+# "can i ...", "should i ...": the user asks about their own next step
+_ASK_I = r"(?:can|could|should|do)\s+i"
 # "i'm allergic to penicillin, how do i say that ... next week": the ask after a comma is its
 # own clause (not for a place: "im in berlin, any tips for this week?" is a visit)
 _ASK_AFTER_COMMA: Final = (
     r"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|what|how|where|which|please|pls"
     # "test runner is pytest, can i just silence it in config for now"
-    r"|(?:can|could|should|do)\s+i)\b)"
+    rf"|{_ASK_I})\b)"
     # "working as dental surgeon since 2019, going to germany for 10 days conference": a trip
     # after a comma is its own statement (not for "im in lisbon, going to porto tomorrow")
     r"|,\s*(?=(?:and\s+)?(?:going|flying|travelling|traveling|heading)\s+to\b)"
@@ -592,7 +594,7 @@ _GERUND_CONJUNCT: Final = re.compile(
     # "I am learning Japanese at the VHS and need to do a jikoshoukai in class next week"
     r"|\s+(?:and|but)\s+(?:i\s+)?(?:also\s+|now\s+)?(?:need|have|want|must|gotta|got)\s+to\b"
     # "test runner is pytest, can i just silence it in config for now": an ask of its own
-    r"|,\s*(?:(?:can|could|should|do)\s+i|(?:can|could)\s+(?:you|u))\b"
+    rf"|,\s*(?:{_ASK_I}|(?:can|could)\s+(?:you|u))\b"
     # "ruff for lint, kept black for formatting for now": a part with its own verb, the
     # subject left out
     r"|,\s+(?:kept|keeping|switched|switching|moved|moving|sticking|stuck|staying|stayed)\b",
