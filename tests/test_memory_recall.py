@@ -5657,3 +5657,91 @@ def test_a_pet_named_before_an_aside_about_it(tmp_path: Path) -> None:
     ):
         formed = _formed(tmp_path / name, text)
         assert not any("named" in s for s in formed), (name, formed)
+
+
+def test_a_liking_of_what_the_assistant_just_offered_is_a_pick_not_a_taste(
+    tmp_path: Path,
+) -> None:
+    with agentmem.open(str(tmp_path / "f.db"), principal="alice") as store:
+        store.append(run_started("r-s1", session="s1"))
+        store.append(user_msg("we turn 30, me and my sister ana", session="s1", run="r-s1"))
+        store.append(
+            {
+                "type": "assistant.message.created",
+                "session_id": "s1",
+                "run_id": "r-s1",
+                "text": "A split playlist, one side each, could work nicely.",
+            }
+        )
+        store.append(user_msg("haha i like the playlist. and i love jazz", run="r-s1"))
+        store.close_session("s1")
+        formed = {s.casefold() for s in _statements(store)}
+    assert any("jazz" in s for s in formed), formed
+    assert not any("playlist" in s for s in formed), formed
+    # without an offer before it, a liking with "the" is still a taste
+    assert any("beach" in s for s in _formed(tmp_path / "beach", "i love the beach")), "beach"
+
+
+def test_home_said_beside_a_village_a_report_a_question_or_a_move(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "village",
+                "I live in a small village near Graz, its name is Gratkorn",
+                "gratkorn",
+            ),
+            ("here in", "here in cebu the power cuts again 3rd time this week haha", "cebu"),
+            ("flat", "moved to a tiny flat in lyon last year, windows soaking wet", "lyon"),
+            (
+                "everyone says",
+                "no wait we're technically in westmead, everyone says parramatta",
+                "westmead",
+            ),
+            (
+                "since i live",
+                "since i live in calgary itd connect through toronto right?",
+                "calgary",
+            ),
+            ("been in", "we moved out of seattle, been in tacoma since march", "tacoma"),
+            ("alone", "i live alone in leeds", "leeds"),
+        ),
+    )
+    for name, text, gone in (
+        ("near", "i live in a village near graz", "graz"),
+        ("stay", "here in rome this week the weather is great", "rome"),
+        ("since monday", "ive been in rome since monday", "rome"),
+        ("report", "im at home, my sister says she lives in leeds", "leeds"),
+        ("tool output", "we are on postgres 16 and it wont install, says no candidate", "16"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any(gone in s for s in formed), (name, formed)
+
+
+def test_work_and_pets_said_by_what_the_user_does(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("living", "my budgies scream on zoom and i translate for a living", "translator"),
+            ("code", "i write code for a living", "programmer"),
+            ("frame", "nice. btw as a tax accountant i get asked this constantly", "accountant"),
+            ("cage", "ugh need to clean my hamsters cage later", "hamster"),
+            ("walk", "gonna walk the dog real quick then ill fix it", "dog"),
+            ("today", "walked the dog twice today", "dog"),
+            ("adopted", "since our old dog passed in spring we adopted a kitten", "cat"),
+            ("father", "my fathers bakery needs a website", "father"),
+            ("vegan", "im vegan without being preachy, any blogs?", "vegan"),
+        ),
+    )
+    for name, text, gone in (
+        ("books", "i write books for a living", "writer"),
+        ("shelter", "I volunteer at the shelter, I walk the dogs there", "dog"),
+        ("sitting", "pet sitting this week, feeding the cat twice a day", "cat"),
+        ("wish", "if i had a dog id walk the dog every day", "dog"),
+        ("cv", "take out the cat and vegetarian part of her cv", "cat"),
+        ("passed", "since our old dog passed in spring we adopted a kitten", "dog"),
+        ("prayer", "our father who art in heaven", "father"),
+        ("holiday", "my mothers day card is late", "mother"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any(gone in s for s in formed), (name, formed)

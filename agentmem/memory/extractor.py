@@ -64,6 +64,7 @@ from agentmem.memory.markers import (
     conjunct_start,
     fold,
     injection_marker,
+    other_subject_next,
     transient_marker,
     transient_marker_at,
 )
@@ -166,9 +167,9 @@ _REL_SURFACE = (
     r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|childs|child)|grandchildren"
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|husbnd|hubs|spouse|partner"
-    r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|moms?|mums?|mams?|mommy|mummy|mammy|mother"
+    r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|moms?|mums?|mams?|mommy|mummy|mammy|mothers?"
     r"|dads?|daddy"
-    r"|father|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
+    r"|fathers?|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
     r"|amma|tatay|abbu|appa|nan|nanna|nani|dadi|abuelita|abuela|abuelo|oma|opa|nonna|nonno"
     r"|babcia|dziadek|babushka|dedushka|lola|lolo|aunties?|aunty|titas?|t[ií]as?|t[ií]os?|titos?"
     r"|akka|didi|bhaiya|sis|bro"
@@ -250,6 +251,12 @@ _COMPOUND_NEXT: Final = frozenset(
         " supplier suppliers market markets shop shops stall stalls counter monger mongers order"
         " orders delivery deliveries dish dishes soup stock sauce fillet fillets cakes fingers"
         " tacos curry pie stew menu farm farms"
+    )
+)
+_PET_BELONGINGS: Final = frozenset(
+    _words(
+        "cage cages bowl bowls bed beds litter crate crates tank tanks hutch toys food fur hair"
+        " leash collar carrier treats"
     )
 )
 _STOP_CAPS: Final = frozenset(
@@ -745,7 +752,10 @@ _REPORTED = _grx(
     r"|claiming|thinks"
     r"|thought|believes|believed|assumes|assumed|heard|mentioned|wrote|writes|reckons|insists?"
     # ("replies" and "quote" are left out: "sorry for the slow replies", "get a quote")
-    r"|insisted|swears|swore|joked|jokes|joking|kidding|asked|asks|replied|quoted"
+    r"|insisted|swears|swore|joked|jokes|joking|kidding|asks|replied|quoted"
+    # ("as a tax accountant i get asked this constantly": asked, not told anything)
+    r"|(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bgetting\s)(?<!\bim\s)(?<!\bam\s)"
+    r"(?<!['’]m\s)(?<!\bbeen\s)(?<!\bbeing\s)asked"
     r"|quoting|rumou?rs?|pretends?)\b|[\"“”«»]"
     # "people think im a doctor", "they assume im the manager": what others take the user for
     # (the user's own "i think" is a hedge)
@@ -1566,6 +1576,8 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             not m.group("tail")
             and after in _COMPOUND_NEXT
             and not (not is_pet and after in _PEOPLE_DO)
+            # "my hamsters cage": the pet's, its apostrophe left out
+            and not (is_pet and surface.casefold().endswith("s") and after in _PET_BELONGINGS)
         ):
             continue
         # "help me continue my kids story, its told by the fox": a genre, written for children
@@ -1643,6 +1655,12 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and surface.casefold() in ("moms", "mums", "dads")
             and not _ONE_PARENT_NEXT.match(c, m.end())
         ):
+            continue
+        # "my fathers bakery" is the father's (above); "our fathers who art in heaven", "my
+        # mothers day card" are no parent of the user's
+        if surface.casefold() in ("mothers", "fathers") and (plural or after == "day"):
+            continue
+        if surface.casefold() == "father" and _HEAVENLY_FATHER.match(c, m.end()):
             continue
         rest, names, end = c[m.end() :], [], m.end()
         if m.group("tail") == "'s" or m.group("tail") == "’s":
@@ -2011,6 +2029,7 @@ _ONE_PARENT_NEXT = _rx(
     r"|house|place|name|side|job|car|funeral|wedding|health|surgery|appointment|retirement)\b"
     rf"|\s+(?:{'|'.join(sorted(_NATIONALITIES | _DEMONYMS))})\b"
 )
+_HEAVENLY_FATHER = _rx(r"\s+(?:who\s+art|in\s+heaven)\b")
 _BOY_AND_GIRL = _rx(
     r"\s*[,(:]\s*(?:an?|one|1)\s+(?:boy\s+(?:and|&)\s+(?:an?|one|1)\s+girl"
     r"|girl\s+(?:and|&)\s+(?:an?|one|1)\s+boy)\b"
@@ -2169,6 +2188,34 @@ _MARRIED_LISTED = _rx(
     r"(?:^\W*|[,;:]\s*)(?:happily\s+)?(?P<m>married)\s*(?:,\s*(?:and\s+)?|\s+(?:and|with|w/)\s+"
     r"(?:have\s+|got\s+)?)(?:\d|two|three|four|five)\s+(?:kids|children|boys|girls)\b"
 )
+
+
+# "gonna walk the dog real quick then ill fix it", "feeding the cat": a chore of the user's
+# household presupposes its animal; never one looked after for someone ("walking the dog for my
+# neighbour", "feeding their cat", "pet sitting")
+_PET_CHORE = _grx(
+    r"\b(?:(?:walk|walking|walked|feed|feeding)\s+(?P<noun>the\s+(?:dog|dogs|cat|cats|puppy|pup))"
+    r"|(?:take|taking|took|let|letting)\s+(?:out\s+(?P<noun2>the\s+(?:dog|dogs|puppy|pup))"
+    r"|(?P<noun3>the\s+(?:dog|dogs|puppy|pup))\s+out))\b(?!['’]|\s+(?:for|of|next\s+door|there|at)\b)",
+    "walk walking walked feed feeding out",
+)
+_SOMEONE_ELSES_ANIMAL = _rx(
+    r"\b(?:sit|sitting|sitter|sat|looking\s+after|minding|neighbou?rs?|friend|friends|their|his|her"
+    r"|aunt|uncle|parents|mum|mom|grandma|nan|boss|client|clients|customers|borrow|borrowed"
+    r"|foster|fostering|shelter|volunteer|volunteering|kennels?|job|shift|business)\b"
+    # ... nor one supposed or wished for ("if i had a dog id walk the dog every day")
+    r"|\b(?:if|would|wud|i['’]?d|imagine|want|wants|wanted|getting|adopt|adopting|dream)\b"
+)
+
+
+def _rule_pet_chore(c: str, mask: int) -> Iterator[_Hit]:
+    if _SOMEONE_ELSES_ANIMAL.search(c):
+        return
+    for m in _PET_CHORE.finditer(c, mask):
+        which = next(g for g in ("noun", "noun2", "noun3") if m.group(g))
+        species = _normal("pet", "species", m.group(which).split()[-1])
+        if species is not None:
+            yield _Hit("pet", {"species": species, "name": None}, m.span(which), phrase=True)
 
 
 def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
@@ -2693,7 +2740,9 @@ _HOME = [
     # "we're in portobello now since august", "im in kileleshwa since 2021": a place the user is
     # in since a month, season or year is where they live (never "since yesterday")
     _grx(
-        rf"\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+(?:now\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
+        # ("moved out of seattle, been in tacoma since march")
+        rf"(?:\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am|(?:i|we)(?:{_A}?ve|\s+have)\s+been)|(?:^\W*|,\s*)been)"
+        rf"\s+(?:now\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
         rf"(?:\s+now)?(?=\s+since\s+(?:(?:last\s+)?(?:january|february|march|april|may|june|july"
         rf"|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov"
         rf"|dec|spring|summer|autumn|fall|winter|year)\b|(?:19|20)\d\d\b|(?:\d+|two|three|four"
@@ -2724,7 +2773,7 @@ _HOME = [
         rf"(?:currently\s+|now\s+|still\s+|actually\s+|both\s+|all\s+|do\s+)?(?:live|reside)\s+"
         # "we live here in Porto", non-native "i live since 6 years in Vienna", "i live all the
         # way in ikeja"
-        rf"(?:here\s+|now\s+|together\s+|all\s+the\s+way\s+(?=in\s)|since\s+(?:\d{{1,2}}|one|two|three|four|five|six|seven"
+        rf"(?:here\s+|now\s+|together\s+|alone\s+|all\s+the\s+way\s+(?=in\s)|since\s+(?:\d{{1,2}}|one|two|three|four|five|six|seven"
         rf"|eight|nine|ten|many|some)\s+years?\s+)?"
         # "i live on mansel st in swansea", "we live just outside in staveley"
         rf"(?:on\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way"
@@ -2851,13 +2900,23 @@ _HOME = [
     # "i live in a tiny flat in aarhus"
     _grx(
         rf"(?:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?live|{_I_AM}|\bwe{_A}?re)\s+in\s+(?:a|an|the|my|our)\s+"
-        rf"(?:[\w\-]+\s+){{0,3}}?(?:flat|apartment|house|studio|place|condo|cottage|bungalow"
-        rf"|semi|terrace|village|town|suburb|houseboat)\s+"
+        rf"(?:[\w\-]+\s+){{0,3}}?(?:(?:flat|apartment|house|studio|place|condo|cottage|bungalow"
+        rf"|semi|terrace|houseboat)\s+"
         # "the top floor flat on allison st in govanhill"
-        rf"(?:on\s+(?:[\w\-]+\s+){{1,3}}?)?(?:in|near|outside|just\s+outside)\s+"
+        rf"(?:on\s+(?:[\w\-]+\s+){{1,3}}?)?(?:in|near|outside|just\s+outside)"
+        # ... but "a village near graz" is another place than graz
+        rf"|(?:village|town|suburb)\s+in)\s+"
         rf"(?P<place>{_ANY_PLACE})",
         "live flat apartment house studio place condo cottage bungalow semi terrace village town"
         " suburb houseboat",
+    ),
+    # "i live in a small village near graz, its name is gratkorn": the village named after
+    _grx(
+        rf"(?:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?live|{_I_AM}|\bwe{_A}?re)\s+in\s+"
+        rf"(?:a|an)\s+(?:[\w\-]+\s+){{0,2}}?(?:village|town|suburb|hamlet)\s+(?:(?:near|outside"
+        rf"|close\s+to|just\s+outside)\s+(?:of\s+)?[\w\-]+(?:\s+[\w\-]+)?\s*,?\s*)?(?:called|named"
+        rf"|(?:its|it{_A}s|the)\s+name\s+is)\s+(?P<place>{_ANY_PLACE})",
+        "village town suburb hamlet",
     ),
     # "im renting a wee flat in leith", "we share a house in Jesmond"
     _grx(
@@ -2986,6 +3045,15 @@ _HOME = [
         rf"(?:moved|relocated)\s+(?:back\s+)?(?:from\s+{_ANY_PLACE}\s+)?to\s+(?P<place>{_ANY_PLACE})",
         "moved relocated",
     ),
+    # "moved to a tiny flat in lyon last year", "we moved into a house in leith": the home the
+    # move ended in, then its place
+    _grx(
+        rf"(?:^\W*|\b(?:but|and|then|so)\s+|\b(?:i|we)(?:{_A}?ve|\s+have)?\s+)(?:just\s+|finally\s+"
+        rf"|recently\s+|also\s+)?(?:moved|relocated)\s+(?:in)?to\s+(?:a|an|our|my|the)\s+"
+        rf"(?:[\w\-]+\s+){{0,2}}?(?:flat|apartment|house|studio|place|condo|cottage|bungalow|room"
+        rf"|bedsit|townhouse|home)\s+in\s+(?P<place>{_ANY_PLACE})",
+        "moved relocated",
+    ),
     # "i'm a retired postie living in Aberdeen", "im a mum of two based in leeds": whatever
     # the user calls themself, the participle places them
     _grx(
@@ -3008,8 +3076,9 @@ _HOME = [
 # "I'm in York" is a visit as often as a home, except in a message that corrects where the
 # user lives ("sorry, I mixed that up: Leeds is where my brother lives, I'm in York").
 _CORRECTED_HOME = _grx(
-    rf"{_I_AM}\s+(?:actually\s+|really\s+)?in\s+(?P<place>{_ANY_PLACE})(?=\s*(?:$|[,.;!]))",
-    "am m im",
+    rf"(?:{_I_AM}|\bwe(?:{_A}?re|\s+are))\s+(?:actually\s+|really\s+|technically\s+"
+    rf"|officially\s+)?in\s+(?P<place>{_ANY_PLACE})(?=\s*(?:$|[,.;!]))",
+    "am m im re are were",
 )
 # "restaurants in Birmingham where I live", "from hamburg (where we live)": said in passing
 _WHERE_I_LIVE = _grx(
@@ -3018,6 +3087,12 @@ _WHERE_I_LIVE = _grx(
     rf"(?:that{_A}?s\s+|that\s+is\s+)?"
     rf"\bwhere\s+(?:i|we)\s+(?:(?:currently|now|actually|also|both|all)\s+)?live\b",
     "where",
+)
+# "since i live in calgary itd connect through toronto right?": the reason a question gives
+_SINCE_I_LIVE = _grx(
+    rf"\b(?:since|because|as|cos|cause|bc|coz)\s+(?:i|we)\s+(?:(?:currently|now|still|both|all"
+    rf"|actually)\s+)?live\s+in\s+(?P<place>{_ANY_PLACE})",
+    "live",
 )
 _HOME_POSSESSIVE = _grx(
     # "the party at our place in Bolton": the user's household's home is the user's
@@ -3357,7 +3432,7 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
 
 
 def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
-    for pattern in (_HOME_POSSESSIVE, _WHERE_I_LIVE):
+    for pattern in (_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE):
         for m in pattern.finditer(c, mask):
             # "my flat in cork": the phrase leaves only a place, English word or not; "my flat
             # in morningside, edinburgh" keeps the city the user gave
@@ -3438,14 +3513,35 @@ _ACTIVITY_TITLES: Final = {
     "drive for uber": "uber driver",
     "drive buses": "bus driver",
     "drive a bus": "bus driver",
+    # ... and, said to be done for a living, "i translate for a living"
+    "translate": "translator",
+    "interpret": "interpreter",
+    "write": "writer",
+    "illustrate": "illustrator",
+    "proofread": "proofreader",
+    "edit": "editor",
+    "tutor": "tutor",
+    "code": "programmer",
+    "program": "programmer",
+    "write code": "programmer",
+    "write software": "programmer",
+    "paint": "painter",
+    "photograph": "photographer",
+    "clean": "cleaner",
+    "bake": "baker",
+    "sing": "singer",
+    "dance": "dancer",
 }
 _ACTIVITY = _grx(
     r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently|dey)\s+)?(?P<act>do\s+nails|cut\s+hair"
     r"|keep\s+bees|drive\s+(?:trucks|a\s+truck|lorries|a\s+lorry|a\s+taxi|a\s+cab|uber|for\s+uber"
-    r"|buses|a\s+bus)|farm)"
+    r"|buses|a\s+bus)|farm"
+    r"|(?:translate|interpret|write|illustrate|proofread|edit|tutor|code|program|paint|photograph"
+    r"|clean|bake|sing|dance|write\s+code|write\s+software)(?=\s+(?:for\s+a\s+living"
+    r"|professionally)\b))"
     r"(?:\s+(?P<what>maize|wheat|cattle|sheep|goats|cows|dairy|rice|coffee|tea|cocoa|potatoes"
     r"|vegetables|crops))?\b",
-    "do cut keep drive farm",
+    "do cut keep drive farm living professionally",
 )
 
 
@@ -3768,8 +3864,8 @@ _OCCUPATION = [
     # aldi now as an assistant store manager"
     (
         _AS_A_ROLE := _grx(
-            rf"(?:^\W*|,\s*|\b(?:also|and|but|so|ok|okay|well|now)\s+"
-            rf"|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s"
+            rf"(?:^\W*|,\s*|\b(?:also|and|but|so|ok|okay|well|now|btw|anyway|honestly|tbh"
+            rf"|personally|fyi)\s+|\bi\s+(?:make|earn|get\s+paid)\b[^.;!?]{{0,40}}?\s"
             rf"|{_I_AM}\s+at\s+[\w&'’\-]+(?:\s+[\w&'’\-]+)?\s+(?:now\s+)?)as\s+(?:(?:a|an|the)\s+"
             # "as site manager for balfour beatty i have to sign it off": no article where the
             # workplace follows
@@ -4984,6 +5080,22 @@ _PICKED = _rx(
 )
 
 
+_ASSISTANT_MESSAGE: Final = "assistant.message.created"
+_DEFINITE = _rx(r"\s*(?:the|that|this|those|these|your|ur)\s")
+
+
+def _offered(clause: str, hit: _Hit, reply: str) -> bool:
+    """Whether a liking names, with "the" or "that", a thing the assistant's reply just offered
+    ("a split playlist could work" / "haha i like the playlist")."""
+    if hit.kind != "preference" or hit.verb is None or not _DEFINITE.match(clause, hit.verb[1]):
+        return False
+    head = (hit.values.get("object") or "").casefold().split()[-1:]
+    if not head:
+        return False
+    word = head[0].removesuffix("s")
+    return re.search(rf"\b{re.escape(word)}(?:s|es)?\b", reply, re.IGNORECASE) is not None
+
+
 _PREF_VERBS = rf"love|like|enjoy|adore|hate|dislike|detest|despise|loathe|can{_A}?t\s+stand|prefer"
 _AND_PREF = _rx(
     rf"\s+(?:and|but)\s+(?:i\s+)?(?:{_ADVERBS}\s+)*(?P<verb>{_PREF_VERBS})\s+(?P<obj>[^;:]+)"
@@ -5110,6 +5222,8 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
 _DIET_END = (
     r"(?=\s*$|\s*[,;:!]|\s+(?:and|so|but|now|too|since|for|as\s+well|though|these\s+days|only"
     r"|myself|nowadays|in|last|after|about|around|over|recently|a\s+(?:few|couple)|\d+|two"
+    # "im vegan without being preachy about it": how, not whether
+    r"|without"
     r"|three|several|years|months|btw|lol|tbh|fyi|anyway|because|which|i\s+guess|at\s+home"
     r"|by\s+the\s+way|from|obviously|obvs|of\s+course|ofc|always|again|mostly|haha|except"
     r"|these\s+days|like\s+\d+)\b)"
@@ -6027,10 +6141,11 @@ _TECH_CONTEXT = _grx(
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
     # "we bumped to node 20 last sprint"
     rf"|(?:\b(?:we|i)\s+|^\W*(?:(?:and|so|also|ok|okay|btw|oh|done|yep|yes)\W+)*)"
-    rf"(?:just\s+|recently\s+|finally\s+|actually\s+)?(?:bumped|upgraded|moved|switched"
+    rf"(?:just\s+|recently\s+|finally\s+|actually\s+)?(?:bumped|upgraded|downgraded|moved|switched"
     # "we upgraded from 3.19 to flutter 3.22"
     # ... "switched the project to jdk 17": the project named between
-    rf"|migrated)\s+(?:(?:the|our|my)\s+(?:project|repo|app|codebase|build)\s+)?(?:up\s+|over\s+)?"
+    rf"|migrated)\s+(?:(?:the|our|my)\s+(?:project|repo|app|codebase|build)\s+)?"
+    rf"(?:up\s+|over\s+|back\s+)?"
     rf"(?:from\s+v?\d+(?:\.\d+){{0,2}}\s+)?to"
     # "merged. so officially python 3.11 now": the new version, declared where a clause starts
     rf"|^\W*(?:(?:so|and|ok|okay|yep|yes|now)\s+)*(?:officially|finally)"
@@ -6044,7 +6159,7 @@ _TECH_CONTEXT = _grx(
     rf"\s+(?:{_TECH_VERSION})",
     "is on using running at to with compatible target targets targeting support supports pinned"
     " locked run runs built stay use uses bumped upgraded moved switched migrated decided pin lock"
-    " officially finally in",
+    " officially finally in downgraded",
 )
 # "we pinned terraform at 1.5.7 on purpose": the tool, then the version it is held at
 _TECH_PINNED = _grx(
@@ -6886,8 +7001,9 @@ _RULES: Final = (
     (_rule_short_breed, _SHORT_BREED.bit),
     (_rule_parent_married, _bits(_PARENT, _MARRIED, _PET_PARENT)),
     (_rule_household, _HOUSEHOLD.bit),
+    (_rule_pet_chore, _PET_CHORE.bit),
     (_rule_home, _bits(*_HOME)),
-    (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)),
+    (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE)),
     (_rule_im_in, _IM_IN.bit),
     (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE, _ACTIVITY, _TEACHES)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
@@ -6934,10 +7050,11 @@ _RULES: Final = (
 # "down here in dothan", "roond here in dundee", "my salao here in olinda"
 _HERE_IN = _grx(
     rf"\b(?:(?:down|up|out|over|round|roond|around|back)\s+)?here\s+in\s+(?P<place>{_ANY_PLACE})"
-    rf"(?=\s*$|\s*[,.;:!?)]|\s+(?:and|so|but|is|its|it{_A}s|the|where|bc|because|lol|too|now)\b)",
+    rf"(?=\s*$|\s*[,.;:!?)]|\s+(?:and|so|but|is|its|it{_A}s|the|where|bc|because|lol|too|now|it"
+    rf"|they|we|people|everything|everyone|prices|rent|my|our)\b)",
     "here",
 )
-_HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE)
+_HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
 _YIELDING_BITS: Final = _bits(
@@ -8166,6 +8283,17 @@ _PART_END = re.compile(
 )
 
 
+# ... by a sayer named ("everyone says", "the nvmrc says 20"), never a bare "says no candidate"
+# (a tool's output, whose subject is the thing before); a file that names another version
+# (".nvmrc says 20.11.1") settles the value itself (see _OTHER_NUMBER)
+_SAYER = _rx(
+    r"\W*(?:(?:and|but|so|though|tho|check)\s+)?(?:the\s+|my\s+|our\s+)?[\w.\-]+\s+"
+    r"(?:always\s+|still\s+|just\s+|even\s+)?"
+)
+_NUMBER = re.compile(r"\d+(?:\.\d+)*")
+_WORDS_AFTER_VERB = _rx(r"\W*(?!(?:lol|haha|lmao|too|btw|tho|though|so)\b)[\w'’]{2,}")
+
+
 def _stated_part(clause: str, marker: int) -> int:
     """Length of the part of ``clause`` before the comma that precedes ``marker`` (0: none)."""
     last = 0
@@ -8264,6 +8392,12 @@ def _cut_off(clause: str, marker_end: int, lo: int) -> bool:
     )
 
 
+_LEADING_SINCE = _rx(
+    r"^\W*(?:ever\s+)?(?:since|after|now\s+that)\s+(?:[\w'’\-]+\s+){1,8}?(?=(?:we|i)\s+"
+    r"(?:have|adopted|got|are|am|live|work|moved|started|switched|eat|use)\b)"
+)
+
+
 def _governs(marker: tuple[int, int], lo: int, hi: int, phrase: bool, past: bool = False) -> bool:
     """Whether a negation or past-tense ``marker`` in a clause governs the hit at ``lo:hi``.
 
@@ -8310,9 +8444,12 @@ _DO_NOT_REMEMBER = _grx(
 _TRAVELLING = _rx(
     r"\b(?:trip|travel(?:l?ing)?|visit(?:ing)?|holiday|vacation|vacay|honeymoon|conference|hotel"
     r"|hostel|airbnb|tour|touring|layover|stopover|flight|landed|arrived|backpacking|sightseeing"
-    r"|for\s+work|staying\s+(?:at|in|with|for)|for\s+(?:a|the|\d+|two|three|few|couple)\s+"
-    r"(?:of\s+)?(?:days?|nights?|weeks?|months?)|this\s+week(?:end)?|next\s+week|till|until"
-    r"|just\s+for|on\s+leave|passing\s+through)\b"
+    r"|for\s+work|staying\s+(?:at|in|with|for)|on\s+leave|passing\s+through)\b"
+)
+# ... and what bounds the stay when said of being there (see other_subject_next)
+_STAY_BOUNDED = _rx(
+    r"\b(?:for\s+(?:a|the|\d+|two|three|few|couple)\s+(?:of\s+)?(?:days?|nights?|weeks?|months?)"
+    r"|this\s+week(?:end)?|next\s+week|till|until|just\s+for)\b"
 )
 _BEING_HERE = _rx(
     rf"\b(?:i{_A}?m|im|i\s+am|we{_A}?re|we\s+are|were)\s+(?:(?:now|just|currently|still|all|both)\s+)?$"
@@ -8659,6 +8796,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._ended: tuple[Episode, list[tuple[Claim, int]]] | None = None
         self._retraction_of: str | None = None
         self._retraction = False
+        self._reply = ""  # the assistant's words the message being read answers
 
     def explain(self, episode: Episode) -> list[ClauseNote]:
         """Per clause of each owned user message: what was found, or what stopped it."""
@@ -8708,6 +8846,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def extract(self, episode: Episode) -> list[MemoryCandidate]:
         hits: list[_Hit] = []
         antecedents: list[_Antecedent] = []
+        self._reply = ""
         frame = False
         game = False
         helping = False  # the session works on someone else's project
@@ -8721,6 +8860,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             is_owned = event.type == USER_MESSAGE and event.principal == episode.principal
             if not is_owned:
                 frame = frame or bool(_FRAME_ON.search_alone(event.text))
+                if event.type == _ASSISTANT_MESSAGE:
+                    self._reply = event.text
                 continue
             owned += 1
             if _LONG_SPACE.search(event.text):
@@ -9196,6 +9337,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         if reason not in (None, "secret", "reported")
                         else 0
                     )
+                    # "we're in westmead, everyone says parramatta": a report whose words
+                    # follow its verb leaves what came before its comma standing ("im too
+                    # thin, my mum says" reports it)
+                    if (
+                        reason == "reported"
+                        and not inherited
+                        and not quote_at
+                        and _WORDS_AFTER_VERB.match(text, report_from, c_end)
+                        and (part := _stated_part(clause, at))
+                        and _SAYER.fullmatch(clause, part, at)
+                        and set(_NUMBER.findall(text, report_from, c_end))
+                        <= set(_NUMBER.findall(clause, 0, part))
+                    ):
+                        stated = part
                     # "we are on django 4.2 ... they fail with 'relation "x" does not exist'":
                     # a quotation that opens after the user's own words quotes only itself
                     if quote_at and clause[:quote_at].strip():
@@ -9540,8 +9695,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for m in _HERE_IN.finditer(text, mask):
             start, end = _sentence_around(text, m.start(), m.end())
             sentence = text[start:end]
+            bounded = text[start : m.end() if other_subject_next(text, m.end()) else end]
             if (
-                text[end : end + 1] == "?"
+                _STAY_BOUNDED.search(bounded)
+                or text[end : end + 1] == "?"
                 # "here in Douala the beans and groundnut is cheap": the user speaks from there
                 # (a sentence of someone else's is refused below)
                 or (not _FIRST_PERSON.search(sentence) and _THIRD_PARTY.search(sentence))
@@ -11111,6 +11268,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # "the wife Maureen says ...": a relative named in passing, as "my wife" is
             if mask & _HOUSEHOLD.bit:
                 found.extend(h for h in _rule_household(clause, mask) if h.values.get("name"))
+            if mask & _PET_CHORE.bit:
+                found.extend(_rule_pet_chore(clause, mask))
         else:
             # "me and my bf moved to porto": the couple is "we" to every rule, while the
             # partner is still named in the words that say so
@@ -11124,6 +11283,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found.extend(rule(clause if rule is _rule_possessive else said, mask))
             if mask & _RETRACTION.bit and self._retracting(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
+        # "haha i like the playlist" after the assistant offered one: a pick of what was
+        # offered, not a taste
+        if found and self._reply:
+            found = [h for h in found if not _offered(clause, h, self._reply)]
         # "i broke up with my boyfriend": the partner the clause ends is no claim
         if found and mask & _BROKE_UP.bit and _BROKE_UP.search(clause, mask):
             found = [
@@ -11180,11 +11343,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             found = [h for h in found if h.kind != "working_state"]
         # "my old collie Bess passed in the spring": a pet or person who died is not kept;
         # "We had to rehome Loki, our husky, when ...": nor one named in apposition to it
+        # "since our old dog passed in spring we adopted a kitten": what a leading "since ..."
+        # says is of its own subject
+        lead = _LEADING_SINCE.match(clause)
+        if found and lead and mask & _DIED.bit and _DIED.pattern.search(clause, 0, lead.end()):
+            found = [
+                h
+                for h in found
+                if h.kind not in ("pet", "relationship")
+                or (h.verb is not None and h.verb[0] >= lead.end())
+            ]
         if (
             found
             and mask & _DIED.bit
             and (
-                _DIED.search(clause, mask)
+                (_DIED.pattern.search(clause, lead.end()) if lead else _DIED.search(clause, mask))
                 or (_APPOSITION.match(clause) and _gone_before(text, start))
                 # "my wife did all the cooking, she passed in 2019": the next clause says so
                 or _DIED_NEXT.match(text, end)
@@ -11197,6 +11370,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             return []
         kept = []
         pasts = [m.span() for m in _PAST.finditer(clause, mask)]
+        # ... and so is its past: the clause it leads to keeps its own tense
+        if pasts and lead:
+            pasts = [p for p in pasts if p[0] >= lead.end()]
         negations = [m.span() for m in _NEGATION.finditer(clause, mask)]
         # "we use poetry not pip, python 3.11": a contrastive "not Y" ends at its comma
         contrast = {a: x.end() for a, _ in negations if (x := _CONTRAST_NOT.match(clause, a))}

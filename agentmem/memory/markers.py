@@ -34,6 +34,7 @@ __all__ = [
     "clause_bounds",
     "injection_marker",
     "is_request",
+    "other_subject_next",
     "transient_marker",
     "transient_marker_at",
     "transient_marker_for",
@@ -571,11 +572,16 @@ def is_request(clause: str) -> bool:
 
 # A relative or a pet mentioned as "my sister", "my dog" is presupposed: the time words of its
 # clause bound the event ("my sister is visiting for a few days"), never the relation.
-_POSSESSIVE_MENTION: Final = re.compile(r"^\W*(?:my|our)\s", re.IGNORECASE)
+# ("the dog" of a household chore: "walked the dog twice today")
+_POSSESSIVE_MENTION: Final = re.compile(
+    r"^\W*(?:my|our|the(?=\s+(?:dog|dogs|cat|cats|puppy|pup)\W*$))\s", re.IGNORECASE
+)
 _PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
 _FRAME_TAIL: Final = re.compile(r"[^,;.!?]*?(?=\s+(?:i|i'm|im|we|my)\b|[,;.!?]|$)", re.I)
 _AS_FRAME: Final = re.compile(
-    r"^\W*(?:(?:also|and|but|so|ok|okay|well|now)\s+)?as\s+(?:a|an|the)\s", re.I
+    r"^\W*(?:(?:also|and|but|so|ok|okay|well|now|btw|anyway|honestly|tbh|personally|fyi)\s+)?"
+    r"as\s+(?:a|an|the)\s",
+    re.I,
 )
 
 
@@ -626,6 +632,17 @@ _OTHER_SUBJECT_CONJUNCT: Final = re.compile(
     re.IGNORECASE,
 )
 _WE_START: Final = re.compile(r"\W*we\b", re.IGNORECASE)
+_HERE_BEFORE: Final = re.compile(r"\bhere\s+in\s+$", re.IGNORECASE)
+_OTHER_SUBJECT_NEXT: Final = re.compile(
+    r"\s*,?\s+(?:the|my|our|everything|everyone|people|prices|rent|it|its|it['’]s|they|there)\b",
+    re.IGNORECASE,
+)
+
+
+def other_subject_next(text: str, end: int) -> bool:
+    """Whether a clause about something else follows a place at ``end``: in "here in cebu the
+    power cuts again this week" the time word is the power cuts', not the user's stay."""
+    return _OTHER_SUBJECT_NEXT.match(text, end) is not None
 
 
 def transient_marker_at(text: str, start: int, end: int, kind: str | None = None) -> str | None:
@@ -664,6 +681,12 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
         if kind in (None, "home_location")
         else _CLAUSE_BREAK,
     )
+    if (
+        kind == "home_location"
+        and _HERE_BEFORE.search(text, max(0, start - 12), start)
+        and other_subject_next(text, end)
+    ):
+        hi = end
     # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
     # unless the user says they live there ("i live in warsaw and want to make pierogi this
