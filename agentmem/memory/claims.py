@@ -264,6 +264,8 @@ _SPECIES_SYNONYMS: Final = {
     "puppy": "dog",
     "pup": "dog",
     "doggo": "dog",
+    "pupper": "dog",
+    "tiel": "cockatiel",
     "kitten": "cat",
     "kitty": "cat",
     "bunny": "rabbit",

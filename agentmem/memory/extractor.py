@@ -125,6 +125,8 @@ _INSTITUTION_FIRST = (
     # "im head chef at trattoria lucia", "i work at padaria sousa": a shop's trade word first
     "|trattoria|osteria|pizzeria|ristorante|padaria|pastelaria|panader[ií]a|restaurante"
     "|farmacia|farm[áa]cia|taverna|boulangerie|brasserie|supermercado"
+    # "policy advisor at gemeente utrecht": a town's council in its own language
+    "|gemeente|comune|ayuntamiento|prefeitura|municipio|mairie|stadt|kommune|kommun"
 )
 # Words that end a name typed in lower case: they start the next phrase
 _NOT_IN_NAME = (
@@ -195,7 +197,7 @@ _PET_SURFACE = (
     r"|frenchies|frenchie|maine\s+coons?|ragdolls?|sphynx|torties?|calicos?|african\s+greys?"
     r"|cockatoos?|macaws?|sugar\s+gliders?|chinchillas?|degus?|rats?|tarantulas?|pigs?"
     r"|podengos?|podencos?|galgos?|dobermann?s?|mastiffs?|weimaraners?|ridgebacks?|basenjis?"
-    r"|bloodhounds?|cockerpoos?|sprockers?|kelpies?|lops?)"
+    r"|bloodhounds?|cockerpoos?|sprockers?|kelpies?|lops?|puppers?|tiels?)"
 )
 _PET_MOD = (
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own|other"
@@ -251,6 +253,8 @@ _COMPOUND_NEXT: Final = frozenset(
         " supplier suppliers market markets shop shops stall stalls counter monger mongers order"
         " orders delivery deliveries dish dishes soup stock sauce fillet fillets cakes fingers"
         " tacos curry pie stew menu farm farms"
+        # "my sister character is too boring": a character in the user's story
+        " character characters"
     )
 )
 _PET_BELONGINGS: Final = frozenset(
@@ -265,6 +269,8 @@ _STOP_CAPS: Final = frozenset(
         " Also He She They We You It This That There Here Mom Mum Dad Monday Tuesday Wednesday"
         " Thursday Friday Saturday Sunday January February March July September October November"
         " December Christmas Easter Ok Okay Thanks Please Sorry Hi Hello Hey Well Oh Actually"
+        # "thank you my brother, God bless": a blessing, no name
+        " God Allah Lord Christ"
     )
 )
 _DEMONYMS: Final = frozenset(
@@ -1104,14 +1110,20 @@ _RETRACTION = _grx(
     # "i said that wrong", non-native "I told wrongly"
     r"|i\s+(?:said|told|typed|wrote|got)\s+(?:(?:that|it|you)\s+)?wrong(?:ly)?"
     # "oh wait ignore all that, this form is for my friend"
-    r"|(?:ignore|forget|scratch|disregard)\s+all\s+(?:of\s+)?(?:that|this|the\s+above))\b"
+    r"|(?:ignore|forget|scratch|disregard)\s+all\s+(?:of\s+)?(?:that|this|the\s+above)"
+    # "ah wait sorry none of that is me lol, its my flatmates application"
+    r"|none\s+of\s+(?:that|this|it)\s+(?:is|was|are|were)\s+(?:me|mine|about\s+me|my\s+\w+))\b"
+    # "im vegetarian" then "ok well, not yet lol, im going vegetarian from january": not yet
+    # so, only going to be (a bare "not yet" answers the assistant's question)
+    r"|^\W*(?:(?:well|ok|okay|lol|haha|oh|hmm|sorry)\W+)*not\s+yet\b(?=[^.!?]{0,40}?\b(?:i['’]?m"
+    r"|i\s+am)\s+(?:going|gonna|starting|planning|about)\b)"
     # "im vegan now!" then "well only for january, its veganuary": the state was a spell
     r"|^\W*(?:(?:well|but|ok|okay|lol|haha|oh|hmm|i\s+mean)\W+)*(?:only|just)\s+(?:for|till|until"
     r"|til)\s+(?:now|the\s+\w+|this\s+\w+|a\s+(?:few\s+)?\w+|\d+\s+\w+|next\s+\w+|january"
     r"|february|march|april|may|june|july|august|september|october|november|december|monday"
     r"|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
-    " mistake typo mixed mean autocorrect no scrap only wrongly just",
+    " mistake typo mixed mean autocorrect no scrap only wrongly just none",
 )
 # ... the takebacks that deny what was said, and a claim someone other than the user made
 _DENIED_CLAIM = _rx(rf"(?:{_THAT_WAS})?{_WRONG}|not\s+true")
@@ -1407,8 +1419,36 @@ _PET_NAME_THEN_VERB = re.compile(
     rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our|she|he|shes|hes|she['’]s"
     rf"|he['’]s)|{_PET_VERBS})\b)"
 )
+
+
 # "pepper my lab keeps stealing food", "biscuit my pup fell asleep on my arm": a lower-case
 # name set before the possessive, when the pet then does something
+def _unnamed_in(hits: list[_Hit], species: str | None, seq: int) -> list[_Hit]:
+    """The unnamed pets of ``species`` that message ``seq`` stated: those a name said beside
+    them in that message may name (each caller says how near)."""
+    return [
+        h
+        for h in hits
+        if h.kind == "pet"
+        and h.values.get("species") == species
+        and not h.values.get("name")
+        and h.evidence[-1][0] == seq
+    ]
+
+
+# Words that describe a pair of animals rather than name them ("black and white, my two cats")
+_DESCRIBING_PAIR: Final = frozenset(
+    _words(
+        "black white grey gray brown ginger orange tabby cream golden big small old young male"
+        " female boy girl boys girls mum mom dad me you him her them us one"
+    )
+)
+# "its for biscuit and pepper, my two beagles": a pair named, then the user's two pets
+_PAIR_BEFORE_PETS = re.compile(
+    r"(?:^\W*|\b(?:for|with|meet|walk|walking|feed|feeding|of)\s+)(?P<a>[a-z][a-z'’\-]{1,19})"
+    r"\s+(?:and|&|n)\s+(?P<b>[a-z][a-z'’\-]{1,19})\s*,\s*(?:my|our)\s+(?:two\s+|2\s+|both\s+)?"
+    rf"(?P<species>{_PET_SURFACE})\b"
+)
 _LOWER_NAME_BEFORE = re.compile(
     r"(?:^\W*|[,;:]\s*|\b(?:also|and|ok|oh|lol|btw|plus|omg|ugh)\s+)"
     r"(?P<names>[a-z][a-z'’\-]{1,19})\s+$"
@@ -1880,7 +1920,9 @@ _VOCATIVE_BEFORE = _rx(
     r"(?:thank\s+you|thanks|thx|ty|cheers|bye|good\s*night|hello|hi|hey|sorry|please|yes|ok|okay)"
     r"\W*$"
 )
-_ONLY_END = re.compile(r"[\s\W]*$")
+_ONLY_END = re.compile(
+    r"[\s\W]*(?:(?i:god\s+bless(?:\s+you)?|bless\s+you|lol|haha|bro|sis)[\s\W]*)?$"
+)
 # "my real employer is my cat tbh, she pays me in headbutts", "my cat is my boss": a pet in a
 # person's role is a joke, and the pet is the joke's (as a relative who is a thing)
 _ROLE_OF_PET = (
@@ -2364,7 +2406,8 @@ _NAME_IS = _Gated(
         rf"\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
         rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name\s+is))\s+"
-        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{0,2}})"
+        # ("Nguyễn Thị Thu Hương": four parts)
+        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{0,2}})"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
     ),
     "name names myself",
@@ -3061,10 +3104,11 @@ _HOME = [
         rf"(?P<place>{_ANY_PLACE})",
         "living based residing",
     ),
-    # "lived in sheffield my whole life"
+    # "lived in sheffield my whole life", "ive lived in huddersfield all my life"
     _grx(
         rf"(?:^\W*|\b(?:i|we)(?:{_A}?ve|\s+have)?\s+)(?:lived|been)\s+in\s+(?P<place>{_ANY_PLACE})"
-        rf"\s+(?:my|our)\s+(?:whole|entire)\s+li(?:fe|ves)\b(?!\s*(?:,\s*)?(?:until|till|but|before))",
+        rf"\s+(?:(?:my|our)\s+(?:whole|entire)|all\s+(?:my|our))\s+li(?:fe|ves)\b"
+        rf"(?!\s*(?:,\s*)?(?:until|till|but|before))",
         "lived been",
     ),
     _grx(
@@ -3153,6 +3197,8 @@ _AFTER_PLACE: Final = frozenset(
         "with and but so now btw since for near too lol tbh which where though anyway haha"
         " actually these days right in last this about from at on years yrs already recently ago"
         " permanently full is are was were has have had been isnt arent"
+        # "i live in kasarani close to the school", "next to the mall", "just off thika road"
+        " close next just off opposite behind"
     )
 )
 
@@ -3965,6 +4011,10 @@ _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
 _WARD_BEFORE = (
     r"(?:\s+on\s+(?:the\s+)?(?:[\w\-]+\s+){0,3}?(?:ward|unit|team|floor)(?:\s+\d{1,3})?)?"
 )
+_SITE_WORDS = (
+    r"warehouse|store|shop|branch|depot|office|factory|plant|site|supermarket|hub|outlet"
+    r"|distribution\s+cent(?:re|er)|call\s+cent(?:re|er)|fulfil?ment\s+cent(?:re|er)|mill|mine"
+)
 _ORG_AFTER_ROLE = _rx(
     # "im a cofounder of Loomwise": the company a founder founded
     rf"(?<=founder)\s+of\s+(?P<org6>{_ORG})|"
@@ -3982,6 +4032,8 @@ _ORG_AFTER_ROLE = _rx(
     # non-native "petroleum engineer in Saudi Aramco", "senior developer in TCS": any name
     # that is no town, month, field or department (checked in _rule_work)
     # ... "civil engineer working in Emaar"
+    # "forklift driver in dhl hub at the airport": the employer's site, named by the employer
+    rf"|\s+in\s+(?:the\s+)?(?P<org7>{_ORG_TOKEN}|(?-i:[a-z][\w&'’\-]*))(?=\s+(?:{_SITE_WORDS})\b)"
     rf"|\s+(?:here\s+|working\s+)?in\s+(?P<org3>{_ORG_TOKEN}(?:\s+{_ORG_TOKEN}){{0,3}})"
     rf"(?=\s*(?:$|[,;!?)]|\.(?!\s*(?-i:[A-Z])))|\s+(?:and|but|so|since|for|as|now|from|btw|too|with|where)\b)"
     rf"|{_WARD_BEFORE}"
@@ -4015,11 +4067,18 @@ _IM_AT = _grx(
 # "still with vodafone tho", "im still with Equity Bank": an employer the user stays with
 # (one known as an employer or named as an institution: "still with Tom" is a partner)
 _STILL_WITH = _grx(
-    rf"(?:{_I_AM}\s+|^\W*(?:(?:ok|okay|so|and|but|yeah|yes|yep|nope|no|btw|also)\W+)*)still\s+"
+    # ... "im with kirklees council, waste services", "and im with wipro": said plainly
+    rf"(?:{_I_AM}\s+(?:still\s+|now\s+|currently\s+|also\s+)?|^\W*(?:(?:ok|okay|so|and|but|yeah"
+    rf"|yes|yep|nope|no|btw|also)\W+)*still\s+)"
     rf"with\s+(?P<org>{_ORG})(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|lol|tho|though"
     rf"|too|haha|fyi|anyway)\b)",
-    "still",
+    "still with",
 )
+_PUBLIC_BODY_END = _rx(
+    r"\s(?:council|hospital|police|ministry|university|college|school|academy|trust|authority"
+    r"|infirmary|service|services|agency|department)$"
+)
+_LOWER_INSTITUTION_END = re.compile(rf"\s(?:{_LOWER_INSTITUTION})$")
 # Large employers that are also places to shop or eat: "im at tesco" is no workplace
 _SHOP_EMPLOYERS: Final = frozenset(
     _words(
@@ -4081,10 +4140,6 @@ _WORK_WITH = _grx(
 # "a tiny agency called fold & fable, been there 4 yrs": after "called" a name typed in lower
 # case runs to the clause's end, English words and all (a word that starts a new clause or a
 # time ends it)
-_SITE_WORDS = (
-    r"warehouse|store|shop|branch|depot|office|factory|plant|site|supermarket|hub|outlet"
-    r"|distribution\s+cent(?:re|er)|call\s+cent(?:re|er)|fulfil?ment\s+cent(?:re|er)|mill|mine"
-)
 _NAMED_LOWER_ORG = (
     r"(?-i:(?!(?:the|a|an|my|our|it|that|this|something|smth|sth)\b)[a-z][a-z'’\-]*"
     r"(?:\s+(?:&|and|n|of|(?!(?:and|but|so|since|for|as|in|at|on|near|with|where|which|who|been"
@@ -4384,6 +4439,13 @@ _SIGN_OFF = re.compile(
     r"|regards)\s*,\s*"
     r"(?P<name>[A-Z][a-zà-öø-ÿ'’\-]+)\s*[.!]*\s*$"
 )
+# "thx a lot\n- sam": thanks, then the name alone on the last line after a dash (lower case
+# too: at that place a word is a name)
+_SIGN_OFF_LINE = re.compile(
+    r"(?i:thanks|thank\s+you|thx|ty|cheers|danke|merci|gracias|grazie|obrigad[oa]|ta)\b[^\n]{0,40}"
+    r"\n\s*[-–—~]\s*(?P<name>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,14})\s*[.!]*\s*$"
+)
+_NOT_SIGNED: Final = frozenset(_words("lol haha ok okay thanks thx cheers bye xx xo anon me you"))
 _PASTED_TEXT = _rx(
     r":\s*\n|^\W*(?:hi|hello|dear|hey|hallo|hola|bonjour)\s+\w+\s*,|\b(?:summari[sz]e|reply|respond"
     r"|answer|translate|proofread|forward(?:ed)?|paste[d]?|this\s+(?:email|message|mail|text|note"
@@ -4611,6 +4673,10 @@ _PRONOUN = _rx(r"\b(?:i|im|i['’]m|i['’]ve|ive|he|she|they|you|u|we|his|her|t
 
 
 _NOT_MY = _grx(rf"\bnot\s+(?:my|our)\s+(?P<noun>{_PET_SURFACE}|{_REL_SURFACE})\b", "not")
+_NOT_REALLY_MY = _rx(
+    rf"\b(?:she|he|they|shes|hes)(?:{_A}?s|{_A}re|\s+is|\s+are)?\s+not\s+(?:actually|really"
+    rf"|technically|literally)\s+(?:my|our)\s+(?P<noun>{_PET_SURFACE}|{_REL_SURFACE})\b"
+)
 _OTHERS_KIDS = _grx(
     r"\b(?:sister|brother|friend|neighbou?r|cousin|niece|nephew|colleague|coworker)(?:['’]?s)?"
     r"\s+(?:twins|kids|children|boys|girls|little\s+ones)\b|\bbaby-?sitting\b",
@@ -4658,6 +4724,16 @@ def _activity_title(act: str, what: str | None) -> str | None:
             return f"{what.casefold()} farmer"
         return "farmer"
     return _ACTIVITY_TITLES.get(act)
+
+
+# "i manage the oxfam shop on gloucester road": the title the managed site gives, and the
+# employer when the site is named by a known one
+_MANAGE_SITE = _grx(
+    r"\bi\s+(?:(?:currently|now|also|still|actually)\s+)?manage\s+(?:the|a|an)\s+"
+    r"(?:(?P<org>[\w&'’\-]+)\s+)?(?P<site>shop|store|branch|cafe|café|restaurant|pub|bar|salon"
+    r"|gym|hotel|warehouse|depot|office|pharmacy|bakery)\b",
+    "manage",
+)
 
 
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
@@ -4730,11 +4806,12 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 (org := _ORG_AFTER_ROLE.match(c, m.end()))
                 and not org.group("article")
                 and (not org.group("org3") or _in_employer(org.group("org3")))
+                and (not org.group("org7") or known_employer(org.group("org7")) is not None)
                 and (
                     said_org := next(
                         (
                             g
-                            for g in ("org", "org2", "org3", "org4", "org5", "org6")
+                            for g in ("org", "org2", "org3", "org4", "org5", "org6", "org7")
                             if org.group(g)
                         ),
                         "",
@@ -4765,6 +4842,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                     and (value := _org(at.group("org"), c[at.end() :])) is not None
                 ):
                     yield _Hit("employer", {"org": value}, (m.start(), at.end()))
+    for m in _MANAGE_SITE.finditer(c, mask):
+        site = m.group("site").casefold().replace("é", "e")
+        yield _Hit("occupation", {"role": f"{site} manager"}, m.span())
+        if employer := known_employer(m.group("org")):
+            yield _Hit("employer", {"org": employer}, m.span())
     for m in _AT_AS_ROLE.finditer(c, mask):
         if (workplace := _workplace_named(m.group("org"))) is not None:
             yield _Hit("employer", {"org": workplace}, m.span())
@@ -4818,6 +4900,18 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 pattern is _STILL_WITH
                 and known_employer(said) is None
                 and not _INSTITUTION_WORD.search(said)
+                and not (
+                    _LOWER_INSTITUTION_END.search(said)
+                    and said.split()[0].casefold() not in _GENERIC_ORG_WORDS
+                )
+            ):
+                continue
+            # ... and "im with vodafone", "im with HDFC bank" are a customer's: said plainly,
+            # only a public body's name is a workplace ("im with kirklees council")
+            if (
+                pattern is _STILL_WITH
+                and "still" not in m.group().casefold().split()
+                and not _PUBLIC_BODY_END.search(said)
             ):
                 continue
             if named in _VENUES or named in _NOT_EMPLOYER_IN:
@@ -5917,6 +6011,32 @@ _WORKING_STATE = [
             "port",
         ),
     ),
+    # "our app is hosted on fly.io", "we deploy to netlify": where the project is hosted
+    (
+        "hosting",
+        _grx(
+            r"(?:\b(?:we|i)\s+(?:(?:still|now|just|currently)\s+)?host\s+(?:it\s+|everything\s+"
+            r"|(?:the|our)\s+(?:[\w\-]+\s+)?(?:app|site|api|docs|blog|website|frontend|backend)\s+)?on|\b(?:our|my)\s+(?:app|site|api|backend|frontend"
+            r"|project|service|website|blog)\s+is\s+(?:(?:still|now|currently)\s+)?(?:hosted|deployed"
+            r"|running)\s+on)\s+(?P<val>netlify|vercel|heroku|fly\.io|render|railway|digitalocean"
+            r"|cloudflare(?:\s+pages|\s+workers)?|github\s+pages|firebase(?:\s+hosting)?|hetzner|linode"
+            r"|cloud\s+run|app\s+engine|elastic\s+beanstalk|aws\s+lambda|aws|gcp|azure)"
+            r"(?=\s*$|\s*[,;.!?]|\s+(?:and|but|btw|fyi|now|with|for)\b)",
+            "host hosted deployed running",
+        ),
+    ),
+    # "redis is on port 6380 and the api on 8000": what listens on which port
+    (
+        "{} port",
+        _grx(
+            r"(?<![\w\-./])(?:the\s+)?(?P<subj>(?:api|app|web|db|database"
+            r"|redis|postgres|mysql|mongo|server|frontend|backend|vite|dev\s+server|admin))"
+            r"(?:\s+(?:is|runs|listens))?\s+on\s+(?:port\s+)?(?P<val>\d{4,5})"
+            # ("app runs on port 5173 locally": the local port)
+            r"(?P<local>\s+locally)?(?=\s*$|\s*[,;.!?]|\s+(?:and|but|btw|fyi|not|now)\b)",
+            "on",
+        ),
+    ),
     (
         None,
         _grx(
@@ -6425,14 +6545,23 @@ _TOOL_FOR_JOB = _grx(
 )
 # "we use riverpod for state management": a tool named with the setting it fills (only the
 # settings a user names with a noun of their own, so the noun is the subject as said)
+_SETTING_ROLES = (
+    r"state\s+management|orm|ci|hosting|(?:job\s+|task\s+)?queue|broker|cache|auth\s+provider"
+    r"|test\s+(?:framework|runner)|bundler|package\s+manager|dependency\s+manager|ui\s+library"
+    r"|component\s+library|migration\s+tool|type\s+checker|database|db|formatter|linter"
+)
 _USE_FOR_SETTING = _grx(
     rf"\b(?:we|i)\s+(?:(?:still|now|just|mostly|mainly)\s+)?(?:use|are\s+using|{_A}re\s+using"
-    rf"|went\s+with)\s+(?P<val>[\w.\-]+(?:\s+v?\d[\w.]*)?)\s+(?:for|as)\s+(?:the\s+|our\s+)?"
-    rf"(?P<subj>state\s+management|orm|ci|hosting|(?:job\s+|task\s+)?queue|broker|cache|auth\s+provider"
-    rf"|test\s+(?:framework|runner)|bundler|package\s+manager|dependency\s+manager|ui\s+library"
-    rf"|component\s+library|migration\s+tool|type\s+checker|database|db)"
+    # non-native "we are using still yarn classic like package manager"
+    rf"|went\s+with)\s+(?:(?:still|now|only)\s+)?(?P<val>[\w.\-]+(?:\s+(?:classic|berry"
+    rf"|v?\d[\w.]*))?)\s+(?:for|as|like)\s+(?:the\s+|our\s+|a\s+)?(?P<subj>{_SETTING_ROLES})"
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:and|but|so|btw|here|now|in\s+(?:this|the|our)\b)))",
     "use using went",
+)
+# ... "and jest like test runner": a second tool in the same role-giving words
+_AND_FOR_SETTING = _rx(
+    rf"\s+and\s+(?P<val>[\w.\-]+)\s+(?:for|as|like)\s+(?:the\s+|our\s+|a\s+)?"
+    rf"(?P<subj>{_SETTING_ROLES})(?=\s*(?:$|[,.;!?)]|\s+(?:and|but|so|btw|here|now)\b))"
 )
 _LINE_LENGTH = _grx(
     # "black line length is 100": the user's noun phrase keeps the tool it names
@@ -6657,11 +6786,12 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             )
     if not _THIRD_PARTY.search(c):
         for m in _USE_FOR_SETTING.finditer(c, mask):
-            yield _Hit(
-                "working_state",
-                {"subject": " ".join(m.group("subj").casefold().split()), "value": m.group("val")},
-                m.span(),
-            )
+            for use in (m, _AND_FOR_SETTING.match(c, m.end())):
+                if use is not None:
+                    subject = " ".join(use.group("subj").casefold().split())
+                    yield _Hit(
+                        "working_state", {"subject": subject, "value": use.group("val")}, use.span()
+                    )
     for m in _INDENT.finditer(c, mask):
         yield _Hit("working_state", {"subject": "indentation", "value": m.group("val")}, m.span())
     for m in _FORMATTER.finditer(c, mask):
@@ -6835,7 +6965,12 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "deadline is sunday": a weekday or "tomorrow" names no date a later session can use
             if words[-1] in _RELATIVE_DAYS:
                 continue
-            subj = _SUBJECT_LEAD.sub("", subject or own_subject or m.group("subj"))
+            named = subject
+            if named and "{}" in named:  # "redis is on port 6380": redis port
+                named = named.format(
+                    "local" if m.group("local") else " ".join(m.group("subj").casefold().split())
+                )
+            subj = _SUBJECT_LEAD.sub("", named or own_subject or m.group("subj"))
             subj = _uncamel(subj)
             subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
             # "python is 3.11": a tool named with a number is its version
@@ -7005,7 +7140,7 @@ _RULES: Final = (
     (_rule_home, _bits(*_HOME)),
     (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE)),
     (_rule_im_in, _IM_IN.bit),
-    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE, _ACTIVITY, _TEACHES)),
+    (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE, _ACTIVITY, _TEACHES, _MANAGE_SITE)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
     (_rule_diet, _bits(*_DIET)),
     (_rule_allergy, _bits(*_ALLERGY)),
@@ -7057,8 +7192,18 @@ _HERE_IN = _grx(
 _HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
+# ... and a name signed after thanks is a name (see _SIGN_OFF, _SIGN_OFF_LINE)
+_THANKS_BIT: Final = _PREFILTER.add(
+    "thanks thank thx ty cheers danke merci gracias grazie obrigado obrigada tack regards ta"
+    " dziekuje dziękuję"
+)
 _YIELDING_BITS: Final = _bits(
-    _NAMES_BITS, _PRONOUN_NAME, _HERE_IN, _TYPO_VERSION, *(bits for _, bits in _RULES)
+    _NAMES_BITS,
+    _PRONOUN_NAME,
+    _HERE_IN,
+    _TYPO_VERSION,
+    _THANKS_BIT,
+    *(bits for _, bits in _RULES),
 )
 
 
@@ -7383,6 +7528,30 @@ _CORRECTED_VALUE = _grx(
     rf"(?=\s*(?:$|[,.;!?—–]))",
     "should meant make mean",
 )
+# "well technically nibbles is a gerbil not a hamster": the species of a pet, put right
+_SPECIES_FIXED = _grx(
+    rf"(?:^\W*|[,.;!?]\s*|\b(?:well|technically|actually|sorry|oh|ok|so)\s+)(?P<name>[A-Za-z][\w'’\-]*)"
+    rf"\s+is\s+(?:actually\s+|technically\s+)?an?\s+(?P<new>{_PET_SURFACE})\s*,?\s+not\s+an?\s+"
+    rf"(?P<old>{_PET_SURFACE})\b",
+    "not",
+)
+# "i speak german fluently" then "ok fluently is a stretch haha, im learning": the level said
+# is taken back, and the one said after it is the level
+_FLUENT_STRETCH = _grx(
+    r"\bfluent(?:ly)?\s+(?:is|was)\s+(?:a\s+(?:bit\s+of\s+a\s+|big\s+)?stretch|an?\s+"
+    r"exaggeration|overselling\s+it|too\s+much|not\s+(?:really\s+)?true)"
+    r"(?P<learning>[^.;!?]{0,30}?\b(?:i{_A}?m|im|i\s+am)\s+(?:still\s+)?learning\b)?".replace(
+        "{_A}", "['’]"
+    ),
+    "fluent fluently",
+)
+# "my brother Tomasz" then "well technically brother in law, hes my wifes brother": the
+# relation made precise
+_RELATION_FIXED = _grx(
+    rf"^\W*(?:(?:well|ok|okay|sorry|oh|actually|lol|haha)\W+)*technically\s+(?:(?:my|a|an)\s+)?"
+    rf"(?P<new>{_REL_SURFACE})\b",
+    "technically",
+)
 # "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
 _NAME_SPELLING = _grx(
     rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah|omg|ugh|hmm|autocorrect|typo|my\s+bad)\W+)*"
@@ -7518,6 +7687,7 @@ _NAME_IS_SPECIES = _rx(
 )
 # "my kids renamed him chewie last week"
 _NOT_NAMED: Final = frozenset(_words("after by the a an in for like so and but because"))
+_PRONOUN_WORDS: Final = frozenset(_words("it its he she hes shes this that mine ours"))
 # "hes a 9yo beagle named tango": the pet the pronoun means, described and named
 _PET_DESCRIBED = re.compile(
     rf"(?:\b(?:he{_A}?s|she{_A}?s|he\s+is|she\s+is)\s+a\s+(?:(?:\d+\s*(?:yo|y/o|yr\s+old|year\s+old)"
@@ -7540,7 +7710,10 @@ _ORG_NOW = _grx(
 _RENAMED_NOT = _grx(
     # ... and "sorry her name is momo not mochi": in lower case too (only a held name is renamed)
     rf"\b(?:called|named|name\s+is|name{_A}s)\s+(?P<new>{_NAME}|[a-z][\w'’\-]{{1,19}})\s*,?\s+"
-    rf"not\s+(?P<old>{_NAME}|[a-z]+)\b",
+    rf"not\s+(?P<old>{_NAME}|[a-z]+)\b"
+    # "her name is not mochi, its MISO": the denied name first
+    rf"|\bname\s+is\s+not\s+(?P<old2>{_NAME}|[a-z]+)\s*[,.;]?\s+(?:its|it{_A}s|it\s+is)\s+"
+    rf"(?P<new2>{_NAME}|[A-Za-z][\w'’\-]{{1,19}})\b",
     "called named name",
 )
 # "forget the gluten-free bit", "ignore what i said about the cat"
@@ -7556,8 +7729,11 @@ _FORGET_WHAT = _grx(
 # before is over; "well 'live' is a stretch lol, im only here till march": the home was a stay
 _OLD_JOB = _grx(
     rf"\b(?:that|thats|that{_A}s|this|that\s+one|it)\s+(?:is\s+|was\s+|{_A}s\s+)?my\s+(?:old|previous"
-    rf"|last|former|ex)\s+(?:job|role|position|company|employer|work|workplace)\b",
-    "old previous last former ex",
+    rf"|last|former|ex)\s+(?:job|role|position|company|employer|work|workplace)\b"
+    # "well *was* a barista, i quit back in march": the job said before is over
+    rf"|^\W*(?:(?:well|ok|okay|lol|haha|oh|hmm|i\s+mean)\W+)*\*was\*\s+(?:an?\s+)?\w+"
+    rf"|\bi\s+quit\s+(?:back\s+)?(?:in\s+\w+|last\s+\w+|\w+\s+ago|a\s+while\s+ago)\b",
+    "old previous last former ex was quit",
 )
 _ONLY_HERE = _grx(
     rf"{_I_AM}\s+(?:only|just)\s+(?:here|there|in\s+\w+)\s+(?:till|until|til|for)\b"
@@ -8019,6 +8195,9 @@ _ME_AND_MY = _rx(
 )
 
 
+_SINGLE_QUOTED = re.compile(r"(?<!\w)['‘][^'‘’\n]{3,120}['’](?!\w)")
+
+
 def _material_spans(text: str, mask: int) -> list[tuple[int, int]]:
     """Where ``text`` gives words to translate or show rather than states them: after a colon
     or dash that follows the cue ("translate: i have three children"), to the end of the line;
@@ -8027,6 +8206,13 @@ def _material_spans(text: str, mask: int) -> list[tuple[int, int]]:
     a nurse") and nothing is."""
     spans = []
     for m in _MATERIAL_CUE.finditer(text, mask):
+        # "example sentences with 'adorer', like 'i love chocolate'": single-quoted words after
+        # the cue are the examples themselves
+        stop = _SENTENCE_END.search(text, m.end())
+        for quoted in _SINGLE_QUOTED.finditer(
+            text, m.end(), len(text) if stop is None else stop.start()
+        ):
+            spans.append(quoted.span())
         if opened := _MATERIAL_OPENS.match(text, m.end()):
             end = text.find("\n", opened.end())
             spans.append((opened.end(), len(text) if end < 0 else end))
@@ -8153,7 +8339,7 @@ _VALUE_ACTUALLY = _rx(
     r"(?:\s*[—–,]\s*|\s+-\s*|\s*-\s+)(?P<value>[^\W\d_][\w'’\-]*)(?:\s+(?:since|as\s+of)\s+\w+)?"
     r"\s+(?:actually|technically|now)\b(?=\W*(?:$|[,.;!?]))"
 )
-_ALL_OF_IT = re.compile(r"\ball\b", re.IGNORECASE)
+_ALL_OF_IT = re.compile(r"\b(?:all|none)\b", re.IGNORECASE)
 
 
 def _slots_stated(text: str) -> frozenset[str]:
@@ -8164,9 +8350,35 @@ def _slots_stated(text: str) -> frozenset[str]:
     return frozenset(_slot(h) for rule, bits in _RULES if mask & bits for h in rule(text, mask))
 
 
+def _same_polarity(hit: _Hit, text: str) -> bool:
+    """Whether ``text`` states a liking of the preference ``hit``'s polarity."""
+    mask = _PREFILTER.scan(text)
+    return any(
+        h.values.get("polarity") == hit.values.get("polarity") for h in _rule_preference(text, mask)
+    )
+
+
+_MANY_VALUED_SLOTS: Final = frozenset({"relationship", "pet", "language", "allergy"})
+
+
+def _corrects_itself(text: str, retraction: re.Match[str]) -> bool:
+    """Whether a takeback mid-message stands between two claims of one kind ("i prefer mountains
+    over beach ... no wait, i prefer beach"): it puts right what its own message said."""
+    before = text[: retraction.start()]
+    if not before.strip():
+        return False
+    # (a relative, pet, language or allergy is one of many: naming another corrects nothing)
+    return bool(
+        (_slots_stated(before) & _slots_stated(text[retraction.end() :])) - _MANY_VALUED_SLOTS
+    )
+
+
 def _slot(hit: _Hit) -> str:
     if hit.kind == "working_state":
         return f"working_state:{(hit.values.get('subject') or '').casefold()}"
+    # "i prefer X" puts right a preference, never a dislike
+    if hit.kind == "preference":
+        return f"preference:{hit.values.get('polarity')}"
     return hit.kind
 
 
@@ -8278,14 +8490,16 @@ _PART_END = re.compile(
     r",|\s[-–—]+\s|\s(?=(?:so|but|because|since|though|although|btw)\s)"
     # "ive been in auckland 2 yrs now and still cant get used to this": a denial of its own
     r"|\s(?=and\s+(?:still\s+|yet\s+|just\s+|also\s+)?(?:can['’]?t|cannot|don['’]?t|dont"
-    r"|won['’]?t|wont|didn['’]?t|didnt|never)\b)",
+    r"|won['’]?t|wont|didn['’]?t|didnt|never)\b)"
+    # "our dev server port is 5173 and nothing else should be on it": a subject of its own
+    r"|\s(?=and\s+(?:nothing|nobody|no\s+one|everything|everyone|someone|something)\b)",
     re.I,
 )
 
 
 # ... by a sayer named ("everyone says", "the nvmrc says 20"), never a bare "says no candidate"
-# (a tool's output, whose subject is the thing before); a file that names another version
-# (".nvmrc says 20.11.1") settles the value itself (see _OTHER_NUMBER)
+# (a tool's output, whose subject is the thing before); a file that names another version than
+# the one said before (".nvmrc says 20.11.1") settles the value itself
 _SAYER = _rx(
     r"\W*(?:(?:and|but|so|though|tho|check)\s+)?(?:the\s+|my\s+|our\s+)?[\w.\-]+\s+"
     r"(?:always\s+|still\s+|just\s+|even\s+)?"
@@ -8392,6 +8606,8 @@ def _cut_off(clause: str, marker_end: int, lo: int) -> bool:
     )
 
 
+_STILL_AFTER_COMMA = re.compile(r",\s*$")
+_STILL_AT = _rx(r",?\s*(?=still\s+(?:at|with|working\s+(?:at|for))\s)")
 _LEADING_SINCE = _rx(
     r"^\W*(?:ever\s+)?(?:since|after|now\s+that)\s+(?:[\w'’\-]+\s+){1,8}?(?=(?:we|i)\s+"
     r"(?:have|adopted|got|are|am|live|work|moved|started|switched|eat|use)\b)"
@@ -8877,6 +9093,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._respelled(event, m, hits) or corrected
             if mask & _RENAMED_NOT.bit:
                 corrected = self._renamed(event, hits, mask) or corrected
+            if mask & _SPECIES_FIXED.bit and (m := _SPECIES_FIXED.search(text, mask)):
+                corrected = self._species_fixed(event, m, hits) or corrected
+            if mask & _RELATION_FIXED.bit and (m := _RELATION_FIXED.search(text, mask)):
+                corrected = self._relation_fixed(event, m, hits) or corrected
+            if mask & _FLUENT_STRETCH.bit and (m := _FLUENT_STRETCH.search(text, mask)):
+                corrected = self._level_walked_back(event, m, hits) or corrected
             if mask & _ORG_NOW.bit and (m := _ORG_NOW.search(text, mask)):
                 corrected = self._org_renamed(event, m, hits) or corrected
             if mask & _NAME_FIXED.bit and (m := _NAME_FIXED.search(text, mask)):
@@ -8917,6 +9139,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     _DENIED_CLAIM.fullmatch(retraction.group())
                     and _OTHERS_CLAIM.search(text, 0, retraction.start())
                 )
+                # "normally i prefer mountains ... no wait, i say it wrong, i prefer beach": a
+                # takeback between two values of one kind puts right its own message
+                and not _corrects_itself(text, retraction)
                 # "i was thinking prawn skewers but actually scrap that": what it takes back is
                 # the idea said just before it
                 and not _IDEA_BEFORE.search(
@@ -9347,8 +9572,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         and _WORDS_AFTER_VERB.match(text, report_from, c_end)
                         and (part := _stated_part(clause, at))
                         and _SAYER.fullmatch(clause, part, at)
-                        and set(_NUMBER.findall(text, report_from, c_end))
-                        <= set(_NUMBER.findall(clause, 0, part))
+                        and (
+                            not (own := set(_NUMBER.findall(clause, 0, part)))
+                            or set(_NUMBER.findall(text, report_from, c_end)) <= own
+                        )
                     ):
                         stated = part
                     # "we are on django 4.2 ... they fail with 'relation "x" does not exist'":
@@ -9510,13 +9737,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._pet_in_brackets(text[:limit], seq, hits)
         if "(" in text[:limit] or " and " in text[:limit]:
             self._pet_named_before_aside(text[:limit], seq, hits)
+            if ", my " in text[:limit] or ", our " in text[:limit]:
+                self._pets_named_before(text[:limit], seq, hits)
         if (
             " named " in text
             or " called " in text
             or ("the " in text and any(h.kind == "pet" and not h.values.get("name") for h in hits))
         ):
             self._pets_named_later(text[:limit], seq, hits)
-        if (sign_off := _SIGN_OFF.search(text[:limit])) and limit == len(text):
+        if (
+            sign_off := _SIGN_OFF.search(text[:limit]) or _SIGN_OFF_LINE.search(text[:limit])
+        ) and limit == len(text):
             self._signed_off(text, sign_off, seq, hits)
         if "go by" in text[:limit] or "call me" in text[:limit].casefold():
             self._nickname_of_name(text[:limit], seq, hits)
@@ -9559,12 +9790,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             bare = [
                 h
-                for h in hits
-                if h.kind == "pet"
-                and h.values.get("species") == species
-                and not h.values.get("name")
-                and h.evidence[-1][0] == seq
-                and m.start() <= h.evidence[-1][1] < m.end()
+                for h in _unnamed_in(hits, species, seq)
+                if m.start() <= h.evidence[-1][1] < m.end()
             ]
             # "rex (my dog) died last year": a pet that is gone, named or not
             if _PAST_PET.search(text, sentence_start, sentence_end):
@@ -9591,23 +9818,51 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             species = _normal("pet", "species", m.group("species"))
             bare = [
                 h
-                for h in hits
-                if h.kind == "pet"
-                and h.values.get("species") == species
-                and not h.values.get("name")
-                and not h.plural
-                and h.evidence[-1][0] == seq
+                for h in _unnamed_in(hits, species, seq)
+                if not h.plural
                 and h.evidence[-1][1] <= m.start("name") <= h.evidence[-1][2] + len(name) + 1
             ]
             if bare:
                 new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
                 self._replace(bare[0], new, hits, seq, (m.start(), m.end("name")))
 
+    def _pets_named_before(self, text: str, seq: int, hits: list[_Hit]) -> None:
+        """ "its for biscuit and pepper, my two beagles": the pair named before the user's
+        two unnamed pets that the message stated are their names (never new pets)."""
+        for m in _PAIR_BEFORE_PETS.finditer(text):
+            pair = (m.group("a"), m.group("b"))
+            if not all(
+                _pet_name_ok(word)
+                and word not in _NOT_NAMED
+                and word not in _DESCRIBING_PAIR
+                and word not in _NOT_A_NOUN
+                and not word.endswith(("ing", "ed"))
+                and not is_town(word)
+                for word in pair
+            ):
+                continue
+            species = _normal("pet", "species", m.group("species"))
+            bare = [
+                h
+                for h in _unnamed_in(hits, species, seq)
+                if h.evidence[-1][1] <= m.start("species") <= h.evidence[-1][2]
+            ]
+            if not bare:
+                continue
+            first, second = (_Hit("pet", {"species": species, "name": w.title()}) for w in pair)
+            self._replace(bare[0], first, hits, seq, (m.start("a"), m.end("species")))
+            second.evidence.append((seq, m.start("a"), m.end("species")))
+            second.stated_end = m.end("species")
+            hits.append(second)
+
     def _signed_off(self, text: str, m: re.Match[str], seq: int, hits: list[_Hit]) -> None:
         """ "please as a table, with the columns name, age, next date. danke, Sabine": the
         name a message to the assistant ends with, after its thanks, is the user's (not in a
         draft quoted for someone else, never an assistant's name)."""
         name = m.group("name")
+        if name.casefold() in _NOT_SIGNED:
+            return
+        name = name[:1].upper() + name[1:]
         if (
             name.casefold() in _ASSISTANT_NAMES
             or any(h.kind == "name" for h in hits)
@@ -9616,7 +9871,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             or _WRITTEN_FOR_SOMEONE.search(text)
             or _THIRD_PARTY.search(text)
             or _VOCABULARY.fullmatch(name)
-            or is_town(name)
+            # ("thanks, Sam" may greet a place; "thx\n- sam" on its own line signs)
+            or (is_town(name) and m.re is not _SIGN_OFF_LINE)
             or not _names(name)
             # a pasted email or message ends with its writer's name
             or _PASTED_TEXT.search(text)
@@ -10046,6 +10302,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         and not _ACTUALLY.search(text, hit.evidence[-1][1], r.start())
                     )
                     or any(v in folded[r.end() : r.end() + 200] for v in values)
+                    # ... or names another value of its kind after it ("i prefer mountains,
+                    # there is some place warm? no wait, i say it wrong, i prefer beach")
+                    or (
+                        hit.kind == "preference"
+                        and r.start() > at
+                        and r.re is _RETRACTION.pattern
+                        and _same_polarity(hit, text[r.end() : r.end() + 200])
+                    )
                     for r in retractions[first_r : first_r + 50]
                 )
             ):
@@ -10531,8 +10795,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and (h.values.get("subject") or "").endswith(" version")
             and _VERSION_VALUE.fullmatch(h.values.get("value") or "")
         ]
+        # ... and "ignore what i said about 16, we bumped to ios 17": a target taken back by
+        # the message that names the new version still gives the new version its subject
+        gone_targets = [
+            h
+            for h, _ in self._taken_back
+            if h.kind == "working_state"
+            and _TARGET_SUBJECT.search(h.values.get("subject") or "")
+            and not any(h is k for k in hits)
+        ]
         for new, tech, version in versions:
-            for old in [h for h in hits if h.kind == "working_state" and h is not new]:
+            for old in [
+                *(h for h in hits if h.kind == "working_state" and h is not new),
+                *gone_targets,
+            ]:
                 tool, _, was = (old.values.get("value") or "").casefold().rpartition(" ")
                 if (
                     tool.split()[-1:] == [tech]
@@ -10548,9 +10824,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         target = _Hit(
                             "working_state", {**old.values, "value": f"{tool} {version}"}, None
                         )
+                        if any(old is g for g in gone_targets):
+                            self._replace(
+                                new, target, hits, new.evidence[0][0], new.evidence[0][1:]
+                            )
+                            break
                         hits.remove(new)
                         self._replace(old, target, hits, new.evidence[0][0], new.evidence[0][1:])
                         break
+                    if any(old is g for g in gone_targets):
+                        continue
                     self._take_back(old, hits, new.evidence[0][0], new.evidence[0][1:])
 
     def _put(self, hit: _Hit, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
@@ -10674,14 +10957,82 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 return True
         return False
 
+    def _level_walked_back(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
+        """ "i speak german fluently" then "fluently is a stretch, im learning": the languages
+        held as fluent from earlier messages are learning (or only spoken, when no level is
+        said instead)."""
+        done = False
+        for hit in [
+            h
+            for h in hits
+            if h.kind == "language"
+            and h.values.get("level") == "fluent"
+            and h.evidence[-1][0] < event.seq
+        ]:
+            level = "learning" if m.group("learning") else None
+            new = _Hit("language", {**hit.values, "level": level}, None)
+            self._replace(hit, new, hits, event.seq, m.span())
+            done = True
+        return done
+
+    def _relation_fixed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
+        """ "my brother Tomasz" then "technically brother in law": the relative said last whose
+        relation the precise one contains (brother in brother-in-law, sister in half-sister,
+        daughter in stepdaughter) is that relative."""
+        new_relation = _normal("relationship", "relation", m.group("new"))
+        if new_relation is None:
+            return False
+        held = [
+            h
+            for h in hits
+            if h.kind == "relationship"
+            and h.evidence[-1][0] < event.seq
+            and (old := h.values.get("relation"))
+            and old != new_relation
+            and re.search(rf"\b{re.escape(old)}\b", new_relation)
+        ]
+        if not held:
+            return False
+        new = _Hit("relationship", {**held[-1].values, "relation": new_relation}, None)
+        self._replace(held[-1], new, hits, event.seq, m.span("new"))
+        return True
+
+    def _species_fixed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
+        """ "my hamster nibbles" then "nibbles is a gerbil not a hamster": the pet held as the
+        denied species (by that name, or the one unnamed) is the other species, and has the
+        name."""
+        old = _normal("pet", "species", m.group("old"))
+        new_species = _normal("pet", "species", m.group("new"))
+        name = m.group("name")
+        if old is None or new_species is None or old == new_species:
+            return False
+        held = [h for h in hits if h.kind == "pet" and h.values.get("species") == old]
+        named = [h for h in held if (h.values.get("name") or "").casefold() == name.casefold()]
+        unnamed = [h for h in held if not h.values.get("name")]
+        target = named or (unnamed if len(unnamed) == 1 else [])
+        if not target:
+            return False
+        given = target[0].values.get("name") or (
+            name[:1].upper() + name[1:]
+            if _pet_name_ok(name) and name.casefold() not in _NOT_NAMED | _PRONOUN_WORDS
+            else None
+        )
+        new = _Hit("pet", {"species": new_species, "name": given}, None)
+        self._replace(target[0], new, hits, event.seq, m.span("new"))
+        return True
+
     def _renamed(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
         """ "my daughter is called Nell not Nora": the named value is replaced wherever held."""
         done = False
         for m in _RENAMED_NOT.finditer(event.text, mask):
-            old, new_name = m.group("old").casefold(), m.group("new")
+            which = "new" if m.group("new") else "new2"
+            old = (m.group("old") or m.group("old2")).casefold()
+            new_name = m.group(which)
+            if new_name.isupper():  # "its MISO": shouted, not an acronym
+                new_name = new_name.title()
             for hit in [h for h in hits if (h.values.get("name") or "").casefold() == old]:
                 new = _Hit(hit.kind, {**hit.values, "name": new_name}, None)
-                self._replace(hit, new, hits, event.seq, m.span("new"))
+                self._replace(hit, new, hits, event.seq, m.span(which))
                 done = True
         return done
 
@@ -10694,12 +11045,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # "sorry not Omar, its my daughter Layla who goes": someone else, not a new value
         if m.group("new").casefold() in _NOT_A_VALUE:
             return []
+        # "i mean neovim not plain vim": the plain one is the value said before
+        plain = _GENUINE.sub("", old)
         for hit in hits:
             if hit in gone or all(e[0] == event.seq for e in hit.evidence):
                 continue
             for field_name, value in hit.values.items():
                 if not value or (
-                    value.casefold() not in (old, old.rstrip("s"), old + "s")
+                    value.casefold() not in (old, old.rstrip("s"), old + "s", plain)
                     # "db is mongo 6" ... "its documentdb not real mongo": the tool of a setting
                     # named without its version
                     and not (
@@ -11283,6 +11636,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found.extend(rule(clause if rule is _rule_possessive else said, mask))
             if mask & _RETRACTION.bit and self._retracting(text, mask):
                 found.extend(_rule_corrected_home(clause, mask))
+        # "i am contadora, i mean accountant": a title in another language, put right in the
+        # clause after it, is no name
+        if found and _TITLE_SAID_AGAIN.match(text, end):
+            found = [h for h in found if h.kind != "name"]
         # "haha i like the playlist" after the assistant offered one: a pick of what was
         # offered, not a taste
         if found and self._reply:
@@ -11307,11 +11664,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and last.group().casefold() not in _USER_PRONOUNS
         ):
             found = [h for h in found if h.kind != "working_state"]
-        # "my rabbit keeps chewing ..., well not MY rabbit": the noun denied in its clause
+        # "my rabbit keeps chewing ..., well not MY rabbit": the noun denied in its clause;
+        # "auntie grace next door ..., shes not actually my auntie": anywhere in the message
         if (
             found
             and mask & _NOT_MY.bit
-            and (not_mine := [m.group("noun") for m in _NOT_MY.finditer(clause, mask)])
+            and (
+                not_mine := [m.group("noun") for m in _NOT_MY.finditer(clause, mask)]
+                + [m.group("noun") for m in _NOT_REALLY_MY.finditer(text)]
+            )
         ):
             nouns = {_normal("pet", "species", n) for n in not_mine} | {
                 _normal("relationship", "relation", n) for n in not_mine
@@ -11447,6 +11808,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             if (asking or hit.phrase) and hit.verb is not None:
                 q_start, q_end = start + lo, start + hi
+            elif (
+                hit.kind in ("employer", "occupation")
+                and (fragment := _STILL_AT.match(clause, lo))
+                and (clause[lo] == "," or _STILL_AFTER_COMMA.search(clause, 0, lo))
+            ):
+                # "need help with my hours this month, still at mercadona lol": the fragment is
+                # its own statement, quoted from where it starts
+                q_start, q_end = start + fragment.end(), quote_end
             elif hit.phrase and hit.kind == "relationship" and _MY_OR_OUR.match(clause, lo):
                 # "my manager asked leave for 3 days, for my cousin marriage in Jaipur": a
                 # relative named in passing is the user's whatever time the clause is about;

@@ -210,6 +210,9 @@ _MORE_EMPLOYER_NAMES: Final = (
     # recruiters and grocers a shift worker or an agency recruiter names
     "Hays", "Randstad", "Adecco", "Manpower", "ManpowerGroup", "Robert Half", "Michael Page",
     "Spar", "Lloydspharmacy",
+    # charities with shops and staff, and a bank's initials
+    "Oxfam", "Barnardo's", "Barnardos", "Cancer Research UK", "British Heart Foundation",
+    "Save the Children", "UNICEF", "JPMC", "JPMorgan Chase",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
 

@@ -632,6 +632,8 @@ _OTHER_SUBJECT_CONJUNCT: Final = re.compile(
     re.IGNORECASE,
 )
 _WE_START: Final = re.compile(r"\W*we\b", re.IGNORECASE)
+_STILL_FRAGMENT: Final = re.compile(r"\W*still\s+(?:at|with|working\s+(?:at|for))\s", re.I)
+_COMMA_BEFORE: Final = re.compile(r",\s*$")
 _HERE_BEFORE: Final = re.compile(r"\bhere\s+in\s+$", re.IGNORECASE)
 _OTHER_SUBJECT_NEXT: Final = re.compile(
     r"\s*,?\s+(?:the|my|our|everything|everyone|people|prices|rent|it|its|it['’]s|they|there)\b",
@@ -687,6 +689,10 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
         and other_subject_next(text, end)
     ):
         hi = end
+    # "need help to count my hours this month, still at mercadona lol": a fragment after a
+    # comma says where the user still works, whatever time the ask before it is about
+    if kind in _JOB_KINDS and _STILL_FRAGMENT.match(quote) and _COMMA_BEFORE.search(text, 0, start):
+        lo = start
     # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
     # unless the user says they live there ("i live in warsaw and want to make pierogi this
