@@ -5914,3 +5914,60 @@ def test_setups_said_in_passing_and_likes_put_right_in_their_own_message(
         "normally i prefer mountains over beach ... no wait, i say it wrong, i prefer beach",
     )
     assert not any("mountains" in s for s in formed), formed
+
+
+def test_second_language_asks_with_a_frame_a_home_or_a_diet_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "frame in an ask",
+                "hello, as a pharmacist i need one notice for my customers that we will close",
+                "pharmacist",
+            ),
+            ("apartment", "we live in apartment in Hanoi so she cannot run a lot", "hanoi"),
+            ("only moved", "we only moved to nairobi last month so we dont know", "nairobi"),
+            ("with us here", "my grandma rosa still lives with us here in porto", "porto"),
+            ("pure veg", "we are eating pure veg, no onion garlic also on some days", "vegetarian"),
+            ("doing job", "i am doing job as merchandiser in a garments factory", "merchandiser"),
+            ("here at", "im the project coordinator here at Vos Logistics", "vos logistics"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("answer as", "answer as a pharmacist: what dose is safe?", "pharmacist"),
+            ("supposed", "if i were a teacher, as a teacher would i get summers off?", "teacher"),
+        ),
+    )
+
+
+def test_titles_said_again_shorter_a_name_put_right_by_its_last_word_and_run_on_clauses(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("run-on", "im literally a vet tech i should know this but im panicking", "vet tech"),
+            ("livin", "next 56 from briggate?? been livin in leeds 6 yrs lol", "leeds"),
+            (
+                "last word",
+                (
+                    "im a welder, right now im at Hartmann Stahlbau",
+                    "sorry no wait its Hartmann Metallbau not stahlbau",
+                ),
+                "metallbau",
+            ),
+            (
+                "shorter title",
+                ("I am a maths teacher at Prempeh College", "as a teacher for 15 years i use that"),
+                "maths teacher",
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "stahlbau",
+        "im a welder, right now im at Hartmann Stahlbau",
+        "sorry no wait its Hartmann Metallbau not stahlbau",
+    )
+    assert not any("stahlbau" in s for s in formed), formed

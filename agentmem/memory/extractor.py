@@ -2848,7 +2848,7 @@ _HOME = [
         "living based located residing staying",
     ),
     _grx(
-        rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+"
+        rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+|only\s+"
         # Indian English "we shifted to Bengaluru last month only"
         # ("we finally moved up to glasgow", "moved down to brighton", "moved over to dublin")
         rf"|actually\s+|also\s+)?(?:moved|relocated|shifted)\s+(?:already\s+|back\s+|up\s+|down\s+"
@@ -2919,9 +2919,11 @@ _HOME = [
     # present perfect: still true ("I've lived in Lisbon for 6 years", "since 2019")
     _grx(
         # ("i grew up in porto but been living in rotterdam for 9 years": the subject carried)
-        rf"(?:\b(?:i|we)(?:{_A}?ve|\s+have)|\bbut(?=\s+been\s+living))\s+(?:lived|been\s+living)\s+in\s+"
+        # ("been livin in leeds 6 yrs": the subject and the g dropped)
+        rf"(?:\b(?:i|we)(?:{_A}?ve|\s+have)|\bbut(?=\s+been\s+livin)|(?:^|[.!?]\s*)\W*(?=been\s+livin))"
+        rf"\s*(?:lived|been\s+livin(?:g|{_A})?)\s+in\s+"
         rf"(?P<place>{_ANY_PLACE})(?=\s+(?:for|since|about|almost|nearly|over|\d+)\b)",
-        "lived living",
+        "lived living livin",
     ),
     # "we've been in geelong 3 yrs": years in a place, still there
     _grx(
@@ -2942,8 +2944,10 @@ _HOME = [
     _grx(rf"\bmy\s+home\s+is\s+(?:in\s+)?(?P<place>{_ANY_PLACE})", "home"),
     # "i live in a tiny flat in aarhus"
     _grx(
-        rf"(?:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?live|{_I_AM}|\bwe{_A}?re)\s+in\s+(?:a|an|the|my|our)\s+"
-        rf"(?:[\w\-]+\s+){{0,3}}?(?:(?:flat|apartment|house|studio|place|condo|cottage|bungalow"
+        # ... non-native "we live in apartment in Hanoi": the article left out
+        rf"(?:\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?live|{_I_AM}|\bwe{_A}?re)\s+in\s+"
+        rf"(?:(?:a|an|the|my|our)\s+(?:[\w\-]+\s+){{0,3}}?|(?=(?:flat|apartment|house|studio)\s))"
+        rf"(?:(?:flat|apartment|house|studio|place|condo|cottage|bungalow"
         rf"|semi|terrace|houseboat)\s+"
         # "the top floor flat on allison st in govanhill"
         rf"(?:on\s+(?:[\w\-]+\s+){{1,3}}?)?(?:in|near|outside|just\s+outside)"
@@ -3019,7 +3023,8 @@ _HOME = [
         rf"\b(?:i|we)\s+(?:currently\s+|now\s+|still\s+)?(?:rent|own|share)\s+(?:a|an|the)\s+"
         rf"(?:[\w\-]+\s+){{0,2}}?(?:flat|apartment|house|room|studio|place|condo)\s+in\s+"
         rf"(?P<place>{_ANY_PLACE})"
-        rf"|\b(?:lives?|living|stays?|staying)\s+with\s+(?:us|me)\s+in\s+(?P<place2>{_ANY_PLACE})",
+        rf"|\b(?:lives?|living|stays?|staying)\s+with\s+(?:us|me)\s+(?:here\s+)?in\s+"
+        rf"(?P<place2>{_ANY_PLACE})",
         "rent own share us me",
     ),
     # "I am a staff nurse at Korle Bu here in Accra", "working as domestic helper here in
@@ -3608,6 +3613,12 @@ _OCCUPATION = [
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "job",
     ),
+    # non-native "i am doing job as merchandiser in a garments factory"
+    _grx(
+        rf"{_I_AM}\s+(?:currently\s+|now\s+)?doing\s+(?:a\s+|the\s+|my\s+)?job\s+(?:as|of)\s+"
+        rf"(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "job",
+    ),
     # "sign it as head chef not sous": the title the user signs with
     _grx(
         rf"\bsign(?:\s+(?:it|this|that|off|the\s+(?:email|letter|note|message|reply)))?\s+as\s+"
@@ -4025,7 +4036,8 @@ _ORG_AFTER_ROLE = _rx(
     # "backend developer on payments at Swiggy": the team or ward, then the employer
     # "i am a lab technician, at Lagos University Teaching Hospital": a comma may come first
     rf"\s*,?\s+(?:on\s+(?:the\s+)?[\w\-]+(?:\s+[\w\-]+){{0,2}}?\s+(?=(?:at|for|with)\s))?"
-    rf"(?:(?:now|currently|still)\s+)?(?:(?:working|employed)\s+)?(?:at|for|with|by)\s+"
+    # ("the project coordinator here at Vos Logistics")
+    rf"(?:(?:now|currently|still)\s+)?(?:(?:working|employed)\s+)?(?:here\s+)?(?:at|for|with|by)\s+"
     rf"(?P<article>a\s+|an\s+)?"
     rf"(?:the\s+)?(?P<org>{_ORG})"
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
@@ -5375,9 +5387,12 @@ _DIET = [
         rf"\b(?:i|we)\s+(?:(?:am|are|{_A}m|{_A}re)\s+(?:only\s+|strictly\s+|also\s+)?eating"
         rf"|(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to))\s+"
         rf"(?:only\s+)?(?:a\s+|an\s+)?"
-        rf"(?:strictly\s+|strict\s+)?(?P<diet>{_DIET_WORDS})(?:\s+(?:diet|food|meals?|meat))?"
+        # ... "we are eating pure veg" (Indian English)
+        rf"(?:strictly\s+|strict\s+|pure\s+)?(?P<diet>{_DIET_WORDS}|(?<=pure\s)veg)"
+        rf"(?:\s+(?:diet|food|meals?|meat))?"
         rf"{_DIET_END}",
-        "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher",
+        "vegetarian vegan pescatarian pescetarian flexitarian free keto paleo carb halal kosher"
+        " veg",
     ),
     _grx(
         rf"{_I_AM}\s+(?:on|following)\s+(?:a\s+|the\s+)?(?:strict\s+)?(?P<diet>{_DIET_WORDS})"
@@ -8492,7 +8507,9 @@ _PART_END = re.compile(
     r"|\s(?=and\s+(?:still\s+|yet\s+|just\s+|also\s+)?(?:can['’]?t|cannot|don['’]?t|dont"
     r"|won['’]?t|wont|didn['’]?t|didnt|never)\b)"
     # "our dev server port is 5173 and nothing else should be on it": a subject of its own
-    r"|\s(?=and\s+(?:nothing|nobody|no\s+one|everything|everyone|someone|something)\b)",
+    r"|\s(?=and\s+(?:nothing|nobody|no\s+one|everything|everyone|someone|something)\b)"
+    # "im literally a vet tech i should know this": a run-on clause with its own modal
+    r"|\s(?=i\s+(?:should|shouldnt|shouldn['’]t|would|could|might|need\s+to|have\s+to)\b)",
     re.I,
 )
 
@@ -8511,7 +8528,10 @@ _WORDS_AFTER_VERB = _rx(r"\W*(?!(?:lol|haha|lmao|too|btw|tho|though|so)\b)[\w'�
 def _stated_part(clause: str, marker: int) -> int:
     """Length of the part of ``clause`` before the comma that precedes ``marker`` (0: none)."""
     last = 0
-    for m in _PART_END.finditer(clause, 0, marker):
+    # (a part end may look ahead at the marker itself: "... i should know")
+    for m in _PART_END.finditer(clause, 0, marker + 16):
+        if m.start() >= marker:
+            break
         last = m.start()
     return last
 
@@ -8944,6 +8964,20 @@ def _drop_shortened_employers(hits: list[_Hit]) -> None:
     ]
 
 
+def _drop_shortened_titles(hits: list[_Hit]) -> None:
+    """ "I am a maths teacher at Prempeh College" then "as a teacher for 15 years": a title that
+    ends a fuller one said in the session is that one, not a change of job."""
+    roles = [(h.values.get("role") or "").casefold() for h in hits if h.kind == "occupation"]
+    if len(roles) < 2:
+        return
+    hits[:] = [
+        h
+        for h in hits
+        if h.kind != "occupation"
+        or not any(role.endswith(" " + (h.values.get("role") or "").casefold()) for role in roles)
+    ]
+
+
 def _swapped(hit: _Hit, said: str, before: str) -> _Hit | None:
     """``hit`` with the value that ``before`` ends with replaced by ``said``, if valid."""
     if said.split()[0].casefold() in _NOT_A_VALUE or not _plausible(hit, said):
@@ -9314,6 +9348,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
                 self._named_after_takeback(event, m, hits)
         _drop_shortened_employers(hits)
+        _drop_shortened_titles(hits)
         self._newer_versions(hits)
         texts = {e.seq: e.text for e in owned_user_messages(episode)}
         # read only when a "near me" home was formed: no scan of every message otherwise
@@ -11051,8 +11086,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if hit in gone or all(e[0] == event.seq for e in hit.evidence):
                 continue
             for field_name, value in hit.values.items():
+                # "Hartmann Stahlbau" ... "its Hartmann Metallbau not stahlbau": the last word
+                # of a name put right
+                last_word = bool(
+                    value
+                    and hit.kind in ("employer", "name")
+                    and value.casefold().endswith(" " + old)
+                )
                 if not value or (
-                    value.casefold() not in (old, old.rstrip("s"), old + "s", plain)
+                    not last_word
+                    and value.casefold() not in (old, old.rstrip("s"), old + "s", plain)
                     # "db is mongo 6" ... "its documentdb not real mongo": the tool of a setting
                     # named without its version
                     and not (
@@ -11064,6 +11107,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     continue
                 # "its my dog not cat": the determiner is not part of the value
                 replacement = _DETERMINER_LEAD.sub("", m.group("new")) or m.group("new")
+                if last_word and " " not in replacement:
+                    replacement = f"{value.rsplit(' ', 1)[0]} {replacement}"
                 # "postgres 14 ... its actually 15": a version alone replaces the version
                 head, _, tail = value.rpartition(" ")
                 if head and _VERSION_TAIL.fullmatch(tail) and _VERSION_TAIL.fullmatch(replacement):
@@ -11623,6 +11668,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 found.extend(h for h in _rule_household(clause, mask) if h.values.get("name"))
             if mask & _PET_CHORE.bit:
                 found.extend(_rule_pet_chore(clause, mask))
+            # "as a pharmacist, what notice do i need": the frame the ask is made from
+            if mask & _AS_A_ROLE.bit:
+                found.extend(h for h in _rule_work(clause, mask) if h.phrase)
         else:
             # "me and my bf moved to porto": the couple is "we" to every rule, while the
             # partner is still named in the words that say so
