@@ -81,7 +81,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/32"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/33"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
