@@ -65,6 +65,7 @@ from agentmem.memory.markers import (
     fold,
     injection_marker,
     other_subject_next,
+    still_fragment,
     transient_marker,
     transient_marker_at,
 )
@@ -8626,8 +8627,6 @@ def _cut_off(clause: str, marker_end: int, lo: int) -> bool:
     )
 
 
-_STILL_AFTER_COMMA = re.compile(r",\s*$")
-_STILL_AT = _rx(r",?\s*(?=still\s+(?:at|with|working\s+(?:at|for))\s)")
 _LEADING_SINCE = _rx(
     r"^\W*(?:ever\s+)?(?:since|after|now\s+that)\s+(?:[\w'’\-]+\s+){1,8}?(?=(?:we|i)\s+"
     r"(?:have|adopted|got|are|am|live|work|moved|started|switched|eat|use)\b)"
@@ -11858,12 +11857,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 q_start, q_end = start + lo, start + hi
             elif (
                 hit.kind in ("employer", "occupation")
-                and (fragment := _STILL_AT.match(clause, lo))
-                and (clause[lo] == "," or _STILL_AFTER_COMMA.search(clause, 0, lo))
+                and (fragment := still_fragment(clause, lo)) is not None
             ):
                 # "need help with my hours this month, still at mercadona lol": the fragment is
                 # its own statement, quoted from where it starts
-                q_start, q_end = start + fragment.end(), quote_end
+                q_start, q_end = start + fragment, quote_end
             elif hit.phrase and hit.kind == "relationship" and _MY_OR_OUR.match(clause, lo):
                 # "my manager asked leave for 3 days, for my cousin marriage in Jaipur": a
                 # relative named in passing is the user's whatever time the clause is about;

@@ -35,6 +35,7 @@ __all__ = [
     "injection_marker",
     "is_request",
     "other_subject_next",
+    "still_fragment",
     "transient_marker",
     "transient_marker_at",
     "transient_marker_for",
@@ -632,13 +633,23 @@ _OTHER_SUBJECT_CONJUNCT: Final = re.compile(
     re.IGNORECASE,
 )
 _WE_START: Final = re.compile(r"\W*we\b", re.IGNORECASE)
-_STILL_FRAGMENT: Final = re.compile(r"\W*still\s+(?:at|with|working\s+(?:at|for))\s", re.I)
+_STILL_LEAD: Final = re.compile(r",?\s*(?=still\s+(?:at|with|working\s+(?:at|for))\s)", re.I)
 _COMMA_BEFORE: Final = re.compile(r",\s*$")
 _HERE_BEFORE: Final = re.compile(r"\bhere\s+in\s+$", re.IGNORECASE)
 _OTHER_SUBJECT_NEXT: Final = re.compile(
     r"\s*,?\s+(?:the|my|our|everything|everyone|people|prices|rent|it|its|it['’]s|they|there)\b",
     re.IGNORECASE,
 )
+
+
+def still_fragment(text: str, pos: int) -> int | None:
+    """Where a "still at X" fragment after a comma starts, read from ``pos`` (at the comma or
+    at "still"): "need help with my hours this month, still at mercadona" says where the user
+    still works, whatever time the ask before it is about. ``None`` if there is none."""
+    lead = _STILL_LEAD.match(text, pos)
+    if lead is None or not ("," in lead.group() or _COMMA_BEFORE.search(text, 0, pos)):
+        return None
+    return lead.end()
 
 
 def other_subject_next(text: str, end: int) -> bool:
@@ -689,9 +700,7 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
         and other_subject_next(text, end)
     ):
         hi = end
-    # "need help to count my hours this month, still at mercadona lol": a fragment after a
-    # comma says where the user still works, whatever time the ask before it is about
-    if kind in _JOB_KINDS and _STILL_FRAGMENT.match(quote) and _COMMA_BEFORE.search(text, 0, start):
+    if kind in _JOB_KINDS and still_fragment(text, start) == start:
         lo = start
     # "im a pharmacist and doing lates this month": the time word bounds the second conjunct;
     # a place is left to the whole clause ("I'm in Rome and loving it this week" is a visit)
