@@ -5971,3 +5971,109 @@ def test_titles_said_again_shorter_a_name_put_right_by_its_last_word_and_run_on_
         "sorry no wait its Hartmann Metallbau not stahlbau",
     )
     assert not any("stahlbau" in s for s in formed), formed
+
+
+def test_word_names_in_a_frame_setups_said_by_their_command_host_or_port(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("call me sam", "pls just call me sam", "called sam"),
+            ("its sam here", "hey its sam here, quick q", "name is sam"),
+            ("modal verb", "how much hay should my rabbit biscuit eat a day?", "named biscuit"),
+            (
+                "the species",
+                ("my rabbit biscuit eats so much hay", "sorry biscuit is the guinea pig lol"),
+                "guinea pig named biscuit",
+            ),
+            ("ruff format", "we dropped black last month and use ruff format now", "ruff"),
+            ("ci on", "can u translate it for us? we're on github actions not gitlab", "github"),
+            ("port is", "our frontend dev server is 5173 (vite default)", "5173"),
+            ("hosted", "db is mysql 8.0, app hosted on render. index idea?", "render"),
+            ("on heroku", "our app is still on heroku", "heroku"),
+            ("its x not y", "its pnpm not npm in this repo, lockfile is pnpm-lock.yaml", "pnpm"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a mood", "call me crazy but i think tabs are better", "called"),
+            ("a year", "the server is 2019, can it run docker?", "2019"),
+            ("bare ci", "works on 3.12 locally but CI is 3.10", "3.10"),
+            ("a tool", "its pytest here, not unittest", "name is"),
+            ("not working", "its pytest not working again", "pytest"),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "sisters",
+        "i have one axolotl called pipoca",
+        "pipoca is the hamster of my sister, mine is paçoca",
+    )
+    assert not any("hamster" in s for s in formed), formed
+    # "ruff format" names the formatter, never the linter
+    formed = _formed(tmp_path / "fmt", "we use ruff format")
+    assert not any("linter" in s for s in formed), formed
+
+
+def test_takes_said_in_passing_at_work_in_languages_and_corrections_of_a_name(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("still at", "still at spotify as a data engineer lol", "data engineer"),
+            ("been at", "btw ive been at accenture 3 yrs as an analyst so i know", "analyst"),
+            ("actual name", "my actual name is Priya Raman, nightowl is a handle", "priya raman"),
+            ("thats me", "sign it Aiyana Redcloud thats me", "aiyana redcloud"),
+            ("its x btw", "its maria btw. and hes in class 3B", "maria"),
+            ("subjectless", "learning korean on duolingo and its not explaining it", "korean"),
+            ("speaker", "my english is not so good, im portuguese speaker", "portuguese"),
+            (
+                "should say im",
+                ("im a gp in cork", "actually sorry i should say im a gp registrar, not qualified"),
+                "gp registrar",
+            ),
+            (
+                "with an s",
+                ("ideas for my bf marco? he loves seafood", "sorry its marcos with an s lol"),
+                "named marcos",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("over", "ive been at google as an intern last summer", "intern"),
+            ("learning is hard", "learning spanish is hard", "spanish"),
+            (
+                "a school horse",
+                "my horse at lesson bucked, hes a school horse at the stables",
+                "horse",
+            ),
+            ("its a day", "its monday btw", "name"),
+            (
+                "someone posted",
+                "saw it in a github issue, someone else posted it:\n\nnode v20.11.1\nprisma 5.9.0",
+                "version",
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "respelled",
+        "ideas for my bf marco? he loves seafood",
+        "sorry its marcos with an s",
+    )
+    assert not any(s.endswith("named marco") for s in formed), formed
+
+
+def test_two_pets_named_in_lower_case_after_are_never_what_they_are(tmp_path: Path) -> None:
+    formed = _formed(tmp_path / "named", "my dogs are rolo and fudge, can u suggest a harness")
+    assert {"user has a dog named rolo", "user has a dog named fudge"} <= formed, formed
+    for name, text in (
+        ("states", "my cats are fat and lazy"),
+        ("places", "my cats are inside and outside"),
+        ("endings", "my dogs are spoiled and annoying"),
+    ):
+        formed = _formed(tmp_path / name, text)
+        assert not any("named" in s for s in formed), (name, formed)

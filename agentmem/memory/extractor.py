@@ -1390,6 +1390,35 @@ _PET_NAMES_THEN = re.compile(
 _PETS_ARE_NAMED = re.compile(
     rf"\s+(?i:are)\s+(?P<a>{_NAME})\s*(?:,\s*|\s+(?i:and|&)\s+)(?P<b>{_NAME})(?=\s*$|\s*[,.;!?]|\s+[a-z])"
 )
+_PETS_ARE_LOWER = re.compile(
+    r"\s+are\s+(?:called\s+|named\s+)?(?P<a>[a-z][a-z\-]{1,19})\s*(?:,\s*|\s+(?:and|&|n)\s+)"
+    r"(?P<b>[a-z][a-z\-]{1,19})(?=\s*$|\s*[,.;!?)])"
+)
+# what pets are, said as "my cats are fat and lazy": never two names
+_PET_STATES: Final = frozenset(
+    _words(
+        "fat lazy old young cute small big tiny huge fluffy black white brown grey gray ginger"
+        " sweet friendly shy scared sick ill fine ok okay good bad crazy hungry tired noisy loud"
+        " quiet indoor outdoor spayed neutered vaccinated chipped insured siblings brothers"
+        " sisters rescues rescued healthy happy sad bored anxious calm naughty playful vegan"
+        " both twins male female boys girls best everything annoying adorable gorgeous"
+        " inseparable inside outside upstairs downstairs here there home away together apart asleep"
+        " awake out up down gentle loyal smart clever dumb stupid mean nice lovely beautiful"
+    )
+)
+
+
+def _lower_pet_name(word: str) -> bool:
+    """A lower-case word that may be one of two pets' names after "are": a name the lists allow
+    that is no state a pet is in and has no adjective's or verb's ending."""
+    return (
+        _pet_name_ok(word)
+        and word not in _PET_STATES
+        and word not in _NOT_A_NAME
+        and not word.endswith(("ed", "ing", "ly", "ful", "ous", "ive", "less", "ish", "able"))
+    )
+
+
 # What a pet does, right after its name: "my hamster peanut got into the fruit bowl"
 _PET_VERBS = (
     r"be|will|would|can|could|should|might|keep|keeps|is|has|just|always|never|loves|hates"
@@ -1418,7 +1447,11 @@ _PET_APPOSED = re.compile(
 _PET_NAME_THEN_VERB = re.compile(
     # ("my cat luna and she goes mental every time it storms")
     rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our|she|he|shes|hes|she['’]s"
-    rf"|he['’]s)|{_PET_VERBS})\b)"
+    # "how much hay should my rabbit biscuit eat", "my dog rex eat everything": the verb's
+    # plain form, after a modal or in a second language
+    rf"|he['’]s)|{_PET_VERBS}|eat|sleep|drink|need|get)\b"
+    # "for my hamster pixie, she turns 2 on friday"
+    rf"|\s*,\s*(?:she|he)\s+(?:{_PET_VERBS})\b)"
 )
 
 
@@ -1505,7 +1538,7 @@ _WORD_NAME: Final = (
     r"|jade|melody|destiny|harmony|frank|rusty|skye|robin|carol|john|max"
     # names the word list has for another sense ("tom" a male cat, "kim" an abbreviation)
     r"|tom|sam|ben|dan|ken|joe|ted|ann|anna|eve|amy|kim|lee|jean|hank|jake|luke|pete|rick"
-    r"|walt|wes|terry|tony|lucy|molly|carl|otto"
+    r"|walt|wes|terry|tony|lucy|molly|carl|otto|jo|kat|nat|jess"
     # ... and names of many countries it lists ("marco polo", "pablo" a paper size)
     r"|marco|ana|maria|pedro|pablo|peter|james|mary|laura|emma|hiro|raj|anil|arjun|nils|lars)"
 )
@@ -1796,6 +1829,15 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         elif is_pet and plural and (named := _PETS_ARE_NAMED.match(rest)):
             # "my cats are Miso and Tofu"
             names, end = [named.group("a"), named.group("b")], m.end() + named.end()
+        elif (
+            is_pet
+            and plural
+            and (named := _PETS_ARE_LOWER.match(rest))
+            and all(_lower_pet_name(named.group(g)) for g in ("a", "b"))
+        ):
+            # "my cats are miso and tofu": two names, never what the pets are ("fat and lazy")
+            names = [named.group("a").title(), named.group("b").title()]
+            end = m.end() + named.end()
         # "my nonna Lucias sunday gravy": a name ending in s before a noun may be a possessive
         # typed without its apostrophe (Lucia's or Lucias's?), so the name is left unsaid
         if len(names) == 1 and _possessive_s(names[0], c, end):
@@ -2360,7 +2402,11 @@ def _rule_parent_married(c: str, mask: int) -> Iterator[_Hit]:
 _NAME_FIXED = _grx(
     rf"^\W*(?:oops|whoops|sorry|sry|wait|actually|i\s+mean|my\s+bad|correction|typo)\W+"
     rf"(?:(?:no|sorry|i\s+mean|lol)\W+)*(?P<pron>his|her|its)\s+name(?:{_A}s|\s+is)\s+"
-    rf"(?:actually\s+)?(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}})(?=\s*$|\s*[,.;!)]|\s+(?:not|lol|haha|sorry)\b)",
+    rf"(?:actually\s+)?(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}})(?=\s*$|\s*[,.;!)]|\s+(?:not|lol|haha|sorry)\b)"
+    # "sorry its marcos with an s": the name said before, spelled right (one letter apart)
+    rf"|^\W*(?:oops|whoops|sorry|sry|wait|actually|my\s+bad|typo)\W+(?:(?:no|sorry|lol)\W+)*"
+    rf"(?:it{_A}?s|its|it\s+is)\s+(?P<spelled>{_NAME}|[a-z][a-z'’\-]{{1,19}})\s+(?:with|w/?)\s+"
+    rf"(?:an?|one|two|double)\s+['\"]?[a-z]['\"]?(?=\W|$)",
     "oops whoops sorry sry wait actually mean bad correction typo",
 )
 # "no wait sorry his name is Rocky": a name given again after a takeback
@@ -2392,7 +2438,7 @@ _LOWER_NAME = r"(?-i:[a-zà-öø-ÿā-ž][a-zà-öø-ÿā-ž'’\-]{1,19})"
 _NAME_IS = _Gated(
     re.compile(
         # "my chinese name is Li Hao, english name is Kevin": the first given is the name
-        rf"(?:\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|legal\s+|given\s+|birth\s+|chinese\s+"
+        rf"(?:\b(?i:my)\s+(?i:(?:full\s+|first\s+|real\s+|actual\s+|legal\s+|given\s+|birth\s+|chinese\s+"
         rf"|korean\s+|japanese\s+|vietnamese\s+|arabic\s+|hindi\s+|thai\s+|native\s+"
         rf"|official\s+)?name(?:\s+is|{_A}?s"
         # East African English "my names are grace wanjiru kamau"; "my name keiko tanaka and ..."
@@ -2530,7 +2576,8 @@ _ITS_NAME = _Gated(
         rf"(?=\s+(?i:again|here|but)\b|\s*\(|\s*$)"
         # without a greeting only "it's X again" / "it's X here" introduces the user
         rf"|^\W*(?i:it{_A}?s|its|it\s+is)\s+(?P<name2>{_NAME}|{_LOWER_NAME})"
-        rf"(?=\s+(?i:again|here)\b)"
+        # "its maria btw. and hes Tomás": who is writing, said in passing
+        rf"(?=\s+(?i:again|here)\b|\s*,?\s+(?i:btw)\b)"
     ),
     "its s is",
 )
@@ -2558,7 +2605,8 @@ _SIGN_AS = _Gated(
         rf"\b(?i:sign)\s+(?i:it\s+off|it|off|the\s+(?:email|letter|note|card|message))\s+"
         rf"(?i:as\s+|with\s+)?"
         rf"(?:(?P<me>(?i:from\s+me))\s*,?\s*)?(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})"
-        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|pls|please|thanks|thx)\b)"
+        # ("sign it Aiyana Redcloud thats me")
+        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|pls|please|thanks|thx|thats|that{_A}s)\b)"
         # "sign it off from me, robert kalinowski", "its from me, joana ferreira, 2º esq": after
         # "from me" a whole name in lower case (each part no English word)
         rf"|\b(?:(?i:sign)\s+(?i:it\s+off|it|off)\s+|(?i:it{_A}?s|its|it\s+is)\s+)(?i:from\s+me)"
@@ -2642,6 +2690,8 @@ def _given_names(raw: str) -> list[str]:
             or is_common_word(token)
             or token in _NOT_A_NAME
             or _VOCABULARY.fullmatch(token)
+            # "its pytest here": a tool of the repo, not who is writing
+            or _REPO_TOOL_WORD.fullmatch(token)
             # "im csr in concentrix": three letters or more with no vowel are an abbreviation,
             # not a name (two may be initials: "call me jp")
             or (len(token) > 2 and not _VOWEL.search(token))
@@ -2649,6 +2699,11 @@ def _given_names(raw: str) -> list[str]:
             return []
         out.append(token[:1].upper() + token[1:])
     return out
+
+
+def _word_name(raw: str) -> list[str]:
+    """A given name the word list also has ("sam", "jo"), as a name; else none."""
+    return [raw.title()] if _WORD_NAME_TOKEN.fullmatch(raw.casefold()) else []
 
 
 _NOT_NAME_ENDINGS = ("ed", "ing", "ly")
@@ -2726,7 +2781,8 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         message_start
         and (m := _ITS_NAME.match(c, mask))
         and not (said := m.group("name") or m.group("name2")).isupper()
-        and (names := _given_names(said))
+        # "hey its sam here": a given name that is also a word, in a greeting's frame
+        and (names := _given_names(said) or _word_name(said))
     ):
         yield _Hit("name", {"name": names[0]}, m.span())
     if (
@@ -2755,7 +2811,12 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         raw = m.group("name")
         if names := _given_names(raw):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
-        elif raw.isalpha() and raw.casefold() not in _NOT_CALLED and _NAMING_TAIL.match(c, m.end()):
+        elif (
+            raw.isalpha()
+            and raw.casefold() not in _NOT_CALLED
+            # "call me sam": a given name that is also a word, where the message or clause ends
+            and (_NAMING_TAIL.match(c, m.end()) or _WORD_NAME_TOKEN.fullmatch(raw.casefold()))
+        ):
             yield _Hit("preferred_name", {"name": raw.title()}, m.span())
     for m in _CALLS_ME.finditer(c, mask):
         if names := _given_names(m.group("name")):
@@ -3481,6 +3542,22 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
                     found = f"{found}, {state}"
                 yield _Hit("home_location", {"place": found}, m.span())
                 break
+        else:
+            # "were in fitzroy, melbourne", "im in hackney, london": a district no gazetteer
+            # lists, said with the city it is in
+            word = words[0]
+            if (
+                len(words) == 1
+                and word.isalpha()
+                and len(word) >= 4
+                # ("hackney" is a word too, and a town: the city after it settles it)
+                and (not is_common_word(word.casefold()) or is_town(word))
+                and word.casefold() not in _AREAS
+                and word.casefold() not in _TECHS
+            ):
+                placed, _ = _with_region(word, c, m.end("place"))
+                if "," in placed:
+                    yield _Hit("home_location", {"place": placed}, m.span())
 
 
 def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
@@ -3942,9 +4019,14 @@ _OCCUPATION = [
     ),
     # "i left accenture last month, now at a small startup called Finlo as a product designer"
     _grx(
-        rf"(?:^\W*|[,;]\s*|\b(?:and|but|so|im|i{_A}m|i\s+am)\s+)now\s+(?:at|with)\s+"
-        rf"[^.;!?]{{1,60}}?\s+as\s+(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}",
-        "now",
+        # ... "still at spotify as a data engineer", "ive been at accenture 3 yrs as an analyst"
+        rf"(?:^\W*|[,;]\s*|\b(?:and|but|so|im|i{_A}m|i\s+am)\s+)(?:now|still)\s+(?:at|with)\s+"
+        rf"[^.;!?]{{1,60}}?\s+as\s+(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}"
+        rf"|(?:^\W*|[,;]\s*|\b(?:and|but|so|btw)\s+|\bi{_A}?ve\s+|\bi\s+have\s+)been\s+(?:at|with)\s+"
+        rf"[^.;!?]{{1,60}}?\s+as\s+(?:an?\s+)?(?P<role2>{_ROLE}){_ROLE_END}"
+        # ("ive been at google as an intern last summer": a time that is over)
+        rf"(?![^.;!?]{{0,30}}\b(?:last|ago|back\s+in|before|in\s+(?:19|20)\d\d)\b)",
+        "now still been",
     ),
     # "been a nurse 9 yrs now", "ive been a teacher for 12 years"
     _grx(
@@ -5791,6 +5873,26 @@ _LANGUAGE = [
             "learning studying",
         ),
     ),
+    # "learning korean on duolingo and its not explaining it": the clause's own subject left
+    # out, with how or for how long the user learns it
+    (
+        "learning",
+        _grx(
+            rf"^\W*(?:still\s+|slowly\s+)?(?:learning|studying)\s+(?P<langs>{_LANG})"
+            rf"(?=\s+(?:on|with|via|using|through)\s+(?:duolingo|babbel|busuu|memrise|anki|an?\s+app"
+            rf"|the\s+app|a\s+tutor|italki|preply|lessons|classes|youtube)\b"
+            rf"|\s+(?:for|since)\s+(?:\d+|a|an|two|three|four|five|six|last|the\s+last)\s)",
+            "learning studying",
+        ),
+    ),
+    # "my english is not so good, im portuguese speaker": a speaker of it, level unsaid
+    (
+        None,
+        _grx(
+            rf"{_I_AM}\s+(?:an?\s+)?(?P<langs>{_LANG})\s+speaker\b(?!\s+(?:too|as\s+well)\b)",
+            "speaker",
+        ),
+    ),
 ]
 
 
@@ -6032,13 +6134,15 @@ _WORKING_STATE = [
         "hosting",
         _grx(
             r"(?:\b(?:we|i)\s+(?:(?:still|now|just|currently)\s+)?host\s+(?:it\s+|everything\s+"
-            r"|(?:the|our)\s+(?:[\w\-]+\s+)?(?:app|site|api|docs|blog|website|frontend|backend)\s+)?on|\b(?:our|my)\s+(?:app|site|api|backend|frontend"
-            r"|project|service|website|blog)\s+is\s+(?:(?:still|now|currently)\s+)?(?:hosted|deployed"
-            r"|running)\s+on)\s+(?P<val>netlify|vercel|heroku|fly\.io|render|railway|digitalocean"
+            r"|(?:the|our)\s+(?:[\w\-]+\s+)?(?:app|site|api|docs|blog|website|frontend|backend)\s+)?on"
+            # "our app is on heroku", "db is mysql 8.0, app hosted on render"
+            r"|(?:\b(?:our|my)\s+|(?:^\W*|[,;]\s*))(?:app|site|api|backend|frontend"
+            r"|project|service|website|blog)\s+(?:is\s+(?:(?:still|now|currently|all)\s+)?"
+            r"(?:(?:hosted|deployed|running)\s+)?on|(?:hosted|deployed)\s+on))\s+(?P<val>netlify|vercel|heroku|fly\.io|render|railway|digitalocean"
             r"|cloudflare(?:\s+pages|\s+workers)?|github\s+pages|firebase(?:\s+hosting)?|hetzner|linode"
             r"|cloud\s+run|app\s+engine|elastic\s+beanstalk|aws\s+lambda|aws|gcp|azure)"
             r"(?=\s*$|\s*[,;.!?]|\s+(?:and|but|btw|fyi|now|with|for)\b)",
-            "host hosted deployed running",
+            "host hosted deployed running on",
         ),
     ),
     # "redis is on port 6380 and the api on 8000": what listens on which port
@@ -6047,10 +6151,12 @@ _WORKING_STATE = [
         _grx(
             r"(?<![\w\-./])(?:the\s+)?(?P<subj>(?:api|app|web|db|database"
             r"|redis|postgres|mysql|mongo|server|frontend|backend|vite|dev\s+server|admin))"
-            r"(?:\s+(?:is|runs|listens))?\s+on\s+(?:port\s+)?(?P<val>\d{4,5})"
+            r"(?:(?:\s+(?:is|runs|listens))?\s+on\s+(?:port\s+)?"
+            # "our frontend dev server is 5173 (vite default)": never a year ("server is 2019")
+            r"|(?<=dev\sserver)\s+is\s+(?:port\s+)?(?!19\d\d|20\d\d))(?P<val>\d{4,5})"
             # ("app runs on port 5173 locally": the local port)
-            r"(?P<local>\s+locally)?(?=\s*$|\s*[,;.!?]|\s+(?:and|but|btw|fyi|not|now)\b)",
-            "on",
+            r"(?P<local>\s+locally)?(?=\s*$|\s*[,;.!?(]|\s+(?:and|but|btw|fyi|not|now)\b)",
+            "on is",
         ),
     ),
     (
@@ -6525,8 +6631,11 @@ _PM_FRAGMENT = _rx(rf"[,;]\s*(?P<pm>{_PACKAGE_MANAGERS})(?=\s*$|\s*[,.;])")
 _INDENT = _grx(r"(?<!\d\s)\b(?P<val>tabs|spaces)\s*,?\s+not\s+(?:tabs|spaces)\b", "not")
 _FORMATTERS = r"ruff|black|prettier|biome|gofmt|rustfmt|autopep8|yapf|clang-format"
 _FORMATTER = _grx(
-    rf"\b(?:we|i)\s+(?:use|are\s+using|{_A}re\s+using|format\s+with)\s+(?P<val>{_FORMATTERS})"
-    rf"(?=\s*,?\s+not\s+(?:{_FORMATTERS})\b|\s+(?:to|for)\s+format)",
+    rf"(?:\b(?:we|i)\s+(?:now\s+|also\s+)?|(?<=\band\s))(?:use|are\s+using|{_A}re\s+using"
+    rf"|format\s+with)\s+"
+    rf"(?P<val>{_FORMATTERS})"
+    # "we dropped black and use ruff format now": the formatter by its command
+    rf"(?=\s*,?\s+not\s+(?:{_FORMATTERS})\b|\s+(?:to|for)\s+format|(?<=ruff|iome)\s+format\b)",
     "use using format",
 )
 # "we moved to github actions in january", "we use circleci": the CI service named by the
@@ -6537,10 +6646,13 @@ _CI_SERVICES = (
     r"|drone(?:\s+ci)?|woodpecker(?:\s+ci)?|bamboo|codebuild|cloud\s+build"
 )
 _CI_USED = _grx(
-    rf"\b(?:we|i)\s+(?:now\s+|also\s+|only\s+|just\s+|finally\s+|recently\s+)?(?:use"
+    # "we're on github actions not gitlab"
+    rf"\bwe(?:{_A}?re|\s+are)\s+(?:still\s+|now\s+|all\s+)?on\s+(?P<on>{_CI_SERVICES})\b"
+    rf"(?!\s+(?:for|on|in)\s+(?:some|one|a|the\s+other)\b)"
+    rf"|\b(?:we|i)\s+(?:now\s+|also\s+|only\s+|just\s+|finally\s+|recently\s+)?(?:use"
     rf"|are\s+using|{_A}re\s+using|(?:moved|switched|migrated)\s+(?:(?:our\s+)?ci\s+)?"
     rf"(?:over\s+)?to)\s+(?P<val>{_CI_SERVICES})\b(?!\s+(?:for|on|in)\s+(?:some|one|a|the\s+other)\b)",
-    "use using moved switched migrated",
+    "use using moved switched migrated on",
 )
 # "we use maven not gradle btw", "we build with bazel": the build tool
 _BUILD_TOOLS = r"maven|gradle|sbt|bazel|ant|cmake|meson|buck2?|pants"
@@ -6610,10 +6722,36 @@ _LINT_WITH = _grx(
     # "we finally ripped out flake8 + isort and switched to ruff": the subject carried over
     r"|[^.;!?]{1,60}?\band\s+(?:then\s+|just\s+)?(?:switched|moved)\s+(?:over\s+)?to)\s+"
     r"(?P<lint>ruff|flake8|pylint|eslint|rubocop|golangci-lint|ktlint|stylelint|biome)\b"
-    r"(?!\s+(?:for|to)\s+format|\s+(?:not|instead\s+of|over|rather\s+than)\s+(?:black|prettier"
+    r"(?!\s+(?:for|to)\s+format|\s+format\b|\s+(?:not|instead\s+of|over|rather\s+than)\s+(?:black|prettier"
     r"|yapf|autopep8|isort))",
     "lint format use uses switched moved",
 )
+
+
+_REPO_TOOLS = (
+    ("package manager", _PACKAGE_MANAGERS),
+    ("test runner", _TEST_RUNNERS),
+    ("build tool", _BUILD_TOOLS),
+    ("ci", _CI_SERVICES),
+)
+_ANY_REPO_TOOL = "|".join(tools for _, tools in _REPO_TOOLS)
+# "its pnpm not npm in this repo", "yes its pytest here": the repo's tool, said with "its" and
+# set against another tool or placed in the repo
+_ITS_TOOL = _grx(
+    rf"(?:^\W*|[,.;!?]\s*|\b(?:yes|yeah|yep|no|nope|oh|ah|and|but|so)\s+)(?:it{_A}?s|its|it\s+is)"
+    rf"\s+(?P<val>{_ANY_REPO_TOOL})\b"
+    rf"(?=\s*,?\s+not\s+(?:{_ANY_REPO_TOOL})\b|\s+(?:in|for)\s+(?:this|the|our)\s+(?:repo"
+    rf"|project|codebase|monorepo|app)\b|\s+here\b)",
+    "its s is",
+)
+
+
+_REPO_TOOL_WORD = re.compile(_ANY_REPO_TOOL, re.IGNORECASE)
+
+
+def _repo_tool(value: str) -> str:
+    """The setting a tool of :data:`_REPO_TOOLS` is the value of."""
+    return next(s for s, tools in _REPO_TOOLS if re.fullmatch(tools, value, re.IGNORECASE))
 
 
 def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
@@ -6678,6 +6816,10 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         for tech, version in _tech_pairs(c, m):
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
+    if not _THIRD_PARTY.search(c):
+        for m in _ITS_TOOL.finditer(c, mask):
+            value = " ".join(m.group("val").casefold().split())
+            yield _Hit("working_state", {"subject": _repo_tool(value), "value": value}, m.span())
     for m in _COMMIT_CONVENTION.finditer(c, mask):
         value = "gitmoji" if m.group("val").casefold() == "gitmoji" else "conventional commits"
         yield _Hit("working_state", {"subject": "commit convention", "value": value}, m.span())
@@ -6814,7 +6956,7 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "formatter", "value": m.group("val")}, m.span())
     if not _THIRD_PARTY.search(c):
         for m in _CI_USED.finditer(c, mask):
-            value = " ".join(m.group("val").casefold().split())
+            value = " ".join((m.group("val") or m.group("on")).casefold().split())
             yield _Hit("working_state", {"subject": "ci", "value": value}, m.span())
     for m in _BUILD_TOOL.finditer(c, mask):
         value = m.group("val") or m.group("val2")
@@ -7022,9 +7164,16 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "node is 20 on our CI": the version CI runs, not the project's
             if subj.endswith(" version") and _on_ci(c, m.start("val"), m.end()):
                 subj = f"ci {subj}"
+            # "CI is 3.10", "the target is 3.10": a number with no tool named is no setting
+            if subj.casefold() in _TOOLLESS_HEADS and _VERSION_VALUE.fullmatch(value):
+                continue
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
 
 
+# settings that name a tool or a place, never a bare version of one they leave unsaid
+_TOOLLESS_HEADS: Final = frozenset(
+    _words("ci pipeline environment stack backend framework database db")
+)
 # "our ci is basically vibes and me pressing the button lol": a joke for a tool
 _NO_TOOL: Final = frozenset(_words("vibes vibe hope hopes prayers prayer luck chaos magic"))
 
@@ -7183,6 +7332,7 @@ _RULES: Final = (
             _PR_BASE,
             _TECH_APP,
             _ITS_TECH,
+            _ITS_TOOL,
             _BUILT_IN,
             _AND_TECH,
             _TECH_PINNED,
@@ -7443,6 +7593,13 @@ _SOMEONE_ELSES_BLOCK = _rx(
     r"|neighbou?r|student|tenant|sister|brother|mum|mom|dad|wife|husband|partner|cousin)"
     r"(?:s|['’]s)?\s+(?:cv|resume|résumé|bio|profile|cover\s+letter|essay|statement|application)"
     r"\b[^\n]{0,200}:\s*\n"
+    # "saw it in a github issue on the prisma repo, someone else posted it:\n\nnode v20.11.1":
+    # another's report, pasted
+    r"|\b(?:someone|somebody|another\s+(?:user|person|dev)|the\s+reporter)\s+(?:else\s+)?"
+    r"(?:posted|pasted|shared|wrote|reported)\b[^\n]{0,80}:\s*\n"
+    r"|\b(?:saw|found|copied)\s+(?:it|this)\s+(?:in|on|from)\s+(?:a|an|the|this|some)\s+"
+    r"(?:[\w\-]+\s+){0,2}?(?:issue|thread|forum|post|answer|gist|discussion|question)\b"
+    r"[^\n]{0,80}:\s*\n"
 )
 # "help me reply to this:\n\nHi Kenji,\nI'm the new head of procurement ... Best, Marloes": a
 # letter the user received, pasted without quotation marks, from its greeting line (never the
@@ -7535,7 +7692,8 @@ _RETRACT_OPENS = _rx(
 # corrected value of something said before.
 _CORRECTED_VALUE = _grx(
     r"\b(?:i\s+should\s+(?:say|have\s+said)|i\s+meant(?:\s+to\s+say)?|make\s+(?:that|it)"
-    r"|(?:it|that)\s+should\s+(?:say|be|have\s+been))\s+(?:an?\s+)?"
+    # ... "i should say im a gp registrar, not fully qualified yet"
+    rf"|(?:it|that)\s+should\s+(?:say|be|have\s+been))\s+(?:(?:i{_A}?m|i\s+am)\s+)?(?:an?\s+)?"
     rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER}|now\b)[a-z][\w'’\-]*)?)"
     rf"(?=(?:\s+(?:now|{_FILLER}))?\s*(?:$|[,.;!?—–]))"
     # "gift ideas for my sister ana" then "i mean my sister in law, ana is my brothers wife"
@@ -7693,13 +7851,21 @@ _SOMEONE_ELSES_PET = _rx(
     rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:my|the|our)\s+(?:{_REL_SURFACE}|friend"
     rf"|neighbou?r|flatmate|roommate|colleague|boss|mate)(?:['’]?s)\s+(?P<species>{_PET_SURFACE})\b"
 )
+# "his name is biscuit, hes a school horse at the stables": a horse the user rides, not owns
+_RIDDEN_HORSE = _grx(
+    rf"\b(?:he|she|it){_A}?s\s+(?:a|an|the)\s+(?:riding\s+)?(?:school|lesson|riding|yard"
+    rf"|stable|club)\s+(?:horse|pony)\b",
+    "school lesson riding yard stable club",
+)
 _MINE_IS_NAME = _rx(
     r"[^\n]{0,60}?\b(?P<mine>(?:mine|ours)\s+is\s+(?:called\s+|named\s+)?"
     rf"(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}}))(?=\s*$|\s*[,.;!?]|\s+(?:and|lol|haha|hes|shes|he"
     r"|she|btw|who)\b)"
 )
 _NAME_IS_SPECIES = _rx(
-    rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:a|an|my)\s+(?P<head>{_PET_SURFACE})\b"
+    rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:a|an|my|the)\s+(?P<head>{_PET_SURFACE})\b"
+    # ... "pipoca is the hamster of my sister": another's animal
+    r"(?!\s+(?:of|from)\s)"
 )
 # "my kids renamed him chewie last week"
 _NOT_NAMED: Final = frozenset(_words("after by the a an in for like so and but because"))
@@ -8811,6 +8977,16 @@ def _rolled_at_others(text: str, start: int, roll: re.Match[str]) -> bool:
 _PRONOUN_AS: Final = {"him": "his", "mine": "its", "ours": "its"}
 
 
+def _one_letter_apart(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one letter added, dropped or changed ("marco", "marcos")."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
 def _pronoun_fits(pronoun: str, hit: _Hit) -> bool:
     if hit.kind == "pet":
         return pronoun in {"her", "his", "its", "she", "he", "it"}
@@ -9329,6 +9505,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._level_of_named(event, m, hits)
             if hits and _SOMEONE_ELSES_PET.search(text):
                 self._someone_elses_pet(event, hits)
+            if hits and (m := _RIDDEN_HORSE.search(text, mask)):
+                for hit in [h for h in hits if h.kind == "pet" and _said_in(h, event.seq)]:
+                    if hit.values.get("species") in ("horse", "pony"):
+                        self._take_back(hit, hits, event.seq, m.span())
             if mask & _PRONOUN_IS_MY.bit:
                 self._pronoun_relabel(event, hits, mask)
             self._one_relation_per_name(event.seq, hits)
@@ -10956,10 +11136,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     ) -> bool:
         """ "my cat is called luna" then "oops her name is lulu": the one pet or relative the
         message before named, that the pronoun fits, takes the name the user puts right."""
-        name = m.group("name")
-        if previous_seq is None or (name.islower() and is_common_word(name)):
+        name = m.group("name") or m.group("spelled")
+        # (a name spelled again is checked against the one it respells instead)
+        if previous_seq is None or (m.group("name") and name.islower() and is_common_word(name)):
             return False
-        pronoun = m.group("pron").casefold()
+        pronoun = (m.group("pron") or "").casefold()
         fits = [
             h
             for h in hits
@@ -10967,14 +11148,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and h.values.get("name")
             and h.evidence
             and h.evidence[-1][0] == previous_seq
-            and _pronoun_fits(pronoun, h)
+            and (
+                _pronoun_fits(pronoun, h)
+                if pronoun
+                else _one_letter_apart((h.values["name"] or "").casefold(), name.casefold())
+            )
         ]
         if len(fits) != 1 or fits[0].values["name"].casefold() == name.casefold():  # type: ignore[union-attr]
             return False
         new = _Hit(
             fits[0].kind, {**fits[0].values, "name": name if name[:1].isupper() else name.title()}
         )
-        self._replace(fits[0], new, hits, event.seq, m.span("name"))
+        self._replace(
+            fits[0], new, hits, event.seq, m.span("name" if m.group("name") else "spelled")
+        )
         return True
 
     def _org_renamed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
