@@ -6077,3 +6077,53 @@ def test_two_pets_named_in_lower_case_after_are_never_what_they_are(tmp_path: Pa
     ):
         formed = _formed(tmp_path / name, text)
         assert not any("named" in s for s in formed), (name, formed)
+
+
+def test_parents_said_bare_names_put_right_and_pets_counted_by_name(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("mum and dad", "mum and dad are visiting next week, theyre mid 70s", "has a father"),
+            ("and mum", "mum and dad are visiting next week, theyre mid 70s", "has a mother"),
+            ("grandma", "grandma keeps calling me about the wifi", "grandmother"),
+            ("particle", "when i bring tess along (my collie) they pull", "dog named tess"),
+            ("counted", "i have 2 rabbits, biscuit and nutmeg. how do i move them", "nutmeg"),
+            ("bakery", "i work mornings at kowalskis bakery on the high st", "kowalskis bakery"),
+            ("district", "were in clontarf, dublin now. airport at 5am?", "clontarf, dublin"),
+            (
+                "its my cousin",
+                (
+                    "a thank you for my cousin dawn pls",
+                    "oh wait sorry its my cousin Donna not dawn",
+                ),
+                "cousin named donna",
+            ),
+            (
+                "sorry x not y",
+                ("were in brunswick and need a locksmith", "sorry brunswick east not brunswick"),
+                "brunswick east",
+            ),
+            (
+                "kai",
+                ("me n my brother kai need ideas", "sorry lmao kai is my SON not my brother"),
+                "son named kai",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a site", "im a picker at the fulfilment centre", "fulfilment"),
+            ("not a name", "when i bring her along (my collie) they pull", "named along"),
+            ("a story", "write a story where mum and dad are visiting a castle", "father"),
+            ("her parents", "my friend says mum and dad are visiting her next week", "mother"),
+            ("what they are", "i have 2 cats, black and white", "named"),
+            ("in bed", "im in bed, london is cold", "lives in"),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "donna",
+        "a thank you for my cousin dawn pls",
+        "sorry its my cousin Donna not dawn",
+    )
+    assert not any(s.endswith("named dawn") for s in formed), formed

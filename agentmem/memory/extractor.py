@@ -82,7 +82,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/33"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/34"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -635,7 +635,7 @@ _CLAUSE_SEP = _grx(
     rf"|(?P<reason>(?<=[a-z])\s+)(?=i\s+(?:should|need|have\s+to|must|want|would|could|might"
     rf"|will|shall)\b)",
     words="but and so although though while whereas because bc cuz coz since plus yet btw i im"
-    " that lol lmao haha which",
+    " that lol lmao haha which add mention include note tell inform remind warn let",
     parts=", ; : - – — ( )",
 )
 # A sentence that opens with a reason: "since i work for safaricom ..."
@@ -1449,9 +1449,7 @@ _PET_NAME_THEN_VERB = re.compile(
     rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our|she|he|shes|hes|she['’]s"
     # "how much hay should my rabbit biscuit eat", "my dog rex eat everything": the verb's
     # plain form, after a modal or in a second language
-    rf"|he['’]s)|{_PET_VERBS}|eat|sleep|drink|need|get)\b"
-    # "for my hamster pixie, she turns 2 on friday"
-    rf"|\s*,\s*(?:she|he)\s+(?:{_PET_VERBS})\b)"
+    rf"|he['’]s)|{_PET_VERBS}|eat|sleep|drink|need|get)\b)"
 )
 
 
@@ -1538,7 +1536,7 @@ _WORD_NAME: Final = (
     r"|jade|melody|destiny|harmony|frank|rusty|skye|robin|carol|john|max"
     # names the word list has for another sense ("tom" a male cat, "kim" an abbreviation)
     r"|tom|sam|ben|dan|ken|joe|ted|ann|anna|eve|amy|kim|lee|jean|hank|jake|luke|pete|rick"
-    r"|walt|wes|terry|tony|lucy|molly|carl|otto|jo|kat|nat|jess"
+    r"|walt|wes|terry|tony|lucy|molly|carl|otto|jo|kat|nat|jess|kai"
     # ... and names of many countries it lists ("marco polo", "pablo" a paper size)
     r"|marco|ana|maria|pedro|pablo|peter|james|mary|laura|emma|hiro|raj|anil|arjun|nils|lars)"
 )
@@ -2094,7 +2092,10 @@ def _counted_names(c: str, pos: int, count: int, pet: bool = False) -> list[str]
             t.isalpha() and _pet_name_ok(t) and t.casefold() not in _NOT_A_NOUN for t in tokens
         ):
             return []
-        if all(t.islower() and is_common_word(t) for t in tokens):
+        # ... "2 rabbits, biscuit and nutmeg": words all, when none says what the pets are
+        if all(t.islower() and is_common_word(t) for t in tokens) and not all(
+            _lower_pet_name(t) for t in tokens
+        ):
             return []
         return [t[:1].upper() + t[1:] for t in tokens]
     names = [
@@ -2230,8 +2231,12 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
 # travels a lot so it's often just me", "nurse, 3 kids, leeds", "with my family, 3 kids".
 _HOUSEHOLD = _grx(
     r"(?:^\W*|[,;:]\s*|\b(?:and|but|so)\s+)(?P<noun>husband|hubby|wife|wifey|(?:the\s+)?missus"
-    r"|kids|mum|mom|dad)\s+(?=(?:travels|works|eats|loves|hates|says|wants|thinks|doesn['’]?t"
-    r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives)\b"
+    # "grandma betty turns 90", "mum and dad are visiting next week", "hubby and i wanna go"
+    r"|kids|mum|mom|mam|dad|nan|nana|nanna|grandma|grandpa|granny|grandad|gran)"
+    r"(?:\s+(?P<kname>[a-z]{3,12}|(?-i:[A-Z][a-z]{2,12})))?(?:\s+(?:and|&|n)\s+(?P<pair>mum|mom|dad))?"
+    r"\s+(?=(?:travels|works|eats|loves|hates|says|wants|thinks|doesn['’]?t"
+    r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives|turns"
+    r"|(?:is|are)\s+(?:visiting|coming|staying|over|here)|(?:and|n|&)\s+i)\b"
     # "wife is a nurse on nights so i do the school run"
     r"|(?<=wife\s)(?<!the\swife\s)is\s+(?:a|an)\s|(?<=husband\s)is\s+(?:a|an)\s"
     r"|(?<=hubby\s)is\s+(?:a|an)\s"
@@ -2248,8 +2253,8 @@ _HOUSEHOLD = _grx(
     r"(?P<qty>\d|two|three|four|five)\s+(?:little\s+|young\s+|teenage\s+)?"
     r"(?P<kids>kids|children|teenagers|teens|boys|girls|rugrats|little\s+ones|littles)"
     r"(?=\s*(?:$|[,.;!(]|\s+(?:under|and|aged|who|at\s+home)\b))",
-    "husband hubby wife wifey missus kids mum mom dad children teenagers teens boys girls"
-    " rugrats ones littles",
+    "husband hubby wife wifey missus kids mum mom mam dad nan nana nanna grandma grandpa granny"
+    " grandad gran children teenagers teens boys girls rugrats ones littles",
 )
 
 
@@ -2337,10 +2342,22 @@ def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
             if relation is None:
                 continue
             names = _names(m.group("hname")) if m.group("hname") else []
+            if (kname := m.group("kname")) and kname.casefold() not in _PRONOUN_WORDS:
+                names = _given_names(kname) or _word_name(kname)
             name = names[0] if names else None
-            end = m.end("hname") if name else m.end(which)
+            if m.group("pair"):
+                pair = _normal("relationship", "relation", m.group("pair"))
+                other = _Hit("relationship", {"relation": pair, "name": None}, m.span("pair"))
+                other.phrase = True
+                other.verb = m.span("pair")
+                yield other
+            end = (m.end("hname") if m.group("hname") else m.end("kname")) if name else m.end(which)
             hit = _Hit("relationship", {"relation": relation, "name": name}, (m.start(which), end))
             hit.plural = relation == "child"
+            if m.group("kname") or m.group("pair"):
+                # "mum and dad are visiting next week": the visit has the time, the parents are
+                # said in passing (quoted alone, as "my sister" is)
+                hit.verb = (m.start(which), end)
         hit.phrase = True
         yield hit
 
@@ -4109,6 +4126,21 @@ _SITE_WORDS = (
     r"warehouse|store|shop|branch|depot|office|factory|plant|site|supermarket|hub|outlet"
     r"|distribution\s+cent(?:re|er)|call\s+cent(?:re|er)|fulfil?ment\s+cent(?:re|er)|mill|mine"
 )
+_SITE_AFTER = _rx(rf"\s+(?:{_SITE_WORDS}|cent(?:re|er)|unit|yard|ward)\b")
+
+
+def _generic_site(c: str, start: int, end: int) -> bool:
+    """Whether the lower-case words at ``c[start:end]`` follow "the" and come before a site word
+    ("the fulfilment centre", "the sorting depot") without being a known employer's name."""
+    said = c[start:end]
+    return (
+        said.islower()
+        and c[max(0, start - 4) : start].casefold() == "the "
+        and known_employer(said) is None
+        and _SITE_AFTER.match(c, end) is not None
+    )
+
+
 _ORG_AFTER_ROLE = _rx(
     # "im a cofounder of Loomwise": the company a founder founded
     rf"(?<=founder)\s+of\s+(?P<org6>{_ORG})|"
@@ -4515,8 +4547,12 @@ def _later_pet_name_ok(name: str) -> bool:
 # "its just me and luna (my cat) these days": a name, then whose animal it is in brackets
 _PET_IN_BRACKETS = _rx(
     rf"(?<![\w'’\-])(?P<name>(?!(?:me|him|her|them|it|us|you|and|or|the|a|an|with|to|of|for"
-    rf"|this|that|one|two|both)\b)[a-z][a-z'’\-]{{1,19}})\s*(?P<bracket>\(\s*(?:my|our)\s+"
-    rf"(?P<species>{_PET_SURFACE})\s*\))"
+    rf"|this|that|one|two|both|thanks|thx|ok|okay|yes|yeah|no|lol|well|also|anyway|so|but|too"
+    rf"|again|here|there|home|out|in|over|back|along|around|now|then|today|tonight|sorry)\b)"
+    rf"[a-z][a-z'’\-]{{1,19}})"
+    # "when i bring tess along (my collie)": a particle of the verb between
+    rf"(?:\s+(?:along|too|again|out|over|back|around|in))?"
+    rf"\s*(?P<bracket>\(\s*(?:my|our)\s+(?P<species>{_PET_SURFACE})\s*\))"
 )
 # "my dog biscuit (lab, 3) pulls on the lead", "my cat luna and she goes mental": a lower-case
 # name before an aside about the pet or a clause about her or him
@@ -4678,6 +4714,12 @@ def _title_name(said: str) -> str:
     return " ".join(w if w in _NAME_LINKS else w[:1].upper() + w[1:] for w in said.split())
 
 
+_BUSINESS_AFTER = _rx(
+    r"\s+(bakery|cafe|café|salon|pharmacy|chemist|garage|pizzeria|restaurant|bistro|deli|barbers"
+    r"|butchers|florist|bookshop|bakehouse|brewery|dental|surgery|kitchen|bar|pub|hotel|gym)\b"
+)
+
+
 def _org(org: str, after: str, before: str = "") -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
@@ -4730,6 +4772,9 @@ def _org(org: str, after: str, before: str = "") -> str | None:
             return " ".join(w[:1].upper() + w[1:] for w in words)
         if is_common_word(org) or canonical_place(org) or not org.rstrip(".").isalnum():
             return None
+        # "i work mornings at kowalskis bakery": a business named with what it is
+        if (kind := _BUSINESS_AFTER.match(after)) is not None:
+            return f"{org[:1].upper() + org[1:]} {kind.group(1).title()}"
         return org[:1].upper() + org[1:]
     if not _entity_ok(org, after) or not any(ch.isupper() for ch in org.split()[0]):
         return None
@@ -4917,6 +4962,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and not (
                     "," in c[m.end() : org.start(said_org)] and org.group(said_org)[:1].islower()
                 )
+                # "a picker at the fulfilment centre": a kind of site, no one's name
+                and not _generic_site(c, org.start(said_org), org.end(said_org))
                 and (value := _org(org.group(said_org), c[org.end() :], c[: org.start(said_org)]))
             ):
                 yield _Hit("employer", {"org": value}, m.span())
@@ -7895,8 +7942,11 @@ _RENAMED_NOT = _grx(
     rf"not\s+(?P<old>{_NAME}|[a-z]+)\b"
     # "her name is not mochi, its MISO": the denied name first
     rf"|\bname\s+is\s+not\s+(?P<old2>{_NAME}|[a-z]+)\s*[,.;]?\s+(?:its|it{_A}s|it\s+is)\s+"
-    rf"(?P<new2>{_NAME}|[A-Za-z][\w'’\-]{{1,19}})\b",
-    "called named name",
+    rf"(?P<new2>{_NAME}|[A-Za-z][\w'’\-]{{1,19}})\b"
+    # "oh wait sorry its my cousin Donna not dawn": the relative said again, renamed
+    rf"|\b(?:its|it{_A}s|it\s+is)\s+my\s+{_REL_SURFACE}\s+(?P<new3>{_NAME}|[a-z][\w'’\-]{{1,19}})\s*,?\s+"
+    rf"not\s+(?P<old3>{_NAME}|[a-z]+)\b",
+    "called named name not",
 )
 # "forget the gluten-free bit", "ignore what i said about the cat"
 _FORGET_WHAT = _grx(
@@ -8064,7 +8114,9 @@ _Y_NOT_X = _grx(
     # ... and "sorry i meant tree nuts not peanuts", "i meant italian, not french"
     rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in)|\bi\s+meant?"
     # ... and "i check pubspec lock, is flutter 3.22 not 3.19": "it" left out at a clause start
-    r"|(?:^|(?<=[,.;:!?]\s))\s*is)\s+"
+    r"|(?:^|(?<=[,.;:!?]\s))\s*is"
+    # ... and "sorry brunswick east not brunswick, melbourne": an apology opening the message
+    r"|^\W*(?:(?:oh|ah|no|wait|ok)\W+)*(?:sorry|sry|oops|whoops|correction))\s+"
     # ... and "its django==4.2.11 not 4.1": a pinned requirement names the version
     rf"(?:actually\s+)?(?:[\w\-]+==)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
     rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+[\w\-]+(?:\.\d+)*)?)"
@@ -11246,8 +11298,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "my daughter is called Nell not Nora": the named value is replaced wherever held."""
         done = False
         for m in _RENAMED_NOT.finditer(event.text, mask):
-            which = "new" if m.group("new") else "new2"
-            old = (m.group("old") or m.group("old2")).casefold()
+            which = next(g for g in ("new", "new2", "new3") if m.group(g))
+            old = (m.group("old") or m.group("old2") or m.group("old3")).casefold()
             new_name = m.group(which)
             if new_name.isupper():  # "its MISO": shouted, not an acronym
                 new_name = new_name.title()
@@ -11308,6 +11360,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     and (hit.values.get("subject") or "").startswith(named.casefold())
                 ):
                     replacement = version
+                # "brunswick east not brunswick, melbourne": the city said after it is the home's
+                if hit.kind == "home_location":
+                    replacement, _ = _with_region(replacement, event.text, m.end("old"))
                 values = {**hit.values, field_name: replacement}
                 try:
                     normalize_claim(hit.kind, values)

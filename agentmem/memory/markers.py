@@ -575,7 +575,10 @@ def is_request(clause: str) -> bool:
 # clause bound the event ("my sister is visiting for a few days"), never the relation.
 # ("the dog" of a household chore: "walked the dog twice today")
 _POSSESSIVE_MENTION: Final = re.compile(
-    r"^\W*(?:my|our|the(?=\s+(?:dog|dogs|cat|cats|puppy|pup)\W*$))\s", re.IGNORECASE
+    r"^\W*(?:my|our|the(?=\s+(?:dog|dogs|cat|cats|puppy|pup)\W*$))\s"
+    # "mum and dad are visiting next week": a parent called by what the user calls them
+    r"|^\W*(?:mum|mom|mam|dad|nan|nana|nanna|grandma|grandpa|granny|grandad|gran)(?:\s+\w+)?\W*$",
+    re.IGNORECASE,
 )
 _PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
 _FRAME_TAIL: Final = re.compile(r"[^,;.!?]*?(?=\s+(?:i|i'm|im|we|my)\b|[,;.!?]|$)", re.I)
