@@ -58,6 +58,7 @@ from agentmem.memory.lexicon import (
 from agentmem.memory.markers import (
     IT_DID,
     MARKER_TRIGGERS,
+    PARENT_WORDS,
     THING_DID,
     TIMED_SUBJECT,
     LiteralPrefilter,
@@ -2232,7 +2233,7 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
 _HOUSEHOLD = _grx(
     r"(?:^\W*|[,;:]\s*|\b(?:and|but|so)\s+)(?P<noun>husband|hubby|wife|wifey|(?:the\s+)?missus"
     # "grandma betty turns 90", "mum and dad are visiting next week", "hubby and i wanna go"
-    r"|kids|mum|mom|mam|dad|nan|nana|nanna|grandma|grandpa|granny|grandad|gran)"
+    rf"|kids|{'|'.join(PARENT_WORDS)})"
     r"(?:\s+(?P<kname>[a-z]{3,12}|(?-i:[A-Z][a-z]{2,12})))?(?:\s+(?:and|&|n)\s+(?P<pair>mum|mom|dad))?"
     r"\s+(?=(?:travels|works|eats|loves|hates|says|wants|thinks|doesn['’]?t"
     r"|can['’]?t|won['’]?t|always|never|gets|likes|keeps|needs|helps|cooks|drives|turns"
@@ -2253,8 +2254,8 @@ _HOUSEHOLD = _grx(
     r"(?P<qty>\d|two|three|four|five)\s+(?:little\s+|young\s+|teenage\s+)?"
     r"(?P<kids>kids|children|teenagers|teens|boys|girls|rugrats|little\s+ones|littles)"
     r"(?=\s*(?:$|[,.;!(]|\s+(?:under|and|aged|who|at\s+home)\b))",
-    "husband hubby wife wifey missus kids mum mom mam dad nan nana nanna grandma grandpa granny"
-    " grandad gran children teenagers teens boys girls rugrats ones littles",
+    "husband hubby wife wifey missus kids children teenagers teens boys girls rugrats ones littles "
+    + " ".join(PARENT_WORDS),
 )
 
 

@@ -574,10 +574,26 @@ def is_request(clause: str) -> bool:
 # A relative or a pet mentioned as "my sister", "my dog" is presupposed: the time words of its
 # clause bound the event ("my sister is visiting for a few days"), never the relation.
 # ("the dog" of a household chore: "walked the dog twice today")
+# What a user calls their own parents and grandparents without "my": "mum and dad are visiting",
+# "grandma betty turns 90". One list for the extractor's household rule and the mention below.
+PARENT_WORDS: Final = (
+    "mum",
+    "mom",
+    "mam",
+    "dad",
+    "nan",
+    "nana",
+    "nanna",
+    "grandma",
+    "grandpa",
+    "granny",
+    "grandad",
+    "gran",
+)
 _POSSESSIVE_MENTION: Final = re.compile(
     r"^\W*(?:my|our|the(?=\s+(?:dog|dogs|cat|cats|puppy|pup)\W*$))\s"
     # "mum and dad are visiting next week": a parent called by what the user calls them
-    r"|^\W*(?:mum|mom|mam|dad|nan|nana|nanna|grandma|grandpa|granny|grandad|gran)(?:\s+\w+)?\W*$",
+    rf"|^\W*(?:{'|'.join(PARENT_WORDS)})(?:\s+\w+)?\W*$",
     re.IGNORECASE,
 )
 _PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
