@@ -11,7 +11,7 @@ from _events import run_started, user_msg
 
 import agentmem
 from agentmem.memory.claims import normalize_claim
-from agentmem.memory.service import MAX_CANDIDATES, seed_belief
+from agentmem.memory.service import MAX_CANDIDATES, FormationService, seed_belief
 
 # More than the twelve candidates one consolidation may form.
 ALLERGENS = (
@@ -6127,3 +6127,156 @@ def test_parents_said_bare_names_put_right_and_pets_counted_by_name(tmp_path: Pa
         "sorry its my cousin Donna not dawn",
     )
     assert not any(s.endswith("named dawn") for s in formed), formed
+
+
+def _formed_with_replies(tmp_path: Path, *turns: str) -> set[str]:
+    """Like ``_formed``, with ``A:``-prefixed turns appended as the assistant's replies."""
+    with agentmem.open(str(tmp_path / "f.db"), principal="alice") as store:
+        store.append(run_started("r-s1", session="s1"))
+        for turn in turns:
+            if turn.startswith("A:"):
+                store.append(
+                    {
+                        "type": "assistant.message.created",
+                        "session_id": "s1",
+                        "run_id": "r-s1",
+                        "text": turn[2:],
+                    }
+                )
+            else:
+                store.append(user_msg(turn, session="s1", run="r-s1"))
+        store.close_session("s1")
+        return {s.casefold() for s in _statements(store)}
+
+
+def test_facts_denied_or_laughed_off_later_in_the_session_are_not_kept(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "a test",
+                (
+                    "hi my name is greta lindqvist and i live in malmö",
+                    "haha ok thats not my name and i dont live in malmö. was testing you",
+                ),
+            ),
+            (
+                "not mine",
+                (
+                    "my dog bruno barks every time the doorbell rings",
+                    "lol no thats my neighbours dog, not mine. i dont have any pets",
+                ),
+            ),
+            (
+                "not yet",
+                (
+                    "which internet providers are good in porto, i live there now",
+                    "scratch that i dont live there yet lol. wishful thinking",
+                ),
+            ),
+            (
+                "jk",
+                (
+                    "im vegan now and i hate cheese, give me a lasagna recipe",
+                    "lol jk. i just wanted to see what you'd say. im not vegan, never was",
+                ),
+            ),
+            (
+                "pasted setup",
+                (
+                    "getting an error. setup: pnpm, node 20, typescript 5.4, db is mongo",
+                    "hold on ignore the setup stuff, i pasted from the wrong readme",
+                ),
+            ),
+            (
+                "quit",
+                (
+                    "can u help me write a reference request, im a barista at costa",
+                    "well actually not anymore, i quit on friday lol",
+                ),
+            ),
+            (
+                "unsigned offer",
+                (
+                    "how do i negotiate relocation money, i work at spotify now",
+                    "well ok i havent signed yet tbh, the offer is just on the table",
+                ),
+            ),
+        ),
+    )
+    # the reply's slip is what "thats not my name" denies, never the name the user gave
+    kept = _formed_with_replies(
+        tmp_path / "slip", "my name is margit", "A:Sure, Marge!", "thats not my name lol"
+    )
+    assert "user's name is margit" in kept, kept
+    gone = _formed_with_replies(
+        tmp_path / "same", "my name is margit", "A:Hi Margit!", "thats not my name lol"
+    )
+    assert not any("margit" in s for s in gone), gone
+    # a home is denied by its own place or by "there" of the message that said it
+    other = _formed(tmp_path / "other", "i live in york", "i dont live in leeds, my brother does")
+    assert "user lives in york" in other, other
+
+
+def test_a_corrected_value_replaces_the_one_said_before(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "star place",
+                ("need a van hire near me this sat, im in leicester", "*leeds"),
+                "leeds",
+                "leicester",
+            ),
+            (
+                "call me",
+                ("you can call me alex", "actually call me lex not alex"),
+                "lex",
+                "alex",
+            ),
+            (
+                "said earlier",
+                (
+                    "pesto without pine nuts pls, btw im allergic to walnuts",
+                    "wait actually i said walnuts earlier but its cashews im allergic to",
+                ),
+                "cashew",
+                "walnut",
+            ),
+        ),
+    )
+
+
+def test_levels_swapped_titles_made_official_and_a_relative_renamed(tmp_path: Path) -> None:
+    swapped = _formed(
+        tmp_path / "swap",
+        "cover letter in french pls. im fluent in french and learning german",
+        "hm no other way round sorry, fluent german, learning french",
+    )
+    assert "user speaks german fluently" in swapped or any(
+        "german" in s and "fluent" in s for s in swapped
+    ), swapped
+    assert not any("french" in s and "fluent" in s for s in swapped), swapped
+    official = _formed(
+        tmp_path / "title",
+        "im senior developer now... well the official title is 'Consultant Developer' lol",
+    )
+    assert any("consultant developer" in s for s in official), official
+    assert not any("senior developer" in s for s in official), official
+    joke = _formed(tmp_path / "joke", "honestly at this point my real job title is yaml engineer")
+    assert not any("yaml" in s for s in joke), joke
+    # the son formed by an idle consolidation is not kept alive by the unnamed "my son"
+    with agentmem.open(str(tmp_path / "nephew.db"), principal="alice") as store:
+        _session(store, "organizing a birthday for my son mateo hes turning 7")
+        FormationService(store).consolidate("s1", trigger="idle")
+        store.append(
+            user_msg(
+                "sorry i mixed them up, mateo is my nephew. my son is dario.",
+                session="s1",
+                run="r-s1",
+            )
+        )
+        store.close_session("s1")
+        renamed = {s.casefold() for s in _statements(store)}
+    assert not any("son named mateo" in s for s in renamed), renamed
+    assert any("nephew named mateo" in s for s in renamed), renamed

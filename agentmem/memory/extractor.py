@@ -83,7 +83,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/34"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/35"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1098,6 +1098,13 @@ _FRAME_ENDED = _rx(r"(?:end|stop|exit|quit|leave)\s|out\s+of\s+character|ooc|bac
 # "that was wrong", "not true": a denial, said of the user's own words (_RETRACTION) or of
 # someone else's claim (_DENIED_CLAIM)
 _THAT_WAS = r"that\s+(?:was|is|'s|’s)\s+"
+# "im vegan now and i hate cheese" then "lol jk. i just wanted to see what you'd say. im not
+# vegan": the whole message before was a joke, whatever this one goes on to deny
+_JOKE_OPENS = (
+    r"^\W*(?:(?:lol|lmao|haha+|ha|ok|okay|nah)\W+)*(?:jk|j/k|just\s+kidding|kidding"
+    r"|(?:i['’]?m|im|i\s+am|i\s+was)\s+(?:just\s+|only\s+)?(?:kidding|joking))\b"
+)
+_JOKE_OPENED = re.compile(_JOKE_OPENS, re.IGNORECASE)
 _WRONG = r"(?:wrong|not\s+(?:true|right|correct))"
 _RETRACTION = _grx(
     r"\b(?:i\s+misspoke|i\s+meant|scratch\s+that|never\s*mind|ignore\s+(?:that|what\s+i"
@@ -1123,9 +1130,10 @@ _RETRACTION = _grx(
     r"|^\W*(?:(?:well|but|ok|okay|lol|haha|oh|hmm|i\s+mean)\W+)*(?:only|just)\s+(?:for|till|until"
     r"|til)\s+(?:now|the\s+\w+|this\s+\w+|a\s+(?:few\s+)?\w+|\d+\s+\w+|next\s+\w+|january"
     r"|february|march|april|may|june|july|august|september|october|november|december|monday"
-    r"|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b",
+    r"|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b"
+    rf"|{_JOKE_OPENS}",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
-    " mistake typo mixed mean autocorrect no scrap only wrongly just none",
+    " mistake typo mixed mean autocorrect no scrap only wrongly just none jk kidding joking",
 )
 # ... the takebacks that deny what was said, and a claim someone other than the user made
 _DENIED_CLAIM = _rx(rf"(?:{_THAT_WAS})?{_WRONG}|not\s+true")
@@ -2428,6 +2436,19 @@ _NAME_FIXED = _grx(
     "oops whoops sorry sry wait actually mean bad correction typo",
 )
 # "no wait sorry his name is Rocky": a name given again after a takeback
+# "im fluent in french and learning german" / "no other way round sorry": the two levels swap
+_OTHER_WAY = _grx(
+    r"\b(?:(?:the\s+)?other\s+way\s+a?round|vice\s+versa|(?:got|had)\s+(?:them|it|those)\s+backwards)\b",
+    "other vice backwards",
+)
+# "im senior developer now... well the official title is 'Consultant Developer' lol": the
+# title as the employer writes it (read in the message as typed: the quotes would blank it)
+_OFFICIAL_TITLE = _grx(
+    r"\b(?:my\s+)?(?:official|actual|real|proper|formal)\s+(?:job\s+)?title\s+is\s+"
+    r"['\"‘“]?(?P<role>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*){0,3}?)['\"’”]?"
+    r"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw|but|and|its|it['’]s)\b)",
+    "official actual real proper formal",
+)
 _NAME_IS_NOW = _rx(
     rf"\b(?:sorry|wait|no|oops|i\s+mean)\W+(?:his|her|its)\s+name(?:{_A}s|\s+is)\s+"
     rf"(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}})\b"
@@ -7965,7 +7986,9 @@ _OLD_JOB = _grx(
     rf"|last|former|ex)\s+(?:job|role|position|company|employer|work|workplace)\b"
     # "well *was* a barista, i quit back in march": the job said before is over
     rf"|^\W*(?:(?:well|ok|okay|lol|haha|oh|hmm|i\s+mean)\W+)*\*was\*\s+(?:an?\s+)?\w+"
-    rf"|\bi\s+quit\s+(?:back\s+)?(?:in\s+\w+|last\s+\w+|\w+\s+ago|a\s+while\s+ago)\b",
+    # "well actually not anymore, i quit on friday lol"
+    rf"|\bi\s+(?:just\s+)?quit\s+(?:back\s+)?(?:in\s+\w+|last\s+\w+|\w+\s+ago|a\s+while\s+ago"
+    rf"|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|today|this\s+(?:week|month))\b",
     "old previous last former ex was quit",
 )
 _ONLY_HERE = _grx(
@@ -8086,8 +8109,31 @@ _DENIAL_ASIDE = re.compile(
 # now denied outright
 _DONT_HAVE = _grx(
     rf"\b(?:i|we)\s+(?:do\s+not|don{_A}?t|dont)\s+(?:even\s+|actually\s+|really\s+)?"
-    rf"(?:have|own)\s+(?:a|an|any)\s+(?P<noun>{_PET_SURFACE}|{_REL_SURFACE})(?![\w\-])",
+    rf"(?:have|own)\s+(?:(?:a|an|any)\s+(?P<noun>{_PET_SURFACE}|{_REL_SURFACE})"
+    # "lol no thats my neighbours dog. i dont have any pets": every pet said before
+    rf"|(?:any\s+)?(?P<pets>pets|animals)|a\s+(?P<pet>pet))(?![\w\-])",
     "have own",
+)
+# "thats my neighbours dog, not mine": a pet of that kind said before was someone else's
+_NOT_MINE = _grx(
+    rf"\b(?:that|thats|that{_A}s|it{_A}?s|its|he{_A}?s|hes|she{_A}?s|shes)\s+(?:actually\s+|just\s+)?"
+    rf"(?:my|our|a|the)\s+(?:[a-z]+\s+)?[a-z]+(?:{_A}s|s)\s+(?P<noun>{_PET_SURFACE})\s*,?\s*"
+    rf"(?:not\s+(?:mine|ours|my\s+own)|i\s+(?:do\s+not|don{_A}?t|dont)\s+have)\b",
+    "mine ours have",
+)
+# "Sure, Marge!": the name a reply opens by calling the user
+_REPLY_OPENER = r"(?i:hi|hey|hello|sure|ok|okay|thanks|got\s+it|of\s+course|great|no\s+problem)"
+_ADDRESSED = re.compile(
+    rf"^\W*(?:{_REPLY_OPENER}\W+)?(?P<name>(?!{_REPLY_OPENER}\b)[A-Z][a-z]+)\s*[,!]"
+)
+# "haha ok thats not my name and i dont live in malmö, was testing you": the name and the
+# home said before, denied ("i dont live there yet" denies the home the message before said)
+_DENIED_OWN = _grx(
+    rf"\b(?:that|thats|that{_A}s|it{_A}?s|its|this)\s+(?:is\s+)?not\s+(?:really\s+|actually\s+"
+    rf"|even\s+)?my\s+(?:real\s+|actual\s+)?(?P<name>name)\b"
+    rf"|\bi\s+(?:do\s+not|don{_A}?t|dont)\s+(?:actually\s+|really\s+|even\s+)?live\s+"
+    rf"(?:in\s+(?P<place>[^\W\d_][\w'’\-]*)|(?P<there>there|here)\b)",
+    "name live",
 )
 # "ah sorry, not hazelnuts, it's walnuts for me": the value said before, replaced
 _NOT_X_BUT_Y = _grx(
@@ -8113,7 +8159,9 @@ _STAR_NOT = _grx(
 _Y_NOT_X = _grx(
     # ... and "sorry i make mistake, i am at DJI not huawei"
     # ... and "sorry i meant tree nuts not peanuts", "i meant italian, not french"
+    # ... and "actually call me lex not alex"
     rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in)|\bi\s+meant?"
+    r"|\bcall\s+me"
     # ... and "i check pubspec lock, is flutter 3.22 not 3.19": "it" left out at a clause start
     r"|(?:^|(?<=[,.;:!?]\s))\s*is"
     # ... and "sorry brunswick east not brunswick, melbourne": an apology opening the message
@@ -8128,14 +8176,16 @@ _Y_NOT_X = _grx(
 # value said before, replaced
 _I_SAID = r"\bi\s+(?:said|wrote|typed|put|told\s+(?:you|u))\s+"
 _SAID_EARLIER = _grx(
-    rf"{_I_SAID}(?P<old>[\w.\-]+(?:\s+[\w.\-]+)?)"
+    rf"{_I_SAID}(?P<old>[\w.\-]+(?:\s+(?!(?:earlier|before|above|by)\b)[\w.\-]+)?)"
     # ... "sorry i said postgres 15 but its 16"
     # ... "earlier i said deloitte, its actually kpmg now"
     rf"(?:\s+(?:earlier|before|above|by\s+mistake)\W+(?:but\s+)?|\s*,?\s+but\s+"
     rf"|\s*,\s*(?=(?:it|that){_A}?s\s+actually\b))"
     rf"(?:it|that)(?:{_A}?s|\s+is|\s+was)\s+"
     rf"(?:actually\s+|really\s+)?(?P<new>[\w.\-]+(?:\s+[\w.\-]+){{0,2}}?)"
-    rf"(?=\s*(?:$|[,.;!?])|\s+(?:not|now|btw|actually|lol|tho|though)\b)",
+    rf"(?=\s*(?:$|[,.;!?])|\s+(?:not|now|btw|actually|lol|tho|though)\b"
+    # "i said walnuts earlier but its cashews im allergic to"
+    rf"|\s+(?:i{_A}?m|im|i\s+am)\s+(?:allergic|intolerant)\s+to\b)",
     "said wrote typed put told",
 )
 _SAID_WRONG = _grx(
@@ -8228,8 +8278,11 @@ _ACTUALLY_NOW = _grx(
 _OFFER_GONE = _grx(
     rf"\b(?:withdr[ae]w|withdrawn|rescinded|pulled|cancell?ed)\s+(?:the\s+|my\s+)?(?:job\s+)?offer"
     rf"|\boffer\s+(?:was|got|has\s+been)\s+(?:withdrawn|rescinded|pulled|cancell?ed)"
-    rf"|{_I_AM}\s+not\s+(?:working|starting)\s+there\b",
-    "withdraw withdrew withdrawn rescinded pulled canceled cancelled offer working starting",
+    rf"|{_I_AM}\s+not\s+(?:working|starting)\s+there\b"
+    # "i work at spotify now" / "well ok i havent signed yet tbh": an offer, not yet the job
+    rf"|\bi\s+(?:have\s+not|haven{_A}?t|havent)\s+(?:actually\s+|even\s+)?signed\s+"
+    rf"(?:it\s+|the\s+(?:contract|offer)\s+|anything\s+)?yet\b",
+    "withdraw withdrew withdrawn rescinded pulled canceled cancelled offer working starting signed",
 )
 
 
@@ -8517,6 +8570,8 @@ _WITHDRAWING_BITS: Final = _bits(
     _Y_NOT_X,
     _OFFER_GONE,
     _DONT_HAVE,
+    _NOT_MINE,
+    _DENIED_OWN,
 )
 # What "the <employer> stuff" reaches besides the employer: the job said with it
 _JOB_KINDS_TOGETHER: Final = {
@@ -8537,6 +8592,8 @@ _KIND_WORDS: Final = {
     "company": ("employer",),
     "name": ("name",),
     "nickname": ("preferred_name",),
+    # "hold on ignore the setup stuff, i pasted from the wrong readme"
+    "setup": ("working_state",),
 }
 
 
@@ -9365,7 +9422,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._org_renamed(event, m, hits) or corrected
             if mask & _NAME_FIXED.bit and (m := _NAME_FIXED.search(text, mask)):
                 corrected = self._name_fixed(event, m, hits, previous_seq) or corrected
-            if hits and mask & _WITHDRAWING_BITS:
+            if hits and (mask & _WITHDRAWING_BITS or text.lstrip()[:1] == "*"):
                 corrected = self._withdrawn(event, hits, mask) or corrected
             # "ignore the bit about my sister" names the sister to take her back, not to state
             # her again: the phrase is blanked (offsets kept) before the message is read
@@ -9389,7 +9446,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     text = text[:a] + _BLANK * (b - a) + text[b:]
                 event = msgspec.structs.replace(event, text=text)
             if (
-                not corrected
+                (not corrected or _JOKE_OPENED.match(text))
                 and (retraction := _RETRACTION.search(text, mask))
                 and previous_seq is not None
                 # "<pasted config> ... wait no thats the wrong key lol i pasted the openai one":
@@ -9579,6 +9636,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._pet_described(event, m, hits)
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
                 self._named_after_takeback(event, m, hits)
+            if hits and mask & _OTHER_WAY.bit and (m := _OTHER_WAY.search(text, mask)):
+                self._levels_swapped(event, m, hits)
+            if mask & _OFFICIAL_TITLE.bit and (m := _OFFICIAL_TITLE.search(self._note_text, mask)):
+                self._official_title(event, m, hits)
         _drop_shortened_employers(hits)
         _drop_shortened_titles(hits)
         self._newer_versions(hits)
@@ -11416,6 +11477,77 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._note(event.seq, span[0], span[1], None, (new,))
         return [old]
 
+    def _levels_swapped(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """The two languages an earlier message gave different levels trade them, unless this
+        message states languages of its own."""
+        langs = [h for h in hits if h.kind == "language"]
+        if not langs or any(_said_in(h, event.seq) for h in langs):
+            return
+        latest = max(h.evidence[-1][0] for h in langs)
+        # two rules may read the same words: one level per language
+        levels = {
+            h.values["language"]: h.values.get("level")
+            for h in langs
+            if h.evidence[-1][0] == latest
+        }
+        if len(levels) != 2 or len(set(levels.values())) != 2:
+            return
+        first, second = levels
+        swapped = {first: levels[second], second: levels[first]}
+        for old in [h for h in langs if h.evidence[-1][0] == latest]:
+            new = _Hit("language", {**old.values, "level": swapped[old.values["language"]]})
+            self._replace(old, new, hits, event.seq, m.span())
+
+    def _official_title(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """The official title replaces the job this message said before it; alone ("honestly at
+        this point my real job title is yaml engineer") it is no statement of a job."""
+        said = [
+            h
+            for h in hits
+            if h.kind == "occupation" and _said_in(h, event.seq) and h.evidence[-1][1] < m.start()
+        ]
+        if not said:
+            return
+        role = m.group("role")
+        new = _Hit("occupation", {"role": role})
+        try:
+            normalize_claim("occupation", new.values)
+        except InvalidInput:
+            return
+        for old in said:
+            self._take_back(old, hits, event.seq, m.span())
+        new.evidence.append((event.seq, *m.span("role")))
+        new.stated_end = m.end("role")
+        hits.append(new)
+        self._note(event.seq, *m.span("role"), None, (new,))
+
+    def _denied_own(
+        self, m: re.Match[str], hits: list[_Hit], gone: list[_Hit], seq: int
+    ) -> list[_Hit]:
+        """The earlier claims a flat denial names: the user's name (only the one the assistant's
+        last reply used, if it used one: "thats not my name" after "Sure, Marge!" denies the
+        assistant's slip), a home by its place, or "there"/"here", the home the user's previous
+        message said."""
+        earlier = [h for h in hits if h not in gone and not all(e[0] == seq for e in h.evidence)]
+        if m.group("name"):
+            addressed = _ADDRESSED.match(self._reply)
+            return [
+                h
+                for h in earlier
+                if h.kind in ("name", "preferred_name")
+                and (
+                    addressed is None
+                    or (h.values.get("name") or "").casefold().split()[0]
+                    == addressed.group("name").casefold()
+                )
+            ]
+        homes = [h for h in earlier if h.kind == "home_location"]
+        if m.group("there"):
+            last = max((e[0] for h in hits for e in h.evidence if e[0] < seq), default=None)
+            return [h for h in homes if h.evidence[-1][0] == last]
+        place = m.group("place").casefold()
+        return [h for h in homes if (h.values.get("place") or "").casefold().startswith(place)]
+
     def _withdrawn(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
         """ "forget the gluten-free bit", "im not coeliac", "im not sure im allergic": a later
         message takes back the earlier claims it names, by value or by kind."""
@@ -11614,6 +11746,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 hits.append(new_job)
                 self._note(event.seq, *star.span("new"), None, (new_job,))
                 gone.append(jobs[-1])
+            # "need a van near me, im in leicester" / "*leeds": a place the gazetteer knows
+            # corrects the home the message before said
+            homes = [
+                h
+                for h in hits
+                if h.kind == "home_location" and h not in gone and h.evidence[-1][0] != event.seq
+            ]
+            new_place = star.group("new")
+            if (
+                homes
+                and canonical_place(new_place) is not None
+                and (homes[-1].values.get("place") or "").casefold() != new_place.casefold()
+            ):
+                new_home = _Hit("home_location", {"place": new_place})
+                new_home.evidence.append((event.seq, *star.span("new")))
+                new_home.stated_end = star.end("new")
+                hits.append(new_home)
+                self._note(event.seq, *star.span("new"), None, (new_home,))
+                gone.append(homes[-1])
         # "line length is 88" / "we changed it to 120 today": "it" is the setting said last
         if (
             mask & _CHANGED_IT.bit
@@ -11624,6 +11775,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for m in _DONT_HAVE.finditer(text, mask):
             if _next_word(text, m.end()) in _COMPOUND_NEXT:
                 continue  # "i dont have a cat allergy"
+            if m.group("noun") is None:
+                gone += [
+                    h
+                    for h in hits
+                    if h.kind == "pet"
+                    and h not in gone
+                    and not all(e[0] == event.seq for e in h.evidence)
+                ]
+                continue
             noun = m.group("noun")
             kind, field = (
                 ("pet", "species") if _PET_NOUN.fullmatch(noun) else ("relationship", "relation")
@@ -11637,6 +11797,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and h.values.get(field) == said
                 and not all(e[0] == event.seq for e in h.evidence)
             ]
+        for m in _NOT_MINE.finditer(text, mask):
+            species = _normal("pet", "species", m.group("noun"))
+            gone += [
+                h
+                for h in hits
+                if h.kind == "pet"
+                and h not in gone
+                and h.values.get("species") == species
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
+        for m in _DENIED_OWN.finditer(text, mask):
+            gone += self._denied_own(m, hits, gone, event.seq)
         for m in _SOMEONE_ELSES.finditer(text, mask):
             species = _normal("pet", "species", m.group("noun"))
             gone += [

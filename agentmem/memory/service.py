@@ -428,6 +428,10 @@ class FormationService:
             chosen = sorted(
                 confirmations + fresh[:MAX_CANDIDATES], key=lambda item: item[0].evidence[0].seq
             )
+            retracted = getattr(self.extractor, "retracted", None)
+            taken_back = (
+                frozenset(claim_key(c) for c, _ in retracted(episode)) if retracted else frozenset()
+            )
             for candidate, arms in chosen:
                 origin = (
                     "shared"
@@ -436,7 +440,7 @@ class FormationService:
                     if "provider" in arms
                     else "deterministic"
                 )
-                outcome, belief_id = self._write(candidate, episode, origin)
+                outcome, belief_id = self._write(candidate, episode, origin, taken_back)
                 outcomes[outcome] += 1
                 touched.append(belief_id)
             withdrawn = self._withdraw(episode, touched)
@@ -635,7 +639,13 @@ class FormationService:
 
     # -- writing -----------------------------------------------------------------------------
 
-    def _write(self, candidate: MemoryCandidate, episode: Episode, origin: str) -> tuple[str, str]:
+    def _write(
+        self,
+        candidate: MemoryCandidate,
+        episode: Episode,
+        origin: str,
+        taken_back: frozenset[str] = frozenset(),
+    ) -> tuple[str, str]:
         conn = self.store.conn
         claim = candidate.claim
         key, conflict = claim_key(claim), conflict_key(claim)
@@ -672,7 +682,11 @@ class FormationService:
         broader = [
             belief_id
             for belief_id, other in related
-            if other.implies(claim) and not spec.single_valued
+            if other.implies(claim)
+            and not spec.single_valued
+            # a belief the session took back absorbs no less specific claim ("my son mateo",
+            # then "mateo is my nephew. my son is dario": the son is no longer Mateo)
+            and claim_key(other) not in taken_back
         ]
         if broader:
             added = self._add_evidence(broader[0], candidate, episode.session_id)
