@@ -6280,3 +6280,19 @@ def test_levels_swapped_titles_made_official_and_a_relative_renamed(tmp_path: Pa
         renamed = {s.casefold() for s in _statements(store)}
     assert not any("son named mateo" in s for s in renamed), renamed
     assert any("nephew named mateo" in s for s in renamed), renamed
+
+
+def test_pets_listed_after_a_colon_or_named_alone_by_is(tmp_path: Path) -> None:
+    formed = _formed(tmp_path / "colon", "good wet food? cats: miso, tofu and bean. bean is picky")
+    assert {"user has a cat named miso", "user has a cat named tofu"} <= formed, formed
+    assert "user has a cat named bean" in formed, formed
+    alone = _formed(tmp_path / "alone", "note for the sitter. tortoise is sheldon, lamp on at 8")
+    assert "user has a tortoise named sheldon" in alone, alone
+    _never_forms(
+        tmp_path,
+        (
+            ("a state", "the dog is fine now, thanks", "named"),
+            ("colours", "cats: black and white", "named"),
+            ("someone else's", "my friends dogs are rolo and fudge", "named"),
+        ),
+    )

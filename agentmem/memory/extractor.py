@@ -7363,7 +7363,48 @@ def _rule_short_breed(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("pet", {"species": "dog", "name": names[0]}, m.span())
 
 
+# A clause that opens on the pets themselves and names them: "cats: miso, tofu and bean",
+# "tortoise is sheldon" ("my cat is called Pimpek" is the possessive rule's; "the dogs are X
+# and Y" without "my" was tried and named someone else's dogs)
+_PETS_LISTED = _grx(
+    rf"^\W*(?:the\s+)?(?P<noun>{_PET_SURFACE})"
+    r"(?:\s*:\s*(?P<listed>[a-z][a-z\-]{1,19}(?:\s*,\s*[a-z][a-z\-]{1,19})*\s*,?\s+(?:and|&|n)\s+"
+    r"[a-z][a-z\-]{1,19})"
+    r"|\s+is\s+(?:called\s+|named\s+)?(?P<one>[a-z][a-z\-]{1,19}))"
+    r"(?=\s*$|\s*[,.;!?)])",
+    "is",
+    ":",
+)
+
+
+def _rule_pets_listed(c: str, mask: int) -> Iterator[_Hit]:
+    m = _PETS_LISTED.search(c, mask)
+    if m is None:
+        return
+    surface = m.group("noun")
+    species = _normal("pet", "species", surface)
+    plural = surface.casefold().endswith(("s", "ies")) and surface.casefold() not in ("fish",)
+    if species is None or plural == bool(m.group("one")):
+        return
+    names = [
+        t
+        for t in re.split(
+            r"\s*,\s*(?:and\s+|&\s+|n\s+)?|\s+(?:and|&|n)\s+",
+            m.group("listed") or m.group("one"),
+        )
+        if t
+    ]
+    if not all(_lower_pet_name(t.casefold()) and t.casefold() not in _NOT_A_NOUN for t in names):
+        return
+    # one word alone names a pet only when it is no English word ("the dog is rex", never
+    # "the dog is fine")
+    if m.group("one") and is_common_word(names[0].casefold()):
+        return
+    yield from _with_names("pet", "species", species, [n.title() for n in names], m.span())
+
+
 _RULES: Final = (
+    (_rule_pets_listed, _PETS_LISTED.bit),
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_mine_is, _MINE_IS.bit),
