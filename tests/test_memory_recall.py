@@ -6296,3 +6296,16 @@ def test_pets_listed_after_a_colon_or_named_alone_by_is(tmp_path: Path) -> None:
             ("someone else's", "my friends dogs are rolo and fudge", "named"),
         ),
     )
+
+
+def test_a_pet_named_in_brackets_after_it(tmp_path: Path) -> None:
+    formed = _formed(tmp_path / "luna", "our rescue greyhound (luna) is very afraid of trains")
+    assert "user has a dog named luna" in formed, formed
+    _never_forms(
+        tmp_path,
+        (
+            ("an aside", "my dog (rip) was the best boy", "named"),
+            ("a state", "my cat (male) keeps peeing on the rug", "named"),
+            ("rehomed", "we had to rehome one of our rabbits (Clover), its just Pip now", "clover"),
+        ),
+    )

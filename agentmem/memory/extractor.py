@@ -1453,6 +1453,14 @@ _ASIDE_WORDS: Final = frozenset(
 _PET_APPOSED = re.compile(
     rf"\s*,\s*(?P<names>[A-Za-z][a-z'’\-]{{1,19}})\s*,\s+(?=(?:{_PET_VERBS})\b)"
 )
+# "our rescue greyhound (luna) is very afraid of loud things": one pet, its name in brackets
+# (never an aside: "my dog (rip)")
+_BRACKET_ASIDES: Final = frozenset(_words("rip jk sic smh ofc obviously finally sadly ish"))
+_PET_THEN_BRACKETED = re.compile(
+    rf"\b(?:my|our)\s+(?:(?:{_PET_MOD})\s+){{0,2}}(?P<pet>{_PET_SURFACE})"
+    r"\s*\(\s*(?P<pname>[A-Za-z][a-z'’\-]{1,19})\s*\)",
+    re.IGNORECASE,
+)
 _PET_NAME_THEN_VERB = re.compile(
     # ("my cat luna and she goes mental every time it storms")
     rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our|she|he|shes|hes|she['’]s"
@@ -1824,6 +1832,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and _pet_name_ok(named.group("names"))
         ):
             names, end = [named.group("names").title()], m.end() + named.end()
+
         elif (
             is_pet
             and plural
@@ -10439,7 +10448,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         return "".join(out)
 
     def _named_in_brackets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
-        """ "Kofi (my husband) will handle the drinks": a name, then who they are to the user."""
+        """ "Kofi (my husband) will handle the drinks": a name, then who they are to the user;
+        "our rescue greyhound (luna) is scared": the pet, then its name."""
+        for m in _PET_THEN_BRACKETED.finditer(event.text):
+            name, species = m.group("pname"), _normal("pet", "species", m.group("pet"))
+            if (
+                species is None
+                or name.casefold() in _ASIDE_WORDS | _BRACKET_ASIDES
+                or not _lower_pet_name(name.casefold())
+                or _inside_quotes(event.text, m.start())
+                or _gone_before(event.text, m.start())
+            ):
+                continue
+            hit = _Hit("pet", {"species": species, "name": name.title()})
+            hit.evidence.append((event.seq, m.start(), m.end()))
+            hit.stated_end = m.end()
+            hits.append(hit)
+            self._note(event.seq, m.start(), m.end(), None, (hit,))
         for m in _NAME_THEN_RELATION.finditer(event.text):
             if m.group("rel"):
                 kind, field_name, noun, raw = "relationship", "relation", m.group("rel"), "name"
