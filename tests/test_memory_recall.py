@@ -6309,3 +6309,22 @@ def test_a_pet_named_in_brackets_after_it(tmp_path: Path) -> None:
             ("rehomed", "we had to rehome one of our rabbits (Clover), its just Pip now", "clover"),
         ),
     )
+
+
+def test_a_chain_branch_and_a_current_job_without_its_subject(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("branch", "im the night manager at a travelodge, guest complained", "travelodge"),
+            ("currently", "applying for shift lead. currently sales assistant at ikea", "ikea"),
+            ("currently role", "currently sales assistant at ikea on the kitchen dept", "sales"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a hospital", "im a nurse at a hospital near the coast", "works at"),
+            ("a school", "currently a student at ucd", "works at"),
+            ("not a job", "currently looking for a job, any tips", "works as"),
+        ),
+    )

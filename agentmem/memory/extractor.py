@@ -4004,6 +4004,13 @@ _OCCUPATION = [
         rf"(?P<role>{_ROLE}){_ROLE_END}",
         "still",
     ),
+    # a dropped subject: "applying for shift lead at lidl. currently sales assistant at ikea"
+    _grx(
+        rf"(?:^\W*|,\s*)(?:and\s+|but\s+)?(?:currently|presently)\s+(?:working\s+as\s+)?"
+        rf"(?:a\s+|an\s+)?(?P<role>{_ROLE})(?:\s+(?:at|for|with)\s+(?P<org>{_ORG}))?"
+        rf"(?=\s*(?:$|[,.;!?])|\s+(?:on|in|since|and|but|so|now|atm|rn)\b)",
+        "currently presently",
+    ),
     # a fragment that opens a message: "vet tech here", "swe at google, live in brooklyn"
     _grx(
         rf"^\W*(?P<role>{_ROLE})\s+(?:here\b(?!\s+(?:is|are|was|uses?)\b)"
@@ -4968,14 +4975,17 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 continue
             if "org" in m.re.groupindex and m.group("org"):
                 if (
-                    value := _org(m.group("org"), c[m.end("org") :], c[: m.start("org")])
-                ) is not None:
+                    role.casefold().split()[-1] not in _STUDENT_HEADS
+                    and (value := _org(m.group("org"), c[m.end("org") :], c[: m.start("org")]))
+                    is not None
+                ):
                     yield _Hit("employer", {"org": value}, m.span())
             elif role.casefold().split()[-1] in _STUDENT_HEADS:
                 continue  # "a computer science student at ucd": a school, not an employer
             elif (
                 (org := _ORG_AFTER_ROLE.match(c, m.end()))
-                and not org.group("article")
+                # "the night manager at a travelodge": a branch of a chain the lexicon knows
+                and (not org.group("article") or known_employer(org.group("org") or "") is not None)
                 and (not org.group("org3") or _in_employer(org.group("org3")))
                 and (not org.group("org7") or known_employer(org.group("org7")) is not None)
                 and (

@@ -213,6 +213,10 @@ _MORE_EMPLOYER_NAMES: Final = (
     # charities with shops and staff, and a bank's initials
     "Oxfam", "Barnardo's", "Barnardos", "Cancer Research UK", "British Heart Foundation",
     "Save the Children", "UNICEF", "JPMC", "JPMorgan Chase",
+    # hotel chains and bus and rail operators a night manager or a driver names
+    "Travelodge", "Premier Inn", "Hilton", "Marriott", "Holiday Inn", "Accor",
+    "Stagecoach", "Arriva", "First Bus", "National Express", "Go-Ahead", "Northern Rail",
+    "Network Rail", "Deutsche Bahn", "SNCF", "Amtrak",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
 
