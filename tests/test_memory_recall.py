@@ -6328,3 +6328,26 @@ def test_a_chain_branch_and_a_current_job_without_its_subject(tmp_path: Path) ->
             ("not a job", "currently looking for a job, any tips", "works as"),
         ),
     )
+
+
+def test_tastes_after_my_an_ingredient_and_a_name_before_an_age(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "after my",
+                "i hate gyms so all my training is outside, love trail running esp hills",
+                "likes trail running",
+            ),
+            ("ingredient", "ramen near shibuya, i love anything with miso honestly", "likes miso"),
+            ("age", "a playlist pls. my daughter mina (12) only wants kpop", "daughter named mina"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("not a name", "my brother is (12) and loud", "named"),
+            ("an adverb", "my daughter sooo (12) cant sit still", "named"),
+            ("not a taste", "i love anything with you in it", "likes"),
+        ),
+    )

@@ -1453,6 +1453,19 @@ _ASIDE_WORDS: Final = frozenset(
 _PET_APPOSED = re.compile(
     rf"\s*,\s*(?P<names>[A-Za-z][a-z'’\-]{{1,19}})\s*,\s+(?=(?:{_PET_VERBS})\b)"
 )
+# "my daughter mina (12)", "my son leo (4yo)": a name, then the age in brackets (never a
+# word of the sentence: "my son is (12)", "my daughter sooo (12)")
+_NOT_NAME_BEFORE_AGE: Final = frozenset(
+    _words(
+        "is was isnt wasnt and or who whos turns turned just only also now aged age nearly"
+        " almost like so sooo very still too who's is's"
+    )
+)
+_NAME_BEFORE_AGE = re.compile(
+    rf"\b(?:my|our)\s+(?P<rel>{_REL_SURFACE})\s+(?P<name>[a-z][a-z'’\-]{{1,19}})\s*\(\s*\d{{1,2}}"
+    r"\s*(?:yo|y/o|yrs?|years?(?:\s+old)?|mo|months?(?:\s+old)?)?\s*\)",
+    re.IGNORECASE,
+)
 # "our rescue greyhound (luna) is very afraid of loud things": one pet, its name in brackets
 # (never an aside: "my dog (rip)")
 _BRACKET_ASIDES: Final = frozenset(_words("rip jk sic smh ofc obviously finally sadly ish"))
@@ -5133,8 +5146,9 @@ _ADVERBS = (
     r"|def|both|all)"
 )
 # A verb of liking that opens a message or follows the user's own clause after a comma
+# ("all my training is outside, love trail running": after the user's own "my" too)
 _SUBJECTLESS = (
-    r"(?:^\W*|(?<=\bi\s)[^,;.!?]{1,40},\s*(?:and\s+)?)(?:(?:really|absolutely|totally|also"
+    r"(?:^\W*|(?:(?<=\bi\s)|(?<=\bmy\s))[^,;.!?]{1,40},\s*(?:and\s+)?)(?:(?:really|absolutely|totally|also"
     r"|honestly|just|so)\s+)?"
 )
 _NOT_THE = r"(?!(?:the|that|this|these|those|your|ur|it|you|u)\b)"
@@ -5425,6 +5439,9 @@ _THE_BLOCK: Final = _OBJECT_BLOCK_FIRST | frozenset(
         " ones bit kind sort type most best worst"
     )
 )
+_ANYTHING_WITH = _rx(
+    r"(?:anything|everything|all\s+things|any\s+food)\s+(?:with|made\s+with|containing)\s+(?=[a-z])"
+)
 _CLEFT_OBJECT = _rx(r"(?:(?:the\s+)?most\s+|best\s+)?(?:is|are)\s+")
 _CLEFT_HEAD = _rx(r"(?:\bthings?|\bwhat)\s+$")
 
@@ -5459,6 +5476,9 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
                 obj = obj[cleft.end() :]
             if polarity == "prefers" and _TO_BE_CALLED.match(obj):
                 continue
+            # "i love anything with miso": the ingredient is the taste
+            if polarity != "prefers" and (anything := _ANYTHING_WITH.match(obj)):
+                obj = obj[anything.end() :]
             # "i prefer bullet points here", "i like the bigger basket for this": a wish for this
             # answer or this purchase, not a taste
             # ("i hate the traffic here" is the place's)
@@ -10460,6 +10480,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _named_in_brackets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "Kofi (my husband) will handle the drinks": a name, then who they are to the user;
         "our rescue greyhound (luna) is scared": the pet, then its name."""
+        # "my daughter mina (12) only wants kpop": a relative's name, then the age in brackets
+        for m in _NAME_BEFORE_AGE.finditer(event.text):
+            relation = _normal("relationship", "relation", m.group("rel"))
+            name = m.group("name")
+            if (
+                relation is None
+                or name.casefold() in _NOT_A_NAME | _NOT_NAME_BEFORE_AGE
+                or name.casefold() in _NAMES_NOTHING
+                or name.casefold().endswith("ly")
+                or _VOCABULARY.fullmatch(name)
+                or _inside_quotes(event.text, m.start())
+                or _gone_before(event.text, m.start())
+            ):
+                continue
+            hit = _Hit("relationship", {"relation": relation, "name": name.title()})
+            hit.evidence.append((event.seq, m.start(), m.end()))
+            hit.stated_end = m.end()
+            hits.append(hit)
+            self._note(event.seq, m.start(), m.end(), None, (hit,))
         for m in _PET_THEN_BRACKETED.finditer(event.text):
             name, species = m.group("pname"), _normal("pet", "species", m.group("pet"))
             if (
