@@ -6351,3 +6351,34 @@ def test_tastes_after_my_an_ingredient_and_a_name_before_an_age(tmp_path: Path) 
             ("not a taste", "i love anything with you in it", "likes"),
         ),
     )
+
+
+def test_a_list_of_the_users_own_facts_is_read_fragment_by_fragment(tmp_path: Path) -> None:
+    hinge = _formed(
+        tmp_path / "hinge",
+        "write my hinge bio pls. facts: 29, vegan, hate small talk, live in bristol. make it fun",
+    )
+    assert {"user follows a vegan diet", "user lives in bristol"} <= hinge, hinge
+    assert any("small talk" in s for s in hinge), hinge
+    intro = _formed(
+        tmp_path / "intro",
+        "hi! 34, nurse, leeds, 2 kids (daughter maya 7, son leo 4), need meal ideas",
+    )
+    assert {"user works as a nurse", "user lives in leeds"} <= intro, intro
+    assert "user has a daughter named maya" in intro and "user has a son named leo" in intro, intro
+    assert not any("at least one child" in s for s in intro), intro
+    me = _formed(tmp_path / "me", "write the listing. me: Lucas, 24, barista at Blue Bottle, vegan")
+    assert "user works as a barista" in me and not any("lucas" in s for s in me), me
+    _forms_nothing(
+        tmp_path,
+        (
+            ("a friend's", "my friends bumble bio: 29, vegan, lives in bristol, nurse"),
+            ("sent me", "this is what she sent me: 29, pharmacist, abuja, vegan"),
+            ("unsure", "facts: maybe vegan soon, not in leeds anymore"),
+        ),
+    )
+
+
+def test_a_firm_of_two_names_joined_by_an_ampersand(tmp_path: Path) -> None:
+    formed = _formed(tmp_path, "im a junior accountant at kellard & finch, year end help pls")
+    assert "user works at kellard & finch" in formed, formed

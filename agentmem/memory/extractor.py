@@ -1453,6 +1453,33 @@ _ASIDE_WORDS: Final = frozenset(
 _PET_APPOSED = re.compile(
     rf"\s*,\s*(?P<names>[A-Za-z][a-z'’\-]{{1,19}})\s*,\s+(?=(?:{_PET_VERBS})\b)"
 )
+# A list of the user's own facts, as bios and profiles are typed: "facts: 29, vegan, live in
+# bristol", "set up my food profile: pescatarian, allergic to tree nuts", "hi! 34, nurse, leeds"
+_BIO_INTRO = _grx(
+    # ("me:" heads the list itself, never "this is what she sent me:")
+    r"(?:\b(?:facts|about\s+me|my\s+(?:[\w\-]+\s+){0,3}?(?:profile|bio|details|info|stats))"
+    r"|(?:^|(?<=[.!?,;(\n]))\s*me"
+    r"|(?:quick\s+)?context(?:\s+so\s+(?:u|you)\s+stop\s+asking)?)\s*:\s*",
+    "facts me profile bio details info stats context",
+)
+_AGE_OPENS = re.compile(r"^\W*(?:(?:hi|hey|hello|ok|so)\W+)?\d{2}\s*,\s*(?=[a-z])", re.IGNORECASE)
+# ... never a list said of someone else ("my friends bumble bio:", "a client's details:")
+_BIO_OTHERS = _rx(
+    r"\b(?:friends?|mates?|clients?|customers?|mum|mom|dad|mother|father|sister|brother|wife"
+    r"|husband|partner|boyfriend|girlfriend|son|daughter|boss|coworkers?|colleagues?|neighbou?rs?"
+    r"|character|characters|he|she|they|his|her|their|him|them|someone|somebody|users?|3rd\s+person"
+    r"|third\s+person|template|example|fake|dummy|sample)\b|\{"
+)
+_BIO_UNSURE = _rx(
+    r"\b(?:not|no|never|dont|don['’]t|doesnt|isnt|if|maybe|would|wanna|want|hoping|hope"
+    r"|planning|used\s+to|ex|former|soon|until|till)\b|\?"
+)
+# the first word of a fragment that "i" says ("live in bristol"); any other takes "i'm"
+_BIO_VERB_FIRST: Final = frozenset(
+    _words("have has live love hate like adore enjoy speak work teach study own prefer cant can't")
+)
+_BIO_END = re.compile(r"[.!?](?:\s|$)|\n")
+
 # "my daughter mina (12)", "my son leo (4yo)": a name, then the age in brackets (never a
 # word of the sentence: "my son is (12)", "my daughter sooo (12)")
 _NOT_NAME_BEFORE_AGE: Final = frozenset(
@@ -1464,6 +1491,15 @@ _NOT_NAME_BEFORE_AGE: Final = frozenset(
 _NAME_BEFORE_AGE = re.compile(
     rf"\b(?:my|our)\s+(?P<rel>{_REL_SURFACE})\s+(?P<name>[a-z][a-z'’\-]{{1,19}})\s*\(\s*\d{{1,2}}"
     r"\s*(?:yo|y/o|yrs?|years?(?:\s+old)?|mo|months?(?:\s+old)?)?\s*\)",
+    re.IGNORECASE,
+)
+_KIDS_BRACKETED = re.compile(
+    r"(?:^|[\s,;:])(?:\d|two|three|four)\s+(?:kids|children)\s*\((?P<inner>[^()]{3,80})\)",
+    re.IGNORECASE,
+)
+_KID_IN_LIST = re.compile(
+    r"(?:^|(?<=[(,&]))\s*(?:and\s+)?(?P<rel>daughter|son)\s+(?P<name>[a-z][a-z'’\-]{1,19})"
+    r"(?:\s+\d{1,2}(?:\s*(?:yo|y/o|yrs?))?)?\s*(?=,|\)|$|\s+and\b)",
     re.IGNORECASE,
 )
 # "our rescue greyhound (luna) is very afraid of loud things": one pet, its name in brackets
@@ -4771,6 +4807,9 @@ _BUSINESS_AFTER = _rx(
 )
 
 
+_AMPERSAND_NAME = re.compile(r"\s*&\s*([a-z][a-z'’\-]{1,19})\b")
+
+
 def _org(org: str, after: str, before: str = "") -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
@@ -4823,6 +4862,9 @@ def _org(org: str, after: str, before: str = "") -> str | None:
             return " ".join(w[:1].upper() + w[1:] for w in words)
         if is_common_word(org) or canonical_place(org) or not org.rstrip(".").isalnum():
             return None
+        # "a junior accountant at kellard & finch": a firm of two names
+        if (pair := _AMPERSAND_NAME.match(after)) is not None:
+            return f"{org[:1].upper() + org[1:]} & {pair.group(1)[:1].upper() + pair.group(1)[1:]}"
         # "i work mornings at kowalskis bakery": a business named with what it is
         if (kind := _BUSINESS_AFTER.match(after)) is not None:
             return f"{org[:1].upper() + org[1:]} {kind.group(1).title()}"
@@ -9662,6 +9704,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, 0, len(text), reason)
                 continue
             self._message(event, owned, hits, antecedents, mask)
+            if mask & _BIO_INTRO.bit or _AGE_OPENS.match(text):
+                self._bio_list(event, text, mask, hits)
+            if "(" in text:
+                self._kids_bracketed(event, hits)
             if in_game and not _FRAME_OFF.search(text, mask):
                 self._game_pets(event, hits)
             if hits and (gone_pet := _NO_PET_NOW.search(text)):
@@ -10476,6 +10522,116 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             last = b
         out.append(text[last:])
         return "".join(out)
+
+    def _bio_list(self, event: EpisodeEvent, text: str, mask: int, hits: list[_Hit]) -> None:
+        """Each fragment of a list of the user's own facts, read with its subject put back
+        ("vegan" as "i'm vegan", "live in bristol" as "i live in bristol", "leeds" as the
+        home), cited by the fragment itself. Fragments that deny, wish or suppose are left."""
+        intro = _BIO_INTRO.search(text, mask) if mask & _BIO_INTRO.bit else None
+        opens = intro.end() if intro else (m.end() if (m := _AGE_OPENS.match(text)) else None)
+        if opens is None:
+            return
+        sentence_start = max(text.rfind(c, 0, opens) for c in ".!?\n") + 1
+        if _BIO_OTHERS.search(text, sentence_start, opens) or _inside_quotes(text, opens):
+            return
+        end = m.start() if (m := _BIO_END.search(text, opens)) else len(text)
+        said = {(h.kind, tuple(h.values.items())) for h in hits if _said_in(h, event.seq)}
+        depth, start = 0, opens
+        for i in range(opens, end + 1):
+            ch = text[i] if i < end else ","
+            depth += ch == "("
+            depth -= ch == ")" and depth > 0
+            if ch not in ",;" or depth:
+                continue
+            frag_start = start + len(text[start:i]) - len(text[start:i].lstrip())
+            fragment = text[frag_start:i].rstrip()
+            start = i + 1
+            # "me: Lucas, 24, barista": the name that opens it is no place
+            if frag_start == opens and fragment[:1].isupper() and " " not in fragment:
+                continue
+            self._bio_fragment(event, fragment, frag_start, said, hits)
+
+    def _bio_fragment(
+        self,
+        event: EpisodeEvent,
+        fragment: str,
+        at: int,
+        said: set[tuple[str, tuple[tuple[str, str | None], ...]]],
+        hits: list[_Hit],
+    ) -> None:
+        words = fragment.split()
+        if not words or len(words) > 7 or not any(ch.isalpha() for ch in fragment):
+            return
+        if _BIO_UNSURE.search(fragment) or _BIO_OTHERS.search(fragment):
+            return
+        plain = re.sub(r"\bw\b", "with", fragment)
+        first = words[0].casefold()
+        if len(words) == 1 and canonical_place(fragment) is not None:
+            synthetic = f"i live in {plain}"
+        elif first in _BIO_VERB_FIRST:
+            synthetic = f"i {plain}"
+        else:
+            synthetic = f"i'm {plain}"
+        smask = _PREFILTER.scan(synthetic)
+        folded = fragment.casefold()
+        for rule, bits in _RULES:
+            if not smask & bits:
+                continue
+            for hit in rule(synthetic, smask):
+                values = [v for k, v in hit.values.items() if v and k != "polarity"]
+                if hit.kind in ("name", "preferred_name") or not values:
+                    continue
+                # a taste only as "love X" / "hate X" ("obsessed w bouldering", read as
+                # "i'm ...", was tried and formed tastes nobody had said)
+                if hit.kind == "preference" and first not in ("love", "hate", "adore"):
+                    continue
+                if hit.kind not in (
+                    "diet",
+                    "allergy",
+                    "language",
+                    "pet",
+                    "relationship",
+                ) and not all(v.casefold() in folded for v in values):
+                    continue
+                if (hit.kind, tuple(hit.values.items())) in said:
+                    continue
+                hit.evidence.append((event.seq, at, at + len(fragment)))
+                hit.stated_end = at + len(fragment)
+                hits.append(hit)
+                self._note(event.seq, at, at + len(fragment), None, (hit,))
+
+    def _kids_bracketed(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "2 kids (daughter maya 7, son leo 4)": each child named in the brackets of the
+        count, in place of the unnamed child the count formed."""
+        for m in _KIDS_BRACKETED.finditer(event.text):
+            if _inside_quotes(event.text, m.start()) or _gone_before(event.text, m.start()):
+                continue
+            named = False
+            for kid in _KID_IN_LIST.finditer(event.text, m.start("inner"), m.end("inner")):
+                relation = _normal("relationship", "relation", kid.group("rel"))
+                name = kid.group("name")
+                if relation is None or name.casefold() in _NOT_A_NAME | _NOT_NAME_BEFORE_AGE:
+                    continue
+                named = True
+                hit = _Hit("relationship", {"relation": relation, "name": name.title()})
+                hit.evidence.append((event.seq, kid.start(), kid.end()))
+                hit.stated_end = kid.end()
+                hits.append(hit)
+                self._note(event.seq, kid.start(), kid.end(), None, (hit,))
+            # ... and the children they are, counted, are no further child
+            if named:
+                hits[:] = [
+                    h
+                    for h in hits
+                    if not (
+                        h.kind == "relationship"
+                        and h.values["relation"] == "child"
+                        and not h.values.get("name")
+                        and _said_in(h, event.seq)
+                        and h.evidence[-1][1] < m.end()
+                        and h.evidence[-1][2] > m.start()
+                    )
+                ]
 
     def _named_in_brackets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "Kofi (my husband) will handle the drinks": a name, then who they are to the user;
