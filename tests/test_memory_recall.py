@@ -6382,3 +6382,29 @@ def test_a_list_of_the_users_own_facts_is_read_fragment_by_fragment(tmp_path: Pa
 def test_a_firm_of_two_names_joined_by_an_ampersand(tmp_path: Path) -> None:
     formed = _formed(tmp_path, "im a junior accountant at kellard & finch, year end help pls")
     assert "user works at kellard & finch" in formed, formed
+
+
+def test_a_reason_given_inside_a_question_is_stated(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "since",
+                "since i hate coriander what can i use in a green curry instead?",
+                "dislikes",
+            ),
+            (
+                "because",
+                "can i even buy index funds because i work at kpmg as an auditor??",
+                "kpmg",
+            ),
+            ("given", "is walrus ok given our repo is still on python 3.7?", "3.7"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("if", "what would i need if i moved to lisbon?", "lisbon"),
+            ("the ask itself", "since when do nurses in leeds work nights?", "nurse"),
+        ),
+    )

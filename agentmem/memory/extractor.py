@@ -7660,13 +7660,40 @@ _SO_CONCLUSION = _rx(r",?\s+so\s+(?=(?:i|we|it|that|this|you|u)\b)")
 
 
 def _segments(text: str, start: int, end: int, question: bool) -> list[tuple[int, int, bool]]:
-    """A sentence as (start, end, asking) parts: a question's declarative lead, then the ask."""
+    """A sentence as (start, end, asking) parts: a question's declarative lead, then the ask,
+    and inside the ask a reason the user gives of themself ("since i hate coriander", "because
+    i work at kpmg as an auditor", "given that we're on pnpm and node 20"), said, not asked."""
     if not question:
         return [(start, end, False)]
     lead = _declarative_span(text, start, end, question)
-    if lead is None:
-        return [(start, end, True)]
-    return [(lead[0], lead[1], False), (lead[1], end, True)]
+    parts = (
+        [(start, end, True)] if lead is None else [(lead[0], lead[1], False), (lead[1], end, True)]
+    )
+    a, b, _ = parts[-1]
+    reason = _REASON_IN_ASK.search(text, a, b)
+    if reason is None:
+        return parts
+    stop = _REASON_ENDS.search(text, reason.end(), b)
+    r_end = stop.start() if stop else b
+    return [
+        *parts[:-1],
+        *(((a, reason.start(), True),) if reason.start() > a else ()),
+        (reason.start(), r_end, False),
+        *(((r_end, b, True),) if r_end < b else ()),
+    ]
+
+
+# A reason the user gives inside a question: what follows is stated (never "if", which
+# supposes; "when i work nights as a nurse" reads as a question of its own and is left)
+_REASON_IN_ASK = _rx(
+    rf"\b(?:since|because|cos|coz|bc|given(?:\s+that)?)\s+(?=(?:i|i{_A}?m|im|i\s+am|we"
+    rf"|we{_A}?re|were|our|my)\s)"
+)
+# ... up to its own end: a comma, the question's own words, or the sentence's end
+_REASON_ENDS = _rx(
+    r"\s*[,;?]|\s+(?:and\s+)?(?:what|which|how|where|who|why)\s"
+    r"|\s+(?:can|could|should|would|will|do|does|did|is|are)\s+(?:i|we|you|u|it|they)\s"
+)
 
 
 # Where forwarded or quoted text starts inside a message; from there on it is someone else's.
