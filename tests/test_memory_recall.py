@@ -6408,3 +6408,26 @@ def test_a_reason_given_inside_a_question_is_stated(tmp_path: Path) -> None:
             ("the ask itself", "since when do nurses in leeds work nights?", "nurse"),
         ),
     )
+
+
+def test_a_pet_named_first_and_said_what_it_is_in_the_next_message(tmp_path: Path) -> None:
+    finn = _formed(tmp_path / "finn", "finn ate the remote. what do i do", "yes hes our corgi")
+    assert "user has a dog named finn" in finn, finn
+    sushi = _formed(
+        tmp_path / "sushi", "sushi is swimming sideways", "ok", "yes sushi is goldfish, fancy kind"
+    )
+    assert "user has a goldfish named sushi" in sushi, sushi
+    tortoise = _formed(
+        tmp_path / "gerald",
+        "gerald hasnt come out of his box for 2 days",
+        "hes a turtle, had him since uni",
+        "oh sorry yes tortoise not turtle",
+    )
+    assert "user has a tortoise named gerald" in tortoise, tortoise
+    _forms_nothing(
+        tmp_path,
+        (
+            ("a client's", ("pudding is matted all over", "shes a clients cockapoo")),
+            ("too late", ("finn ate the remote", "any tips", "hes a corgi btw")),
+        ),
+    )

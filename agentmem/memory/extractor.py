@@ -1453,6 +1453,59 @@ _ASIDE_WORDS: Final = frozenset(
 _PET_APPOSED = re.compile(
     rf"\s*,\s*(?P<names>[A-Za-z][a-z'’\-]{{1,19}})\s*,\s+(?=(?:{_PET_VERBS})\b)"
 )
+# A message that opens on a name doing something: "finn ate the remote", "toast and jam are
+# chattering", "pickle threw up again" (see _pet_answered)
+_NAME_OPENS = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|help|omg|ugh|so|ok|okay|um+)\W+)?"
+    r"(?P<names>[A-Za-z][a-z'’\-]{1,19}(?:\s+(?:and|n|&)\s+[A-Za-z][a-z'’\-]{1,19})?)\s+"
+    r"(?:ate|eats|eat|won['’]?t|keeps|keep|hasn['’]?t|haven['’]?t|threw|throws|is|are|makes"
+    r"|vomit|vomits|vomited|bit|bites|peed|pooped|doesn['’]?t|can['’]?t|chewed|escaped|got|has"
+    r"|keeps|seems|seem|won)\b",
+    re.IGNORECASE,
+)
+_SUBJECT_NOT_NAMES: Final = frozenset(
+    _words(
+        "i im my we you u it its this that the there what how why who when where she he they"
+        " someone everyone everybody nobody somebody anyone mum mom dad mam baby kid kids son"
+        " daughter husband wife partner boyfriend girlfriend brother sister boss teacher vet"
+        " doctor nurse friend neighbour neighbor landlord everything nothing something which"
+        " whose one today tomorrow tonight yesterday dinner lunch breakfast work school"
+    )
+)
+# ... and a later message that says what that name is: "yes hes our corgi", "yep guinea pigs",
+# "sushi is goldfish", "ziggy is a border collie pup"
+_PET_ANSWER = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|ya|yea|yup|oh|sorry|lol|haha)\W+)*"
+    r"(?:(?P<who>[a-z][a-z'’\-]*(?:\s+(?:and|n|&)\s+[a-z][a-z'’\-]*)?)\s+(?:is|are)"
+    r"|(?P<pron>(?:he|she|they)(?:['’]?s|\s+is|\s+are|['’]re)|hes|shes|theyre|yes\s+is))\s+"
+    rf"(?:(?:a|an|the|my|our)\s+)?(?:[\w\-]+\s+){{0,3}}?(?P<noun>{_PET_SURFACE})\b",
+    re.IGNORECASE,
+)
+# "are they guinea pigs?" / "yep guinea pigs, both boars": the answer is the noun alone
+_PET_BARE_ANSWER = re.compile(
+    r"^\W*(?P<pron>yes|yeah|yep|ya|yea|yup)\W+(?:(?:a|an|the|my|our)\s+)?(?:[\w\-]+\s+){0,2}?"
+    rf"(?P<who>)(?P<noun>{_PET_SURFACE})\b",
+    re.IGNORECASE,
+)
+# never another's animal, minded, treated or walked for them
+_NOT_OURS = re.compile(
+    r"\b(?:friend|neighbou?r|client|customer|patient|sister|brother|mum|mom|dad|boss|owner)"
+    r"(?:['’]?s)?\b|\bsitting\b|\bminding\b|\bwalk(?:ing)?\s+(?:him|her|them)\s+for\b",
+    re.IGNORECASE,
+)
+
+
+def _subject_name_ok(word: str) -> bool:
+    folded = word.casefold()
+    return (
+        folded not in _SUBJECT_NOT_NAMES
+        and folded not in _NOT_A_NAME
+        and _pet_name_ok(word)
+        and known_employer(word) is None
+        and canonical_place(word) is None
+    )
+
+
 # A list of the user's own facts, as bios and profiles are typed: "facts: 29, vegan, live in
 # bristol", "set up my food profile: pescatarian, allergic to tree nuts", "hi! 34, nurse, leeds"
 _BIO_INTRO = _grx(
@@ -8316,7 +8369,8 @@ _Y_NOT_X = _grx(
     # ... and "sorry brunswick east not brunswick, melbourne": an apology opening the message
     r"|^\W*(?:(?:oh|ah|no|wait|ok)\W+)*(?:sorry|sry|oops|whoops|correction))\s+"
     # ... and "its django==4.2.11 not 4.1": a pinned requirement names the version
-    rf"(?:actually\s+)?(?:[\w\-]+==)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
+    # ... "oh sorry yes tortoise not turtle": the yes agrees, it is no part of the value
+    rf"(?:(?:yes|yeah|yep|ya)\W+)?(?:actually\s+)?(?:[\w\-]+==)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
     rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+[\w\-]+(?:\.\d+)*)?)"
     rf"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
     "not",
@@ -9540,6 +9594,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         previous_seq: int | None = None
         previous_text = ""
         recent: list[tuple[int, str]] = []  # the last three user messages, (seq, text)
+        # "finn ate the remote" ... "yes hes our corgi": the name a message opened on, with its
+        # seq, span and the count of user messages then
+        subject: tuple[list[str], int, tuple[int, int], int] | None = None
         for event in episode.events:
             is_owned = event.type == USER_MESSAGE and event.principal == episode.principal
             if not is_owned:
@@ -9733,6 +9790,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._message(event, owned, hits, antecedents, mask)
             if mask & _BIO_INTRO.bit or _AGE_OPENS.match(text):
                 self._bio_list(event, text, mask, hits)
+            if subject is not None and (
+                answer := _PET_ANSWER.match(text) or _PET_BARE_ANSWER.match(text)
+            ):
+                self._pet_answered(event, answer, subject, owned, hits)
+            if (opened := _NAME_OPENS.match(text)) and not _NOT_OURS.search(text):
+                names = [n for n in _ITEM_SEP.split(opened.group("names")) if n]
+                if all(_subject_name_ok(n) for n in names):
+                    subject = (names, event.seq, opened.span("names"), owned)
             if "(" in text:
                 self._kids_bracketed(event, hits)
             if in_game and not _FRAME_OFF.search(text, mask):
@@ -10549,6 +10614,39 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             last = b
         out.append(text[last:])
         return "".join(out)
+
+    def _pet_answered(
+        self,
+        event: EpisodeEvent,
+        answer: re.Match[str],
+        subject: tuple[list[str], int, tuple[int, int], int],
+        owned: int,
+        hits: list[_Hit],
+    ) -> None:
+        """ "finn ate the remote" / "yes hes our corgi", "toast and jam are chattering" / "yep
+        guinea pigs": the name an earlier message opened on is the pet this one says it is. A
+        pronoun reaches only the message just before; the name itself, any earlier one."""
+        names, seq, span, at = subject
+        who = answer.group("who") or None
+        if who is None and (owned - at != 1 or answer.group("pron") is None):
+            return
+        if who is not None and [w.casefold() for w in _ITEM_SEP.split(who)] != [
+            n.casefold() for n in names
+        ]:
+            return
+        if _NOT_OURS.search(event.text):
+            return
+        species = _normal("pet", "species", answer.group("noun"))
+        plural = answer.group("noun").casefold().endswith("s") and len(names) > 1
+        if species is None or (len(names) > 1) != plural:
+            return
+        for name in names:
+            hit = _Hit("pet", {"species": species, "name": name.title()})
+            hit.evidence.append((seq, *span))
+            hit.evidence.append((event.seq, *answer.span()))
+            hit.stated_end = answer.end()
+            hits.append(hit)
+            self._note(event.seq, *answer.span(), None, (hit,))
 
     def _bio_list(self, event: EpisodeEvent, text: str, mask: int, hits: list[_Hit]) -> None:
         """Each fragment of a list of the user's own facts, read with its subject put back
