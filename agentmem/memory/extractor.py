@@ -1884,14 +1884,7 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         elif (
             not plural
             and (named := _LOWER_NAME_OWNS.match(rest))
-            and (
-                lower := _given_names(named.group("names"))
-                or (
-                    [named.group("names").title()]
-                    if _WORD_NAME_TOKEN.fullmatch(named.group("names"))
-                    else []
-                )
-            )
+            and (lower := _given_names(named.group("names")) or _word_name(named.group("names")))
         ):
             names, end = lower, m.end() + named.end("names")
         elif not is_pet and (named := _WORD_NAMES_AFTER.match(rest)):
@@ -2218,13 +2211,7 @@ def _counted_names(c: str, pos: int, count: int, pet: bool = False) -> list[str]
         ):
             return []
         return [t[:1].upper() + t[1:] for t in tokens]
-    names = [
-        n
-        for t in tokens
-        for n in (
-            [t[:1].upper() + t[1:]] if _WORD_NAME_TOKEN.fullmatch(t.casefold()) else _given_names(t)
-        )
-    ]
+    names = [n for t in tokens for n in (_word_name(t) or _given_names(t))]
     return names if len(names) == len(tokens) == count else []
 
 
