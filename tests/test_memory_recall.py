@@ -6431,3 +6431,31 @@ def test_a_pet_named_first_and_said_what_it_is_in_the_next_message(tmp_path: Pat
             ("too late", ("finn ate the remote", "any tips", "hes a corgi btw")),
         ),
     )
+
+
+def test_homes_said_in_passing_beside_time_pets_and_titles(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "continuous",
+                "hi, i am living in guadalajara with my wife, next week is our aniversary",
+                "lives in guadalajara",
+            ),
+            (
+                "pet here",
+                "my dog goes mental at the foxes here in whitstable, any tips",
+                "whitstable",
+            ),
+            ("based", "im a munich based designer, need a footer", "lives in munich"),
+        ),
+    )
+    based = _formed(tmp_path / "title", "im a munich based designer, need a footer")
+    assert "user works as a designer" in based, based
+    _never_forms(
+        tmp_path,
+        (
+            ("a stay", "im living in lisbon for the summer, any beaches", "lisbon"),
+            ("her town", "my sister here in leeds is visiting", "lives in leeds"),
+        ),
+    )

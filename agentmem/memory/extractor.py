@@ -4847,6 +4847,7 @@ _BUSINESS_AFTER = _rx(
 )
 
 
+_PLACE_BASED = re.compile(r"([A-Za-z][\w'’]+)[- ]based\s+(?=\S)", re.IGNORECASE)
 _AMPERSAND_NAME = re.compile(r"\s*&\s*([a-z][a-z'’\-]{1,19})\b")
 
 
@@ -5061,6 +5062,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             # "im a nurse by training but work in it now": a past training, not the job
             if _BY_TRAINING_BUT.match(c, m.end("role") if said_role else m.end()):
                 continue
+            # "im a munich based designer", "london-based dev here": where the job is done is
+            # where the user lives, and no part of the title
+            if (based := _PLACE_BASED.match(role)) and (place := canonical_place(based.group(1))):
+                role = role[based.end() :]
+                yield _Hit("home_location", {"place": based.group(1)}, m.span())
             hit = _Hit("occupation", {"role": role}, m.span())
             # "as a UX designer i have a portfolio review next week": the frame is said of the
             # user whatever the main clause says of its own time
@@ -10492,8 +10498,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 # (a sentence of someone else's is refused below)
                 or (not _FIRST_PERSON.search(sentence) and _THIRD_PARTY.search(sentence))
                 # "my sister here in leeds" is hers; "just me and the 3 kids here in davao" ours
+                # ("my dog goes mental at the foxes here in whitstable": a pet lives with us)
                 or (
-                    _OTHERS_IN.search(text, start, m.start())
+                    any(
+                        not _PET_NOUN.fullmatch(o.group())
+                        for o in _OTHERS_IN.finditer(text, start, m.start())
+                    )
                     and not _ME_AMONG.search(text, start, m.start())
                 )
                 or _clause_blocked(text[start : m.end()], None, mask)

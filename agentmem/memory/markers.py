@@ -501,6 +501,10 @@ def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
         r"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
         # "im a teacher, next term i teach year 9": a time that opens the next statement
         rf"|,\s+(?=(?:{_TIME_OPENER})\s+(?:i|i'm|im|we|my)\b)"
+        # "i am living in guadalajara with my wife, next week is our anniversary": the time is
+        # the subject of a statement of its own
+        # ("i am vegetarian only on the 15th, today is 15th": a day's word stays in the clause)
+        r"|,\s+(?=(?:this|next|last)\s+(?:week|weekend|month|year)\s+(?:is|was|will|are)\b)"
         # "formatter is black, ruff is just doing the import sorting for now": a new subject
         r"|,\s+(?=[\w.\-]+\s+(?:is|are)\s+(?:just\s+|only\s+|still\s+)?[\w.\-]+ing\b)"
         f"{ask}",
@@ -523,8 +527,11 @@ _CLAUSE_BREAK: Final = _clause_break(
 # begins, and "right now we live in leeds" is where the user lives now ("im in berlin, any tips
 # for this week?" and "right now im in Rome" stay visits)
 _LIVE_IN: Final = re.compile(
-    r"(?:\b(?:i|we|and|but)\s+|,\s+|^\W*)(?:still\s+|also\s+|currently\s+|now\s+|actually\s+)?"
-    r"live\s+in\b",
+    # ... and "i am living in guadalajara with my wife, next week is our anniversary": the
+    # present continuous of a second-language speaker is the same state
+    r"(?:\b(?:i|we|and|but)\s+|\b(?:i['’]?m|we['’]?re)\s+|,\s+|^\W*)"
+    r"(?:still\s+|also\s+|currently\s+|now\s+|actually\s+)?(?:(?:am|are|been)\s+)?"
+    r"(?:still\s+|currently\s+)?(?:live|living)\s+in\b",
     re.I,
 )
 _ASK_AT_COMMA: Final = re.compile(_ASK_AFTER_COMMA[1:], re.IGNORECASE)
