@@ -6459,3 +6459,13 @@ def test_homes_said_in_passing_beside_time_pets_and_titles(tmp_path: Path) -> No
             ("her town", "my sister here in leeds is visiting", "lives in leeds"),
         ),
     )
+
+
+def test_a_setting_said_with_repos_or_prod_runs(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("repo's", "build broke after rebase. repo's on node 18 if that matters", "is 18"),
+            ("prod runs", "fails on my laptop, prod runs python 3.12 and it passes there", "3.12"),
+        ),
+    )

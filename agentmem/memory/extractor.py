@@ -6559,8 +6559,9 @@ _TECH_IS = _grx(
     " ".join(_TECHS) + " spring next",
 )
 _TECH_CONTEXT = _grx(
+    # ("repo's on node 18": the "is" run on)
     rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
-    rf"|codebase|service)\s+is)\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+"
+    rf"|codebase|service)(?:\s+is|{_A}s))\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+"
     rf"|already\s+|officially\s+|finally\s+|fully\s+)?"
     # ("we are in rails 7.0": "in" for "on", as many second-language speakers say it)
     rf"(?:on|using|running|at|to|with|in)"
@@ -6575,7 +6576,9 @@ _TECH_CONTEXT = _grx(
     rf"|backend|monorepo|api|site|website)\s+(?:still\s+|now\s+|currently\s+|also\s+|only\s+)?"
     rf"(?:uses?|is\s+using)"
     rf"|\b(?:compatible\s+with|supports?"
+    # "prod runs python 3.12": what the live servers run is the project's version
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
+    rf"|\b(?:prod|production)\s+(?:still\s+|now\s+)?runs"
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
     # "we bumped to node 20 last sprint"
     rf"|(?:\b(?:we|i)\s+|^\W*(?:(?:and|so|also|ok|okay|btw|oh|done|yep|yes)\W+)*)"
