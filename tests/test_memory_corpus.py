@@ -30,13 +30,13 @@ PARTS = {
 ALL = [(part, case) for part, cases in PARTS.items() for case in cases]
 RESULTS: dict[str, CaseResult] = {}
 
-# Floors of stated facts remembered, just under what deterministic-extractor/34 measured when it
-# landed (95.5%, 85.9%, 78.7%; realistic fell from 87.5% as fifty-eight harder blind batches
-# joined it over twelve versions, each measured on arrival at 38-95%; held out, 78.7% at the
-# previous version, with eight more fresh blind batches joined unread at 46-89%; realistic
+# Floors of stated facts remembered, just under what deterministic-extractor/35 measured when it
+# landed (95.5%, 84.7%, 78.2%; realistic fell from 87.5% as seventy harder blind batches joined
+# it over thirteen versions, each measured on arrival at 15-95%; held out, 78.1% at the
+# previous version with three more fresh blind batches joined unread at 50-63%; realistic
 # gained on its existing cases after every rule): a change that lowers recall below them fails.
 # Floors against regression, not targets.
-FLOORS = {"bundled": 0.93, "realistic": 0.85, "holdout": 0.78}
+FLOORS = {"bundled": 0.93, "realistic": 0.84, "holdout": 0.78}
 
 
 def _deterministic(store):
