@@ -578,9 +578,6 @@ def is_request(clause: str) -> bool:
     return _REQUEST.match(clause) is not None
 
 
-# A relative or a pet mentioned as "my sister", "my dog" is presupposed: the time words of its
-# clause bound the event ("my sister is visiting for a few days"), never the relation.
-# ("the dog" of a household chore: "walked the dog twice today")
 # What a user calls their own parents and grandparents without "my": "mum and dad are visiting",
 # "grandma betty turns 90". One list for the extractor's household rule and the mention below.
 PARENT_WORDS: Final = (
@@ -597,6 +594,9 @@ PARENT_WORDS: Final = (
     "grandad",
     "gran",
 )
+# A relative or a pet mentioned as "my sister", "my dog" is presupposed: the time words of its
+# clause bound the event ("my sister is visiting for a few days"), never the relation.
+# ("the dog" of a household chore: "walked the dog twice today")
 _POSSESSIVE_MENTION: Final = re.compile(
     r"^\W*(?:my|our|the(?=\s+(?:dog|dogs|cat|cats|puppy|pup)\W*$))\s"
     # "mum and dad are visiting next week": a parent called by what the user calls them
