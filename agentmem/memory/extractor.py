@@ -10720,10 +10720,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     continue
                 if (hit.kind, tuple(hit.values.items())) in said:
                     continue
-                hit.evidence.append((event.seq, at, at + len(fragment)))
-                hit.stated_end = at + len(fragment)
-                hits.append(hit)
-                self._note(event.seq, at, at + len(fragment), None, (hit,))
+                self._add(hit, hits, event.seq, (at, at + len(fragment)))
 
     def _kids_bracketed(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "2 kids (daughter maya 7, son leo 4)": each child named in the brackets of the
@@ -10738,11 +10735,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if relation is None or name.casefold() in _NOT_A_NAME | _NOT_NAME_BEFORE_AGE:
                     continue
                 named = True
-                hit = _Hit("relationship", {"relation": relation, "name": name.title()})
-                hit.evidence.append((event.seq, kid.start(), kid.end()))
-                hit.stated_end = kid.end()
-                hits.append(hit)
-                self._note(event.seq, kid.start(), kid.end(), None, (hit,))
+                self._add(
+                    _Hit("relationship", {"relation": relation, "name": name.title()}),
+                    hits,
+                    event.seq,
+                    kid.span(),
+                )
             # ... and the children they are, counted, are no further child
             if named:
                 hits[:] = [
@@ -10775,11 +10773,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 or _gone_before(event.text, m.start())
             ):
                 continue
-            hit = _Hit("relationship", {"relation": relation, "name": name.title()})
-            hit.evidence.append((event.seq, m.start(), m.end()))
-            hit.stated_end = m.end()
-            hits.append(hit)
-            self._note(event.seq, m.start(), m.end(), None, (hit,))
+            self._add(
+                _Hit("relationship", {"relation": relation, "name": name.title()}),
+                hits,
+                event.seq,
+                m.span(),
+            )
         for m in _PET_THEN_BRACKETED.finditer(event.text):
             name, species = m.group("pname"), _normal("pet", "species", m.group("pet"))
             if (
@@ -10790,11 +10789,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 or _gone_before(event.text, m.start())
             ):
                 continue
-            hit = _Hit("pet", {"species": species, "name": name.title()})
-            hit.evidence.append((event.seq, m.start(), m.end()))
-            hit.stated_end = m.end()
-            hits.append(hit)
-            self._note(event.seq, m.start(), m.end(), None, (hit,))
+            self._add(
+                _Hit("pet", {"species": species, "name": name.title()}), hits, event.seq, m.span()
+            )
         for m in _NAME_THEN_RELATION.finditer(event.text):
             if m.group("rel"):
                 kind, field_name, noun, raw = "relationship", "relation", m.group("rel"), "name"
@@ -11912,10 +11909,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             return
         for old in said:
             self._take_back(old, hits, event.seq, m.span())
-        new.evidence.append((event.seq, *m.span("role")))
-        new.stated_end = m.end("role")
-        hits.append(new)
-        self._note(event.seq, *m.span("role"), None, (new,))
+        self._add(new, hits, event.seq, m.span("role"))
 
     def _denied_own(
         self, m: re.Match[str], hits: list[_Hit], gone: list[_Hit], seq: int
@@ -12136,11 +12130,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if h.kind == "occupation" and h not in gone and h.evidence[-1][0] != event.seq
             ]
             if jobs and _ROLE_ALONE.fullmatch(star.group("new")):
-                new_job = _Hit("occupation", {"role": star.group("new")})
-                new_job.evidence.append((event.seq, *star.span("new")))
-                new_job.stated_end = star.end("new")
-                hits.append(new_job)
-                self._note(event.seq, *star.span("new"), None, (new_job,))
+                self._add(
+                    _Hit("occupation", {"role": star.group("new")}),
+                    hits,
+                    event.seq,
+                    star.span("new"),
+                )
                 gone.append(jobs[-1])
             # "need a van near me, im in leicester" / "*leeds": a place the gazetteer knows
             # corrects the home the message before said
@@ -12155,11 +12150,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and canonical_place(new_place) is not None
                 and (homes[-1].values.get("place") or "").casefold() != new_place.casefold()
             ):
-                new_home = _Hit("home_location", {"place": new_place})
-                new_home.evidence.append((event.seq, *star.span("new")))
-                new_home.stated_end = star.end("new")
-                hits.append(new_home)
-                self._note(event.seq, *star.span("new"), None, (new_home,))
+                self._add(
+                    _Hit("home_location", {"place": new_place}), hits, event.seq, star.span("new")
+                )
                 gone.append(homes[-1])
         # "line length is 88" / "we changed it to 120 today": "it" is the setting said last
         if (
