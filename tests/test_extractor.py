@@ -610,7 +610,10 @@ def test_long_messages_stay_fast() -> None:
     ]
     started = time.perf_counter()
     results = [EXTRACTOR.extract(episode(text)) for text in texts]
-    assert time.perf_counter() - started < 20
+    # A hang guard, not a speed test (benchmarks/ measure speed): these 1.5 MB take about 18 s
+    # on the 2-core CI machine alone and 25 s beside another worker, while one quadratic pattern
+    # on them takes many minutes; 20 s failed the suite under load.
+    assert time.perf_counter() - started < 90
     assert {c.claim.kind for c in results[0]} == {"preference", "relationship"}
     assert len(results[2]) == len(names)
 
