@@ -6469,3 +6469,41 @@ def test_a_setting_said_with_repos_or_prod_runs(tmp_path: Path) -> None:
             ("prod runs", "fails on my laptop, prod runs python 3.12 and it passes there", "3.12"),
         ),
     )
+
+
+def test_homes_said_beside_work_visits_and_the_day(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("live and work", "electrician, sole trader, live and work in Cork. quote pls", "cork"),
+            ("home is still", "in sydney till thurs but home is still carlton obv", "carlton"),
+            (
+                "where i also live",
+                "engineer at Siemens, location Munich, where I also live.",
+                "munich",
+            ),
+            ("i live there", "a pharmacy open late near footscray, i live there", "footscray"),
+            ("here working", "im here in Dubai working as caregiver 6 years already", "dubai"),
+            ("visit us", "my brother Khalid is coming to visit us in Amman next week", "amman"),
+            (
+                "my place today",
+                "wfh today from my place in brooklyn, cat on the keyboard",
+                "brooklyn",
+            ),
+            (
+                "nationality",
+                "sorry my english, im polish living in Munich and learning german",
+                "munich",
+            ),
+            ("just outside", "we live just outside leeds in horsforth, garlic now?", "horsforth"),
+            ("if that changes", "also i live in osaka if that changes which companies", "osaka"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("moving in", "we move into our house in leeds next month, what address", "leeds"),
+            ("her home", "my sister is in leeds, she lives there", "leeds"),
+            ("a friend's", "im staying at a friends place in leeds tonight", "leeds"),
+        ),
+    )

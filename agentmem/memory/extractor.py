@@ -83,7 +83,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/35"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/36"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -303,6 +303,17 @@ _NATIONALITIES: Final = frozenset(
         " panamanian taiwanese kiwi aussie asian african european latina latino"
         " arab persian kurdish punjabi tamil gujarati bengali sikh atheist"
     )
+)
+_NATION_ADJ = (
+    r"(?:"
+    + "|".join(
+        sorted(
+            _NATIONALITIES
+            | {w for w in _DEMONYMS if w.endswith(("ish", "ian", "ese", "can", "ch", "ek", "an"))}
+            - {"vegan", "vegetarian", "vegeterian", "vegitarian", "vegatarian", "catholic"}
+        )
+    )
+    + r")"
 )
 
 _LANGUAGES: Final = _words(
@@ -554,9 +565,14 @@ _CLAUSE_SEP = _grx(
     rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+|rn\s+)?(?:{_SUBJECT_START})"
     # "I am taxi driver and the shift was long today": a new subject, its own time
     rf"|{THING_DID}|{TIMED_SUBJECT})"
-    rf"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+|honestly\s+"
+    # (", i live there" says where the place before it is: the same statement)
+    rf"|,\s+(?!(?:i|we)\s+(?:also\s+|actually\s+)?live\s+(?:there|here)\s*(?:$|[,.;!?)]))"
+    rf"(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+|honestly\s+"
     rf"|tbh\s+|personally\s+|seriously\s+|frankly\s+)?(?:{_SUBJECT_START}))"
-    rf"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|could\s+u|what|how|where|which|please|pls)\b)"
+    # (", where i also live" says where the place before it is: the same statement)
+    rf"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|could\s+u|what|how"
+    rf"|where(?!\s+(?:i|we)\s+(?:also\s+|now\s+|still\s+|actually\s+)?live\b)|which|please"
+    rf"|pls)\b)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
     # "used to use npm, now pnpm": the tool used now
@@ -3012,14 +3028,17 @@ _HOME = [
         # "im from manchester originally but live in london": the clause's own subject's
         # ("i myself live in Gratkorn")
         rf"(?:\b(?:i|we)\s+(?:am\s+|are\s+|myself\s+|ourselves\s+)?|^\W*|,\s*|\b(?:but|and)\s+)"
-        rf"(?:currently\s+|now\s+|still\s+|actually\s+|both\s+|all\s+|do\s+)?(?:live|reside)\s+"
+        rf"(?:currently\s+|now\s+|still\s+|actually\s+|both\s+|all\s+|do\s+)?"
+        # "live and work in Cork", "work and live in leeds"
+        rf"(?:(?:work|study)\s+and\s+)?(?:live|reside)\s+(?:and\s+(?:work|study)\s+)?"
         # "we live here in Porto", non-native "i live since 6 years in Vienna", "i live all the
         # way in ikeja"
         rf"(?:here\s+|now\s+|together\s+|alone\s+|all\s+the\s+way\s+(?=in\s)|since\s+(?:\d{{1,2}}|one|two|three|four|five|six|seven"
         rf"|eight|nine|ten|many|some)\s+years?\s+)?"
         # "i live on mansel st in swansea", "we live just outside in staveley"
         rf"(?:on\s+(?:[\w'’\-]+\s+){{1,3}}?(?:st|street|rd|road|ave|avenue|lane|drive|way"
-        rf"|close|crescent|terrace)\.?\s+|just\s+outside\s+"
+        # ("we live just outside leeds in horsforth")
+        rf"|close|crescent|terrace)\.?\s+|just\s+outside\s+(?:of\s+)?(?:[\w'’\-]+\s+)?"
         # "i live in flat 3 in leith"
         rf"|in\s+(?:flat|apt|apartment|unit)\s*(?:no\.?\s*)?\d+[a-z]?\s*,?\s+)?"
         rf"in\s+(?P<place>{_ANY_PLACE})",
@@ -3037,7 +3056,9 @@ _HOME = [
         # non-native "I living in Shenzhen"
         rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are|i)\s+|^\W*|,\s*|\b(?:but|and)\s+"
         # "freelance illustrator living in rotterdam": a bio that opens the message
-        rf"|^\W*(?:(?:a|an)\s+)?(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}\s+(?=(?:living|based)\s))"
+        rf"|^\W*(?:(?:a|an)\s+)?(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}\s+(?=(?:living|based)\s)"
+        # "im polish living in Munich"
+        rf"|{_I_AM}\s+(?:a\s+|an\s+)?{_NATION_ADJ}\s+(?=(?:living|based)\s))"
         rf"(?:currently\s+|now\s+|still\s+|also\s+)?"
         # "im living here in Riyadh", "im living and working here in Riyadh"
         # "im based out of nairobi"
@@ -3226,6 +3247,12 @@ _HOME = [
         rf"(?P<place2>{_ANY_PLACE})",
         "rent own share us me",
     ),
+    # "im here in Dubai working as caregiver 6 years already": here, at work, not visiting
+    _grx(
+        rf"{_I_AM}\s+(?:now\s+|still\s+)?here\s+in\s+(?P<place>{_ANY_PLACE})"
+        rf"(?=\s*,?\s+(?:working|living|employed)\b)",
+        "here",
+    ),
     # "I am a staff nurse at Korle Bu here in Accra", "working as domestic helper here in
     # singapore already 6 years": where the user works every day is where they live
     _grx(
@@ -3284,7 +3311,11 @@ _HOME = [
     ),
     _HOME_NOW,
     # "im in nairobi for work till thursday but home is kampala"
-    _grx(rf"(?:^\W*|\b(?:but|and|so)\s+)home(?:\s+is|{_A}s)\s+(?P<place>{_ANY_PLACE})", "home"),
+    # ... "but home is still carlton obv"
+    _grx(
+        rf"(?:^\W*|\b(?:but|and|so)\s+)home(?:\s+is|{_A}s)\s+(?:still\s+)?(?P<place>{_ANY_PLACE})",
+        "home",
+    ),
     # "used to live in oslo but moved to bergen last year", "moved back to curitiba"
     _grx(
         rf"(?:^\W*|\b(?:but|and|then|so)\s+)(?:just\s+|finally\s+|recently\s+)?"
@@ -3330,11 +3361,14 @@ _CORRECTED_HOME = _grx(
 )
 # "restaurants in Birmingham where I live", "from hamburg (where we live)": said in passing
 _WHERE_I_LIVE = _grx(
-    rf"\b(?:in|from|to|around|near)\s+(?P<place>{_ANY_PLACE})\s*[,(]?\s*(?:which\s+is\s+)?"
+    # ("engineer at Siemens, location Munich, where I also live")
+    rf"\b(?:in|from|to|around|near|location)\s+(?P<place>{_ANY_PLACE})\s*[,(]?\s*(?:which\s+is\s+)?"
     # "a climbing wall near hillsborough, thats where i live"
     rf"(?:that{_A}?s\s+|that\s+is\s+)?"
-    rf"\bwhere\s+(?:i|we)\s+(?:(?:currently|now|actually|also|both|all)\s+)?live\b",
-    "where",
+    rf"(?:\bwhere\s+(?:i|we)\s+(?:(?:currently|now|actually|also|both|all)\s+)?live\b"
+    # "a pharmacy open late near footscray, i live there"
+    rf"|(?<=,\s)(?:i|we)\s+(?:(?:currently|actually|also|both|all)\s+)?live\s+(?:there|here)\b)",
+    "where live",
 )
 # "since i live in calgary itd connect through toronto right?": the reason a question gives
 _SINCE_I_LIVE = _grx(
@@ -3350,11 +3384,13 @@ _HOME_POSSESSIVE = _grx(
     rf"|(?:flat|apartment|apt|house|home|place|condo|studio)\s+(?:is|{_A}s))"
     # "find a vet near me in leeds": where the user is, in a request (see _AWAY_FROM_HOME)
     rf"|\b(?P<near>near\s+(?:me|us))"
+    # "my brother in law is coming to visit us in Amman next week": the user's home is visited
+    rf"|\b(?:visit|visiting|stay\s+with|staying\s+with)\s+(?:us|me)"
     # "the damp in my flat back in cardiff"
     rf")\s+(?:back\s+|here\s+)?in\s+"
     rf"(?P<place>{_ANY_PLACE})",
     "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord"
-    " near",
+    " near visit visiting",
 )
 # A message about a stay away from home: "near me in X" there is where the user is staying
 _AWAY_FROM_HOME = _rx(
@@ -8920,8 +8956,9 @@ _RELEVANCE = _rx(
     r"(?:if|in\s+case)\s+(?:[\w'’]+\s+){0,6}?(?:helps?|matters?)\b"
     # "i also speak spanish at home if that counts for anything"
     r"|if\s+(?:that|it|this)\s+counts\b"
-    r"|(?:if|in\s+case)\s+(?:that|it|this)\s+(?:is\s+relevant|makes\s+a\s+difference"
-    r"|changes\s+anything|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
+    # ... "i live in osaka if that changes which companies": what it changes is the answer
+    r"|(?:if|in\s+case)\s+(?:that|it|this)\s+(?:is\s+relevant|makes\s+(?:a|any)\s+difference"
+    r"|changes|affects|is\s+important|is\s+useful)\b|if\s+relevant\b|if\s+(?:you|u)\s+"
     r"(?:need|want|care|wanna|were\s+wondering)\s+to\s+know\b|if\s+(?:you|u)\s+(?:care|must\s+know)\b"
     r"|if\s+(?:you|u)\s+need\s+(?:it|that|them|this|to)\b"
     r"|if\s+(?:that|it)\s+(?:wasn['’]?t|isn['’]?t|was\s+not|is\s+not)\s+(?:obvious|clear)\b"

@@ -604,6 +604,14 @@ _POSSESSIVE_MENTION: Final = re.compile(
     re.IGNORECASE,
 )
 _PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
+_MOVING_IN: Final = re.compile(r"\bmov(?:e|es|ing)\s+(?:in|into|to)\s+$", re.I)
+_OWN_HOME_MENTION: Final = re.compile(
+    r"(?:(?:my|our)\s+(?:(?:own|little|tiny|small|rented|current)\s+)?"
+    r"(?:flat|apartment|apt|house|home|place|condo|studio)"
+    # "coming to visit us in Amman next week": the visit is bounded, the home is not
+    r"|(?:visit|visiting|stay\s+with|staying\s+with)\s+(?:us|me))\s+(?:back\s+|here\s+)?in\s",
+    re.I,
+)
 _FRAME_TAIL: Final = re.compile(r"[^,;.!?]*?(?=\s+(?:i|i'm|im|we|my)\b|[,;.!?]|$)", re.I)
 _AS_FRAME: Final = re.compile(
     r"^\W*(?:(?:also|and|but|so|ok|okay|well|now|btw|anyway|honestly|tbh|personally|fyi)\s+)?"
@@ -694,6 +702,16 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     """
     quote = text[start:end]
     if kind in _PRESUPPOSED_KINDS and _POSSESSIVE_MENTION.match(quote) and len(quote) < 60:
+        return transient_marker(quote)
+    # "wfh today from my place in brooklyn": where the user's own home is does not change with
+    # the day the rest of the clause is about
+    # (never a home the user is moving into: "i move in my flat in ludwigsburg on 1st")
+    if (
+        kind == "home_location"
+        and _OWN_HOME_MENTION.match(quote)
+        and len(quote) < 60
+        and not _MOVING_IN.search(text, max(0, start - 24), start)
+    ):
         return transient_marker(quote)
     # "as a UX designer i have a portfolio review next week": the frame the user speaks from
     # is theirs whatever time the rest of the clause is about
