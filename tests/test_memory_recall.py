@@ -6507,3 +6507,37 @@ def test_homes_said_beside_work_visits_and_the_day(tmp_path: Path) -> None:
             ("a friend's", "im staying at a friends place in leeds tonight", "leeds"),
         ),
     )
+
+
+def test_jobs_said_by_what_the_user_teaches_and_short_titles(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("still", "I still work as accountant, need help with excel", "an accountant"),
+            ("helper", "im working as domestic helper here in singapore", "domestic helper"),
+            ("hca", "im at the rvi as a hca on ward 18", "as a hca"),
+            ("csr", "im csr in concentrix, night shift, our account is a telco", "as a csr"),
+            ("normally", "im a backend dev normally (java all day)", "backend developer"),
+            (
+                "level",
+                "I teach high school chemistry so I can do a bit of python",
+                "high school chemistry teacher",
+            ),
+            ("yoga", "hi i teach yoga, mostly small batches in andheri west", "yoga teacher"),
+            (
+                "school",
+                "i teach at a primary school, need a fractions game",
+                "primary school teacher",
+            ),
+            ("so weekdays", "i teach at a school so weekdays im stuck till 4", "as a teacher"),
+            ("a guess", "im vegetarian. well i do eat fish so pescatarian i guess", "pescatarian"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("wants to", "i want to teach yoga one day", "teacher"),
+            ("used to", "i used to teach at a school", "teacher"),
+            ("her son", "i teach my son maths at home", "teacher"),
+        ),
+    )

@@ -389,6 +389,8 @@ _OCCUPATIONS: Final = _words(
     " medic educator registrar handler conductor packer picker courier grocer bookseller"
     " paraprofessional caterer cashier surveyor hostess valet usher"
     " trainer server proofreader estimator"
+    # "domestic helper", "im a hca on ward 18", "im csr in concentrix"
+    " helper hca csr"
 )
 # Titles whose last word alone is no occupation ("a dog owner", "a chess master")
 _TWO_WORD_TITLES: Final = (
@@ -581,6 +583,10 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=still\s+(?:living|based|working)\b)"
     # "we switched to pnpm like 2 weeks ago, theres no yarn.lock anymore": a new statement
     rf"|,\s+(?=there{_A}?s\b|theres\b|there\s+(?:is|are)\b)"
+    # "i teach at a school so weekdays im stuck till 4": what follows "so" has its own subject
+    # ("so pescatarian i guess" concludes: a tag, no subject)
+    rf"|,?\s+so\s+(?=(?:[\w\-]+\s+){{1,2}}?(?:i{_A}?m|im|i(?!\s+(?:guess|think|suppose|reckon"
+    rf"|mean)\b)|we)\s)"
     # "CI runs on python 3.12 so dont worry about old syntax": the "dont" is an instruction
     rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need|no|not)\b)"
     # "i live in Gratkorn so late close on the 24th is not possible for me": what follows from
@@ -3770,6 +3776,8 @@ _ROLE_END = (
     # "im a plumber been self employed about six years now", "the only backend developer left
     # who understands billing"
     r"|been|left\s+(?:who|that|in|on|at)"
+    # "im a backend dev normally (java all day)"
+    r"|normally|usually|by\s+day|during\s+the\s+day"
     # "I am pharmacist not doctor haha", "im a software tester not gordon ramsay ok": a
     # contrast naming one other title or person
     r"|not\s+(?!(?:really|sure|exactly|quite|yet|now|anymore|much|very|that|so|too)\b)[a-z]+"
@@ -3991,7 +3999,7 @@ _OCCUPATION = [
     ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
     _grx(
-        rf"(?:\bi\s+|^\W*|,\s*|\band\s+|{_I_AM}\s+)(?:currently\s+|now\s+|also\s+)?"
+        rf"(?:\bi\s+|^\W*|,\s*|\band\s+|{_I_AM}\s+)(?:currently\s+|now\s+|also\s+|still\s+)?"
         # "i do 12 hr shifts as a paramedic"
         rf"(?:(?:do|pull|cover)\s+(?:\d{{1,2}}\s*(?:hr|hour|h)\s+|long\s+|night\s+|day\s+)?shifts\s+"
         rf"|work(?:ing)?\s+(?:nights\s+"
@@ -5011,17 +5019,28 @@ def _another_subject(c: str, start: int) -> bool:
 
 # "currently i teach maths at a secondary school": the subject's teacher
 _SUBJECT_SPELLING: Final = {"esl": "ESL", "pe": "PE"}
+_SCHOOL_LEVELS: Final = frozenset(_words("primary secondary high middle elementary"))
 _TEACHES = _grx(
-    r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently|actually)\s+)?teach\s+(?P<subject>maths|math"
+    r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently|actually)\s+)?teach\s+"
+    # "I teach high school chemistry": the school's level is part of the title
+    r"(?P<level>(?:high|middle|primary|secondary)\s+school\s+)?(?P<subject>maths|math"
     r"|english|esl|french|spanish|german|italian|history|science|physics|chemistry|biology"
     r"|geography|music|art|drama|pe|computer\s+science|computing|economics|piano|guitar|violin"
     r"|yoga|pilates|swimming|dance|ballet)\b"
     r"(?!\s+(?:to\s+)?(?:my|our|his|her)\s+(?:kids?|son|daughter|children|boys?|girls?)\b)"
-    # ... where it is a job: at a school, to years and classes, for a living
-    r"(?=\s+(?:(?:at|in)\s+(?:a|an|the|my|our)?\s*(?:[\w\-]+\s+){0,2}?(?:school|college|uni"
+    # ... where it is a job (said with the school's level, or at a school, to years and
+    # classes, for a living)
+    r"(?(level)|(?=\s+(?:(?:at|in)\s+(?:a|an|the|my|our)?\s*(?:[\w\-]+\s+){0,2}?(?:school|college|uni"
     r"|university|academy|studio|gym|high|secondary|primary|sixth\s+form)\b|to\s+(?:year|grade|ks)"
     r"|year\s+\d|ks\d|gcse|a[- ]levels?|full[- ]time|part[- ]time|for\s+a\s+living"
-    r"|professionally))",
+    r"|professionally)"
+    # "i teach yoga, mostly small batches": a class one teaches is taught for work
+    r"|(?:(?<=yoga)|(?<=pilates)|(?<=dance)|(?<=ballet))"
+    r"(?=\s*[,.;!]|\s*$|\s+(?:classes|and|so|mostly|mainly)\b)))"
+    # "i teach at a school so weekdays im stuck": a teacher at a school, subject unsaid
+    r"|\bi\s+(?:(?:also|mainly|mostly|still|now|currently|actually)\s+)?teach\s+(?:at|in)\s+"
+    r"(?:a|an|the)\s+(?P<school>(?:primary|secondary|high|middle|elementary|local|private|public"
+    r"|state|catholic|international|language)\s+)?school\b",
     "teach",
 )
 
@@ -5051,10 +5070,18 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
         if (title := _activity_title(m.group("act"), m.group("what"))) is not None:
             yield _Hit("occupation", {"role": title}, m.span())
     for m in _TEACHES.finditer(c, mask):
+        if m.group("subject") is None:
+            # "i teach at a primary school": the school's level names the title
+            level = (m.group("school") or "").casefold().split()
+            title = (
+                f"{level[0]} school teacher" if level and level[0] in _SCHOOL_LEVELS else "teacher"
+            )
+            yield _Hit("occupation", {"role": title}, m.span())
+            continue
         subject = " ".join(m.group("subject").casefold().split())
-        yield _Hit(
-            "occupation", {"role": f"{_SUBJECT_SPELLING.get(subject, subject)} teacher"}, m.span()
-        )
+        level = " ".join((m.group("level") or "").casefold().split())
+        title = f"{level} {_SUBJECT_SPELLING.get(subject, subject)} teacher".lstrip()
+        yield _Hit("occupation", {"role": title}, m.span())
     for pattern in _OCCUPATION:
         for m in pattern.finditer(c, mask):
             # "they live in leeds and work at Tesco as cashiers": the conjunct is theirs

@@ -494,6 +494,9 @@ def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
         r"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
         rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER}"
         rf"{thing_did})"
+        # "i teach at a school so weekdays im stuck till 4": the subject a word or two on
+        r"|,?\s+so\s+(?=(?:[\w\-]+\s+){1,2}?(?:i['’]?m|i(?!\s+(?:guess|think|suppose|reckon"
+        r"|mean)\b)|we)\s)"
         r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
         rf"{_SUBJECT})"
         rf"|,\s+(?={IT_DID})"
