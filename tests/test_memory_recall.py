@@ -6541,3 +6541,30 @@ def test_jobs_said_by_what_the_user_teaches_and_short_titles(tmp_path: Path) -> 
             ("her son", "i teach my son maths at home", "teacher"),
         ),
     )
+
+
+def test_employers_with_hyphens_or_countries_and_settings_said_with_our(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("hyphen", "im a plumber with dyno-rod atm on ok money", "works at dyno-rod"),
+            ("allegro", "I am working as golang developer in Allegro since 3 years", "allegro"),
+            (
+                "our tech",
+                "im a data engineer and our airflow is on 2.8. the scheduler",
+                "airflow version is 2.8",
+            ),
+            (
+                "preface",
+                "context for today: db is postgres 15, base branch is develop",
+                "database is postgres 15",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("theirs", "their react is on 16, ours is fine", "react version is 16"),
+            ("asked", "is our react on 18?", "react version"),
+        ),
+    )

@@ -560,6 +560,9 @@ _SUBJECT_START = (
 )
 _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
+    # "context for today: db is postgres 15": a preface whose time is its own
+    rf"|\b(?:context|background|setup|info|stack|fyi)\s+for\s+(?:today|now|tonight"
+    rf"|(?:this|the)\s+(?:session|task|week|sprint|morning))\s*:\s+"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
     # ("me and my bf moved to porto": one subject, the couple)
     rf"|,?\s+(?:but|(?<!\bme\s)and|so|although|though|while|whereas|because|bc|cuz|coz|since|plus"
@@ -4945,7 +4948,12 @@ def _org(org: str, after: str, before: str = "") -> str | None:
             ):
                 return None
             return " ".join(w[:1].upper() + w[1:] for w in words)
-        if is_common_word(org) or canonical_place(org) or not org.rstrip(".").isalnum():
+        # ("a plumber with dyno-rod": a hyphen joins a name's parts)
+        if (
+            is_common_word(org)
+            or canonical_place(org)
+            or not org.rstrip(".").replace("-", "").isalnum()
+        ):
             return None
         # "a junior accountant at kellard & finch": a firm of two names
         if (pair := _AMPERSAND_NAME.match(after)) is not None:
@@ -6613,11 +6621,12 @@ _TECH_VERSION = (
 )
 # "pandas is 1.3", "so node is 20 now": a tool named with a number is its version
 _TECH_IS = _grx(
-    r"(?:^\W*|[,;.:]\s*|\b(?:and|so|also|btw)\s+)(?P<tech>"
+    # ("our airflow is on 2.8")
+    r"(?:^\W*|[,;.:]\s*|\b(?:and|so|also|btw)\s+|\bour\s+)(?P<tech>"
     + _TECH_NAMES
     # "python is 3.11", "terraform version 1.6", "so elixir version is 1.16 now"
     # ... "python still 3.11": "is" left out
-    + r")\s+(?:version\s+(?:is\s+)?|is\s+(?:now\s+|still\s+)?|still\s+(?:on\s+)?)"
+    + r")\s+(?:version\s+(?:is\s+)?|is\s+(?:now\s+|still\s+)?(?:on\s+)?|still\s+(?:on\s+)?)"
     r"v?(?P<ver>\d+(?:\.\d+){0,2})(?![\w.])",
     " ".join(_TECHS) + " spring next",
 )

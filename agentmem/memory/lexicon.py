@@ -217,6 +217,8 @@ _MORE_EMPLOYER_NAMES: Final = (
     "Travelodge", "Premier Inn", "Hilton", "Marriott", "Holiday Inn", "Accor",
     "Stagecoach", "Arriva", "First Bus", "National Express", "Go-Ahead", "Northern Rail",
     "Network Rail", "Deutsche Bahn", "SNCF", "Amtrak",
+    # the large online retailers and platforms of countries the list above leaves out
+    "Allegro", "Naver", "Kakao", "Kaspi", "Ozon", "Trendyol", "Getir", "Bol.com", "Coolblue",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
 

@@ -499,6 +499,9 @@ def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
         r"|mean)\b)|we)\s)"
         r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
         rf"{_SUBJECT})"
+        # "context for today: db is postgres 15": the time bounds the preface, not the setup
+        r"|\b(?:context|background|setup|info|stack|fyi)\s+for\s+(?:today|now|tonight"
+        r"|(?:this|the)\s+(?:session|task|week|sprint|morning))\s*:\s"
         rf"|,\s+(?={IT_DID})"
         # "im an sre at Takealot, on call this week": a passing state after the job
         r"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
