@@ -6568,3 +6568,67 @@ def test_employers_with_hyphens_or_countries_and_settings_said_with_our(tmp_path
             ("asked", "is our react on 18?", "react version"),
         ),
     )
+
+
+def test_facts_beside_pasted_blocks_offers_and_asks_of_their_own(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "ask theirs",
+                "im a barista at costa and they put me on 3 closes in a row??",
+                "barista",
+            ),
+            (
+                "ask after",
+                "my employer is Siemens Healthineers and this month my pension doubled??",
+                "siemens",
+            ),
+            (
+                "been a",
+                "studied law but didnt do the lpc, been a paralegal at Slater and Gordon for 3 yrs",
+                "paralegal",
+            ),
+            (
+                "after a quote",
+                "from a coworker:\n> Hi all, I'm a carnivore through and through - Greg\n\n"
+                "can u help me reply? im vegetarian so the steak thing is a no",
+                "vegetarian",
+            ),
+            (
+                "after a section",
+                "can u fix this\n## Deploying\n1. merge to main\n\nalso honestly i hate yaml",
+                "dislikes yaml",
+            ),
+            (
+                "version fixed",
+                "but im on python 3.10, no sorry 3.11 in the venv",
+                "python version is 3.11",
+            ),
+            (
+                "my city",
+                "tomorrow i go run 10k in my city sevilla in the morning, is very hot?",
+                "sevilla",
+            ),
+            ("reading", "fastest way from my place in reading to the office in london", "reading"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "an offer",
+                "got offered logistics coordinator at DHL, 31k. should i take it??",
+                "dhl",
+            ),
+            (
+                "quoted",
+                "got this:\n> Hi all, I'm hosting at my place in Clapham\n\nreply pls",
+                "clapham",
+            ),
+            ("a changelog", "can u summarise this\n\n## vite 6.0.0\n- requires Node 18", "vite"),
+            ("hometown", "i grew up in my hometown porto", "porto"),
+        ),
+    )
+    fixed = _formed(tmp_path / "fixed", "but im on python 3.10, no sorry 3.11 in the venv")
+    assert not any(s.endswith("python version is 3") for s in fixed), fixed

@@ -441,6 +441,8 @@ _ROLE_MOD_BLOCK: Final = frozenset(
         " i am im i'm me we you he she they it is are was so tired busy bored happy sad sick hungry"
         " lucky lazy exhausted broke poor rich stressed lonely single married working work as like"
         " currently doing being becoming trying going"
+        # "got offered logistics coordinator at DHL": an offer, not the job
+        " got offered offer applied applying interviewed interviewing shortlisted"
     )
 )
 
@@ -578,6 +580,9 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|could\s+u|what|how"
     rf"|where(?!\s+(?:i|we)\s+(?:also\s+|now\s+|still\s+|actually\s+)?live\b)|which|please"
     rf"|pls)\b)"
+    # "studied law but didnt do the lpc, been a paralegal at Slater and Gordon for 3 yrs":
+    # the job held since is a statement of its own
+    rf"|,\s*(?=been\s+(?:a|an)\s)"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
     # "used to use npm, now pnpm": the tool used now
@@ -3401,6 +3406,13 @@ _HOME_POSSESSIVE = _grx(
     "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord"
     " near visit visiting",
 )
+# "tomorrow i go run 10k in my city sevilla": the city the user calls theirs ("my hometown" is
+# where they are from)
+_MY_CITY = _grx(
+    rf"(?:(?<=\bin\s)|(?<=\bto\s)|(?<=\bof\s)|(?<=\bfrom\s)|(?<=\baround\s))(?:my|our)\s+"
+    rf"(?:city|town|village)\s*,?\s+(?P<place>{_ANY_PLACE})",
+    "city town village",
+)
 # A message about a stay away from home: "near me in X" there is where the user is staying
 _AWAY_FROM_HOME = _rx(
     r"\b(?:visit(?:ing)?|trip|holidays?|vacation|travell?(?:ing)?|staying|stay|hotel|airbnb"
@@ -3448,6 +3460,8 @@ _AFTER_PLACE: Final = frozenset(
         " permanently full is are was were has have had been isnt arent"
         # "i live in kasarani close to the school", "next to the mall", "just off thika road"
         " close next just off opposite behind"
+        # "from my place in reading to the office in london"
+        " to"
     )
 )
 
@@ -3743,7 +3757,7 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
 
 
 def _rule_home_possessive(c: str, mask: int) -> Iterator[_Hit]:
-    for pattern in (_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE):
+    for pattern in (_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE, _MY_CITY):
         for m in pattern.finditer(c, mask):
             # "my flat in cork": the phrase leaves only a place, English word or not; "my flat
             # in morningside, edinburgh" keeps the city the user gave
@@ -3928,7 +3942,8 @@ _OCCUPATION = [
     _grx(
         # "im still a data engineer": the title kept
         rf"{_I_AM}\s+(?:currently\s+|now\s+|also\s+|actually\s+|just\s+|officially\s+|still\s+"
-        rf"|finally\s+|literally\s+|technically\s+)?(?:working\s+as\s+)?"
+        # ("im staying as ux designer at klarna": the job kept)
+        rf"|finally\s+|literally\s+|technically\s+)?(?:working\s+as\s+|staying\s+as\s+)?"
         rf"(?:a\s+|an\s+|the\s+(?:only|sole|lead|main|senior|head)\s+|(?<=just\s)|(?<=now\s)"
         # "I am the qa engineer in the team": the one of the team
         rf"|the\s+(?=(?:[\w\-]+\s+){{0,2}}?{_ROLE_HEAD}\s+(?:in|on|of|for)\s+(?:the|our|my|this)\s+"
@@ -4005,7 +4020,7 @@ _OCCUPATION = [
         rf"(?:\bi\s+|^\W*|,\s*|\band\s+|{_I_AM}\s+)(?:currently\s+|now\s+|also\s+|still\s+)?"
         # "i do 12 hr shifts as a paramedic"
         rf"(?:(?:do|pull|cover)\s+(?:\d{{1,2}}\s*(?:hr|hour|h)\s+|long\s+|night\s+|day\s+)?shifts\s+"
-        rf"|work(?:ing)?\s+(?:nights\s+"
+        rf"|(?<=m\s)staying\s+|work(?:ing)?\s+(?:nights\s+"
         rf"|days\s+|(?:long\s+|\d{{1,2}}\s*(?:hr|hour|h)\s+|night\s+|early\s+|late\s+)?shifts\s+"
         rf"|weekends\s+|part[- ]time\s+|full[- ]time\s+|remotely\s+|remote\s+|freelance\s+"
         # "i work from home as a translator", "i work 9-5 as a graphic designer"
@@ -7615,7 +7630,7 @@ _RULES: Final = (
     (_rule_household, _HOUSEHOLD.bit),
     (_rule_pet_chore, _PET_CHORE.bit),
     (_rule_home, _bits(*_HOME)),
-    (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE)),
+    (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE, _MY_CITY)),
     (_rule_im_in, _IM_IN.bit),
     (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE, _ACTIVITY, _TEACHES, _MANAGE_SITE)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
@@ -7667,7 +7682,7 @@ _HERE_IN = _grx(
     rf"|they|we|people|everything|everyone|prices|rent|my|our)\b)",
     "here",
 )
-_HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE)
+_HOME_MENTION_BITS: Final = _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE, _MY_CITY)
 # A message none of whose rules can match, and that names no earlier relative or pet ("her
 # name is Mia"), yields nothing whatever else is true of it.
 # ... and a name signed after thanks is a name (see _SIGN_OFF, _SIGN_OFF_LINE)
@@ -7754,7 +7769,10 @@ _QUESTION_PARTS = re.compile(
     r"|will)\b)"
     # "i have 2 cats Miso and Tofu and the new lease says no pets??": the ask is the new
     # subject's, not the statement before it
-    rf"|\s+and\s+(?={THING_DID})",
+    rf"|\s+and\s+(?={THING_DID})"
+    # "im a barista at costa and they put me on 3 closes in a row??": the ask is theirs
+    # ... "my employer is Siemens and this month my pension deduction doubled??"
+    rf"|\s+and\s+(?=(?:they|this\s+(?:month|week|year|morning)|today|suddenly)\s)",
     re.IGNORECASE,
 )
 
@@ -7824,6 +7842,16 @@ _QUOTED_START = re.compile(
     r"|>|begin\s+forwarded|[-=_*]{3,}\s*$)",
     re.IGNORECASE | re.MULTILINE,
 )
+# A block of "> " lines quotes someone else; the user's own words start again after it ("got
+# this from a coworker: > Hi all ... - Greg [blank line] im vegetarian so ...")
+# ... and so does a pasted markdown section, up to its blank line ("## vite 6.0.0\n- requires
+# Node 18")
+_QUOTE_BLOCK = re.compile(
+    r"^[ \t]*>[^\n]*(?:\n[ \t]*>[^\n]*)*(?=\n[ \t]*\n|\Z)"
+    r"|^[ \t]*\#{1,4}[ \t]+\S[^\n]*(?:\n[ \t]*\S[^\n]*)*",
+    re.MULTILINE,
+)
+_NOT_NEWLINE = re.compile(r"[^\n]")
 # "starts exactly like this: 'My name is Ingrid ...'": a passage quoted after a colon
 # "i eat eggs and cheese again since like march. so vegetarian i guess": the diet concluded in
 # the next sentence from what the user eats
@@ -8001,9 +8029,11 @@ _SELF_CORRECTION = _rx(
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*"
     r"(?:(?:it['’]?s|it\s+is)\s+(?!(?:my|his|her|their|our|your|not)\b))?(?:an?\s+)?"
     rf"(?P<value>[a-z](?:[\w'’\-/]|\.(?=\w))*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*){{0,2}}"
-    rf"|\d+(?:\.\d+)*(?:\s+(?!(?:now|then|too|again)\b)[a-z]+(?=\s*[,.;!?]))?)"
+    # ("3.10, no sorry 3.11 in the venv": never the "3" of "3.11")
+    rf"|\d+(?:\.\d+)*(?!\.?\d)(?:\s+(?!(?:now|then|too|again)\b)[a-z]+(?=\s*[,.;!?]))?)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
-    rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b))"
+    rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b"
+    rf"|\s+in\s+(?:the|my|our|this)\s))"
 )
 _POINTING: Final = frozenset(_words("that thats that's that’s this it its it's it’s"))
 _BARE_SORRY = _rx(r"^\W*(?:sorry|oops)\W+(?!(?:i\s+mean|no)\b)")
@@ -10042,6 +10072,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if (serious := _SERIOUSLY.search(text)) and _LAUGH.search(text, 0, serious.start()):
             self._note(seq, 0, serious.start(), "joke")
             text = _BLANK * serious.start() + text[serious.start() :]
+        if ">" in text or "#" in text:
+            for block in _QUOTE_BLOCK.finditer(text):
+                self._note(seq, block.start(), block.end(), "quoted")
+            text = _QUOTE_BLOCK.sub(lambda b: _NOT_NEWLINE.sub(_BLANK, b.group()), text)
         quoted = _QUOTED_START.search(text)
         limit = quoted.start() if quoted else len(text)
         if quoted:

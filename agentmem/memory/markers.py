@@ -615,7 +615,9 @@ _OWN_HOME_MENTION: Final = re.compile(
     r"(?:(?:my|our)\s+(?:(?:own|little|tiny|small|rented|current)\s+)?"
     r"(?:flat|apartment|apt|house|home|place|condo|studio)"
     # "coming to visit us in Amman next week": the visit is bounded, the home is not
-    r"|(?:visit|visiting|stay\s+with|staying\s+with)\s+(?:us|me))\s+(?:back\s+|here\s+)?in\s",
+    r"|(?:visit|visiting|stay\s+with|staying\s+with)\s+(?:us|me))\s+(?:back\s+|here\s+)?in\s"
+    # "in my city sevilla tomorrow"
+    r"|(?:my|our)\s+(?:city|town|village)\s*,?\s+\S",
     re.I,
 )
 _FRAME_TAIL: Final = re.compile(r"[^,;.!?]*?(?=\s+(?:i|i'm|im|we|my)\b|[,;.!?]|$)", re.I)
