@@ -6632,3 +6632,27 @@ def test_facts_beside_pasted_blocks_offers_and_asks_of_their_own(tmp_path: Path)
     )
     fixed = _formed(tmp_path / "fixed", "but im on python 3.10, no sorry 3.11 in the venv")
     assert not any(s.endswith("python version is 3") for s in fixed), fixed
+
+
+def test_diets_said_as_a_reason_or_after_the_one_denied(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("reason", "since im vegan what can i bring to my cousins bbq on sat", "vegan"),
+            (
+                "denied first",
+                "not vegan lol, pescatarian. quick dinners w tinned fish?",
+                "pescatarian",
+            ),
+            ("just", "oh wait no im not vegan, just vegetarian, eggs are fine", "vegetarian"),
+            ("only", "i cant help much tbh im only vegetarian, i still eat cheese", "vegetarian"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("hers", "my sister is not vegan, vegetarian", "vegetarian"),
+            ("neither", "im not vegan, not even vegetarian", "vegetarian"),
+            ("if", "if im vegan what can i eat at a bbq", "vegan"),
+        ),
+    )

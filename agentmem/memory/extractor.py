@@ -657,7 +657,7 @@ _CLAUSE_SEP = _grx(
     rf"(?=(?:i{_A}?m|im|i\s+am|i\s+have|i{_A}?ve|ive|we\s+(?:live|are|have)|my)\b)"
     # a run-on with no punctuation: "can u help me do a budget im a teaching assistant" (kept
     # only after a word that does not make it part of the sentence, see _RUN_ON_KEEP)
-    rf"|(?P<runon>(?<=[a-z])\s+)(?=(?:i{_A}?m|im|i\s+am)\s+(?:literally\s+|just\s+|actually\s+)?"
+    rf"|(?P<runon>(?<=[a-z])\s+)(?=(?:i{_A}?m|im|i\s+am)\s+(?:literally\s+|just\s+|actually\s+|only\s+)?"
     # "i dont eat pork im halal"
     # ... "dont put any shrimp or crayfish im allergic to shrimp"
     rf"(?:(?:a|an)\s|(?:vegan|vegetarian|halal|kosher|pescatarian|coeliac|celiac|allergic)\b))"
@@ -5728,6 +5728,14 @@ _DIET = [
         rf"(?:more|more\s+like|just|only|basically|mostly)\s+(?P<diet>{_DIET_WORDS})\b",
         "more just only basically mostly",
     ),
+    # "not vegan lol, pescatarian", "oh wait no im not vegan, just vegetarian": the diet taken
+    # for the user's, denied, then theirs
+    _grx(
+        rf"(?:^\W*(?:(?:oh|ah|wait|no|nah|sorry|lol)\W+)*|{_I_AM}\s+)(?:(?:i{_A}?m|im|i\s+am)\s+)?"
+        rf"not\s+(?:a\s+)?{_DIET_WORDS}(?:\s+(?:lol|haha|lmao|tho|though|actually))?\s*,\s*"
+        rf"(?:just\s+|only\s+|actually\s+|but\s+)?(?P<diet>{_DIET_WORDS})(?=\s*(?:$|[,.;!]))",
+        "not",
+    ),
     _grx(
         # "we are vegetarian, no egg also": the household the user speaks for
         rf"(?:{_I_AM}|\bi{_A}?ve\s+been|\bi\s+have\s+been|\bwe(?:{_A}?re|\s+are)(?:\s+both|\s+all)?"
@@ -5735,7 +5743,7 @@ _DIET = [
         # "im a chef and also vegan": the subject carried over
         rf"|{_I_AM}\s+(?:a|an)\s+(?:[\w\-]+\s+){{0,3}}?{_ROLE_HEAD}\s+and)\s+"
         # up to two adverbs: "now im vegetarian again", "im more flexitarian", "im kinda vegan"
-        rf"(?:(?:also|now|still|strictly|fully|mostly|mainly|basically|pure|just|more|kinda"
+        rf"(?:(?:also|now|still|strictly|fully|mostly|mainly|basically|pure|just|only|more|kinda"
         rf"|kind\s+of|sort\s+of|pretty\s+much|totally|completely|100%|back|officially"
         rf"|technically|actually)\s+){{0,2}}"
         rf"(?:a\s+|an\s+)?(?:strict\s+)?"
@@ -7802,6 +7810,8 @@ def _segments(text: str, start: int, end: int, question: bool) -> list[tuple[int
     """A sentence as (start, end, asking) parts: a question's declarative lead, then the ask,
     and inside the ask a reason the user gives of themself ("since i hate coriander", "because
     i work at kpmg as an auditor", "given that we're on pnpm and node 20"), said, not asked."""
+    # "since im vegan what can i bring to the bbq on sat": asked without its question mark
+    question = question or _REASON_THEN_ASK.match(text, start, end) is not None
     if not question:
         return [(start, end, False)]
     lead = _declarative_span(text, start, end, question)
@@ -7822,6 +7832,10 @@ def _segments(text: str, start: int, end: int, question: bool) -> list[tuple[int
     ]
 
 
+_REASON_THEN_ASK = _rx(
+    rf"\W*(?:since|because|bc|cos|coz|given(?:\s+that)?)\s+(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we)\s"
+    r"[^,.;!?]{0,60}?\s(?:what|which|how|where|can|could|should)\s"
+)
 # A reason the user gives inside a question: what follows is stated (never "if", which
 # supposes; "when i work nights as a nurse" reads as a question of its own and is left)
 _REASON_IN_ASK = _rx(
