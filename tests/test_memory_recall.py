@@ -6656,3 +6656,22 @@ def test_diets_said_as_a_reason_or_after_the_one_denied(tmp_path: Path) -> None:
             ("if", "if im vegan what can i eat at a bbq", "vegan"),
         ),
     )
+
+
+def test_tastes_said_as_a_fan_or_a_hobby_and_typed_fast(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("fan", "add that Im a die-hard Arsenal fan, people always ask", "likes arsenal"),
+            ("myself", "as a teacher and big jazz fan myself, which songs for kids", "likes jazz"),
+            ("hobby", "bonsai is my big hobby, i love it very much", "likes bonsai"),
+            ("typo", "i absolutly hate mushrooms so none of that", "dislikes mushrooms"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("hers", "my flatmate is vegan. shes also a massive coldplay fan lol", "coldplay"),
+            ("sarcasm", "sitting in traffic every day is my favorite hobby", "traffic"),
+        ),
+    )

@@ -596,7 +596,7 @@ _CLAUSE_SEP = _grx(
     rf"|,?\s+so\s+(?=(?:[\w\-]+\s+){{1,2}}?(?:i{_A}?m|im|i(?!\s+(?:guess|think|suppose|reckon"
     rf"|mean)\b)|we)\s)"
     # "CI runs on python 3.12 so dont worry about old syntax": the "dont" is an instruction
-    rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need|no|not)\b)"
+    rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need|no|not|none|nothing)\b)"
     # "i live in Gratkorn so late close on the 24th is not possible for me": what follows from
     # it is a statement of its own
     rf"|,?\s+so\s+(?=(?!(?:i|im|i{_A}m|we|we{_A}re|my|our)\b)[a-z][\w\-]*(?:\s+[\w\-]+){{0,5}}\s+"
@@ -5317,7 +5317,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
 _ADVERBS = (
     r"(?:really|absolutely|just|totally|truly|genuinely|also|still|especially|do|much|honestly"
     r"|seriously|literally|kinda|lowkey|always|actually|personally|generally|usually|definitely"
-    r"|def|both|all)"
+    r"|def|both|all"
+    # ... as typed fast: "i absolutly hate mushrooms", "i realy love"
+    r"|absolutly|absolutley|realy|rly|totaly|truely|litterally|genuinly)"
 )
 # A verb of liking that opens a message or follows the user's own clause after a comma
 # ("all my training is outside, love trail running": after the user's own "my" too)
@@ -5334,6 +5336,29 @@ _PREFERENCE = [
             rf"{_I_AM}\s+(?:definitely\s+|really\s+|much\s+)?more\s+of\s+an?\s+"
             rf"(?P<verb>)(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+person\b",
             "person",
+        ),
+    ),
+    # "im a die-hard Arsenal fan", "big jazz fan myself": the user's own (never "shes a massive
+    # coldplay fan")
+    (
+        "likes",
+        _grx(
+            rf"{_I_AM}\s+(?:also\s+)?(?:a\s+)?(?:big|huge|massive|die-?hard|diehard|lifelong)\s+"
+            rf"(?P<verb>)(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+fan\b(?!\s+of\b)"
+            rf"|\b(?:big|huge|massive|die-?hard|diehard|lifelong)\s+"
+            rf"(?P<obj2>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+fan\s+myself\b",
+            "fan",
+        ),
+    ),
+    # "bonsai is my big hobby": the thing, then what it is to the user
+    (
+        "likes",
+        _grx(
+            rf"(?:^\W*|[,;]\s*|\b(?:and|but|so)\s+)(?P<verb>)"
+            rf"(?!(?:it|this|that|she|he|they|what|which)\b)(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+            rf"\s+is\s+my\s+(?:big\s+|biggest\s+|main\s+|favou?rite\s+|new\s+|great\s+|one\s+)?"
+            rf"(?:hobby|passion)\b",
+            "hobby passion",
         ),
     ),
     # "but musicals I cannot stand", "mushrooms i hate": the thing first
