@@ -5354,10 +5354,10 @@ _PREFERENCE = [
     (
         "likes",
         _grx(
-            rf"(?:^\W*|[,;]\s*|\b(?:and|but|so)\s+)(?P<verb>)"
-            rf"(?!(?:it|this|that|she|he|they|what|which)\b)(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
-            rf"\s+is\s+my\s+(?:big\s+|biggest\s+|main\s+|favou?rite\s+|new\s+|great\s+|one\s+)?"
-            rf"(?:hobby|passion)\b",
+            r"(?:^\W*|[,;]\s*|\b(?:and|but|so)\s+)(?P<verb>)"
+            r"(?!(?:it|this|that|she|he|they|what|which)\b)(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+            r"\s+is\s+my\s+(?:big\s+|biggest\s+|main\s+|favou?rite\s+|new\s+|great\s+|one\s+)?"
+            r"(?:hobby|passion)\b",
             "hobby passion",
         ),
     ),
