@@ -3404,7 +3404,7 @@ _HOME_POSSESSIVE = _grx(
     rf")\s+(?:back\s+|here\s+)?in\s+"
     rf"(?P<place>{_ANY_PLACE})",
     "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord"
-    " near visit visiting",
+    " near visit visiting stay staying",
 )
 # "tomorrow i go run 10k in my city sevilla": the city the user calls theirs ("my hometown" is
 # where they are from)
@@ -4028,7 +4028,7 @@ _OCCUPATION = [
         # non-native "I work since 2016 as tax advisor", "i work of nurse" (Spanish "de")
         rf"(?:since\s+\d{{4}}\s+)?(?:as|like|(?<=work\s)of)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE})"
         rf"{_ROLE_END}",
-        "work working shifts",
+        "work working shifts staying",
     ),
     # "i work in vodafone call center as customer service agent": the workplace, then the title
     _grx(
@@ -5059,7 +5059,8 @@ _TEACHES = _grx(
     r"|professionally)"
     # "i teach yoga, mostly small batches": a class one teaches is taught for work
     r"|(?:(?<=yoga)|(?<=pilates)|(?<=dance)|(?<=ballet))"
-    r"(?=\s*[,.;!]|\s*$|\s+(?:classes|and|so|mostly|mainly)\b)))"
+    # (a bare "i teach yoga" may be a friend's lesson)
+    r"(?=\s*,?\s+(?:classes|mostly|mainly|full[- ]time|part[- ]time|for\s+work)\b)))"
     # "i teach at a school so weekdays im stuck": a teacher at a school, subject unsaid
     r"|\bi\s+(?:(?:also|mainly|mostly|still|now|currently|actually)\s+)?teach\s+(?:at|in)\s+"
     r"(?:a|an|the)\s+(?P<school>(?:primary|secondary|high|middle|elementary|local|private|public"
