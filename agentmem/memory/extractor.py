@@ -59,7 +59,9 @@ from agentmem.memory.markers import (
     IT_DID,
     MARKER_TRIGGERS,
     PARENT_WORDS,
+    SO_THEN_SUBJECT,
     THING_DID,
+    TIMED_PREFACE,
     TIMED_SUBJECT,
     LiteralPrefilter,
     conjunct_start,
@@ -563,8 +565,7 @@ _SUBJECT_START = (
 _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
     # "context for today: db is postgres 15": a preface whose time is its own
-    rf"|\b(?:context|background|setup|info|stack|fyi)\s+for\s+(?:today|now|tonight"
-    rf"|(?:this|the)\s+(?:session|task|week|sprint|morning))\s*:\s+"
+    rf"|{TIMED_PREFACE}"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
     # ("me and my bf moved to porto": one subject, the couple)
     rf"|,?\s+(?:but|(?<!\bme\s)and|so|although|though|while|whereas|because|bc|cuz|coz|since|plus"
@@ -592,9 +593,7 @@ _CLAUSE_SEP = _grx(
     # "we switched to pnpm like 2 weeks ago, theres no yarn.lock anymore": a new statement
     rf"|,\s+(?=there{_A}?s\b|theres\b|there\s+(?:is|are)\b)"
     # "i teach at a school so weekdays im stuck till 4": what follows "so" has its own subject
-    # ("so pescatarian i guess" concludes: a tag, no subject)
-    rf"|,?\s+so\s+(?=(?:[\w\-]+\s+){{1,2}}?(?:i{_A}?m|im|i(?!\s+(?:guess|think|suppose|reckon"
-    rf"|mean)\b)|we)\s)"
+    rf"|{SO_THEN_SUBJECT}"
     # "CI runs on python 3.12 so dont worry about old syntax": the "dont" is an instruction
     rf"|,?\s+so\s+(?=(?:don{_A}?t|do\s+not|pls|please|no\s+need|no|not|none|nothing)\b)"
     # "i live in Gratkorn so late close on the 24th is not possible for me": what follows from

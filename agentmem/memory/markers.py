@@ -28,7 +28,9 @@ from typing import Final
 __all__ = [
     "INJECTION_MARKERS",
     "IT_DID",
+    "SO_THEN_SUBJECT",
     "THING_DID",
+    "TIMED_PREFACE",
     "TIMED_SUBJECT",
     "TRANSIENT_MARKERS",
     "clause_bounds",
@@ -464,6 +466,19 @@ THING_DID: Final = (
 _TIME_OPENER = (
     r"(?:this|next|last)\s+\w+|today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment"
 )
+# "i teach at a school so weekdays im stuck till 4": after "so", a subject a word or two on
+# opens a statement of its own with its own time ("so pescatarian i guess" concludes; the
+# extractor splits its clauses at the same words)
+SO_THEN_SUBJECT: Final = (
+    r",?\s+so\s+(?=(?:[\w\-]+\s+){1,2}?(?:i['’]?m|i(?!\s+(?:guess|think|suppose|reckon|mean)\b)"
+    r"|we)\s)"
+)
+# "context for today: db is postgres 15": a preface whose time is its own, not the setup's
+# that follows (the extractor splits its clauses at the same words)
+TIMED_PREFACE: Final = (
+    r"\b(?:context|background|setup|info|stack|fyi)\s+for\s+(?:today|now|tonight"
+    r"|(?:this|the)\s+(?:session|task|week|sprint|morning))\s*:\s+"
+)
 
 # "I live in Clermont-Ferrand and for february holidays we want to go skiing": a short phrase of
 # time or place before a new first-person subject opens that subject's statement (the extractor
@@ -494,14 +509,10 @@ def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
         r"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
         rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER}"
         rf"{thing_did})"
-        # "i teach at a school so weekdays im stuck till 4": the subject a word or two on
-        r"|,?\s+so\s+(?=(?:[\w\-]+\s+){1,2}?(?:i['’]?m|i(?!\s+(?:guess|think|suppose|reckon"
-        r"|mean)\b)|we)\s)"
+        rf"|{SO_THEN_SUBJECT}"
         r"|,\s+(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+)?"
         rf"{_SUBJECT})"
-        # "context for today: db is postgres 15": the time bounds the preface, not the setup
-        r"|\b(?:context|background|setup|info|stack|fyi)\s+for\s+(?:today|now|tonight"
-        r"|(?:this|the)\s+(?:session|task|week|sprint|morning))\s*:\s"
+        rf"|{TIMED_PREFACE}"
         rf"|,\s+(?={IT_DID})"
         # "im an sre at Takealot, on call this week": a passing state after the job
         r"|,\s+(?=(?:on|off)\s+(?:call|leave|holiday|vacation|nights|shift|sick|duty)\b)"
