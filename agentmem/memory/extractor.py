@@ -56,6 +56,7 @@ from agentmem.memory.lexicon import (
     multi_word_employers,
 )
 from agentmem.memory.markers import (
+    HOME_NOUNS,
     IT_DID,
     MARKER_TRIGGERS,
     PARENT_WORDS,
@@ -3392,9 +3393,9 @@ _SINCE_I_LIVE = _grx(
 _HOME_POSSESSIVE = _grx(
     # "the party at our place in Bolton": the user's household's home is the user's
     rf"(?:\b(?:my|our)\s+(?:(?:own|little|new|tiny|small|rented|current)\s+)?"
-    rf"(?:flat|apartment|apt|house|home|place|condo|studio|neighbou?rhood|rent|landlord"
+    rf"(?:{HOME_NOUNS}|neighbou?rhood|rent|landlord"
     # "my flat is in Bristol, key is with the neighbour" (never "my landlord is in Spain")
-    rf"|(?:flat|apartment|apt|house|home|place|condo|studio)\s+(?:is|{_A}s))"
+    rf"|{HOME_NOUNS}\s+(?:is|{_A}s))"
     # "find a vet near me in leeds": where the user is, in a request (see _AWAY_FROM_HOME)
     rf"|\b(?P<near>near\s+(?:me|us))"
     # "my brother in law is coming to visit us in Amman next week": the user's home is visited

@@ -26,6 +26,7 @@ import unicodedata
 from typing import Final
 
 __all__ = [
+    "HOME_NOUNS",
     "INJECTION_MARKERS",
     "IT_DID",
     "SO_THEN_SUBJECT",
@@ -621,10 +622,13 @@ _POSSESSIVE_MENTION: Final = re.compile(
     re.IGNORECASE,
 )
 _PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
+# The user's own dwelling, as a possessive names it ("my flat in cork", "our place in Bolton");
+# the extractor's possessive home rule names it with the same words
+HOME_NOUNS: Final = r"(?:flat|apartment|apt|house|home|place|condo|studio)"
 _MOVING_IN: Final = re.compile(r"\bmov(?:e|es|ing)\s+(?:in|into|to)\s+$", re.I)
 _OWN_HOME_MENTION: Final = re.compile(
     r"(?:(?:my|our)\s+(?:(?:own|little|tiny|small|rented|current)\s+)?"
-    r"(?:flat|apartment|apt|house|home|place|condo|studio)"
+    rf"{HOME_NOUNS}"
     # "coming to visit us in Amman next week": the visit is bounded, the home is not
     r"|(?:visit|visiting|stay\s+with|staying\s+with)\s+(?:us|me))\s+(?:back\s+|here\s+)?in\s"
     # "in my city sevilla tomorrow"
