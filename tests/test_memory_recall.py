@@ -6675,3 +6675,53 @@ def test_tastes_said_as_a_fan_or_a_hobby_and_typed_fast(tmp_path: Path) -> None:
             ("sarcasm", "sitting in traffic every day is my favorite hobby", "traffic"),
         ),
     )
+
+
+def test_pets_named_with_ordinary_words_across_a_comma_or_a_state(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("comma she", "my hamster pixie, she turns 2 next week what cake is safe", "pixie"),
+            ("she", "my dog pepper she is 3 and scared of fireworks", "pepper"),
+            ("asleep", "pic is my cat toast asleep on my laptop keyboard lol", "toast"),
+            ("only", "my parrot mango only says hello and mimics the microwave", "mango"),
+            ("pair", "asking for our two rats, gus and bean, they go crazy for blue", "bean"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("aside", "my cat lol she is so dramatic", "lol"),
+            ("hedge", "my dog maybe, she could use a walk", "maybe"),
+            ("place", "my rabbit outside, he is cold?", "outside"),
+            ("verb", "biscuit my pup fell asleep on my arm lol", "fell"),
+            ("pair of states", "my two cats, black and white, are fat", "black"),
+        ),
+    )
+
+
+def test_a_relative_gone_a_level_in_a_correction_and_a_surname(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "surname",
+                "book a doctor for my mother. her name is Fatma Yilmaz, she not speak english",
+                "fatma yilmaz",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("anniversary", "its 3 years since my mum passed next tuesday. a caption?", "mother"),
+            ("years ago", "my dad passed two years ago, i want a poem for him", "father"),
+        ),
+    )
+    got = _formed(
+        tmp_path / "level",
+        "languages line pls: english fluent, italian fluent",
+        "no wait sorry i mixed up, its portuguese fluent not italian!!",
+    )
+    assert "user speaks portuguese fluently" in got, got
+    assert not any("italian" in s for s in got), got

@@ -26,6 +26,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from itertools import chain
 from typing import Any, Final
 
 import msgspec
@@ -86,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/36"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/37"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1231,7 +1232,8 @@ def _inside_quotes(text: str, pos: int) -> bool:
 
 _APPOSITION = _rx(r"\W*(?:my|our)\s+(?:[\w\-]+\s+)?[\w\-]+\s*,")
 _DIED = _grx(
-    r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few)|died|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
+    r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few|next|yesterday"
+    r"|[\w\-]+\s+(?:years?|months?|weeks?)\s+ago)|died|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
     r"|rainbow\s+bridge|is\s+no\s+longer\s+with\s+us"
     # "we lost our golden retriever Max last week", "had to rehome my cat pepper"
     r"|(?:we|i)\s+(?:just\s+|recently\s+|sadly\s+)?lost\s+(?:my|our)|re-?homed?|rehoming"
@@ -1472,12 +1474,16 @@ _PET_VERBS = (
     # "my dog biscuit turned 3 today"
     r"|turned|turns"
 )
+_PET_VERB_WORDS: Final = frozenset(
+    (*_PET_VERBS.split("|"), *_words("fall falls fell lay lies lie lying laying sitting"))
+)
 # ... but "my dog, however, is fine": a word said aside, between commas
 _ASIDE_WORDS: Final = frozenset(
     _words(
-        "however though anyway anyways btw tbh lol lmao meanwhile otherwise therefore instead"
+        "however though tho anyway anyways btw tbh lol lmao meanwhile otherwise therefore instead"
         " alas ok okay sadly yes yeah no nope well sigh ugh again too also still now then"
-        " unfortunately luckily thankfully hopefully"
+        " unfortunately luckily thankfully hopefully maybe perhaps probably prob honestly"
+        " actually literally seriously"
     )
 )
 _PET_APPOSED = re.compile(
@@ -1598,7 +1604,9 @@ _PET_NAME_THEN_VERB = re.compile(
     rf"\s+(?P<names>[a-z][a-z'’\-]{{1,19}})(?=\s+(?:and\s+(?:my|our|she|he|shes|hes|she['’]s"
     # "how much hay should my rabbit biscuit eat", "my dog rex eat everything": the verb's
     # plain form, after a modal or in a second language
-    rf"|he['’]s)|{_PET_VERBS}|eat|sleep|drink|need|get)\b)"
+    rf"|he['’]s)|{_PET_VERBS}|eat|sleep|drink|need|get"
+    # "my cat toast asleep on my keyboard", "my parrot mango only says hello"
+    rf"|asleep|only|still|sitting|sleeping|lying|laying|playing|hiding|chasing|snoring)\b)"
 )
 
 
@@ -1629,6 +1637,12 @@ _PAIR_BEFORE_PETS = re.compile(
     r"(?:^\W*|\b(?:for|with|meet|walk|walking|feed|feeding|of)\s+)(?P<a>[a-z][a-z'’\-]{1,19})"
     r"\s+(?:and|&|n)\s+(?P<b>[a-z][a-z'’\-]{1,19})\s*,\s*(?:my|our)\s+(?:two\s+|2\s+|both\s+)?"
     rf"(?P<species>{_PET_SURFACE})\b"
+)
+# "our two rats, gus and bean, they go crazy": the pair named just after the user's pets
+_PETS_THEN_PAIR = re.compile(
+    rf"\b(?:my|our)\s+(?:(?:two|2|both)\s+)?(?:(?:{_PET_MOD})\s+)?(?P<species>{_PET_SURFACE})"
+    r"\s*,\s*(?P<a>[a-z][a-z'’\-]{1,19})\s+(?:and|&|n)\s+(?P<b>[a-z][a-z'’\-]{1,19})"
+    r"(?=\s*[,.!;)]|\s*$|\s+(?:they|theyre|are|both)\b)"
 )
 _LOWER_NAME_BEFORE = re.compile(
     r"(?:^\W*|[,;:]\s*|\b(?:also|and|ok|oh|lol|btw|plus|omg|ugh)\s+)"
@@ -1955,6 +1969,8 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             is_pet
             and (named := _PET_NAME_THEN_VERB.match(rest))
             and _pet_name_ok(named.group("names"))
+            # "my pup fell asleep": a verb is no name
+            and named.group("names").casefold() not in _PET_VERB_WORDS
         ):
             names, end = [named.group("names").title()], m.end() + named.end()
 
@@ -4743,12 +4759,14 @@ _PET_IN_BRACKETS = _rx(
     rf"(?:\s+(?:along|too|again|out|over|back|around|in))?"
     rf"\s*(?P<bracket>\(\s*(?:my|our)\s+(?P<species>{_PET_SURFACE})\s*\))"
 )
-# "my dog biscuit (lab, 3) pulls on the lead", "my cat luna and she goes mental": a lower-case
-# name before an aside about the pet or a clause about her or him
+# "my dog biscuit (lab, 3) pulls on the lead", "my cat luna and she goes mental", "my hamster
+# pixie, she turns 2": a lower-case name before an aside about the pet or a clause about her or him
 _PET_BEFORE_ASIDE = _rx(
     rf"\b(?:my|our)\s+(?:(?:{_PET_MOD})\s+)?(?P<species>{_PET_SURFACE})\s+"
     rf"(?P<name>(?-i:[a-z][a-z'’\-]{{1,19}}))"
-    rf"(?=\s*\([^()]{{1,30}}\)|\s+and\s+(?:she|he|shes|hes|she['’]s|he['’]s)\s)"
+    rf"(?=\s*\([^()]{{1,30}}\)|\s+and\s+(?:she|he|shes|hes|she['’]s|he['’]s)\s"
+    # "my hamster pixie, she turns 2", "my dog pepper she is 3": a clause about her or him
+    rf"|\s*,?\s+(?:she|he|shes|hes|she['’]s|he['’]s)\s)"
 )
 # A pet that is gone: "our old dog rex passed in april"
 _PAST_PET = _rx(r"\b(?:passed|died|rip|put\s+down|put\s+to\s+sleep|rehomed|gave\s+away)\b")
@@ -5042,6 +5060,7 @@ def _another_subject(c: str, start: int) -> bool:
 
 # "currently i teach maths at a secondary school": the subject's teacher
 _SUBJECT_SPELLING: Final = {"esl": "ESL", "pe": "PE"}
+_LEVEL_WORDS: Final = frozenset(_words("fluent fluently native beginner learning basic"))
 _SCHOOL_LEVELS: Final = frozenset(_words("primary secondary high middle elementary"))
 _TEACHES = _grx(
     r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently|actually)\s+)?teach\s+"
@@ -10424,10 +10443,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._business_worked_at(text[:limit], seq, hits)
         if "(" in text[:limit]:
             self._pet_in_brackets(text[:limit], seq, hits)
-        if "(" in text[:limit] or " and " in text[:limit]:
+        if (
+            "(" in text[:limit]
+            or " and " in text[:limit]
+            or " he" in text[:limit]
+            or " she" in text[:limit]
+        ):
             self._pet_named_before_aside(text[:limit], seq, hits)
-            if ", my " in text[:limit] or ", our " in text[:limit]:
-                self._pets_named_before(text[:limit], seq, hits)
+        if ("(" in text[:limit] or " and " in text[:limit]) and (
+            ", my " in text[:limit] or ", our " in text[:limit] or "s, " in text[:limit]
+        ):
+            self._pets_named_before(text[:limit], seq, hits)
         if (
             " named " in text
             or " called " in text
@@ -10502,7 +10528,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         about her or him, names the unnamed pet the message stated (never a new one)."""
         for m in _PET_BEFORE_ASIDE.finditer(text):
             name = m.group("name")
-            if not _pet_name_ok(name) or name.casefold() in _NOT_NAMED:
+            if (
+                not _lower_pet_name(name)
+                or name.casefold() in _NOT_NAMED
+                or name.casefold() in _ASIDE_WORDS
+                or name.casefold() in _RELATIVE_DAYS
+            ):
                 continue
             species = _normal("pet", "species", m.group("species"))
             bare = [
@@ -10516,12 +10547,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._replace(bare[0], new, hits, seq, (m.start(), m.end("name")))
 
     def _pets_named_before(self, text: str, seq: int, hits: list[_Hit]) -> None:
-        """ "its for biscuit and pepper, my two beagles": the pair named before the user's
-        two unnamed pets that the message stated are their names (never new pets)."""
-        for m in _PAIR_BEFORE_PETS.finditer(text):
+        """ "its for biscuit and pepper, my two beagles", "our two rats, gus and bean, they go
+        crazy": the pair named beside the user's two unnamed pets that the message stated are
+        their names (never new pets)."""
+        for m in chain(_PAIR_BEFORE_PETS.finditer(text), _PETS_THEN_PAIR.finditer(text)):
             pair = (m.group("a"), m.group("b"))
             if not all(
-                _pet_name_ok(word)
+                _lower_pet_name(word)
                 and word not in _NOT_NAMED
                 and word not in _DESCRIBING_PAIR
                 and word not in _NOT_A_NOUN
@@ -10539,9 +10571,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if not bare:
                 continue
             first, second = (_Hit("pet", {"species": species, "name": w.title()}) for w in pair)
-            self._replace(bare[0], first, hits, seq, (m.start("a"), m.end("species")))
-            second.evidence.append((seq, m.start("a"), m.end("species")))
-            second.stated_end = m.end("species")
+            span = (min(m.start("a"), m.start("species")), max(m.end("b"), m.end("species")))
+            self._replace(bare[0], first, hits, seq, span)
+            second.evidence.append((seq, *span))
+            second.stated_end = span[1]
             hits.append(second)
 
     def _signed_off(self, text: str, m: re.Match[str], seq: int, hits: list[_Hit]) -> None:
@@ -11947,6 +11980,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     continue
                 # "its my dog not cat": the determiner is not part of the value
                 replacement = _DETERMINER_LEAD.sub("", m.group("new")) or m.group("new")
+                # "its portuguese fluent not italian": the level said after it is no part of
+                # the language's name
+                lang, _, level = replacement.rpartition(" ")
+                if hit.kind == "language" and lang and level.casefold() in _LEVEL_WORDS:
+                    replacement = lang
                 if last_word and " " not in replacement:
                     replacement = f"{value.rsplit(' ', 1)[0]} {replacement}"
                 # "postgres 14 ... its actually 15": a version alone replaces the version
@@ -12945,6 +12983,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if m.group("lower") and (raw in _NOT_A_NOUN or _VOCABULARY.fullmatch(raw)):
             return
         names = _names(raw) if raw[:1].isupper() else [raw.title()]
+        # "her name is Fatma Yilmaz, she ...": a surname ending the clause completes the name
+        if (
+            m.group("pron")
+            and len(names) == 1
+            and raw[:1].isupper()
+            and (second := _SECOND_NAME.match(clause, m.end()))
+            and _names(second.group("second"))
+        ):
+            names = [f"{names[0]} {second.group('second')}"]
         if _clause_blocked(clause, None, mask) or not names:
             return
         said = m.group("pron") or m.group("pron2") or m.group("pron3") or m.group("pron4")
