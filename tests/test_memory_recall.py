@@ -6725,3 +6725,71 @@ def test_a_relative_gone_a_level_in_a_correction_and_a_surname(tmp_path: Path) -
     )
     assert "user speaks portuguese fluently" in got, got
     assert not any("italian" in s for s in got), got
+
+
+def test_languages_at_home_basic_natively_and_a_level_with_its_own_language(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "at home",
+                "my son has french homework and honestly i cant help him, at home we speak arabic",
+                "arabic",
+            ),
+            ("super basic", "my hungarian is still super basic, been learning it", "hungarian"),
+            (
+                "natively if easier",
+                "mandarin i speak natively if easier to explain anything",
+                "native mandarin",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "fluent in another",
+                "i wish i spoke italian. like i'm fluent in spanish so everyone assumes italian"
+                " is easy for me but i read this menu",
+                "italian",
+            ),
+        ),
+    )
+
+
+def test_jobs_after_a_game_frame_a_label_and_a_corrected_firm(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "real life",
+                "in the game my character is healer and my friend character is doctor, but in"
+                " real life i am nurse in hospital",
+                "nurse",
+            ),
+            (
+                "what i have",
+                "cover letter for supply chain analyst at unilever. what i have: im a logistics"
+                " coordinator at DHL rn, been there 3 yrs",
+                "logistics coordinator",
+            ),
+            ("trade word", "thx. im a bookkeeper at hendriks bouw now", "hendriks bouw"),
+            (
+                "which siemens",
+                (
+                    "im an electrical engineer at siemens, is that plausible",
+                    "sry i mean siemens energy, not siemens ag, they split off a while back",
+                ),
+                "siemens energy",
+            ),
+            ("will", "my wife ana will pick him up early on friday", "named ana"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("game only", "in the game my character is a healer and i am a doctor there", "doctor"),
+            ("quoted line", "ooh i love 'hes the only one who listens'. keep it", "only one"),
+            ("a friend", "caption for my boy jamal, hes my brother from another mother", "brother"),
+        ),
+    )

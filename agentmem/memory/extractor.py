@@ -124,6 +124,8 @@ _LOWER_INSTITUTION = (
     "|primary|elementary|nursery|kindergarten|preschool|library|museum|hospice"
     # "a vet nurse at bayview vets", "still at globe telecom"
     "|vets|veterinary|surgery|telecom|telecoms|airlines|airways|energy|holdings"
+    # "a bookkeeper at hendriks bouw": the trade word in the firm's own language
+    "|bouw|bau|bygg|techniek|technik|installatie|logistiek"
 )
 _KNOWN_PHRASES = "|".join(re.escape(name).replace(r"\ ", r"\s+") for name in multi_word_employers())
 _INSTITUTION_FIRST = (
@@ -566,6 +568,8 @@ _SUBJECT_START = (
 )
 _CLAUSE_SEP = _grx(
     rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
+    # "what i have: im a logistics coordinator at DHL": what the user has is what follows
+    rf"|(?<=\bwhat\si\shave)\s*:\s+|(?<=\bwhat\si\sdo)\s*:\s+"
     # "context for today: db is postgres 15": a preface whose time is its own
     rf"|{TIMED_PREFACE}"
     rf"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
@@ -577,8 +581,9 @@ _CLAUSE_SEP = _grx(
     rf"|{THING_DID}|{TIMED_SUBJECT})"
     # (", i live there" says where the place before it is: the same statement)
     rf"|,\s+(?!(?:i|we)\s+(?:also\s+|actually\s+)?live\s+(?:there|here)\s*(?:$|[,.;!?)]))"
+    # ("i cant help him, at home we speak arabic": where the subject is, then the subject)
     rf"(?=(?:and\s+|but\s+|so\s+)?(?:now\s+|also\s+|actually\s+|currently\s+|honestly\s+"
-    rf"|tbh\s+|personally\s+|seriously\s+|frankly\s+)?(?:{_SUBJECT_START}))"
+    rf"|tbh\s+|personally\s+|seriously\s+|frankly\s+|at\s+home\s+)?(?:{_SUBJECT_START}))"
     # (", where i also live" says where the place before it is: the same statement)
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|could\s+u|what|how"
     rf"|where(?!\s+(?:i|we)\s+(?:also\s+|now\s+|still\s+|actually\s+)?live\b)|which|please"
@@ -1721,7 +1726,9 @@ _WORD_NAMES_AFTER = re.compile(
     # "my mum pat gave me a load of seeds"
     r"|gave|gives|made|makes|bought|buys|sent|sends|told|tells|asked|asks|called|calls|came"
     r"|comes|took|takes|lives|works|visited|visits|cooked|cooks|helped|helps|taught|teaches"
-    r"|drove|drives|picked|picks)\b"
+    r"|drove|drives|picked|picks"
+    # "my wife ana will pick him up early": what she will do, not whether she is
+    r"|will|would|can|could|should|usually|always|never|also|often)\b"
     r"|\s*[,.;!?)]|\s*$)"
 )
 
@@ -2262,7 +2269,10 @@ def _counted_names(c: str, pos: int, count: int, pet: bool = False) -> list[str]
 
 
 _PARENT_PEERS = _rx(r"\s+(?:friends?|mates?|pals?|group|groups|chat|squad|crew)\b")
-_IN_FELLOWSHIP = _rx(r"\s+in\s+(?:christ|arms|the\s+lord|faith)\b")
+# ... and "hes my brother from another mother": a friend
+_IN_FELLOWSHIP = _rx(
+    r"\s+in\s+(?:christ|arms|the\s+lord|faith)\b|\s+from\s+another\s+(?:mother|mom|mum)\b"
+)
 _ONE_PARENT_NEXT = _rx(
     r"\s+(?:a|an|from|(?:(?:\d{1,2}(?:st|nd|rd|th)|50th|60th|70th|80th)\s+)?(?:birthday|bday)"
     r"|house|place|name|side|job|car|funeral|wedding|health|surgery|appointment|retirement)\b"
@@ -5665,6 +5675,13 @@ _CLEFT_OBJECT = _rx(r"(?:(?:the\s+)?most\s+|best\s+)?(?:is|are)\s+")
 _CLEFT_HEAD = _rx(r"(?:\bthings?|\bwhat)\s+$")
 
 
+_QUOTE_MARKS: Final = frozenset("'\"“‘")
+_SPEAKER_WORD = re.compile(
+    r"\b(?:he|she|hes|shes|he['’]s|she['’]s|i|im|i['’]m|you|youre|you['’]re|we|they|its|it['’]s)\b",
+    re.IGNORECASE,
+)
+
+
 def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
     if _SHOUTED_VERB.search(c):  # a shouted "I just LOVE ..." is sarcasm more often than not
         return
@@ -5687,6 +5704,13 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
             # "i prefer the shorter version", "i like the blue one": a pick among what the
             # assistant offered, not a taste
             if _PICKED.match(obj):
+                continue
+            # "ooh i love 'hes the only one who listens'": a line quoted back, not a taste (a
+            # quoted title, "i love 'the office'", has no one speaking in it)
+            start = m.start("obj") if m.group("obj") else m.start("obj2")
+            if (
+                obj[:1] in _QUOTE_MARKS or c[max(0, start - 2) : start].strip()[-1:] in _QUOTE_MARKS
+            ) and _SPEAKER_WORD.search(obj):
                 continue
             # "one thing i really hate is touchscreens", "what i love most is jazz"
             if cleft := _CLEFT_OBJECT.match(obj):
@@ -6099,7 +6123,7 @@ _LANGUAGE = [
     (
         "learning",
         _grx(
-            rf"\bmy\s+(?P<langs>{_LANG})\s+is\s+(?:still\s+)?(?:(?:very|pretty|quite|really)\s+)?"
+            rf"\bmy\s+(?P<langs>{_LANG})\s+is\s+(?:still\s+)?(?:(?:very|pretty|quite|really|super|so)\s+)?"
             rf"(?:beginner|basic|a1|a2|beginner[- ]level|elementary)\b",
             "beginner basic a1 a2 elementary",
         ),
@@ -6112,6 +6136,8 @@ _LANGUAGE = [
             "speak",
         ),
     ),
+    # "mandarin i speak natively if easier"
+    ("native", _grx(rf"\b(?P<langs>{_LANG})\s+i\s+speak\s+natively\b", "natively")),
     # "japanese is my second language but im fluent"
     (
         "fluent",
@@ -8255,6 +8281,7 @@ _LEVEL_AFTER = (
     r"(?=\s*$|\s*[,.;!)]|\s+(?:but|tbh|lol|haha|since|for|and|so|in|at|slowly|on|now|myself"
     r"|though|tho)\b)"
 )
+_IN_NEXT = re.compile(r"\s+in\s+")
 _BARE_LEVEL = _grx(
     rf"(?:\bi{{A}}?m|\bi\s+am)\s+(?:still\s+|currently\s+|only\s+|also\s+)?(?P<learning>learning)"
     rf"(?:\s+(?:it|that|this))?{_LEVEL_AFTER}"
@@ -9094,6 +9121,8 @@ _RELEVANCE = _rx(
     r"|if\s+(?:needed|necessary|required|useful|it\s+is\s+needed|you\s+like)\b"
     # "i prefer whole wheat pasta if it works": whether the recipe allows it
     r"|if\s+(?:it|that)\s+works\b"
+    # "mandarin i speak natively if easier to explain anything": easier for the answer
+    r"|if\s+(?:it(?:['’]?s|\s+is)\s+|that(?:['’]?s|\s+is)\s+)?(?:easier|simpler|quicker)\b"
 )
 # "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
 _TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
@@ -9415,6 +9444,12 @@ def _own_before_document(text: str, mask: int) -> int | None:
     return cut if _WORD.search(text, 0, cut) else None
 
 
+# "... but in real life i am nurse", "irl im a nurse": the user's own words after a game's frame
+_REAL_LIFE = re.compile(
+    r"\b(?:in\s+real\s+life|irl|in\s+reality|outside\s+(?:of\s+)?the\s+game)\s*,?\s+"
+    r"(?=(?:i|i['’]?m|im|my|we)\b)",
+    re.IGNORECASE,
+)
 _IRONY = re.compile(r"(?i:\b(?:ironic|ironically|irony)\b)")
 # "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an eye-roll
 _EYE_ROLL = re.compile(
@@ -9939,6 +9974,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if reason == "fiction" and (cut := _own_before_document(text, mask)):
                 self._note(event.seq, cut, len(text), reason)
                 text = text[:cut] + _BLANK * (len(text) - cut)
+                event = msgspec.structs.replace(event, text=text)
+                mask = _PREFILTER.scan(text)
+                reason = _message_reason(text, mask)
+            # "in the game my character is healer ... but in real life i am nurse": the words
+            # after the frame is left are the user's own
+            if reason == "fiction" and (real := _REAL_LIFE.search(text)):
+                self._note(event.seq, 0, real.start(), reason)
+                text = _BLANK * real.start() + text[real.start() :]
                 event = msgspec.structs.replace(event, text=text)
                 mask = _PREFILTER.scan(text)
                 reason = _message_reason(text, mask)
@@ -11310,6 +11353,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         said = list(_LANGUAGE_NAME.finditer(event.text, 0, m.start()))
         if len({x.group().casefold() for x in said}) != 1:
             return
+        # "i wish i spoke italian. like i'm fluent in spanish": the level names its own language
+        if (inside := _IN_NEXT.match(event.text, m.end())) and _LANGUAGE_NAME.match(
+            event.text, inside.end()
+        ):
+            return
         language = said[-1].group()
         span = (said[-1].start(), m.end())
         level = "learning" if m.group("learning") else "fluent" if m.group("fluent") else "native"
@@ -11966,8 +12014,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     and hit.kind in ("employer", "name")
                     and value.casefold().endswith(" " + old)
                 )
+                # "at siemens" ... "i mean siemens energy, not siemens ag": which part of it
+                refined = bool(
+                    value
+                    and hit.kind == "employer"
+                    and old.startswith(value.casefold() + " ")
+                    and m.group("new").casefold().startswith(value.casefold() + " ")
+                )
                 if not value or (
                     not last_word
+                    and not refined
                     and value.casefold() not in (old, old.rstrip("s"), old + "s", plain)
                     # "db is mongo 6" ... "its documentdb not real mongo": the tool of a setting
                     # named without its version
