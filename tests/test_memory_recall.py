@@ -6793,3 +6793,30 @@ def test_jobs_after_a_game_frame_a_label_and_a_corrected_firm(tmp_path: Path) ->
             ("a friend", "caption for my boy jamal, hes my brother from another mother", "brother"),
         ),
     )
+
+
+def test_a_word_after_a_pet_is_its_name_once_a_later_message_makes_it_the_subject(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "later subject",
+                (
+                    "will a foster cat stress out my gecko chili? his tank is in the living room",
+                    "ok chili is staying in the bedroom then",
+                ),
+                "named chili",
+            ),
+            (
+                "to",
+                ("can i train my goldfish nugget to do that", "lol ok nugget is not smart"),
+                "named nugget",
+            ),
+        ),
+    )
+    got = _formed(tmp_path / "never said again", "will a cat stress out my gecko chili?")
+    assert not any("chili" in s for s in got), got
+    got = _formed(tmp_path / "aside", "my dog again? ugh", "again is the word")
+    assert not any("named" in s for s in got), got

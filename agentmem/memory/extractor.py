@@ -1282,6 +1282,9 @@ class _Hit:
     # "find a vet near me in leeds": where the user is, taken for home unless the session
     # speaks of a stay away (see _AWAY_FROM_HOME)
     near: bool = False
+    # "my gecko chili? his tank ...": a word right after an unnamed pet that the message did
+    # not show to be its name; a later message that makes it a subject does (_pet_named_later)
+    maybe_name: str | None = None
 
     def __post_init__(self) -> None:
         # "portugese", "español": the language under the name the claim kinds know
@@ -2039,13 +2042,34 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             names, start = [word.title()], before.start("names")
         if not plural:
             names = names[:1]
+        word = _MAYBE_PET_NAME.match(c, m.end()) if is_pet and not plural and not names else None
+        maybe = word.group("name") if word and _may_name_later(word.group("name")) else None
         for hit in _with_names(kind, field_name, noun, names, (start, end)):
             hit.plural = plural and not names
             hit.phrase = True
+            hit.maybe_name = maybe
             yield hit
         # "my wife and two kids", "my husband and our dog": the possessive reaches the next noun
         if (more := _AND_MORE.match(c, end)) is not None:
             yield from _coordinated(more, m.start())
+
+
+# "my gecko chili? his tank", "train my goldfish nugget to do that": a lower-case word that
+# ends the pet's phrase (see _Hit.maybe_name)
+_MAYBE_PET_NAME = re.compile(
+    r"\s+(?P<name>[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!?]|\s+(?:to|for|with|at|in|on|from)\b)"
+)
+
+
+def _may_name_later(word: str) -> bool:
+    """A word after an unnamed pet that a later message may show to be its name."""
+    return (
+        _lower_pet_name(word)
+        and word not in _ASIDE_WORDS
+        and word not in _RELATIVE_DAYS
+        and word not in _NOT_A_NOUN
+        and word not in _PET_VERB_WORDS
+    )
 
 
 _WAS_BEFORE = _rx(r"\b(?:was|were)\s+$")
@@ -10053,6 +10077,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._pet_renamed(event, m, hits)
             if hits and (m := _PET_DESCRIBED.search(event.text)):
                 self._pet_described(event, m, hits)
+            if hits:
+                self._pet_named_later(event, hits)
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
                 self._named_after_takeback(event, m, hits)
             if hits and mask & _OTHER_WAY.bit and (m := _OTHER_WAY.search(text, mask)):
@@ -11851,6 +11877,31 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if len(unnamed) == 1:
             new = _Hit("pet", {**unnamed[0].values, "name": name.title()}, None)
             self._replace(unnamed[0], new, hits, event.seq, m.span("name"))
+
+    def _pet_named_later(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "my gecko chili? his tank is in the living room" then "ok chili is staying in the
+        bedroom": the word said right after an unnamed pet is its name once a later message
+        makes it the subject of what it does."""
+        for hit in hits:
+            word = hit.maybe_name
+            if (
+                word is None
+                or hit.kind != "pet"
+                or hit.values.get("name")
+                or hit.evidence[-1][0] >= event.seq
+            ):
+                continue
+            said = re.search(
+                rf"(?:^|[.!?,;]\s*|\b(?:ok|okay|so|and|but|lol|yes|yeah|then|now)\s+)"
+                rf"(?P<name>{re.escape(word)})\s+(?:is|was|has|isnt|isn['’]t|wont|won['’]t"
+                rf"|doesnt|doesn['’]t|{_PET_VERBS})\b",
+                event.text,
+                re.IGNORECASE,
+            )
+            if said is not None:
+                new = _Hit("pet", {**hit.values, "name": word.title()}, None)
+                self._replace(hit, new, hits, event.seq, said.span("name"))
+                return
 
     def _pet_renamed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "hes called biscuit. well he was, my kids renamed him chewie": the latest named
