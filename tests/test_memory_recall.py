@@ -6820,3 +6820,66 @@ def test_a_word_after_a_pet_is_its_name_once_a_later_message_makes_it_the_subjec
     assert not any("chili" in s for s in got), got
     got = _formed(tmp_path / "aside", "my dog again? ugh", "again is the word")
     assert not any("named" in s for s in got), got
+
+
+def test_names_said_after_a_reply_with_a_surname_or_as_names(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "after ok",
+                ("whats ur name actually", "ok aria. its dimitri btw. a note pls"),
+                "dimitri",
+            ),
+            ("surname", "please help me the form. my name is Ngoc, surname Tran.", "ngoc tran"),
+            ("again", "im adele, adele moreau, not that adele lol.", "adele moreau"),
+            ("name's", "yes. name's joanna but literally nobody calls me that", "joanna"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("other first name", "im adele, adele said hi.", "adele said"),
+            ("after a statement", "the build failed. its dimitri btw", "dimitri"),
+        ),
+    )
+
+
+def test_tastes_as_my_thing_never_liked_and_always_go_for(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("thing", "horror is my thing but my mom hates anything scary", "likes horror"),
+            ("more my thing", "ramen is more my thing these days. any spots", "likes ramen"),
+            ("never liked", "never liked jazz tbh so pls no", "dislikes jazz"),
+            ("get into", "i mostly read sci-fi, cant get into fantasy at all", "dislikes fantasy"),
+            ("go for", "i always go for aisle seats, window makes me feel trapped", "aisle seats"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("not my thing", "partying is not my thing", "partying"),
+            ("hers", "she never liked jazz", "jazz"),
+            ("the cheapest", "i always go for the cheapest", "cheapest"),
+        ),
+    )
+
+
+def test_an_employer_spoken_from(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("we at", "we at ocado normally just say contact the team inbox", "ocado"),
+            ("our hr", "our hr at zalando want the expense form", "zalando"),
+            ("been at", "been at the nhs 6 yrs now and my payslip looks off", "nhs"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("hers", "my sister has been at tesco 5 years", "tesco"),
+            ("ago", "i was at tesco 3 years ago", "tesco"),
+            ("if", "if we at amazon did that", "amazon"),
+        ),
+    )

@@ -2072,6 +2072,10 @@ def _may_name_later(word: str) -> bool:
     )
 
 
+_ACK = re.compile(
+    r"\W*(?:ok|okay|k|thanks|thx|ty|cool|great|perfect|nice|yes|yeah|yep)(?:\s+[\w'’]+)?\W*",
+    re.IGNORECASE,
+)
 _WAS_BEFORE = _rx(r"\b(?:was|were)\s+$")
 _FORMER_MOD = _rx(r"\b(?:old|previous|first|childhood|former)\b")
 _NOT_A_NOUN: Final = frozenset(
@@ -2669,7 +2673,8 @@ _NAME_IS = _Gated(
         rf"|(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?<!['’]s\s)(?<!\byour\s)"
         rf"\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
-        rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name\s+is))\s+"
+        # ... "yes. name's joanna but nobody calls me that"
+        rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name(?:\s+is|{_A}s)))\s+"
         # ("Nguyễn Thị Thu Hương": four parts)
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{0,2}})"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
@@ -2926,6 +2931,28 @@ def _word_name(raw: str) -> list[str]:
 _NOT_NAME_ENDINGS = ("ed", "ing", "ly")
 
 
+# "my name is Ngoc, surname Tran", "im adele, adele moreau, not THAT adele": the surname said
+# just after the given name
+_SURNAME_AFTER = re.compile(
+    r"\s*,\s*(?:(?i:sur|last\s+|family\s+)(?i:name)(?:\s+is)?\s+|(?P<again>[\w'’\-]+)\s+)"
+    r"(?P<surname>[^\W\d_][\w'’\-]{1,24})(?=\s*[,.;!?]|\s*$)"
+)
+
+
+def _with_surname(c: str, end: int, given: str) -> str | None:
+    """The full name when a surname follows the one given name said at ``end`` of ``c``."""
+    m = _SURNAME_AFTER.match(c, end)
+    if m is None or (m.group("again") and m.group("again").casefold() != given.casefold()):
+        return None
+    surname = m.group("surname")
+    if surname.islower():
+        full = _lower_full_name(f"{given.casefold()} {surname}")
+        return " ".join(full) if len(full) == 2 else None
+    if is_common_word(surname.casefold()) or surname.isupper():
+        return None
+    return f"{given} {surname}"
+
+
 def _lower_full_name(raw: str) -> list[str]:
     """A whole name typed in lower case after "my name is" whose first part is also an English
     word ("park ji-woo", "grace wanjiru kamau"): taken when its last part is no word and no
@@ -2974,6 +3001,8 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
             continue
         names = _given_names(m.group("name")) or _lower_full_name(m.group("name"))
         if names and len(names) == len(m.group("name").split()):
+            if len(names) == 1 and (full := _with_surname(c, m.end("name"), names[0])):
+                names = [full]
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     if (
         (m := _I_AM_NAME.match(c, mask))
@@ -2993,6 +3022,8 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
             )
         )
     ):
+        if len(names) == 1 and (full := _with_surname(c, m.end("name"), names[0])):
+            names = [full]
         yield _Hit("name", {"name": " ".join(names)}, m.span())
     if (
         message_start
@@ -3767,6 +3798,28 @@ _IM_IN = _grx(
     rf"|since|,)\b))",
     "am m im still re are were",
 )
+
+
+# "we at ocado normally say ...", "ppl here at deezer", "our hr at zalando", "been at the nhs
+# 6 yrs": the workplace the user speaks from, taken only when the lexicon knows it as one
+_WE_AT = _grx(
+    r"\b(?:we|(?:ppl|people|everyone|everybody|folks|colleagues)\s+here"
+    r"|our\s+(?:hr|team|office|manager|boss|it|payroll|ceo|management|department|dept))\s+at\s+"
+    r"(?:the\s+)?(?P<org>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)"
+    rf"|(?:^\W*|\b(?:i{_A}?ve|i\s+have|ive)\s+)(?:also\s+|now\s+)?been\s+at\s+(?:the\s+)?"
+    r"(?P<org2>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)\s+(?:for\s+)?(?:\d{1,2}|two|three|four|five|six"
+    r"|seven|eight|nine|ten|a\s+few|many)\s+(?:yrs|years)\b",
+    "at",
+)
+
+
+def _rule_we_at(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _WE_AT.finditer(c, mask):
+        words = (m.group("org") or m.group("org2")).split()
+        for n in (2, 1):
+            if len(words) >= n and (org := known_employer(" ".join(words[:n]))) is not None:
+                yield _Hit("employer", {"org": org}, m.span())
+                break
 
 
 def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
@@ -5413,6 +5466,39 @@ _PREFERENCE = [
             r"\s+is\s+my\s+(?:big\s+|biggest\s+|main\s+|favou?rite\s+|new\s+|great\s+|one\s+)?"
             r"(?:hobby|passion)\b",
             "hobby passion",
+        ),
+    ),
+    # "horror is my thing", "ramen is more my thing these days"
+    (
+        "likes",
+        _grx(
+            r"(?:^\W*|[,;]\s*|\b(?:and|but|so|tbh|honestly)\s+)(?P<verb>)"
+            r"(?!(?:it|this|that|she|he|they|what|which|there|here|one|the\s+\w+\s+thing)\b)"
+            r"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+            r"\s+is\s+(?:more\s+|really\s+|totally\s+|very\s+much\s+|definitely\s+)?my\s+thing\b",
+            "thing",
+        ),
+    ),
+    # "never liked jazz tbh", "i cant get into fantasy at all": a lasting dislike said with a
+    # negation that is the verb itself
+    (
+        "dislikes",
+        _grx(
+            rf"(?:^\W*|[,;]\s*|\b(?:but|and|i|honestly|tbh|just)\s+)(?P<verb>never\s+(?:really\s+)?liked"
+            rf"|(?:just\s+)?can{_A}?t\s+get\s+into)\s+(?!(?:it|that|this|them|him|her|the|a|an)\b)"
+            rf"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+            rf"(?=\s*(?:$|[,.;!?]|(?:tho|though|lol|tbh|at\s+all|either|so|but|and)\b))",
+            "liked get",
+        ),
+    ),
+    # "i always go for aisle seats": what the user picks whenever there is a choice
+    (
+        "prefers",
+        _grx(
+            r"\bi\s+(?:always|usually|normally|generally)\s+(?P<verb>go\s+for)\s+"
+            r"(?!(?:a|an|the|it|that|this|one|something|anything|walks?|runs?|drinks?|coffee)\b)"
+            r"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)(?=\s*(?:$|[,.;!?]|(?:tho|lol|but|and|so)\b))",
+            "go",
         ),
     ),
     # "but musicals I cannot stand", "mushrooms i hate": the thing first
@@ -7735,6 +7821,7 @@ _RULES: Final = (
     (_rule_home, _bits(*_HOME)),
     (_rule_home_possessive, _bits(_HOME_POSSESSIVE, _WHERE_I_LIVE, _SINCE_I_LIVE, _MY_CITY)),
     (_rule_im_in, _IM_IN.bit),
+    (_rule_we_at, _WE_AT.bit),
     (_rule_work, _bits(*_OCCUPATION, *_EMPLOYER, _AT_AS_ROLE, _ACTIVITY, _TEACHES, _MANAGE_SITE)),
     (_rule_preference, _bits(*(p for _, p in _PREFERENCE))),
     (_rule_diet, _bits(*_DIET)),
@@ -10446,7 +10533,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     self._pronoun(
                         event, index, text, (c_start, c_end), found, hits, antecedents, mask
                     )
-                    first_clause = False
+                    # "ok aria. its dimitri btw": after an acknowledgement, the message's own
+                    # opening is still to come
+                    first_clause = first_clause and not found and bool(_ACK.fullmatch(clause))
             # (a report later in the sentence follows the list: "me, 41, plumber, two teenagers
             # and a wife who says i never write anything down")
             if governed in (None, "reported") and not question:
