@@ -10687,7 +10687,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for m in _PET_BEFORE_ASIDE.finditer(text):
             name = m.group("name")
             if (
-                not _lower_pet_name(name)
+                not _pet_name_ok(name)
+                or name.casefold() in _PET_STATES
                 or name.casefold() in _NOT_NAMED
                 or name.casefold() in _ASIDE_WORDS
                 or name.casefold() in _RELATIVE_DAYS
@@ -10711,7 +10712,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for m in chain(_PAIR_BEFORE_PETS.finditer(text), _PETS_THEN_PAIR.finditer(text)):
             pair = (m.group("a"), m.group("b"))
             if not all(
-                _lower_pet_name(word)
+                _pet_name_ok(word)
+                and word not in _PET_STATES
                 and word not in _NOT_NAMED
                 and word not in _DESCRIBING_PAIR
                 and word not in _NOT_A_NOUN
