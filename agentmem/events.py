@@ -149,7 +149,10 @@ class RunStarted(_InRun, frozen=True, kw_only=True, tag="run.started"):
     """A run begins; consent in force now is stamped on it (ADR-0032 decision 5)."""
 
     parent_run_id: Id | None = None
-    tools: tuple[ToolDef, ...] = ()
+    tools: Annotated[
+        tuple[ToolDef, ...],
+        msgspec.Meta(description="The tools offered to the run, each name at most once (else 422)"),
+    ] = ()
 
 
 class RunCompleted(_InRun, frozen=True, kw_only=True, tag="run.completed"):
