@@ -563,7 +563,7 @@ def test_existing_beliefs_do_not_change_the_proposal() -> None:
 def test_port_metadata() -> None:
     assert isinstance(EXTRACTOR, MemoryCandidateExtractor)
     assert EXTRACTOR.name == "deterministic"
-    assert EXTRACTOR.version == EXTRACTOR_VERSION == "deterministic-extractor/37"
+    assert EXTRACTOR.version == EXTRACTOR_VERSION == "deterministic-extractor/38"
     assert EXTRACTOR.formation_policy == FORMATION_POLICY == "formation@7"
     ep = episode("a", ("assistant", "b"), ("user", "bob", "c"), "d")
     assert [e.seq for e in owned_user_messages(ep)] == [1, 4]
@@ -707,3 +707,27 @@ def test_corpus_figures() -> None:
     assert fabricated == 0
     assert protected_candidates == 0
     assert ratio >= 0.8
+
+
+def test_every_gated_pattern_compiles() -> None:
+    """The extractor compiles its trigger-gated patterns when first searched, so a broken one
+    would only fail on the first message holding its trigger words; compile them all here."""
+    import importlib
+
+    module = importlib.import_module("agentmem.memory.extractor")
+    seen: set[int] = set()
+    stack: list[object] = list(vars(module).values())
+    compiled = 0
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        if isinstance(item, (tuple, list, frozenset, set)):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif not isinstance(item, type) and hasattr(item, "triggers") and hasattr(item, "bit"):
+            assert isinstance(item.pattern, re.Pattern)  # compiles it, or raises re.error
+            compiled += 1
+    assert compiled > 300

@@ -6883,3 +6883,38 @@ def test_an_employer_spoken_from(tmp_path: Path) -> None:
             ("if", "if we at amazon did that", "amazon"),
         ),
     )
+
+
+def test_a_pair_after_the_users_counted_pets_a_job_myself_and_a_fix_after_a_ghostwrite_ask(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("i have two", "so i have 2 guinea pigs, tito and lola, and tito wont eat", "lola"),
+            ("kinship word", "i got two cats, tia and bruno, both sleep all day", "tia"),
+            ("myself", "my uncle is a plumber, im electrician myself so i get it", "electrician"),
+        ),
+    )
+    fixed = _formed_with_replies(
+        tmp_path / "fixed after an ask",
+        "pls write a reference for my friend tom, mention i work at accenture",
+        'A:Sure - "Tom worked with me at Accenture ..." What should I say about him?',
+        "oops sorry i mixed it up, i left accenture last year, now im at capgemini. tom is great",
+    )
+    assert any("capgemini" in s for s in fixed) and not any("accenture" in s for s in fixed), fixed
+    _never_forms(
+        tmp_path,
+        (
+            ("a place before", "flying to lisbon and porto, my two dogs stay home", "lisbon"),
+            ("her taste", "a book for my sister, cant get into fantasy at all", "fantasy"),
+            ("his too", "gift for my dad, never liked jazz", "jazz"),
+        ),
+    )
+    pasted = _formed_with_replies(
+        tmp_path / "pasted after an ask",
+        "can u write a cv for my friend deepak, first person",
+        "A:Sure - paste his details.",
+        "ok so: i am a qualified electrician with 8 years in commercial installs, based in leeds",
+    )
+    assert not any("electrician" in s or "leeds" in s for s in pasted), pasted

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/37"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/38"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -506,14 +506,27 @@ _PREFILTER: Final = LiteralPrefilter()
 
 class _Gated:
     """A pattern with its trigger words (see :meth:`LiteralPrefilter.add`): it searches only
-    text whose prefilter ``mask`` holds its bit."""
+    text whose prefilter ``mask`` holds its bit.
 
-    __slots__ = ("bit", "pattern", "triggers")
+    Given as source text (``_grx``), the pattern is compiled when first searched: compiling
+    all of them took most of the extractor's two-second import, and a session's messages hold
+    the trigger words of only a few. ``tests/test_extractor.py`` compiles every one.
+    """
 
-    def __init__(self, pattern: re.Pattern[str], words: str = "", parts: str = "") -> None:
-        self.pattern = pattern
+    __slots__ = ("_compiled", "_source", "bit", "triggers")
+
+    def __init__(self, pattern: re.Pattern[str] | str, words: str = "", parts: str = "") -> None:
+        self._source = pattern if isinstance(pattern, str) else pattern.pattern
+        self._compiled = None if isinstance(pattern, str) else pattern
         self.bit = _PREFILTER.add(words, parts)
         self.triggers = (*words.split(), *parts.split())
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile(self._source, re.IGNORECASE)
+        return compiled
 
     def search(self, text: str, mask: int) -> re.Match[str] | None:
         return self.pattern.search(text) if mask & self.bit else None
@@ -534,7 +547,8 @@ class _Gated:
 
 
 def _grx(pattern: str, words: str = "", parts: str = "") -> _Gated:
-    return _Gated(_rx(pattern), words, parts)
+    """A case-insensitive ``_Gated`` pattern, compiled when first searched."""
+    return _Gated(pattern, words, parts)
 
 
 # --- guards -----------------------------------------------------------------------------------
@@ -1646,9 +1660,11 @@ _PAIR_BEFORE_PETS = re.compile(
     r"\s+(?:and|&|n)\s+(?P<b>[a-z][a-z'’\-]{1,19})\s*,\s*(?:my|our)\s+(?:two\s+|2\s+|both\s+)?"
     rf"(?P<species>{_PET_SURFACE})\b"
 )
-# "our two rats, gus and bean, they go crazy": the pair named just after the user's pets
+# "our two rats, gus and bean, they go crazy", "now i have 2 rabbits, pepa and lola": the
+# pair named just after the user's pets
 _PETS_THEN_PAIR = re.compile(
-    rf"\b(?:my|our)\s+(?:(?:two|2|both)\s+)?(?:(?:{_PET_MOD})\s+)?(?P<species>{_PET_SURFACE})"
+    rf"(?:\b(?:my|our)\s+(?:(?:two|2|both)\s+)?|\bi\s+(?:have|got|own)\s+(?:two|2)\s+)"
+    rf"(?:(?:{_PET_MOD})\s+)?(?P<species>{_PET_SURFACE})"
     r"\s*,\s*(?P<a>[a-z][a-z'’\-]{1,19})\s+(?:and|&|n)\s+(?P<b>[a-z][a-z'’\-]{1,19})"
     r"(?=\s*[,.!;)]|\s*$|\s+(?:they|theyre|are|both)\b)"
 )
@@ -4085,8 +4101,8 @@ _OCCUPATION = [
         # "im QA analyst there", "im checkout supervisor on days": the workplace said before,
         # the shift worked
         rf"|there|on\s+(?:days|nights|earlies|lates|weekends)"
-        # "i am chemistry teacher too so i know"
-        rf"|too|as\s+well|also"
+        # "i am chemistry teacher too so i know", "im electrician myself so i can install"
+        rf"|too|as\s+well|also|myself"
         # "I am pharmacist not doctor haha"
         rf"|not\s+[a-z]+(?=\s*(?:$|[,.;!?]|\s+(?:haha|hehe|lol|lmao|anymore|btw)\b)))\b)",
         _ROLE_WORDS,
@@ -5809,6 +5825,10 @@ def _rule_preference(c: str, mask: int) -> Iterator[_Hit]:
             # "as engineer i like numbers, so give me a table": a taste claimed for the job's
             # sake, to shape the answer
             if _AS_ROLE_BEFORE.search(c, 0, m.start()):
+                continue
+            # "gift ideas for my sister, cant get into fantasy": a predicate without a subject
+            # after a comma belongs to whoever the words before it are about
+            if c[m.start()] in ",;" and _ANOTHER_PERSON.search(c, 0, m.start()):
                 continue
             obj = m.group("obj") or m.group("obj2") if "obj2" in m.re.groupindex else m.group("obj")
             # "i prefer the shorter version", "i like the blue one": a pick among what the
@@ -9185,6 +9205,12 @@ _RESTATED: Final = {
 
 
 _OPENING_QUOTES: Final = frozenset('"“«')
+# "wait sorry i mixed up, i left infosys in march, now im at wipro": after an ask to write for
+# someone, a message that corrects the user's own words is the user speaking, not the text
+_FIXES_OWN_WORDS = _rx(
+    r"\W*(?:(?:wait|oh|oops|ah|hmm+|ok|no)\W+)*(?:sorry\W+|sry\W+)?(?:i\s+mixed\s+(?:(?:that|it)\s+)?up"
+    r"|i\s+meant|my\s+bad|scratch\s+that|correction)\b"
+)
 _WHOLLY_QUOTED = re.compile(r'\s*["“«][^"“”«»]{20,}["”»]\s*')
 
 
@@ -10024,7 +10050,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # ... and a message that is one quotation from end to end ("here the info he sent:"
             # then '"hi im jonas, backend dev at klarna ..."') quotes someone
             if (
-                asked_to_correct and len(text) > 60 and not _ASKS.search(text)
+                asked_to_correct
+                and len(text) > 60
+                and not _ASKS.search(text)
+                and not _FIXES_OWN_WORDS.match(text)
             ) or _WHOLLY_QUOTED.fullmatch(text):
                 self._note(event.seq, 0, len(text), "quoted")
                 continue
@@ -10711,14 +10740,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         their names (never new pets)."""
         for m in chain(_PAIR_BEFORE_PETS.finditer(text), _PETS_THEN_PAIR.finditer(text)):
             pair = (m.group("a"), m.group("b"))
+            # right after "my two rabbits," a pair is named; before it, "flying to lisbon and
+            # porto, my two dogs ..." may be places. A kinship word ("lola", "tia") is a pet's
+            # name only in the first place.
+            after = m.re is _PETS_THEN_PAIR
             if not all(
-                _pet_name_ok(word)
+                (_pet_name_ok(word) or (after and re.fullmatch(_REL_SURFACE, word) is not None))
                 and word not in _PET_STATES
                 and word not in _NOT_NAMED
                 and word not in _DESCRIBING_PAIR
                 and word not in _NOT_A_NOUN
                 and not word.endswith(("ing", "ed"))
-                and not is_town(word)
+                and not (is_town(word) and not after)
                 for word in pair
             ):
                 continue
@@ -11980,6 +12013,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 or hit.kind != "pet"
                 or hit.values.get("name")
                 or hit.evidence[-1][0] >= event.seq
+                or word.casefold() not in event.text.casefold()
             ):
                 continue
             said = re.search(
