@@ -110,8 +110,18 @@ def cases() -> list[Case]:
 
 
 @pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.stem)
-def test_case_is_strictly_valid(path: Path) -> None:
+def test_case_file(path: Path) -> None:
+    """One test per case file (four per file made the suite's slowest 40,000 items): it is
+    strictly valid, one session of well-formed runs, mixes principals only when tagged so, and
+    its labels normalize idempotently."""
     case = load(path)
+    _is_strictly_valid(path, case)
+    _one_session_of_well_formed_runs(case)
+    _only_other_principal_cases_mix_principals(case)
+    _labels_normalize_idempotently(case)
+
+
+def _is_strictly_valid(path: Path, case: Case) -> None:
     assert case.id == path.stem
     assert case.protected == case.id.startswith("prot-")
     assert (case.labels == []) == case.protected, "protected <=> no labels"
@@ -139,9 +149,7 @@ def test_counts_and_unique_ids(cases: list[Case]) -> None:
     assert len(protected) >= 20
 
 
-@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.stem)
-def test_one_session_of_well_formed_runs(path: Path) -> None:
-    case = load(path)
+def _one_session_of_well_formed_runs(case: Case) -> None:
     assert len({e.session_id for e in case.events}) == 1
     open_run: str | None = None
     seen_runs: set[str] = set()
@@ -165,18 +173,14 @@ def test_one_session_of_well_formed_runs(path: Path) -> None:
     assert open_run is None, "the last run is completed"
 
 
-@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.stem)
-def test_only_other_principal_cases_mix_principals(path: Path) -> None:
-    case = load(path)
+def _only_other_principal_cases_mix_principals(case: Case) -> None:
     foreign = [e for e in case.events if e.principal != case.principal]
     assert all(isinstance(e, UserMessage) for e in foreign)
     assert bool(foreign) == ("other_principal" in case.tags)
     assert any(isinstance(e, UserMessage) and e.principal == case.principal for e in case.events)
 
 
-@pytest.mark.parametrize("path", CASE_FILES, ids=lambda p: p.stem)
-def test_labels_normalize_idempotently(path: Path) -> None:
-    case = load(path)
+def _labels_normalize_idempotently(case: Case) -> None:
     claims = []
     for spec in [*case.labels, *case.existing_beliefs]:
         claim = normalize_claim(spec.kind, spec.values)
