@@ -6918,3 +6918,23 @@ def test_a_pair_after_the_users_counted_pets_a_job_myself_and_a_fix_after_a_ghos
         "ok so: i am a qualified electrician with 8 years in commercial installs, based in leeds",
     )
     assert not any("electrician" in s or "leeds" in s for s in pasted), pasted
+
+
+def test_mine_is_called_after_an_animal_and_parents_in_a_childhood_story(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("mine", "best food for a betta? mine is called Nemo, hes 2", "nemo"),
+            ("mine lower", "do hamsters need a wheel? mine is called zuzu lol", "zuzu"),
+            ("parents now", "when i was small we had a dog. i live with my parents now", "parent"),
+            ("a mother", "as a kid my mom made me practice piano, she still asks", "mother"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("not an animal", "what is your car called? mine is called Betsy", "betsy"),
+            ("if", "if i got a hamster mine is called Bob", "bob"),
+            ("childhood", "when i was a kid my parents never let me have a dog lol", "parent"),
+        ),
+    )

@@ -276,6 +276,7 @@ _SPECIES_SYNONYMS: Final = {
     "mare": "horse",
     "gelding": "horse",
     "stallion": "horse",
+    "betta": "fish",
     "tabby": "cat",
     "moggy": "cat",
     "colly": "dog",

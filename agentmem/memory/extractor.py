@@ -194,7 +194,7 @@ _REL_MOD = (
 )
 _PET_SURFACE = (
     r"(?:dogs?|pupp(?:y|ies)|cats?|kittens?|hamsters?|rabbits?|bunn(?:y|ies)|parrots?|budgies?"
-    r"|parakeets?|canar(?:y|ies)|goldfish|fish|turtles?|tortoises?|guinea\s+pigs?|horses?|mares?|geldings?|ponies|pony"
+    r"|parakeets?|canar(?:y|ies)|goldfish|fish|bettas?|turtles?|tortoises?|guinea\s+pigs?|horses?|mares?|geldings?|ponies|pony"
     r"|pon(?:y|ies)|snakes?|lizards?|geckos?|ferrets?|chickens?|hedgehogs?|gerbils?|iguanas?"
     r"|axolotls?|cockatiels?|beagles?|labradors?|retrievers?|poodles?|dachshunds?|corgis?"
     r"|husk(?:y|ies)|pugs?|terriers?|collies?|spaniels?|chihuahuas?|bulldogs?|greyhounds?"
@@ -4843,6 +4843,14 @@ _WE_NAMED_THEM = _rx(
     rf"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|after|because|lol|haha)\b|\s+[^\w\s'’\-])"
 )
 
+# "whats the right water temp for a betta? mine is called Sushi": the user's own one of the
+# animal the message just named
+_MINE_IS_CALLED = _rx(
+    rf"\bmine(?:\s+is|{_A}s)\s+(?:called|named)\s+(?P<name>{_LATER_PET_NAME})"
+    rf"(?=\s*$|\s*[,.;!?)(]|\s+(?:and|but|so|lol|haha|btw)\b)"
+)
+_PET_WORD = _rx(rf"\b(?P<species>{_PET_SURFACE})\b")
+
 
 def _later_pet_name_ok(name: str) -> bool:
     """A name said of a pet after "the hamster is": capitalised, or a lower-case word that is
@@ -8814,6 +8822,30 @@ def _said_plainly(text: str, m: re.Match[str]) -> bool:
     )
 
 
+# "when i was kid my hamster died and my parents just said he 'went to farm'": a childhood
+# story's "my parents" says nothing lasting (a mother or father named in it still does)
+_CHILDHOOD = _grx(
+    r"^\W*(?:(?:so|and|but|well|lol|haha|anyway|also)\W+)*(?:when\s+i\s+was\s+(?:a\s+)?"
+    r"(?:(?:little|small)\s+)?(?:kid|child|little|young|small|teen(?:ager)?|boy|girl|baby)"
+    r"|as\s+a\s+(?:kid|child|teen(?:ager)?)|growing\s+up)\b",
+    "when as growing",
+)
+
+
+def _drop_childhood_parents(text: str, hits: list[_Hit], before: int) -> None:
+    """Drop the bare "parents" this message stated inside a sentence that tells a childhood
+    story."""
+    kept = hits[:before]
+    for hit in hits[before:]:
+        if hit.kind == "relationship" and hit.values.get("relation") == "parent":
+            start = hit.evidence[-1][1]
+            sentence_start, _ = _sentence_around(text, start, start)
+            if _CHILDHOOD.pattern.match(text[sentence_start:]):
+                continue
+        kept.append(hit)
+    hits[:] = kept
+
+
 def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The bounds of the sentence of ``text`` that holds ``text[start:end]``."""
     return (
@@ -10624,6 +10656,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if mask & _HERE_IN.bit:
             self._here_in(text[:limit], seq, hits, mask)
         self._contradicted(text[:limit], seq, hits, before)
+        if mask & _CHILDHOOD.bit:
+            _drop_childhood_parents(text[:limit], hits, before)
         if "(" in text[:limit]:
             self._employer_in_brackets(text[:limit], seq, hits, before)
         if " there" in text[:limit] or " for h" in text[:limit]:
@@ -11704,6 +11738,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for name in more:
                 other = _Hit("pet", {**pet.values, "name": name[:1].upper() + name[1:]})
                 self._add(other, hits, seq, m.span())
+        for m in _MINE_IS_CALLED.finditer(text):
+            name = m.group("name")
+            pets = [*_PET_WORD.finditer(text, max(0, m.start() - 120), m.start())]
+            species = _normal("pet", "species", pets[-1].group("species")) if pets else None
+            if species is None or not _later_pet_name_ok(name) or not _said_plainly(text, m):
+                continue
+            new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
+            if bare := _unnamed_in(hits, species, seq):
+                self._replace(bare[0], new, hits, seq, m.span())
+            else:
+                self._add(new, hits, seq, m.span())
         for m in _THE_PETS_ARE.finditer(text):
             names = [n for n in (m.group("a"), m.group("b"), m.group("c")) if n]
             if not all(_later_pet_name_ok(n) for n in names):
