@@ -6938,3 +6938,23 @@ def test_mine_is_called_after_an_animal_and_parents_in_a_childhood_story(tmp_pat
             ("childhood", "when i was a kid my parents never let me have a dog lol", "parent"),
         ),
     )
+
+
+def test_a_favourite_said_after_it_and_a_name_from_the_users_passport(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("favourite", "tbh k-pop is my absolute favourite music, make it all kpop", "k-pop"),
+            ("fave", "ok pho is my all time fave so find me a pho place", "pho"),
+            ("passport", "my passport says Adaeze Nwosu but everyone calls me Ada", "adaeze nwosu"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a pick", "the second one is my favourite", "second"),
+            ("an option", "option b is my favourite", "option"),
+            ("hers", "my sister says jazz is her favourite", "jazz"),
+            ("another's passport", "my wifes passport says Ana Lima", "ana lima"),
+        ),
+    )

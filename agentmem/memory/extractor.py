@@ -806,8 +806,9 @@ _SELF_REPORT = _grx(
 )
 _REPORTED = _grx(
     # ("still not used to saying it": the user's own habit of saying, nothing reported)
-    r"\b(?:said|says|(?<!used\sto\s)saying|told|tells|telling|according\s+to|claims?|claimed"
-    r"|claiming|thinks"
+    # ("my passport says Oluwaseun Adeyemi": the user's own document, naming them)
+    r"\b(?:said|(?<!\bpassport\s)(?<!\bid\scard\s)says|(?<!used\sto\s)saying|told|tells|telling"
+    r"|according\s+to|claims?|claimed|claiming|thinks"
     r"|thought|believes|believed|assumes|assumed|heard|mentioned|wrote|writes|reckons|insists?"
     # ("replies" and "quote" are left out: "sorry for the slow replies", "get a quote")
     r"|insisted|swears|swore|joked|jokes|joking|kidding|asks|replied|quoted"
@@ -2690,12 +2691,16 @@ _NAME_IS = _Gated(
         rf"\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
         # ... "yes. name's joanna but nobody calls me that"
-        rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name(?:\s+is|{_A}s)))\s+"
+        rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name(?:\s+is|{_A}s))"
+        # "please make my email signature. Name: Karthik Raman, Test Lead"
+        rf"|(?i:my\s+(?:email\s+)?signature)\W{{0,3}}(?i:name)\s*:"
+        # "my passport says Oluwaseun Adeyemi but i go by Seun"
+        rf"|\b(?i:my)\s+(?i:passport|id\s+card)\s+(?i:says|reads|name\s+is))\s+"
         # ("Nguyễn Thị Thu Hương": four parts)
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{0,2}})"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
     ),
-    "name names myself",
+    "name names myself passport",
 )
 _SOMEONES_FULL_NAME = _rx(r"\b(?!(?:this|its|thats|whats|yes|pls|plus)\b)[a-z]+s\s+full\s+name\b")
 _HELLO = (
@@ -5501,6 +5506,22 @@ _PREFERENCE = [
             r"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
             r"\s+is\s+(?:more\s+|really\s+|totally\s+|very\s+much\s+|definitely\s+)?my\s+thing\b",
             "thing",
+        ),
+    ),
+    # "tbh 80s synthpop is my absolute favourite music", "pho is my all time fave"
+    (
+        "likes",
+        _grx(
+            r"(?:^\W*|[,;]\s*|\b(?:and|but|so|tbh|honestly|ok|also)\s+)(?P<verb>)"
+            r"(?!(?:it|this|that|she|he|they|what|which|there|here|one|this\s+one|that\s+one"
+            r"|the\s+\w+\s+one|the\s+(?:first|second|third|last|other)(?:\s+\w+)?"
+            r"|(?:option|number|no|version|draft|idea|pick)\b)\b)"
+            r"(?P<obj>[a-z0-9][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+            r"\s+is\s+(?:still\s+|definitely\s+|honestly\s+)?my\s+(?:absolute\s+|all[- ]time\s+"
+            r"|total\s+)?(?:favou?rite|fave|fav)(?:\s+(?:music|food|genre|band|snack|drink|dish"
+            r"|cuisine|sport|show|game|colou?r|fruit|thing))?"
+            r"(?=\s*(?:$|[,.;!?]|(?:tbh|lol|haha|ever|by\s+far|and|but|so)\b))",
+            "favourite favorite fave fav",
         ),
     ),
     # "never liked jazz tbh", "i cant get into fantasy at all": a lasting dislike said with a
