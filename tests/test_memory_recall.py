@@ -6958,3 +6958,24 @@ def test_a_favourite_said_after_it_and_a_name_from_the_users_passport(tmp_path: 
             ("another's passport", "my wifes passport says Ana Lima", "ana lima"),
         ),
     )
+
+
+def test_coeliac_as_the_reason_a_name_after_its_and_names_on_a_shortlist(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("reason", "any bakery near me? i need gluten free bc coeliac", "gluten-free"),
+            (
+                "its",
+                "write to my landlord and sign with my name, its tomasz wrobel",
+                "tomasz wrobel",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("hers", "my flatmate needs gluten free cause coeliac", "gluten"),
+            ("shortlist", "baby names for a boy? we like mateo, lucas and noah", "mateo"),
+        ),
+    )

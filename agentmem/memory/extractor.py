@@ -2696,7 +2696,8 @@ _NAME_IS = _Gated(
         rf"|(?i:my\s+(?:email\s+)?signature)\W{{0,3}}(?i:name)\s*:"
         # "my passport says Oluwaseun Adeyemi but i go by Seun"
         rf"|\b(?i:my)\s+(?i:passport|id\s+card)\s+(?i:says|reads|name\s+is))\s+"
-        # ("Nguyễn Thị Thu Hương": four parts)
+        # ("Nguyễn Thị Thu Hương": four parts; "sign it with my name, its agnieszka nowak")
+        rf"(?:(?:it{_A}?s|it\s+is)\s+)?"
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{0,2}})"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
     ),
@@ -6027,6 +6028,13 @@ _DIET = [
         rf"(?:{_I_AM}\s+(?:also\s+)?(?:a\s+)?|\bi\s+have\s+)(?P<diet>coeliac|celiac)\b",
         "coeliac celiac",
     ),
+    # "i need gluten free anyway cause coeliac": the reason the user gives for their own need
+    _grx(
+        rf"\bi\s+(?:need|have\s+to|can{_A}?t\s+(?:have|eat)|must|only\s+eat|avoid|eat)\b"
+        rf"[^,;.!?]{{0,40}}?\b(?:because|cause|cuz|coz|bc|since)\s+(?:i{_A}?m\s+|i\s+am\s+)?"
+        rf"(?P<diet>coeliac|celiac)\b",
+        "coeliac celiac",
+    ),
     # "vegan since 2020 🌱", "i live in porto, coeliac since forever", "got diagnosed coeliac
     # like 2 yrs ago": a diet said with how long it has lasted is the user's, subject or not
     _grx(
@@ -8867,6 +8875,28 @@ def _drop_childhood_parents(text: str, hits: list[_Hit], before: int) -> None:
     hits[:] = kept
 
 
+# "names for a baby girl?? we like lucia, elena, maya": names on a shortlist, not tastes
+_NAMES_TALK = _grx(
+    r"\b(?:baby|boy|girl|middle|first|pet|dog|cat|kid|twin)\s+names?\b|\bnames?\s+for\s+(?:a|the|our|my)\b",
+    "names name",
+)
+
+
+def _drop_names_liked(hits: list[_Hit], before: int) -> None:
+    """Drop the likes this message stated whose object is a given name, in a message that talks
+    about choosing names."""
+    hits[before:] = [
+        h
+        for h in hits[before:]
+        if not (
+            h.kind == "preference"
+            and h.values.get("polarity") == "likes"
+            and (obj := h.values.get("object") or "")
+            and len(_given_names(obj)) == len(obj.split())
+        )
+    ]
+
+
 def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The bounds of the sentence of ``text`` that holds ``text[start:end]``."""
     return (
@@ -10679,6 +10709,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._contradicted(text[:limit], seq, hits, before)
         if mask & _CHILDHOOD.bit:
             _drop_childhood_parents(text[:limit], hits, before)
+        if mask & _NAMES_TALK.bit and _NAMES_TALK.search(text, mask):
+            _drop_names_liked(hits, before)
         if "(" in text[:limit]:
             self._employer_in_brackets(text[:limit], seq, hits, before)
         if " there" in text[:limit] or " for h" in text[:limit]:
