@@ -304,6 +304,7 @@ class LiteralPrefilter:
         self._by_ascii_word: dict[bytes, int] = {}
         self._by_char_class: list[tuple[re.Pattern[str], int]] = []
         self._by_long_part: list[tuple[str, int]] = []
+        self._stale = False  # the three tables above are derived on the first scan after add
 
     def add(self, words: str = "", parts: str = "") -> int:
         r"""Register triggers: space-separated lowercase literals, ASCII or without case.
@@ -318,6 +319,11 @@ class LiteralPrefilter:
         for literals, table in ((words, self._by_word), (parts, self._by_part)):
             for literal in literals.split():
                 table[literal] = table.get(literal, 0) | bit
+        # (rebuilding the derived tables on every add made the extractor's 350 adds quadratic)
+        self._stale = True
+        return bit
+
+    def _derive(self) -> None:
         self._by_ascii_word = {w.encode(): b for w, b in self._by_word.items() if w.isascii()}
         # single characters looked for by the same patterns go into one character class
         chars: dict[int, str] = {}
@@ -326,9 +332,11 @@ class LiteralPrefilter:
                 chars[bits] = chars.get(bits, "") + part
         self._by_char_class = [(re.compile(f"[{re.escape(c)}]"), b) for b, c in chars.items()]
         self._by_long_part = [(p, b) for p, b in self._by_part.items() if len(p) > 1]
-        return bit
+        self._stale = False
 
     def scan(self, text: str) -> int:
+        if self._stale:
+            self._derive()
         folded = fold(text)
         mask = 0
         if folded.isascii():  # the common case: bytes.translate splits words faster than \w+
