@@ -423,10 +423,12 @@ def test_principal_comes_from_the_header_or_the_server(
         assert client.request("POST", "/v1/events", batch, headers=headers).status == 201
         explicit = {**bare, "session_id": "s-explicit", "principal": "erin"}
         assert client.request("POST", "/v1/events", explicit, headers=headers).status == 201
+        # A control character in a header value: httptools refuses the request as malformed
+        # HTTP; h11 (without httptools) passes it on and the principal check refuses it.
         bad = client.request("GET", "/v1/beliefs", headers={"X-Agentmem-Principal": "a\x7fb"})
-        assert bad.status == 400 and bad.code == "usage"
+        assert bad.status == 400 and bad.code in ("bad_request", "usage")
         long = client.request("GET", "/v1/beliefs", headers={"X-Agentmem-Principal": "p" * 129})
-        assert long.status == 400
+        assert long.status == 400 and long.code == "usage"
         client.close()
     owners = {s.session_id: s.principal for s in store.sessions(all_principals=True)}
     assert owners == {
@@ -592,9 +594,28 @@ def test_loopback_host_names_are_accepted(server: AgentmemServer, client: Client
     missing = raw_exchange(server.port, b"GET /v1/health HTTP/1.0\r\n\r\n")
     assert missing.startswith(b"HTTP/1.1 421 ")
     twice = f"Host: 127.0.0.1:{server.port}\r\n".encode() * 2
-    # Two Host headers are malformed HTTP: the parser refuses them before any route runs.
+    # Two Host headers: h11 refuses them as malformed HTTP (400), httptools passes both on
+    # and the Host check, which wants exactly one, refuses them (421); no route runs either way.
     doubled = raw_exchange(server.port, b"GET /v1/health HTTP/1.1\r\n" + twice + b"\r\n")
-    assert doubled.startswith(b"HTTP/1.1 400 ") and b'"bad_request"' in doubled
+    assert doubled.startswith((b"HTTP/1.1 400 ", b"HTTP/1.1 421 "))
+    assert b'"bad_request"' in doubled or b'"misdirected_request"' in doubled
+
+
+def test_without_httptools_the_h11_parser_refuses_in_the_same_shape(
+    db_path: Path, token_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The 'server' extra installs httptools; a server without it parses with h11, and
+    # unparseable HTTP must still get the API's JSON error, never uvicorn's plain text.
+    monkeypatch.setitem(sys.modules, "uvicorn.protocols.http.httptools_impl", None)
+    with AgentmemServer(db_path, Settings(db=str(db_path)), token_file=token_file) as server:
+        garbage = raw_exchange(server.port, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\r\n\r\n")
+        assert garbage.startswith(b"HTTP/1.1 400 ") and b'"bad_request"' in garbage
+        twice = f"Host: 127.0.0.1:{server.port}\r\n".encode() * 2
+        doubled = raw_exchange(server.port, b"GET /v1/health HTTP/1.1\r\n" + twice + b"\r\n")
+        assert doubled.startswith(b"HTTP/1.1 400 ") and b'"bad_request"' in doubled
+        client = Client(server)
+        assert client.request("GET", "/v1/health", auth=False).status == 200
+        client.close()
 
 
 def test_no_cors_and_options_is_405(server: AgentmemServer, client: Client) -> None:
