@@ -6979,3 +6979,33 @@ def test_coeliac_as_the_reason_a_name_after_its_and_names_on_a_shortlist(tmp_pat
             ("shortlist", "baby names for a boy? we like mateo, lucas and noah", "mateo"),
         ),
     )
+
+
+def test_a_name_before_our_pet_a_work_site_and_an_example_after_a_taste(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("apposition", "pickles, our guinea pig, squeaks all night", "named pickles"),
+            (
+                "shes our",
+                "remind me to brush pretzel, shes our golden retriever, she sheds loads",
+                "named pretzel",
+            ),
+            ("closed by lol", "we can barely afford toffee, our hamster lol", "named toffee"),
+            ("example", "i love cosy mysteries like the thursday murder club", "cosy mysteries"),
+            ("a name of two senses", "my twins ava and leo start school monday", "ava"),
+            ("a grocer", "im a part time cashier at albert heijn on weekends", "albert heijn"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a thing before it", "bought food, my dog loves it", "named food"),
+            ("a verb after to", "time to walk, my dog is waiting", "named walk"),
+            ("a place", "flying to lisbon, my dog stays with my mum", "named lisbon"),
+            ("a pet that died", "biscuit, our old dog, died in may", "named biscuit"),
+            ("a site", "context: i am sap consultant, in munich office since 2 years", "munich"),
+            ("the example", "i love cosy mysteries like the thursday murder club", "thursday"),
+            ("childhood", "my dad had a tortoise when i was a kid, it lived 40 years", "father"),
+        ),
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/38"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/39"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1726,7 +1726,9 @@ _WORD_NAME: Final = (
     r"|tom|sam|ben|dan|ken|joe|ted|ann|anna|eve|amy|kim|lee|jean|hank|jake|luke|pete|rick"
     r"|walt|wes|terry|tony|lucy|molly|carl|otto|jo|kat|nat|jess|kai"
     # ... and names of many countries it lists ("marco polo", "pablo" a paper size)
-    r"|marco|ana|maria|pedro|pablo|peter|james|mary|laura|emma|hiro|raj|anil|arjun|nils|lars)"
+    r"|marco|ana|maria|pedro|pablo|peter|james|mary|laura|emma|hiro|raj|anil|arjun|nils|lars"
+    # ... and common given names it has in another sense ("ava" a shrub, "toby" a jug)
+    r"|ava|ines|toby|milo|maya|amir)"
 )
 _WORD_NAME_TOKEN = re.compile(_WORD_NAME)
 # "my daughter zoes 7th bday party", "my son jakes school": a lower-case name with the possessive
@@ -3755,6 +3757,13 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
                 # "we moved to pnpm last week": a tool is never a home
                 if place.casefold() in _TOOL_WORDS:
                     continue
+                # "(i'm) in munich office since 2 years": a workplace's site, not a home
+                if (
+                    m.group("place")
+                    and c[m.start("place") :].casefold().startswith(place.casefold())
+                    and _SITE_AFTER.match(c, m.start("place") + len(place))
+                ):
+                    continue
                 # "I moved to Cognizant in August": a large employer no gazetteer knows as a
                 # place is a new workplace, never a home
                 if (org := known_employer(place)) is not None and not (
@@ -3844,6 +3853,12 @@ def _rule_we_at(c: str, mask: int) -> Iterator[_Hit]:
                 break
 
 
+_SITE_AFTER = _rx(
+    r"\s+(?:office|offices|branch|site|campus|plant|factory|warehouse|depot|hub|store|hq"
+    r"|headquarters)\b"
+)
+
+
 def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
     """ "I'm in Lyon so the dates should be Europe/Paris": a gazetteer city, said with no time,
     trip or purpose, is where the user is based. Visits carry one ("this week", "for a
@@ -3857,6 +3872,9 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
             said = words[:n]
             wordlike = said[0][:1].isupper() or words[n : n + 1] == ["city"]
             if (found := canonical_place(" ".join(said), wordlike=wordlike)) is not None:
+                # "in munich office since 2 years": a workplace's site, not a home
+                if _SITE_AFTER.match(c, m.start("place") + len(" ".join(said))):
+                    break
                 if n == len(words):  # "im in astoria, queens now": the region the user gave
                     found, _ = _with_region(found, c, m.end("place"))
                 elif state := _state_after(words, n):
@@ -4885,6 +4903,16 @@ _PET_BEFORE_ASIDE = _rx(
     # "my hamster pixie, she turns 2", "my dog pepper she is 3": a clause about her or him
     rf"|\s*,?\s+(?:she|he|shes|hes|she['’]s|he['’]s)\s)"
 )
+# "nugget, our hamster, ...", "bruno, our german shepherd, jumps on people", "hazel, shes our
+# golden retriever": a name, then a comma and whose animal it is
+_NOT_BEFORE_NAME = ("to ", " a ", "an ", "the ", "my ", "our ", "his ", "her ")
+_NAME_THEN_OUR_PET = _rx(
+    rf"(?<![\w'’\-])(?P<name>[A-Za-z][a-z'’\-]{{1,19}})\s*,\s*"
+    rf"(?:(?:she|he)(?:['’]?s|\s+is)\s+)?(?:my|our)\s+(?:(?:{_PET_MOD})\s+){{0,2}}"
+    rf"(?P<species>{_PET_SURFACE})\b"
+    # ... closed there: "bought food, my dog loves it" is no apposition
+    rf"(?P<closed>\s*(?:[,.;!?)]|$)|\s+(?:lol|haha|btw|tbh|tho)\b)?"
+)
 # A pet that is gone: "our old dog rex passed in april"
 _PAST_PET = _rx(r"\b(?:passed|died|rip|put\s+down|put\s+to\s+sleep|rehomed|gave\s+away)\b")
 # "... next date. danke, Sabine": thanks, then the user's first name, ending the message
@@ -5656,6 +5684,8 @@ _OBJECT_CUT = _rx(
     r"|omg|omfg|ngl|lmao|lmfao|xd|either|as\s+well|ofc|obvs|obviously"
     # "allergic to penicillin like i told u before": the user citing themself
     r"|(?:like|as)(?=\s+i\s+(?:already\s+)?(?:said|told|mentioned|wrote)\b)"
+    # "i love hard scifi like the expanse": an example of the taste, not part of it
+    r"|like(?=\s+(?:the|a|an)\s)"
     # "im allergic to nuts just fyi"
     r"|just\s+(?:fyi|so\s+you\s+know|in\s+case|btw|saying)"
     # "i love vindaloo the hotter the better"
@@ -8861,15 +8891,24 @@ _CHILDHOOD = _grx(
 )
 
 
+_CHILDHOOD_AFTER = _rx(
+    r"\bwhen\s+i\s+was\s+(?:a\s+)?(?:(?:little|small)\s+)?(?:kid|child|teen(?:ager)?|boy|girl)\b"
+)
+
+
 def _drop_childhood_parents(text: str, hits: list[_Hit], before: int) -> None:
     """Drop the bare "parents" this message stated inside a sentence that tells a childhood
-    story."""
+    story, and an unnamed mother or father said before "when i was a kid" in one."""
     kept = hits[:before]
     for hit in hits[before:]:
-        if hit.kind == "relationship" and hit.values.get("relation") == "parent":
+        relation = hit.values.get("relation")
+        if hit.kind == "relationship" and relation in ("parent", "father", "mother"):
             start = hit.evidence[-1][1]
-            sentence_start, _ = _sentence_around(text, start, start)
-            if _CHILDHOOD.pattern.match(text[sentence_start:]):
+            sentence_start, sentence_end = _sentence_around(text, start, start)
+            if relation == "parent" and _CHILDHOOD.pattern.match(text[sentence_start:]):
+                continue
+            # "my dad had one when i was a kid": an unnamed parent in a story of the past
+            if not hit.values.get("name") and _CHILDHOOD_AFTER.search(text, start, sentence_end):
                 continue
         kept.append(hit)
     hits[:] = kept
@@ -10724,6 +10763,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             or " she" in text[:limit]
         ):
             self._pet_named_before_aside(text[:limit], seq, hits)
+        if ", my " in text[:limit] or ", our " in text[:limit] or "s our " in text[:limit]:
+            self._pet_named_before_apposition(text[:limit], seq, hits)
         if ("(" in text[:limit] or " and " in text[:limit]) and (
             ", my " in text[:limit] or ", our " in text[:limit] or "s, " in text[:limit]
         ):
@@ -10820,6 +10861,47 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if bare:
                 new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
                 self._replace(bare[0], new, hits, seq, (m.start(), m.end("name")))
+
+    def _pet_named_before_apposition(self, text: str, seq: int, hits: list[_Hit]) -> None:
+        """ "nugget, our hamster, ...", "hazel, shes our golden retriever": the word before the
+        comma names the unnamed pet the words after it stated (never a new pet; a sentence
+        that supposes, a quote or a pet that is gone names none)."""
+        for m in _NAME_THEN_OUR_PET.finditer(text):
+            name = m.group("name")
+            folded = name.casefold()
+            # a word of the language ("hazel", "nugget") only where the apposition is closed
+            # ("nugget, our hamster, is sick") or said as "shes our": a name, not a thing
+            closed = m.group("closed") is not None or "s our" in m.group() or "s my" in m.group()
+            # ... after "to" or an article it is a verb or a thing ("time to walk, my dog ...")
+            before = text[max(0, m.start() - 5) : m.start()].casefold()
+            if (
+                not _pet_name_ok(folded)
+                or (is_common_word(folded) and (not closed or before.endswith(_NOT_BEFORE_NAME)))
+                or canonical_place(folded) is not None
+                or folded in _PET_STATES
+                or folded in _NOT_NAMED
+                or folded in _ASIDE_WORDS
+                or folded in _RELATIVE_DAYS
+                or folded in _SUBJECT_NOT_NAMES
+            ):
+                continue
+            species = _normal("pet", "species", m.group("species"))
+            bare = [
+                h
+                for h in _unnamed_in(hits, species, seq)
+                if not h.plural and m.end("name") <= h.evidence[-1][1] <= m.end()
+            ]
+            if not bare:
+                continue
+            sentence_start, sentence_end = _sentence_around(text, m.start(), m.end())
+            if (
+                _HYPOTHETICAL.search_alone(text[sentence_start : m.end()])
+                or _inside_quotes(text, m.start())
+                or _PAST_PET.search(text, sentence_start, sentence_end)
+            ):
+                continue
+            new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
+            self._replace(bare[0], new, hits, seq, (m.start(), m.end()))
 
     def _pets_named_before(self, text: str, seq: int, hits: list[_Hit]) -> None:
         """ "its for biscuit and pepper, my two beagles", "our two rats, gus and bean, they go

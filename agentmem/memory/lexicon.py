@@ -220,6 +220,8 @@ _MORE_EMPLOYER_NAMES: Final = (
     "Network Rail", "Deutsche Bahn", "SNCF", "Amtrak",
     # the large online retailers and platforms of countries the list above leaves out
     "Allegro", "Naver", "Kakao", "Kaspi", "Ozon", "Trendyol", "Getir", "Bol.com", "Coolblue",
+    # Dutch and Belgian grocers and chemists a student with a side job names
+    "Albert Heijn", "Ahold Delhaize", "Delhaize", "Kruidvat", "Etos",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
 
