@@ -7009,3 +7009,85 @@ def test_a_name_before_our_pet_a_work_site_and_an_example_after_a_taste(tmp_path
             ("childhood", "my dad had a tortoise when i was a kid, it lived 40 years", "father"),
         ),
     )
+
+
+def test_titles_and_workplaces_said_without_i_and_pets_named_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("title", "signed today!! title is data engineer like the ad", "data eng"),
+            ("got the job", "update: got the job at Monzo!! start monday", "monzo"),
+            (
+                "freelancing",
+                "quit the agency. freelancing full time as a copywriter now",
+                "freelance",
+            ),
+            ("a people's name", "my african grey kiwi keeps screaming at 6am", "named kiwi"),
+            (
+                "a breed",
+                "road trip with my two cockers bramble and fig, dog friendly stops?",
+                "fig",
+            ),
+            (
+                "another's in a later clause",
+                (
+                    "ziggy keeps howling all night and the neighbours are fed up",
+                    "hes a 3yo beagle, he sleeps in the kitchen",
+                ),
+                "named ziggy",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("some", "is there vegan feta? i like adding some", "adding"),
+            ("hers", "my sister is freelancing as a designer", "designer"),
+            ("a rehomed pet", "we had to rehome loki, our husky, when we moved. sad", "loki"),
+        ),
+    )
+
+
+def test_corrections_of_an_allergen_a_tool_and_a_fuller_title(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "not only",
+                (
+                    "im allergic to prawns so menus scare me",
+                    "its not only prawns, its all shellfish",
+                ),
+                "shellfish",
+                "prawn",
+            ),
+            (
+                "its ... not",
+                ("im allergic to walnuts", "sorry its pecans not walnuts"),
+                "pecan",
+                "walnut",
+            ),
+            (
+                "a tool and its version",
+                ("new api: node 22, mysql 8, branch is main", "oops its mariadb 11.4 not mysql"),
+                "mariadb",
+                "mysql",
+            ),
+            (
+                "actually not just",
+                (
+                    "i work at infosys as sap consultant",
+                    "final check: infosys, sap basis consultant actually not just sap consultant",
+                ),
+                "sap basis consultant",
+                "as a sap consultant",
+            ),
+        ),
+    )
+    # "her name is sushi" after "we adopted the kitten" names the kitten, never the dog
+    formed = _formed(
+        tmp_path / "kitten",
+        "we have a dog, pet friendly flats only",
+        "update we adopted a kitten from the shelter!! her name is miso",
+    )
+    assert not any("dog named miso" in s for s in formed), formed

@@ -326,6 +326,9 @@ _SPECIES_SYNONYMS: Final = {
             "shih tzus",
             "doggy",
             "doggie",
+            # "my two cockers pip and rosie", "our jack russell"
+            "cocker",
+            "jack russell",
             # "my podengo named Faísca", "a galgo from the rescue"
             "podengo",
             "podenco",

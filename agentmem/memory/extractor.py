@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/39"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/40"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -205,7 +205,8 @@ _PET_SURFACE = (
     r"|frenchies|frenchie|maine\s+coons?|ragdolls?|sphynx|torties?|calicos?|african\s+greys?"
     r"|cockatoos?|macaws?|sugar\s+gliders?|chinchillas?|degus?|rats?|tarantulas?|pigs?"
     r"|podengos?|podencos?|galgos?|dobermann?s?|mastiffs?|weimaraners?|ridgebacks?|basenjis?"
-    r"|bloodhounds?|cockerpoos?|sprockers?|kelpies?|lops?|puppers?|tiels?)"
+    r"|bloodhounds?|cockerpoos?|sprockers?|kelpies?|lops?|puppers?|tiels?|cockers?"
+    r"|jack\s+russells?)"
 )
 _PET_MOD = (
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own|other"
@@ -1635,6 +1636,17 @@ _PET_NAME_THEN_VERB = re.compile(
 
 # "pepper my lab keeps stealing food", "biscuit my pup fell asleep on my arm": a lower-case
 # name set before the possessive, when the pet then does something
+_OPENED_CLAUSE_END = re.compile(
+    r"[.!?;\n]|,\s|\s+(?:and|but|so|cause|because|bc)\s+", re.IGNORECASE
+)
+
+
+def _clause_end(text: str, at: int) -> int:
+    """Where the clause going on at ``at`` ends: a sentence's end, a comma or a conjunction."""
+    found = _OPENED_CLAUSE_END.search(text, at)
+    return found.start() if found else len(text)
+
+
 def _unnamed_in(hits: list[_Hit], species: str | None, seq: int) -> list[_Hit]:
     """The unnamed pets of ``species`` that message ``seq`` stated: those a name said beside
     them in that message may name (each caller says how near)."""
@@ -1997,7 +2009,11 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         elif (
             is_pet
             and (named := _PET_NAME_THEN_VERB.match(rest))
-            and _pet_name_ok(named.group("names"))
+            # "my african grey kiwi screams": a people's name is a pet's name there
+            and (
+                _pet_name_ok(named.group("names"))
+                or named.group("names").casefold() in _DEMONYMS | _NATIONALITIES
+            )
             # "my pup fell asleep": a verb is no name
             and named.group("names").casefold() not in _PET_VERB_WORDS
         ):
@@ -4321,6 +4337,20 @@ _OCCUPATION = [
         rf"(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
         "title position role profession occupation designation job",
     ),
+    # "got the job!! title is analytics engineer": the title said without "my", opening its
+    # sentence (never "the title is ...", a book's or a post's)
+    _grx(
+        rf"(?:^\W*|[.!?;]\s*|,\s*)(?:(?:and|so|new|official)\s+)?(?:job\s+)?title\s+is\s+"
+        rf"(?:now\s+)?(?:a\s+|an\s+)?(?P<role>{_ROLE})(?:{_ROLE_END}|(?=\s+like\s+(?:the|in)\s))",
+        "title",
+    ),
+    # "freelancing full time as illustrator now", "im freelancing as a translator"
+    _grx(
+        rf"(?:\b(?:i{_A}?m|im|i\s+am)\s+|^\W*|[.!?;]\s*|,\s*)(?:now\s+)?(?P<freelance>freelanc(?:ing|e))"
+        rf"\s+(?:full[\s-]?time\s+|part[\s-]?time\s+)?(?:now\s+)?as\s+(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE}){_ROLE_END}",
+        "freelancing freelance",
+    ),
     # a form the user fills in: "job: HR advisor. employer: NHS Lothian"
     _grx(
         rf"(?:^\W*|[.;\n]\s*)(?:job|occupation|job\s+title|position|profession)\s*:\s*(?:a\s+|an\s+)?"
@@ -4789,7 +4819,9 @@ _EMPLOYER = [
     # "i got the job at Octopus Energy", "my 5 year anniversary at Siemens Healthineers", "my
     # team at Bolt uses pnpm", "i cycle to work at UiT", "living in Shenzhen and work at Tencent"
     _grx(
-        rf"\bi\s+(?:just\s+|finally\s+)?(?:got|landed)\s+(?:the|a|that|my)\s+(?:new\s+)?job\s+"
+        # ... "omg update: got the job at zalando!!!": the subject dropped where a sentence opens
+        rf"(?:\bi\s+|(?:^|[.!?:])\W*(?:(?:omg|yay|so|ok|okay|update|news|guess\s+what)\W+)*)"
+        rf"(?:just\s+|finally\s+)?(?:got|landed)\s+(?:the|a|that|my)\s+(?:new\s+)?job\s+"
         rf"(?:at|with)\s+(?P<org>{_ORG})"
         # "i took the ocado offer in the end!! started monday"
         rf"|\bi\s+(?:finally\s+|just\s+)?(?:took|accepted|signed)\s+(?:the\s+)?(?P<org8>{_ORG_TOKEN}|[a-z]+)"
@@ -4914,7 +4946,9 @@ _NAME_THEN_OUR_PET = _rx(
     rf"(?P<closed>\s*(?:[,.;!?)]|$)|\s+(?:lol|haha|btw|tbh|tho)\b)?"
 )
 # A pet that is gone: "our old dog rex passed in april"
-_PAST_PET = _rx(r"\b(?:passed|died|rip|put\s+down|put\s+to\s+sleep|rehomed|gave\s+away)\b")
+_PAST_PET = _rx(
+    r"\b(?:passed|died|rip|put\s+down|put\s+to\s+sleep|rehom(?:e|ed|ing)|gave\s+away)\b"
+)
 # "... next date. danke, Sabine": thanks, then the user's first name, ending the message
 _SIGN_OFF = re.compile(
     r"(?:^|[.!?\n]\s*)(?i:thanks|thank\s+you|many\s+thanks|thx|ty|cheers|danke|danke\s+sch[öo]n"
@@ -5297,6 +5331,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             )
             if field_of_work:  # "I work in construction like supervisor"
                 role = f"{field_of_work} {role}"
+            # "freelancing as illustrator": a freelance illustrator
+            if "freelance" in m.re.groupindex and m.group("freelance"):
+                role = f"freelance {role}"
             # "a 2nd year nursing student": the year is not part of the title; "im just data
             # analyst now": nor is an adverb
             role = _ROLE_ADVERB.sub("", _STUDY_YEAR.sub("", role))
@@ -5713,7 +5750,9 @@ _OBJECT_BLOCK_FIRST: Final = frozenset(
     )
 )
 _OBJECT_BLOCK_ANY: Final = frozenset(
-    _words("you your it it's this that them him her me us my our their his i i'm")
+    # ... "some" stands for a thing named before it ("is there lactose free ricotta? i like
+    # adding some")
+    _words("you your it it's this that them him her me us my our their his i i'm some")
 )
 _IDIOMS: Final = frozenset(
     {
@@ -8725,10 +8764,12 @@ _NOT_X_BUT_Y = _grx(
     rf"(?:\b(?:sorry|oops|wait|ah|oh|no|actually|correction)(?:\W+(?:brother|bro|sis|sister|sir|madam"
     rf"|ma{_A}?am|man|mate|dude|boss|habibi|yaar|po|friend|dear))?\W+"
     # "not porto, braga", "not vegan, just vegetarian lol": a message that opens with the fix
-    rf"|^\W*)not\s+"
+    rf"|^\W*"
+    # "sorry i wrote it wrong, its not only shrimp, its all shellfish"
+    rf"|\bit(?:{_A}s|s|\s+is)\s+)not\s+(?:only\s+|just\s+)?"
     rf"(?P<old>[\w\-]+(?:\s+[\w\-]+)?)"
     rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?"
-    rf"(?:(?:just|only|actually|really|more\s+like)\s+)?(?P<new>[\w\-.]+)",
+    rf"(?:(?:just|only|actually|really|more\s+like|all)\s+)?(?P<new>[\w\-.]+)",
     "not",
 )
 _DETERMINER_LEAD = _rx(r"^(?:my|our|the|a|an)\s+")
@@ -8752,10 +8793,21 @@ _Y_NOT_X = _grx(
     r"|^\W*(?:(?:oh|ah|no|wait|ok)\W+)*(?:sorry|sry|oops|whoops|correction))\s+"
     # ... and "its django==4.2.11 not 4.1": a pinned requirement names the version
     # ... "oh sorry yes tortoise not turtle": the yes agrees, it is no part of the value
-    rf"(?:(?:yes|yeah|yep|ya)\W+)?(?:actually\s+)?(?:[\w\-]+==)?(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
+    # ... "sorry its shellfish not shrimp": the "its" after the apology is no part of the value
+    rf"(?:(?:yes|yeah|yep|ya)\W+)?(?:it(?:{_A}s|s|\s+is)\s+)?(?:actually\s+)?(?:[\w\-]+==)?"
+    rf"(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
     rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+[\w\-]+(?:\.\d+)*)?)"
     rf"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
     "not",
+)
+# "final check: capgemini, pune, sap fico consultant actually not just sap consultant": the
+# fuller value said again in place of the one before ("actually" makes it a correction; "cats,
+# not just dogs" adds one)
+_ACTUALLY_NOT_JUST = _grx(
+    r"(?:^|[,:;.!?]\s*)(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+){0,3}?)\s*,?\s+actually\s*,?\s+not\s+"
+    r"(?:just|only)\s+(?:a\s+|an\s+)?(?P<old>[\w\-]+(?:\s+[\w\-]+){0,2}?)"
+    r"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw|pls|please)\b)",
+    "actually",
 )
 # "oh wait i said postgres 14 earlier, its actually 15", "i said postgres 15 but its 16": the
 # value said before, replaced
@@ -10257,7 +10309,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 answer := _PET_ANSWER.match(text) or _PET_BARE_ANSWER.match(text)
             ):
                 self._pet_answered(event, answer, subject, owned, hits)
-            if (opened := _NAME_OPENS.match(text)) and not _NOT_OURS.search(text):
+            # ... another's animal only in the clause the name opens ("ziggy keeps barking at
+            # night and the neighbours r starting to complain" still opens on the user's pet)
+            if (opened := _NAME_OPENS.match(text)) and not _NOT_OURS.search(
+                text, 0, _clause_end(text, opened.end())
+            ):
                 names = [n for n in _ITEM_SEP.split(opened.group("names")) if n]
                 if all(_subject_name_ok(n) for n in names):
                     subject = (names, event.seq, opened.span("names"), owned)
@@ -10891,17 +10947,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 for h in _unnamed_in(hits, species, seq)
                 if not h.plural and m.end("name") <= h.evidence[-1][1] <= m.end()
             ]
-            if not bare:
+            # "scared of bruno, our german shepherd, he jumps": an apposition closed by a comma
+            # states the pet even where the clause around it is about someone else
+            comma_closed = (m.group("closed") or "").strip() == ","
+            if not bare and not (comma_closed and m.group("species")[-1:] != "s"):
                 continue
             sentence_start, sentence_end = _sentence_around(text, m.start(), m.end())
             if (
                 _HYPOTHETICAL.search_alone(text[sentence_start : m.end()])
                 or _inside_quotes(text, m.start())
                 or _PAST_PET.search(text, sentence_start, sentence_end)
+                or species is None
+                or any(h.kind == "pet" and h.values.get("name") == name for h in hits)
             ):
                 continue
             new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
-            self._replace(bare[0], new, hits, seq, (m.start(), m.end()))
+            if bare:
+                self._replace(bare[0], new, hits, seq, (m.start(), m.end()))
+            else:
+                self._add(new, hits, seq, (m.start(), m.end()))
 
     def _pets_named_before(self, text: str, seq: int, hits: list[_Hit]) -> None:
         """ "its for biscuit and pepper, my two beagles", "our two rats, gus and bean, they go
@@ -12348,6 +12412,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 done = True
         return done
 
+    def _tool_corrected(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """The setting "<tool> version" of the tool named in place of another's joins ``hits``
+        when the correcting words give its version ("its mariadb 10.11 not mysql")."""
+        named, _, version = m.group("new").rpartition(" ")
+        if not named or " " in named or not _VERSION_TAIL.fullmatch(version):
+            return
+        values = {"subject": f"{named.casefold()} version", "value": version}
+        try:
+            normalize_claim("working_state", values)
+        except InvalidInput:
+            return
+        new = _Hit("working_state", values)
+        new.evidence.append((event.seq, m.start(), m.end()))
+        new.stated_end = m.end()
+        hits.append(new)
+        self._note(event.seq, m.start(), m.end(), None, (new,))
+
     def _replace_value(
         self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit], gone: list[_Hit]
     ) -> list[_Hit]:
@@ -12362,6 +12443,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for hit in hits:
             if hit in gone or all(e[0] == event.seq for e in hit.evidence):
                 continue
+            # "mysql 8" ... "oops its mariadb 10.11 not mysql": the tool of a version setting
+            # put right, with the version said with it (else the setting is only taken back)
+            if hit.kind == "working_state" and (hit.values.get("subject") or "").casefold() in (
+                f"{old} version",
+                f"{plain} version",
+            ):
+                self._tool_corrected(event, m, hits)
+                return [hit]
             for field_name, value in hit.values.items():
                 # "Hartmann Stahlbau" ... "its Hartmann Metallbau not stahlbau": the last word
                 # of a name put right
@@ -12595,7 +12684,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not all(e[0] == event.seq for e in h.evidence)
                 and any((v or "").casefold() == old for v in h.values.values())
             ]
-        for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT):
+        for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT, _ACTUALLY_NOT_JUST):
             for m in pattern.finditer(text, mask):
                 replaced = self._replace_value(event, m, hits, gone)
                 gone += replaced
@@ -13431,6 +13520,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if len(keys) != 1:
             return
         ante = fits[-1].hit
+        # "we adopted the kitten from the shelter!! her name is sushi": another animal named just
+        # before the pronoun is the one it means, never the dog of an earlier message
+        sentence_start, _ = _sentence_around(text, start + m.start(), start + m.start())
+        sentence_start = max(0, text.rfind(".", 0, sentence_start - 1) + 1)
+        if ante.kind == "pet" and any(
+            _normal("pet", "species", w.group("species")) != ante.values["species"]
+            for w in _PET_WORD.finditer(text, sentence_start, start + m.start())
+        ):
+            return
         noun_field = "species" if ante.kind == "pet" else "relation"
         named = _Hit(ante.kind, {noun_field: ante.values[noun_field], "name": names[0]})
         named.evidence = [ante.evidence[-1], (event.seq, start, end)]
