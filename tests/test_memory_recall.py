@@ -7091,3 +7091,41 @@ def test_corrections_of_an_allergen_a_tool_and_a_fuller_title(tmp_path: Path) ->
         "update we adopted a kitten from the shelter!! her name is miso",
     )
     assert not any("dog named miso" in s for s in formed), formed
+
+
+def test_full_names_said_in_passing_and_names_rehearsals_and_musings_that_are_not(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "lower case",
+                "cover letter pls. im tomas novak, night porter at a hotel",
+                "tomas novak",
+            ),
+            (
+                "full name",
+                "shorten my abstract. full name Ines Duarte on the badge pls",
+                "ines duarte",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "a rehearsal",
+                "lets practice. you are a recruiter and i am a barista at costa. start",
+                "barista",
+            ),
+            (
+                "a friend's name",
+                "my friend ola asked me to help her write to her landlord. sign it Ola Nowak",
+                "ola nowak",
+            ),
+            ("her full name", "her full name is Rosa Delgado, shes my neighbour", "rosa"),
+            ("a musing", "is this email legit? domain is secure-login-help.net hmm", "domain"),
+            ("not a name", "im super tired, can u help me plan tomorrow", "super"),
+        ),
+    )

@@ -954,6 +954,9 @@ _FRAME_ON = _grx(
     # rehearsed dialogue's cast
     rf"|\b(?:practice|practise|rehearse)\s+(?:[\w\-]+\s+){{0,3}}?(?:speaking|conversation"
     rf"|dialogue|talking)\b[^\n]{{0,60}}?\b(?:you|u)\s+(?:are|r|be|play)\s+"
+    # "lets practice english for hotel, u be the receptionist", "lets practice. you are a
+    # recruiter and i am a barista": a rehearsal cast after "lets practice"
+    rf"|\blet{_A}?s\s+(?:practi[cs]e|rehearse)\b[^\n]{{0,60}}?\b(?:you|u)\s+(?:are|r|be|play)\s+"
     # "vamos to play! you are pirate and I am captain Barbanegra": a game's cast
     rf"|\b(?:to\s+play|lets\s+play|let{_A}s\s+play|we\s+play)\W+(?:(?:ok|okay|so)\W+)?(?:you|u)"
     rf"\s+(?:are|r|be)\s+",
@@ -2877,6 +2880,19 @@ _SIGN_AS = _Gated(
     ),
     "sign from",
 )
+# "im priya raman, customer support lead at revolut": a lower-case given name and surname
+# opening a sentence, a comma after; "full name Greta Hoffmann on the submission", "Full
+# name: Ana Lucía Ferreira": a whole name (never "her full name", "his full name")
+_IM_FULL_NAME = _Gated(
+    re.compile(
+        rf"(?:^|[.!?]\s+)\W*(?:(?i:hi|hey|hello|ok|so)\W+)?(?i:i{_A}?m|im|i\s+am)\s+"
+        rf"(?P<lower>{_LOWER_NAME}\s+{_LOWER_NAME})(?=\s*,)"
+        rf"|(?<!(?i:her)\s)(?<!(?i:his)\s)(?<!(?i:their)\s)(?<!(?i:your)\s)"
+        rf"\b(?i:full\s+name)(?:\s+(?i:is)|\s*:)?\s+(?P<name>{_NAME}(?:\s+{_NAME}){{1,2}})"
+        rf"(?=\s*$|\s*[,.;!)/\n]|\s+(?i:on|and|pls|please|thanks|tho)\b)"
+    ),
+    "im full",
+)
 _WRITTEN_FOR_SOMEONE = _rx(
     r"\b(?:for|on\s+behalf\s+of|from|to\s+help)\s+(?:my|our|his|her|their|a|an|this|the)\s+[\w\-]+"
 )
@@ -3091,6 +3107,17 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         if not m.group("me") and _WRITTEN_FOR_SOMEONE.search(c, 0, m.start()):
             continue
         if (names := _names(m.group("name"))) and (len(names) >= 2 or m.group("me")):
+            yield _Hit("name", {"name": " ".join(names)}, m.span())
+    for m in _IM_FULL_NAME.finditer(c, mask):
+        if m.group("lower"):
+            # "im priya raman, customer support lead": a given name and a surname, lower case
+            first = m.group("lower").split()[0]
+            if _given_names(first) and (names := _lower_full_name(m.group("lower"))):
+                yield _Hit("name", {"name": " ".join(names)}, m.span())
+            continue
+        if _WRITTEN_FOR_SOMEONE.search(c, 0, m.start()):
+            continue
+        if (names := _names(m.group("name"))) and len(names) >= 2:
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _NAME_BTW.finditer(c, mask):
         if (names := _names(m.group("name"))) and len(names) == len(m.group("name").split()):
@@ -7835,6 +7862,7 @@ _NAMES_BITS: Final = _bits(
     _NAME_BTW,
     _SIGN_AS,
     _THIS_IS_NAME,
+    _IM_FULL_NAME,
 )
 _ALLERGIC_BIT: Final = _PREFILTER.add("", "lergic lergy lergies")
 # "i cant have the prawns tho, shellfish allergy, ended up in hospital once": an allergy
@@ -8986,6 +9014,25 @@ def _drop_names_liked(hits: list[_Hit], before: int) -> None:
             and len(_given_names(obj)) == len(obj.split())
         )
     ]
+
+
+_MUSED = _rx(r"\s(?:h+m+|hm+|huh|hmm+)\W*$")
+_OTHER_PERSON_WORD = (
+    r"(?:friend|mate|colleague|coworker|co-worker|boss|client|customer|neighbou?r|sister|brother"
+    r"|mum|mom|dad|mother|father|wife|husband|partner|cousin|aunt|auntie|uncle|son|daughter"
+    r"|flatmate|roommate|housemate|student|patient|niece|nephew|grandma|grandpa)"
+)
+
+
+def _drop_names_of_others(text: str, hits: list[_Hit], before: int) -> None:
+    """Drop the user's names this message stated whose first name the message gives another
+    person ("my friend marta asked me to help her ... sign it Marta Kowalski")."""
+    for hit in hits[before:]:
+        if hit.kind != "name" or not (name := hit.values.get("name")):
+            continue
+        first = re.escape(name.split()[0])
+        if re.search(rf"\b(?:my|our|a|her|his)\s+{_OTHER_PERSON_WORD}\s+{first}\b", text, re.I):
+            hits.remove(hit)
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
@@ -10806,6 +10853,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             _drop_childhood_parents(text[:limit], hits, before)
         if mask & _NAMES_TALK.bit and _NAMES_TALK.search(text, mask):
             _drop_names_liked(hits, before)
+        _drop_names_of_others(text[:limit], hits, before)
+        # "domain is oracle-licensing-info.net hmm": a value mused over, not a setting stated
+        hits[before:] = [
+            h
+            for h in hits[before:]
+            if h.kind != "working_state" or not _MUSED.search(h.values.get("value") or "")
+        ]
         if "(" in text[:limit]:
             self._employer_in_brackets(text[:limit], seq, hits, before)
         if " there" in text[:limit] or " for h" in text[:limit]:
