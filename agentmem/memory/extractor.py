@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/41"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/42"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -2887,11 +2887,13 @@ _IM_FULL_NAME = _Gated(
     re.compile(
         rf"(?:^|[.!?]\s+)\W*(?:(?i:hi|hey|hello|ok|so)\W+)?(?i:i{_A}?m|im|i\s+am)\s+"
         rf"(?P<lower>{_LOWER_NAME}\s+{_LOWER_NAME})(?=\s*,)"
-        rf"|(?<!(?i:her)\s)(?<!(?i:his)\s)(?<!(?i:their)\s)(?<!(?i:your)\s)"
-        rf"\b(?i:full\s+name)(?:\s+(?i:is)|\s*:)?\s+(?P<name>{_NAME}(?:\s+{_NAME}){{1,2}})"
+        # ... "full name" after "my" or where a sentence, clause or form line opens (never
+        # "her full name", "my moms full name")
+        rf"|(?:(?<=\b(?i:my)\s)|(?:^|(?<=[.!?,;:/\n]))\s*)"
+        rf"(?i:full\s+name)(?:\s+(?i:is)|\s*:)?\s+(?P<name>{_NAME}(?:\s+{_NAME}){{1,2}})"
         rf"(?=\s*$|\s*[,.;!)/\n]|\s+(?i:on|and|pls|please|thanks|tho)\b)"
     ),
-    "im full",
+    "am m im full",  # I'm, I am, im
 )
 _WRITTEN_FOR_SOMEONE = _rx(
     r"\b(?:for|on\s+behalf\s+of|from|to\s+help)\s+(?:my|our|his|her|their|a|an|this|the)\s+[\w\-]+"
