@@ -12479,11 +12479,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             normalize_claim("working_state", values)
         except InvalidInput:
             return
-        new = _Hit("working_state", values)
-        new.evidence.append((event.seq, m.start(), m.end()))
-        new.stated_end = m.end()
-        hits.append(new)
-        self._note(event.seq, m.start(), m.end(), None, (new,))
+        self._add(_Hit("working_state", values), hits, event.seq, m.span())
 
     def _replace_value(
         self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit], gone: list[_Hit]
