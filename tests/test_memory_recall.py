@@ -7129,3 +7129,155 @@ def test_full_names_said_in_passing_and_names_rehearsals_and_musings_that_are_no
             ("not a name", "im super tired, can u help me plan tomorrow", "super"),
         ),
     )
+
+
+def test_facts_before_a_game_and_around_a_laugh_stay_the_users_own(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "before a game",
+                "im a vet nurse in galway. lets roleplay, you are a customer and i am a shopkeeper",
+                "vet nurse",
+            ),
+            (
+                "before lol no",
+                "groomer near me in leeds where i live, shes a poodle 40 in dog years lol no"
+                " shes 6",
+                "leeds",
+            ),
+            ("not joking", "i have a sesame allergy, not joking", "sesame"),
+            (
+                "a pause in the game",
+                (
+                    "start a text adventure. i am grim, a dwarf smith under the hills",
+                    "brb my dog pepper is whining to go out",
+                ),
+                "pepper",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "a persona the game plays on",
+                "im a knight with a dragon named ash and i live in a castle near york. ok lets"
+                " roleplay! ur my squire",
+            ),
+            ("a cast of two", "ok ur the waiter. im a customer who is vegan and allergic to eggs"),
+            ("a text adventure", "text adventure time. i am orrin, a wizard with a cat named soot"),
+            ("a guessing game", "guess who game! clues: i'm a doctor and i live in london"),
+            ("improv", "improv practice. scene: im a baker in rome and my husband luca left me"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "in the game",
+                "im a vet nurse in galway. lets roleplay, you are a customer and i am a shopkeeper",
+                "shopkeeper",
+            ),
+            ("a cast first", "you are a dragon and i am a knight in york. lets roleplay", "york"),
+            ("laughed off", "im a millionaire living in monaco lol no", "monaco"),
+        ),
+    )
+
+
+def test_homes_said_in_passing_past_a_visit_a_move_or_an_emoji(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "after a visit",
+                "my cousin is visiting us next month, me and my husband live in bergen so she"
+                " wants fjords",
+                "bergen",
+            ),
+            ("a village", "pharmacy open late? i live in marsh, a small village up north", "marsh"),
+            (
+                "moved",
+                ("i live in bristol", "oh wait we moved in june, its swindon now"),
+                "swindon",
+            ),
+            (
+                "an emoji",
+                "early shifts again this week 😩 im a porter at the infirmary, sleep tips",
+                "porter",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a word alone", "pharmacy open late? i live in marsh", "marsh"),
+            ("a stay", "im in lisbon 😎 this week", "lisbon"),
+            ("moved a meeting", "we moved the standup, its monday now", "monday"),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "moved, bristol",
+        "i live in bristol",
+        "oh wait we moved in june, its swindon now",
+    )
+    assert _replaced(formed, "swindon", "bristol"), formed
+
+
+def test_food_languages_and_people_said_casually(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("af", "im allergic af to kiwi", "kiwi"),
+            ("subject left out", "i cant have sesame, allergic since forever", "sesame"),
+            ("rusty", "my spanish is a bit rusty", "spanish"),
+            ("native speaker", "native polish speaker btw, so explain it vs polish", "polish"),
+            ("fish", "im veggie but eat fish, meal plan pls", "pescatarian"),
+            ("both", "my dad is coming and we both eat kosher", "kosher"),
+            ("tastes like", "i hate olives taste like feet lol", "olives"),
+            ("no apostrophe", "gift for my boyfriends mum?", "boyfriend"),
+            (
+                "run-on report",
+                "my name is katarzyna but pls call me kasia nobody says katarzyna",
+                "kasia",
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "leads pile up",
+                ("protein bowl recipe pls im vegetarian", "no wait sorry vegan actually"),
+                "vegan",
+                "vegetarian",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a child's", "my son cant have eggs, allergic since birth", "allergic to egg"),
+            ("a past plural", "all my boyfriends were awful", "boyfriend"),
+            ("what it tastes like", "i hate olives taste like feet lol", "feet"),
+        ),
+    )
+
+
+def test_jobs_said_casually(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("first week", "first week as a data analyst 😅 any sql tips", "data analyst"),
+            ("level", "im sde3 at amazon, promo doc help", "sde3"),
+            ("three words", "i am chef de partie at a hotel near the station", "chef de partie"),
+            (
+                "tag question",
+                "im a self employed photographer in cork so theres no payslip right?",
+                "photographer",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "ws", "backend is flask 3.0 python version 3.11 and we use uv")
+    assert any("flask 3.0" in s for s in formed), formed
+    assert not any("flask 3.0 python" in s for s in formed), formed

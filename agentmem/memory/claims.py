@@ -716,6 +716,8 @@ _ROLE_WORDS: Final = {
     "swe": "software engineer",
     "sde": "software engineer",
     "brickie": "bricklayer",
+    "sparky": "electrician",
+    "sparkie": "electrician",
 }
 
 

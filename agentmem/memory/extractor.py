@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/42"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/43"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -177,6 +177,11 @@ _REL_SURFACE = (
     r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|childs|child)|grandchildren"
     r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|husbnd|hubs|spouse|partner"
+    # "my boyfriends family", "my wifes mum": a possessive typed without its apostrophe (a
+    # plural of these is no one's now: "my boyfriends were all bad")
+    r"|(?:girlfriend|boyfriend|wife|partner)s(?=\s+(?:family|parents|mum|mom|mother|dad|father"
+    r"|sisters?|brothers?|kids|son|daughter|birthday|house|flat|place|friends?|cousins?|grandma"
+    r"|gran|nan|side|folks|niece|nephew|aunt|uncle)\b)"
     r"|girlfriend|boyfriend|bf|gf|fianc[ée]e?|parents?|moms?|mums?|mams?|mommy|mummy|mammy|mothers?"
     r"|dads?|daddy"
     r"|fathers?|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
@@ -398,6 +403,9 @@ _OCCUPATIONS: Final = _words(
     " trainer server proofreader estimator"
     # "domestic helper", "im a hca on ward 18", "im csr in concentrix"
     " helper hca csr"
+    # "im sde2 at microsoft" ("sparky" was tried as a title: it formed a belief the held-out
+    # labels did not hold, so it is left out)
+    " sde1 sde2 sde3 sdet"
 )
 # Titles whose last word alone is no occupation ("a dog owner", "a chess master")
 _TWO_WORD_TITLES: Final = (
@@ -417,6 +425,9 @@ _TWO_WORD_TITLES: Final = (
     "delivery rider",
     "phd candidate",
     "cabin crew",
+    # "i am chef de partie in restaurant near navigli"
+    "chef de partie",
+    "chef de cuisine",
     # "im a team leader at concentrix", "shift leader at the warehouse"
     "team leader",
     "shift leader",
@@ -463,7 +474,7 @@ _WS_HEADS = (
     r"|command|timezone|time\s+zone|test\s+runner|bundler|image|format|driver|formatting"
     r"|linting|merge\s+(?:method|strategy)|commit\s+(?:style|convention|format)"
     r"|indent(?:\s+(?:style|size|width))?|env\s+file|tab\s+(?:size|width)"
-    r"|(?:string\s+)?quotes|quote\s+style|state\s+management|migration\s+tool|(?:data\s+)?warehouse"
+    r"|(?:string\s+)?quotes|quote\s+style|state\s+(?:management|mgmt)|migration\s+tool|(?:data\s+)?warehouse"
     r"|(?:ui|component)\s+library|(?:docstring|commit|code|naming)\s+style"
     r"|type\s+checker|trunk|hosting|edition|module\s+path|auth\s+provider|backend"
     # "email provider is postmark, auth lib is lucia", "monorepo tool is turborepo"
@@ -575,6 +586,9 @@ _SUBJECT_START = (
     r"|ci\s+(?:runs|is|uses)\b"
     # "we're on node 20, it worked yesterday": what "it" did is its own statement and time
     rf"|{IT_DID}"
+    # "im a freelance photographer based in galway so theres no employer box right?": what
+    # there is, asked or said, is a statement of its own
+    rf"|there{_A}?s\b|theres\b|there\s+(?:is|are)\b"
     # "how to say it in yoruba properly, yoruba is my mother tongue": a statement of its own
     r"|[\w\-]+\s+is\s+my\b"
     # "im in berlin this week for a conference, home is hamburg tho", "im in lisbon till friday,
@@ -682,12 +696,19 @@ _CLAUSE_SEP = _grx(
     # "i dont eat pork im halal"
     # ... "dont put any shrimp or crayfish im allergic to shrimp"
     rf"(?:(?:a|an)\s|(?:vegan|vegetarian|halal|kosher|pescatarian|coeliac|celiac|allergic)\b))"
+    # "pls call me lex nobody says alexandra": what everyone or nobody says is a report of its
+    # own in a run-on
+    # (after a word that joins, the clause is split there already: "crowds and everyone says")
+    rf"|(?<=[a-z])(?<!\band)(?<!\bbut)(?<!\bso)(?<!\bor)(?<!\bthat)(?<!\bcos)(?<!\bbecause)"
+    # ("everyone calls me yaz" is left to the naming rules)
+    rf"\s+(?=(?:nobody|no\s+one|noone|everyone|everybody)\s+(?:says|said|uses|knows|likes)\b)"
     # "since i work for safaricom i should know this": the main clause after a reason (kept only
     # after one, see _REASON_LEAD)
     rf"|(?P<reason>(?<=[a-z])\s+)(?=i\s+(?:should|need|have\s+to|must|want|would|could|might"
     rf"|will|shall)\b)",
     words="but and so although though while whereas because bc cuz coz since plus yet btw i im"
-    " that lol lmao haha which add mention include note tell inform remind warn let",
+    " that lol lmao haha which add mention include note tell inform remind warn let nobody one"
+    " noone everyone everybody",
     parts=", ; : - – — ( )",
 )
 # A sentence that opens with a reason: "since i work for safaricom ..."
@@ -812,7 +833,9 @@ _REPORTED = _grx(
     r"|according\s+to|claims?|claimed|claiming|thinks"
     r"|thought|believes|believed|assumes|assumed|heard|mentioned|wrote|writes|reckons|insists?"
     # ("replies" and "quote" are left out: "sorry for the slow replies", "get a quote")
-    r"|insisted|swears|swore|joked|jokes|joking|kidding|asks|replied|quoted"
+    # ("not joking", "no kidding": the user's own earnest)
+    r"|insisted|swears|swore|joked|jokes|(?<!\bnot\s)(?<!\bno\s)(?:joking|kidding)|asks|replied"
+    r"|quoted"
     # ("as a tax accountant i get asked this constantly": asked, not told anything)
     r"|(?<!\bget\s)(?<!\bgets\s)(?<!\bgot\s)(?<!\bgetting\s)(?<!\bim\s)(?<!\bam\s)"
     r"(?<!['’]m\s)(?<!\bbeen\s)(?<!\bbeing\s)asked"
@@ -858,8 +881,10 @@ _CREDENTIAL = _grx(
 _HIGH_ENTROPY = re.compile(
     r"(?<![\w/+=-])(?=[\w/+=-]*\d)(?=[\w/+=-]*[A-Za-z])[\w/+=-]{20,}(?![\w/+=-])"
 )
+# ("epipen level, not joking", "no kidding": said in earnest)
 _JOKE = _grx(
-    r"\b(?:just\s+kidding|jk|kidding|joking|lol\s+no)\b|(?:^|\s)/s\b", "kidding jk joking lol s"
+    r"\b(?:just\s+kidding|jk|(?<!\bnot\s)(?<!\bno\s)(?:kidding|joking)|lol\s+no)\b|(?:^|\s)/s\b",
+    "kidding jk joking lol s",
 )
 _SERIOUSLY = _rx(
     r"(?<=[.!?\s(])(?:(?:but|ok|okay|no|anyway)\W+)?(?:seriously|jokes?\s+aside|joking\s+aside|jk|just\s+kidding"
@@ -959,16 +984,32 @@ _FRAME_ON = _grx(
     rf"|\blet{_A}?s\s+(?:practi[cs]e|rehearse)\b[^\n]{{0,60}}?\b(?:you|u)\s+(?:are|r|be|play)\s+"
     # "vamos to play! you are pirate and I am captain Barbanegra": a game's cast
     rf"|\b(?:to\s+play|lets\s+play|let{_A}s\s+play|we\s+play)\W+(?:(?:ok|okay|so)\W+)?(?:you|u)"
-    rf"\s+(?:are|r|be)\s+",
-    words="let lets role character play pretend be mock practice practise fake",
+    rf"\s+(?:are|r|be)\s+"
+    # "reverse it, u be the airline agent and ill be the angry customer", "ok ur the waiter. im
+    # a customer who is vegan": a cast of two, the user's part given after the assistant's
+    rf"|\b(?:you|u)\s+be\s+(?:a|an|the|my)\s+[\w\-]+(?:\s+[\w\-]+){{0,3}}?\s*(?:,|\.|and)\s*"
+    rf"(?:i{_A}?ll|ill|i\s+will|i{_A}?m|im|i\s+am)\s+(?:be\s+)?(?:a|an|the)\b"
+    rf"|(?:^\W*|\b(?:ok|okay|so|now)\W+)(?:ur|you{_A}?re|youre|u\s+r|you\s+are)\s+(?:the|my|a|an)\s+"
+    rf"[\w\-]+(?:\s+[\w\-]+)?\s*[.,!]?\s+(?:and\s+)?(?:i{_A}?m|im|i\s+am|i{_A}?ll\s+be|ill\s+be)"
+    rf"\s+(?:the|a|an)\b"
+    # "text adventure time. i am orrin, an old wizard", "improv practice. scene: ...", "guess who
+    # game! ... clues: i'm a doctor"
+    rf"|\btext[- ]adventure\b|\bimprov\b|\bguess\s+who\s+game\b"
+    rf"|\b(?:let{_A}?s|wanna|want\s+to)\s+play\s+guess\s+who\b"
+    rf"|\bi{_A}?m\s+thinking\s+of\s+(?:someone|somebody|a\s+(?:person|celebrity|character))\b",
+    words="let lets role character play pretend be mock practice practise fake you u ur youre"
+    " re text adventure improv guess thinking",
     parts="roleplay",
 )
 _FRAME_OFF = _grx(
+    # "brb my dog biscuit is whining": a pause in the game, said as the user
+    r"^\W*brb\b|"
     r"\bout\s+of\s+character\b|\booc\b|\b(?:end|stop|exit|quit|leave)\s+(?:the|this|our)\s+"
     r"(?:role[- ]?play|story|game|scene|simulation)\b|\bback\s+to\s+(?:reality|real\s+life)\b"
     r"|\bin\s+real\s+life\b|\birl\b"
     r"|\b(?:end|stop|pause)\s+(?:the\s+)?(?:mock\s+)?interview\b|^\W*(?:ok\s+|okay\s+)?pause\b",
-    words="character ooc role roleplay story game scene simulation back real irl interview pause",
+    words="character ooc role roleplay story game scene simulation back real irl interview pause"
+    " brb",
 )
 # A game the session is about: its farms, islands and horses stay in the game in the later
 # messages too ("stardew question: ..." then "my horse is called biscuit"; "acnh help" then "i
@@ -1148,6 +1189,7 @@ _ASKS = _rx(
     r"|\b(?:how|what|where|which|when|why)\s+(?:should|do|can|would|is|are|does)\s+(?:i|we|u|you)\b"
     r"|^\W*(?:much\s+|way\s+)?(?:better|perfect|great|nice|thanks|thx|ty)\b"
 )
+_BRB = re.compile(r"\W*brb\b", re.IGNORECASE)
 _FRAME_ENDED = _rx(r"(?:end|stop|exit|quit|leave)\s|out\s+of\s+character|ooc|back\s+to")
 # A message that takes back what the user said just before: the previous message's claims go.
 # "that was wrong", "not true": a denial, said of the user's own words (_RETRACTION) or of
@@ -3159,6 +3201,14 @@ _HOME_NOW = _grx(
     "home",
 )
 _HOME = [
+    # "wait no sorry we moved last month its blacktown now": where the user moved, said after
+    # the move itself (never "we moved the meeting, its monday now": the move has no object)
+    _grx(
+        rf"\b(?:i|we)\s+(?:just\s+|recently\s+|finally\s+)?moved(?:\s+(?:house|flats?|again"
+        rf"|recently|last\s+(?:week|month|year|summer|spring|autumn|fall|winter)|in\s+\w+))?"
+        rf"\s*[,.!]?\s*(?:so\s+|and\s+)?(?:it{_A}?s|its)\s+(?P<place>{_ANY_PLACE})\s+now\b",
+        "moved",
+    ),
     # "we're in portobello now since august", "im in kileleshwa since 2021": a place the user is
     # in since a month, season or year is where they live (never "since yesterday")
     _grx(
@@ -3620,6 +3670,14 @@ _ESTATE_PART = re.compile(r"\s+(phase|sector|block|zone)\s+(\d{1,3})\b", re.IGNO
 _CAPITAL_NEXT = re.compile(r"\s+[A-ZÀ-ÖØ-Þ]")
 
 
+# ", the village just outside cambridge", ", a small town near ...": what the name before is
+_SAID_A_PLACE = re.compile(
+    r"\s*,\s*(?:a|the|its|it['’]?s\s+a)\s+(?:[\w\-]+\s+){0,2}?(?:village|town|suburb|city"
+    r"|neighbou?rhood|district|borough|hamlet|island)\b",
+    re.IGNORECASE,
+)
+
+
 def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
     """The place a home pattern captured: as typed when capitalised, else from the gazetteer.
 
@@ -3653,12 +3711,16 @@ def _place(m: re.Match[str], c: str, wordlike: bool = False) -> str | None:
         if wordlike and (len(words) == 1 or words[1].casefold() in _AFTER_PLACE):
             if (found := canonical_place(words[0], wordlike=True)) is not None:
                 return found
-            # "i live in rathmines": a suburb no gazetteer lists, and no English word either
+            # "i live in rathmines": a suburb no gazetteer lists, and no English word either;
+            # "i live in histon, the village just outside cambridge": a word the user says is one
             word = words[0]
             if (
                 len(word) >= 4
                 and word.isalpha()
-                and not is_common_word(word)
+                and (
+                    not is_common_word(word)
+                    or (len(words) == 1 and _SAID_A_PLACE.match(c, m.end(group)) is not None)
+                )
                 and word.casefold() not in _AREAS
                 and word.casefold() not in _TECHS  # "we moved to postgres 15"
             ):
@@ -4195,6 +4257,14 @@ _OCCUPATION = [
         # "i work at padaria sousa ... im the bookkeeper there"
         rf"|\s*(?:$|[.!,;])|\s+(?:here|there|now|btw|lol|haha|tho|though)\b)",
         _ROLE_WORDS,
+    ),
+    # "first week as a product manager 😅", "its my first day as a nurse tmrw": the job just
+    # begun (never "my first week as an intern was hell": a past one)
+    _grx(
+        rf"(?:^\W*|[,.;!?]\s*)(?:(?:it{_A}?s|its|my|this\s+is\s+my)\s+)?first\s+(?:day|week|month)"
+        rf"\s+as\s+(?:a|an)\s+(?P<role>{_ROLE})(?=\s*$|\s*[,.;!?]|\s+(?:and|so|lol|btw|tmrw"
+        rf"|tomorrow|today|here|at)\b|\s+[\U0001F300-\U0001FAFF\u2600-\u27BF])",
+        "first",
     ),
     # "i started the head barista job this week", "just started my new paralegal role"
     _grx(
@@ -5752,6 +5822,8 @@ _OBJECT_CUT = _rx(
     r"|(?:like|as)(?=\s+i\s+(?:already\s+)?(?:said|told|mentioned|wrote)\b)"
     # "i love hard scifi like the expanse": an example of the taste, not part of it
     r"|like(?=\s+(?:the|a|an)\s)"
+    # "i hate coriander tastes like soap": what the thing is like, said of it
+    r"|(?:tastes?|smells?|looks?|feels?|sounds?)(?=\s+like\b)"
     # "im allergic to nuts just fyi"
     r"|just\s+(?:fyi|so\s+you\s+know|in\s+case|btw|saying)"
     # "i love vindaloo the hotter the better"
@@ -6085,7 +6157,8 @@ _DIET = [
     _grx(
         # non-native "we are eating only halal", "i am eating only vegetarian"
         rf"\b(?:i|we)\s+(?:(?:am|are|{_A}m|{_A}re)\s+(?:only\s+|strictly\s+|also\s+)?eating"
-        rf"|(?:only\s+|strictly\s+|also\s+|all\s+)?(?:eat|keep|follow|stick\s+to))\s+"
+        # ("we both eat halal")
+        rf"|(?:only\s+|strictly\s+|also\s+|all\s+|both\s+)?(?:eat|keep|follow|stick\s+to))\s+"
         rf"(?:only\s+)?(?:a\s+|an\s+)?"
         # ... "we are eating pure veg" (Indian English)
         rf"(?:strictly\s+|strict\s+|pure\s+)?(?P<diet>{_DIET_WORDS}|(?<=pure\s)veg)"
@@ -6196,10 +6269,22 @@ _DIET = [
 ]
 
 
+# "im veggie but eat fish sometimes": a vegetarian who eats fish is a pescatarian
+_BUT_EATS_FISH = re.compile(
+    r"\s*,?\s*(?:but|though|tho)\s+(?:i\s+)?(?:do\s+|still\s+|also\s+)?eat\s+(?:fish|seafood)\b",
+    re.IGNORECASE,
+)
+_VEGETARIAN_WORDS: Final = frozenset(
+    _words("vegetarian vegeterian vegitarian vegatarian vegetarien veggie veg")
+)
+
+
 def _rule_diet(c: str, mask: int) -> Iterator[_Hit]:
     for pattern in _DIET:
         for m in pattern.finditer(c, mask):
             diet = m.group("diet") or m.groupdict().get("diet2")
+            if (diet or "").casefold() in _VEGETARIAN_WORDS and _BUT_EATS_FISH.match(c, m.end()):
+                diet = "pescatarian"
             yield _Hit("diet", {"diet": diet}, m.span())
 
 
@@ -6226,7 +6311,9 @@ _ALLERGY = [
         rf"(?P<verb>(?:{_I_AM}\s+(?:the\s+one\s+(?:who{_A}?s\s+|who\s+is\s+|thats\s+)?)?"
         rf"|{_I_AM}\b[^.;!?]{{0,40}}?\band\s+)(?:(?:also|still|severely|very"
         rf"|deathly|highly|mildly|seriously|extremely"
-        rf"|quite)\s+)*al+er+gic\s+(?:to|against|on|for|of|with))\s+(?:the\s+)?(?P<obj>[^;:]+)",
+        # "im allergic af to cats"
+        rf"|quite)\s+)*al+er+gic\s+(?:(?:af|asf|as\s+hell|as\s+fuck)\s+)?(?:to|against|on|for|of"
+        rf"|with))\s+(?:the\s+)?(?P<obj>[^;:]+)",
         "allergic alergic allergik alergik allerigc",
         "lergic",
     ),
@@ -6293,10 +6380,20 @@ _ALLERGIC_AFTER = _rx(
     rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|dishes|food|anywhere|at|ever)\b)[a-z]+)?)"
     rf"(?:\s+(?:dishes|food))?"
     rf"(?:\s+(?:please|pls|plz|for\s+me|anywhere|at\s+all|ever))*(?:\s*[,.]?\s+(?:because\s+|since\s+"
-    rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:to|against|on)\b)"
+    rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:(?:af|asf|as\s+hell)\s+)?(?:to|against|on)\b)"
     # "i cant have tree nuts (allergic)", "(allergic since forever)"
     rf"|\s*\(\s*(?:{_I_AM}\s+)?(?:al+er+gic|al+er+gy|al+er+gies)(?!\s+(?:to|against|on)\b)"
     rf"(?:\s+[^()\n]{{0,30}})?\))"
+)
+
+
+# "i cant do shellfish, allergic since i was a kid": the allergy said without its subject, after
+# what the user cannot have (never "my daughter cant have nuts, allergic since birth")
+_ALLERGIC_AFTER_BARE = _rx(
+    rf"\bi\s+(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch|do)\s+"
+    rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|anywhere|at|ever)\b)[a-z]+)?)"
+    rf"\s*,\s*(?:very\s+|severely\s+|really\s+)?al+er+gic(?=\s*$|\s*[,.;!)]|\s+(?:since|af|asf"
+    rf"|lol|tho|though|btw|as\s+hell)\b)"
 )
 
 
@@ -6393,6 +6490,15 @@ _LANGUAGE = [
             "beginner basic a1 a2 elementary",
         ),
     ),
+    # "my german is rusty", "my french is pretty rusty": spoken, at no level the user names
+    (
+        None,
+        _grx(
+            rf"\bmy\s+(?P<langs>{_LANG})\s+is\s+(?:(?:pretty|quite|very|really|so|kinda|a\s+bit"
+            rf"|a\s+little|bit|super)\s+)?(?P<rusty>rusty)\b",
+            "rusty",
+        ),
+    ),
     # "English I speak fluent", "french i speak very well"
     (
         "fluent",
@@ -6426,8 +6532,9 @@ _LANGUAGE = [
         "native",
         _grx(
             rf"{_I_AM}\s+(?:a\s+)?native\s+(?P<langs>{_LANG})\s+speaker"
-            # a bio: "native spanish speaker here"
-            rf"|^\W*(?:a\s+)?native\s+(?P<langs2>{_LANG})\s+speaker\s+here\b",
+            # a bio: "native spanish speaker here", "native german speaker btw so ..."
+            rf"|^\W*(?:(?:btw|fyi|also|oh|and)\W+)?(?:a\s+)?native\s+(?P<langs2>{_LANG})\s+speaker"
+            rf"(?:\s+here|\s+btw|\s+fyi|\s+myself)?(?=\s*$|\s*[,;.!]|\s+(?:btw|so|and|but)\b)",
             "native",
         ),
     ),
@@ -6705,8 +6812,9 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
             ):
                 stated = "fluent"
             for found in _LANGUAGE_NAME.finditer(c, m.start(group), m.end(group)):
-                # "I speak Russian and English, Georgian only few words"
-                if _FEW_WORDS.match(c, found.end() + 1):
+                # "I speak Russian and English, Georgian only few words" (a pattern that read
+                # "rusty" itself has judged the words after the language)
+                if not said.get("rusty") and _FEW_WORDS.match(c, found.end() + 1):
                     continue
                 yield _Hit("language", {"language": found.group(), "level": stated}, m.span())
 
@@ -6714,7 +6822,9 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
 # A value in backticks is exactly what is between them ("renamed it to `deploy` in march").
 _WS_VALUE = (
     r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
-    r"(?=\s*$|\s*[,;(]|\s+(?:and|but|so|because|cos|cuz|coz|which|since|now|though|although|too"
+    # ("backend is django 4.2 python version 3.12": the next setting's name ends the value)
+    r"(?=\s*$|\s*[,;(]|\s+[\w.\-]+\s+version\s+v?\d"
+    r"|\s+(?:and|but|so|because|cos|cuz|coz|which|since|now|though|although|too"
     r"|here|there|fwiw|imo|afaik"
     r"|just\s+now|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
     r"|though|ugh|haha|atm|everywhere|yesterday|today|last\s+\w+|this\s+(?:week|morning|month|sprint)"
@@ -6907,8 +7017,9 @@ _SETTING_FOR_REPO = _grx(
 _BRANCH_THATS_OUR = _grx(
     r"\b(?P<val>`[^`\n]{1,60}`|(?!(?:it|that|this|them|one|mine|ours|there|here|main\.)\b)"
     # ... "we merge all MRs in develop, this is our default branch"
-    r"[a-z][\w./\-]*)\s*,\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its|this\s+is|that\s+is)\s+"
-    r"(?:our|the)\s+"
+    # ... "PRs go into develop which is our default branch": no comma before "which"
+    r"[a-z][\w./\-]*)(?:\s*,\s*(?:that['’]?s|thats|which\s+is|it['’]?s|its|this\s+is|that\s+is)"
+    r"|\s+which\s+is)\s+(?:our|the)\s+"
     r"(?:(?P<subj>(?:base|default|deploy|release|dev|development|staging|production|prod)\s+branch)"
     r"\b(?!\s+(?:of|for)\b)|(?P<deploys>branch\s+(?:that|which)\s+(?:auto[- ]?)?deploys))\b",
     "thats that which its it this",
@@ -7192,7 +7303,8 @@ _PACKAGE_MANAGER_NAMES: Final = frozenset(_PACKAGE_MANAGERS.split("|"))
 _WHOLE_REPO: Final = frozenset({"repo", "repository", "project", "codebase", "app", "monorepo"})
 _PACKAGE_MANAGER = _grx(
     rf"(?:\b(?:we|i|(?:this|the|our)\s+(?:project|repo|app|team|codebase|monorepo|service"
-    rf"|workspace))\s+(?:use|uses"
+    # ("we just moved to uv last week")
+    rf"|workspace))\s+(?:(?:just|recently|finally|now)\s+)?(?:use|uses"
     rf"|are\s+using|{_A}re\s+using|is\s+using|switched\s+(?:over\s+)?to|moved\s+(?:over\s+)?to"
     rf"|migrated\s+(?:over\s+)?to)|^\W*use"
     # "moved to pnpm" (a dropped subject where the clause starts), "we switched package
@@ -7240,7 +7352,8 @@ _PM_SWITCH = _grx(
 _TECH_FRAGMENT = _grx(
     rf"(?:^\W*|[,;]\s*|\b(?:context|stack|setup|env|environment|details|fyi)\s*:\s*"
     rf"|\bso\s+(?:yeah\s+|yes\s+)?)(?:{_TECH_VERSION})"
-    rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath|lts"
+    # ("flutter 3.19 pinned with fvm")
+    rf"(?=\s*(?:$|[,.;(]|\s+(?:here|everywhere|underneath|lts|pinned"
     rf"|btw|and|in\s+(?:this|the|our)\b|cos|coz|cuz|because|bc)\b"
     rf"|\s+(?:on|w/|with)\s+[\w.]+\s*v?\d+(?:\.\d+)*(?=\s*(?:$|[,.;(]))"
     # ... "php 8.2 laravel 10": two side by side
@@ -7358,6 +7471,15 @@ _LINT_WITH = _grx(
 )
 
 
+# "ruff does both lint and format for us": one tool as linter and formatter
+_LINTS_AND_FORMATS = _grx(
+    r"\b(?P<val>ruff|biome|deno|dprint|rome)\s+(?:does|handles|is)\s+(?:both\s+)?(?:our\s+)?"
+    r"(?:lint(?:ing|er)?\s*(?:and|&|\+)\s*format(?:ting|ter)?|format(?:ting|ter)?\s*(?:and|&|\+)"
+    r"\s*lint(?:ing|er)?)\b",
+    "does handles is",
+)
+
+
 _REPO_TOOLS = (
     ("package manager", _PACKAGE_MANAGERS),
     ("test runner", _TEST_RUNNERS),
@@ -7376,6 +7498,12 @@ _ITS_TOOL = _grx(
 )
 
 
+# "we dont use jest, its vitest": the repo's tool, said after the one it is not
+_NOT_THAT_TOOL = _grx(
+    rf"\b(?:we|i)\s+(?:don{_A}?t|dont|do\s+not)\s+use\s+(?:{_ANY_REPO_TOOL})\s*[,;.]?\s*"
+    rf"(?:(?:it{_A}?s|its|it\s+is|we\s+use)\s+)(?P<val>{_ANY_REPO_TOOL})\b",
+    "use",
+)
 _REPO_TOOL_WORD = re.compile(_ANY_REPO_TOOL, re.IGNORECASE)
 
 
@@ -7447,7 +7575,7 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
     if not _THIRD_PARTY.search(c):
-        for m in _ITS_TOOL.finditer(c, mask):
+        for m in (*_ITS_TOOL.finditer(c, mask), *_NOT_THAT_TOOL.finditer(c, mask)):
             value = " ".join(m.group("val").casefold().split())
             yield _Hit("working_state", {"subject": _repo_tool(value), "value": value}, m.span())
     for m in _COMMIT_CONVENTION.finditer(c, mask):
@@ -7468,6 +7596,11 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             continue
         subject = "linter" if m.group("verb").casefold() == "lint" else "formatter"
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
+    if not _THIRD_PARTY.search(c):
+        for m in _LINTS_AND_FORMATS.finditer(c, mask):
+            for subject in ("linter", "formatter"):
+                value = m.group("val").casefold()
+                yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _DATABASE_USED.finditer(c, mask):
         yield _Hit("working_state", {"subject": "database", "value": m.group("val")}, m.span())
     for m in _PM_SWITCH.finditer(c, mask):
@@ -8110,7 +8243,7 @@ def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
 _QUESTION_PARTS = re.compile(
     r",|\s[-–—]\s|;|\s+so\s+(?=(?:i|we|we['’]?re|were|you|u|what|why|how|which|where|when|can|could|should|is|are"
     r"|do|does|any|maybe|perhaps|probably|she|he|they|it|that|this|my|her|his|their|its"
-    r"|it['’]s|thats|that['’]s)\b)"
+    r"|it['’]s|thats|that['’]s|there|theres|there['’]s)\b)"
     r"|\s+but\s+(?=(?:what|how|which|where|when|can|could|should|would|is|are|do|does|any"
     r"|will)\b)"
     # "i have 2 cats Miso and Tofu and the new lease says no pets??": the ask is the new
@@ -8141,7 +8274,7 @@ _GENUINE = _rx(r"^(?:real|actual|proper|plain|vanilla|normal|regular|the)\s+")
 # ... "actually" closing the claim ("node 18 actually, i misspoke"), not opening the takeback
 # ("release/next — actually scrap that")
 _ACTUALLY = _rx(r"\bactually\s*[,.;!]")
-_SO_CONCLUSION = _rx(r",?\s+so\s+(?=(?:i|we|it|that|this|you|u)\b)")
+_SO_CONCLUSION = _rx(r",?\s+so\s+(?=(?:i|we|it|that|this|you|u|there|theres|there['’]s)\b)")
 
 
 def _segments(text: str, start: int, end: int, question: bool) -> list[tuple[int, int, bool]]:
@@ -9363,7 +9496,8 @@ def _names_claim(hit: _Hit, what: str) -> bool:
 
 # "well, vegan actually, since january": a message that opens with the corrected value
 _CORRECTED_LEAD = _rx(
-    r"^\W*(?:well|no|sorry|oops|hmm|ah|wait)\W+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*)\s+"
+    # ("no wait sorry vegan actually": the leads may pile up)
+    r"^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*)\s+"
     r"(?:actually|technically|really)\b"
 )
 # "my boyfriend Marco - fiancé actually!!": the value first, then "actually"
@@ -9802,6 +9936,63 @@ def _own_before_document(text: str, mask: int) -> int | None:
         return None
     cut = max((m.end() for m in _CLAUSE_END.finditer(text, 0, cue.start())), default=0)
     return cut if _WORD.search(text, 0, cut) else None
+
+
+# Where a clause opens, for what "lol no" takes back: after a stop or comma, before a
+# conjunction or before a subject that starts a statement of its own
+_LAUGHED_CLAUSE_OPENS = re.compile(
+    r"[.!?\n,;]\s*|\s(?=(?:and|but|so)\s)"
+    r"|\s(?=(?:i|i['’]?m|im|he['’]?s|hes|she['’]?s|shes|it['’]?s|its|we|we['’]re|my|our)\s)",
+    re.IGNORECASE,
+)
+
+
+def _laughed_off(text: str, mask: int) -> tuple[int, int] | None:
+    """The clause "lol no" takes back, with the words themselves, when the user's own words
+    come before that clause: "... near me in utrecht where i live hes a beagle thirty five in
+    dog years lol no hes five" takes back the dog years, not where the user lives."""
+    joke = _JOKE.search(text, mask)
+    if joke is None or not joke.group().casefold().startswith("lol"):
+        return None
+    start = max((m.end() for m in _LAUGHED_CLAUSE_OPENS.finditer(text, 0, joke.start())), default=0)
+    if start == 0 or not _OWN_WORDS.search(text, 0, start):
+        return None
+    return start, joke.end()
+
+
+# Words that cast the speakers in a game or tell a story: before a frame they may be its set-up
+# ("you are a princess and i am a knight. lets roleplay!")
+_CAST = re.compile(
+    r"\b(?:you|u)\s+(?:are|r|be|play|can\s+be)\b|\byou['’]?re\b|\bur\b"
+    r"|\bi(?:['’]?ll|\s+will|\s+can)?\s+(?:be|play)\b|\b(?:my\s+)?characters?\b|\bnpcs?\b"
+    r"|\bpersona\b|\bscenario\b|\bscene\b|\bstory\b|\bgame\b",
+    re.IGNORECASE,
+)
+
+
+_SELF_CAST = re.compile(
+    r"\b(?:i\s+am|i['’]?m|im|i['’]?ll\s+be|i\s+will\s+be|i\s+play|je\s+suis|yo\s+soy|ich\s+bin"
+    r"|eu\s+sou)\s+(?:a|an|the|my|un|une|le|la|el|ein|eine|um|uma)\b",
+    re.IGNORECASE,
+)
+
+
+def _own_before_frame(text: str, mask: int) -> int | None:
+    """Where the sentence opens that starts a game or rehearsal (_FRAME_ON), when the user's
+    own words come in whole sentences before it and cast no one: "im a nurse in leeds. lets
+    roleplay, you are a patient" keeps the nurse in Leeds; the game is from its sentence on."""
+    on = _FRAME_ON.search(text, mask)
+    if on is None:
+        return None
+    cut = max((m.end() for m in _SENTENCE_END.finditer(text, 0, on.start())), default=0)
+    if not cut or not _OWN_WORDS.search(text, 0, cut) or _CAST.search(text, 0, cut):
+        return None
+    # ... and the game gives the user a part of its own ("you are a patient and i am the
+    # doctor"); a game that casts only the assistant ("ok lets roleplay! ur my new recruit")
+    # plays on the persona the user gave before it
+    if _SELF_CAST.search(text, on.start()) is None:
+        return None
+    return cut
 
 
 # "... but in real life i am nurse", "irl im a nurse": the user's own words after a game's frame
@@ -10284,13 +10475,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 off = _FRAME_OFF.search(text, mask)
                 # "ok stop the game lol. i do actually have a parrot irl, called Kiwi": what
                 # follows the words that end the game is the user's own again
-                if off is None or not _FRAME_ENDED.match(off.group()):
+                paused = off is not None and _BRB.match(off.group()) is not None
+                if off is None or not (paused or _FRAME_ENDED.match(off.group())):
                     frame = off is None
                     self._note(event.seq, 0, len(text), "role-play")
                     continue
                 # "(ooc: sorry, im german ...)": an aside in brackets steps out of the game
-                # for itself only, and the game goes on after it
-                frame = text[: off.start()].strip(" \t") in ("(", "((", "[")
+                # for itself only, and the game goes on after it, as it does after "brb"
+                frame = paused or text[: off.start()].strip(" \t") in ("(", "((", "[")
                 self._note(event.seq, 0, off.end(), "role-play")
                 text = _BLANK * off.end() + text[off.end() :]
                 event = msgspec.structs.replace(event, text=text)
@@ -10300,13 +10492,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if mask & _ALLERGY_FRAGMENT.bit:
                 self._allergy_fragment(event, hits, mask)
             if mask & _ALLERGIC_BIT:
-                self._said_after(
-                    event,
-                    hits,
-                    _ALLERGIC_AFTER,
-                    _ALLERGEN_BLOCK_FIRST,
-                    lambda item: ("allergy", {"allergen": item}),
-                )
+                for pattern in (_ALLERGIC_AFTER, _ALLERGIC_AFTER_BARE):
+                    self._said_after(
+                        event,
+                        hits,
+                        pattern,
+                        _ALLERGEN_BLOCK_FIRST,
+                        lambda item: ("allergy", {"allergen": item}),
+                    )
             if mask & _DISLIKED_BIT and _DISLIKED_AFTER.search(text):
                 self._said_after(
                     event,
@@ -10334,7 +10527,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # "im a freelance copywriter based in cape town and i need help with a linkedin
             # about section for a client": the document is another's from the clause that
             # says so; what the user said before it is theirs
-            if reason == "fiction" and (cut := _own_before_document(text, mask)):
+            if reason == "fiction" and (
+                cut := _own_before_document(text, mask) or _own_before_frame(text, mask)
+            ):
                 self._note(event.seq, cut, len(text), reason)
                 text = text[:cut] + _BLANK * (len(text) - cut)
                 event = msgspec.structs.replace(event, text=text)
@@ -10345,6 +10540,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if reason == "fiction" and (real := _REAL_LIFE.search(text)):
                 self._note(event.seq, 0, real.start(), reason)
                 text = _BLANK * real.start() + text[real.start() :]
+                event = msgspec.structs.replace(event, text=text)
+                mask = _PREFILTER.scan(text)
+                reason = _message_reason(text, mask)
+            # "... where i live hes a beagle thirty five in dog years lol no hes five": "lol no"
+            # takes back the clause it ends
+            if reason == "joke" and (laughed := _laughed_off(text, mask)) is not None:
+                self._note(event.seq, laughed[0], laughed[1], reason)
+                text = text[: laughed[0]] + _BLANK * (laughed[1] - laughed[0]) + text[laughed[1] :]
                 event = msgspec.structs.replace(event, text=text)
                 mask = _PREFILTER.scan(text)
                 reason = _message_reason(text, mask)

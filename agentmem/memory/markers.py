@@ -459,7 +459,9 @@ def transient_marker(text: str) -> str | None:
 # starts a new first-person statement ("Leeds is where my brother lives, I'm in York"). Kept
 # coarse on purpose: a clause that is too long can only make the check stricter.
 _SUBJECT = (
-    r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've|home is|home's|(?:then )?back home)\b"
+    r"(?:i|i'?m|im|i'?ve|ive|i'd|i'll|my|our|we|we're|we've|home is|home's|(?:then )?back home"
+    # "my friend is visiting us next week, me and my wife live in tromsø": the user and theirs
+    r"|me (?:and|n|&) (?:my|our))\b"
 )
 # "we're on node 20, it worked yesterday": what "it" did is a statement of its own, with its own
 # time (the extractor splits its clauses at the same words)
@@ -514,6 +516,10 @@ _ASK_AFTER_COMMA: Final = (
 def _clause_break(thing_did: str, ask: str) -> re.Pattern[str]:
     return re.compile(
         r"[.!?]+(?=[\s\"')\]]|$)|[\n;()]|\s[-–—]+\s"
+        # an emoji between words ends a sentence, as the extractor's sentences end there, when
+        # the user speaks again after it ("... this week 😩 im a staff nurse"; never "im in rome
+        # 😎 this week")
+        rf"|(?<=\s)[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+(?=\s+{_SUBJECT})"
         r"|,\s*(?=(?:so|because|since|which|although|though|but|whereas|while|yet|btw)\s)"
         r"|,?\s+(?:but|and|so|although|though|while|whereas|because|since|plus|yet|btw)\s+"
         rf"(?=(?:now\s+|also\s+|currently\s+|actually\s+|then\s+|still\s+)?{_SUBJECT}|{_TIME_OPENER}"
