@@ -30,13 +30,12 @@ PARTS = {
 ALL = [(part, case) for part, cases in PARTS.items() for case in cases]
 RESULTS: dict[str, CaseResult] = {}
 
-# Floors of stated facts remembered, just under what deterministic-extractor/35 measured when it
-# landed (95.5%, 84.7%, 78.2%; realistic fell from 87.5% as seventy harder blind batches joined
-# it over thirteen versions, each measured on arrival at 15-95%; held out, 78.1% at the
-# previous version with three more fresh blind batches joined unread at 50-63%; realistic
-# gained on its existing cases after every rule): a change that lowers recall below them fails.
-# Floors against regression, not targets.
-FLOORS = {"bundled": 0.93, "realistic": 0.84, "holdout": 0.78}
+# Floors of stated facts remembered, just under what was measured when they were set (bundled
+# 95.5% and held out 78.2% at deterministic-extractor/35; realistic 83.6% at /44, down from
+# 87.5% as eighty harder blind batches joined it over twenty-two versions, each measured on
+# arrival at 15-95% and each gaining after its rules, while no realistic case lost a fact to a
+# rule): a change that lowers recall below them fails. Floors against regression, not targets.
+FLOORS = {"bundled": 0.93, "realistic": 0.83, "holdout": 0.78}
 
 
 def _deterministic(store):

@@ -7281,3 +7281,34 @@ def test_jobs_said_casually(tmp_path: Path) -> None:
     formed = _formed(tmp_path / "ws", "backend is flask 3.0 python version 3.11 and we use uv")
     assert any("flask 3.0" in s for s in formed), formed
     assert not any("flask 3.0 python" in s for s in formed), formed
+
+
+def test_tastes_jobs_and_animals_said_in_passing_and_wishes_that_are_not(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("not a fan of it", "pasta ideas? no olives pls, not a fan of them", "olives"),
+            ("obsessed w", "im obsessed w pottery lately, gift ideas", "pottery"),
+            ("run-on move", "i left deloitte in may now im at kpmg", "kpmg"),
+            ("my cv", "can u shorten the top of my cv: been a welder for 10 years", "welder"),
+            ("promoted", "i got promoted last month, team lead now", "team lead"),
+            ("two names", "my chickens pip and squeak lay every morning", "pip"),
+            (
+                "beside a game",
+                (
+                    "in minecraft i tamed a wolf and called him ash",
+                    "lol my real dog rolo is the same",
+                ),
+                "rolo",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a wish", "i really like her, i want her to be my girlfriend so bad", "girlfriend"),
+            ("a friend's cv", "can u shorten my brothers cv: been a welder for 10 years", "welder"),
+            ("another's promotion", "my brother got promoted, team lead now", "team lead"),
+            ("what happens to it", "ahh so the first layer is thrown away. got it", "thrown"),
+        ),
+    )

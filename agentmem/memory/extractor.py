@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/43"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/44"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -214,7 +214,9 @@ _PET_SURFACE = (
     r"|jack\s+russells?)"
 )
 _PET_MOD = (
+    # ("my real cat olive": the user's, beside a game's)
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own|other"
+    rf"|real"
     rf"|black|white|orange|grey|gray|brown|ginger|tabby|lazy|grumpy|two|three|four|five"
     rf"|golden|cocker|german|jack|border|french|english|miniature|mini|toy|standard|springer"
     # "my corn snake Noodle", "my leopard gecko", "my bearded dragon", "my holland lop"
@@ -496,6 +498,8 @@ _STATE_WORDS: Final = frozenset(
         " only just about around roughly nearly almost"
         # "queue is long": how it is, not what
         " long short"
+        # "so the first image is thrown away": what happens to it
+        " thrown taken discarded ignored skipped dropped kept reused rebuilt overwritten"
     )
 )
 
@@ -696,6 +700,10 @@ _CLAUSE_SEP = _grx(
     # "i dont eat pork im halal"
     # ... "dont put any shrimp or crayfish im allergic to shrimp"
     rf"(?:(?:a|an)\s|(?:vegan|vegetarian|halal|kosher|pescatarian|coeliac|celiac|allergic)\b))"
+    # "i left accenture in march now im at kpmg": a run-on's new state after the old one
+    rf"|(?<=[a-z])\s+(?=now\s+(?:i{_A}?m|im|i\s+am|i\s+work|i\s+live)\s)"
+    # "for the top of my cv: been a paralegal for 6 years": the user's own career after a colon
+    rf"|(?:(?<=\bmy\scv)|(?<=\bmy\sresume))\s*:\s+(?=been\s+(?:a|an)\s)"
     # "pls call me lex nobody says alexandra": what everyone or nobody says is a report of its
     # own in a run-on
     # (after a word that joins, the clause is split there already: "crowds and everyone says")
@@ -708,7 +716,7 @@ _CLAUSE_SEP = _grx(
     rf"|will|shall)\b)",
     words="but and so although though while whereas because bc cuz coz since plus yet btw i im"
     " that lol lmao haha which add mention include note tell inform remind warn let nobody one"
-    " noone everyone everybody",
+    " noone everyone everybody now cv resume",
     parts=", ; : - – — ( )",
 )
 # A sentence that opens with a reason: "since i work for safaricom ..."
@@ -1493,7 +1501,8 @@ def _pet_name_ok(word: str) -> bool:
 _PET_NAMES_THEN = re.compile(
     r"\s+(?P<a>[a-z][a-z\-]{1,19})\s+(?:and|n|&)\s+(?P<b>[a-z][a-z\-]{1,19})"
     r"(?=\s+(?:are|keep|were|have|had|fight|hate|love|both|just|always|never|wont|won't|dont"
-    r"|don't|need|get|keep|sleep|refuse|eat)\b|\s*[,.!?]|\s*$"
+    # ("my own chickens dolly and marge lay every day")
+    r"|don't|need|get|keep|sleep|refuse|eat|lay|lays|laid|live|lives)\b|\s*[,.!?]|\s*$"
     # "2 cats pixel and nori and a greyhound called dash": the list goes on
     r"|\s+and\s+(?:a|an|my|our|one|two|\d+)\s)"
 )
@@ -1735,7 +1744,9 @@ _PET_VERB_NEXT = re.compile(
     r"\s+(?:keeps|loves|hates|likes|gets|sleeps|barks|meows|refuses|ate|eats|chews|scratches"
     r"|chewed|stole|steals|ran|runs|jumped|jumps|bit|bites|howls|sheds|pulls|digs|dug|knocked"
     r"|knocks|follows|hides|wakes|woke|got|threw|throws|escaped|peed|pees|licks|licked|snores"
-    r"|growls|hisses|hissed|yowls|whines|whined|scratched|hid|fell|sat|sits)\b"
+    r"|growls|hisses|hissed|yowls|whines|whined|scratched|hid|fell|sat|sits"
+    # "so zbyszek my tortoise came with me"
+    r"|came|went)\b"
 )
 # "a cocker spaniel called biscuit": after "called" or "named" a lower-case word is a name even
 # if it is also an English word
@@ -1886,6 +1897,10 @@ def _rule_mine_is(c: str, mask: int) -> Iterator[_Hit]:
         yield from _with_names("pet", "species", species, names, (m.start(), end))
 
 
+_MY_REAL = re.compile(r"\b(?:my|our)\s+real\b", re.IGNORECASE)
+_BE_MY = re.compile(r"\b(?:to\s+be|be|become|becomes)\s+my\b", re.IGNORECASE)
+
+
 def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
     for m in _POSSESSIVE.finditer(c, mask):
         surface = m.group("noun")
@@ -1913,6 +1928,10 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         ):
             continue
         if not is_pet and noun == "partner" and _next_word(c, m.end()) == "in":
+            continue
+        # "i want him to be my boyfriend so bad", "will you be my girlfriend": a partner wished
+        # for or asked, not had
+        if not is_pet and _BE_MY.search(c, max(0, m.start() - 12), m.start() + 3):
             continue
         # "pepper was our old cat": one the user had before, not one they have
         if _WAS_BEFORE.search(c, max(0, m.start() - 8), m.start()) and _FORMER_MOD.search(
@@ -4258,6 +4277,16 @@ _OCCUPATION = [
         rf"|\s*(?:$|[.!,;])|\s+(?:here|there|now|btw|lol|haha|tho|though)\b)",
         _ROLE_WORDS,
     ),
+    # "wait no sorry, i got promoted in april i keep forgetting lol, senior accountant now": the
+    # title the promotion gave, said after it
+    _grx(
+        # (the user's own: never "my sister got promoted, senior accountant now")
+        rf"(?:\bi\s+(?:got|was|have\s+been)|\bi{_A}?ve\s+been|^\W*(?:(?:wait|no|sorry|oh|ok|so"
+        rf"|update|btw|also)\W+)*got)\s+promoted\b[^.!?\n]{{0,60}}?"
+        rf"[,;:]\s*(?:(?:so|and|now)\s+)?(?:i{_A}?m\s+|im\s+|i\s+am\s+)?(?:a\s+|an\s+)?"
+        rf"(?P<role>{_ROLE})\s+now\b",
+        "promoted",
+    ),
     # "first week as a product manager 😅", "its my first day as a nurse tmrw": the job just
     # begun (never "my first week as an intern was hell": a past one)
     _grx(
@@ -5770,7 +5799,8 @@ _PREFERENCE = [
         _grx(
             rf"(?P<verb>(?:{_I_AM}\s+|^\W*(?:also\s+|and\s+)?)(?:a\s+)?(?:really\s+)?(?:huge|big"
             rf"|great|massive|longtime|long-time)\s+fan\s+of|{_I_AM}\s+(?:really\s+|very\s+"
-            rf"|super\s+)?into|{_I_AM}\s+(?:(?:totally|so|kinda|completely|now)\s+)?(?:obsessed\s+with"
+            # ("im obsessed w true crime")
+            rf"|super\s+)?into|{_I_AM}\s+(?:(?:totally|so|kinda|completely|now)\s+)?(?:obsessed\s+(?:with|w/?)"
             rf"|addicted\s+to|passionate\s+about|crazy\s+about))\s+(?P<obj>[^;:]+)",
             "fan into obsessed addicted passionate crazy",
         ),
@@ -8025,12 +8055,15 @@ _DISLIKED_AFTER = _rx(
     r"(?P<stmt>(?:no|without|leave\s+out|skip|hold\s+the|(?:remove|take\s+out|drop|cut)\s+"
     r"(?:anything|everything|all|the\s+ones?|stuff|dishes|recipes)\s+(?:with|that\s+has))\s+"
     r"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|i|anywhere|at|in|ever)\b)[a-z]+)?)"
-    r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever|tho|though))*\s*[,.]?\s+(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
+    r"(?:\s+(?:please|pls|plz|anywhere|at\s+all|in\s+anything|ever|tho|though))*\s*[,.]?\s+"
+    r"(?:(?:because\s+|since\s+|as\s+)?i\s+(?:really\s+|just\s+)?"
     rf"(?:hate|can{_A}?t\s+stand|cannot\s+stand|detest|dislike|don{_A}?t\s+like)\s+"
-    r"(?:it|them|the\s+stuff|that\s+stuff)\b)"
+    r"(?:it|them|the\s+stuff|that\s+stuff)\b"
+    # "pls no cilantro, not a fan of it at all"
+    rf"|(?:i{_A}?m\s+|im\s+|i\s+am\s+)?not\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+(?:it|them)\b))"
     r"(?!\s+(?:when|if)\b)"
 )
-_DISLIKED_BIT: Final = _PREFILTER.add("hate stand detest dislike like")
+_DISLIKED_BIT: Final = _PREFILTER.add("hate stand detest dislike like fan")
 _LANGUAGE_ITEM_BIT: Final = _PREFILTER.add(_LANGUAGE_CUE_WORDS)
 # "my lab Rocky keeps fighting", "my golden Bruno eats socks": a dog by the short name of its
 # breed, only with its name after it ("my lab results", "my lab partner" name no dog)
@@ -10571,7 +10604,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     subject = (names, event.seq, opened.span("names"), owned)
             if "(" in text:
                 self._kids_bracketed(event, hits)
-            if in_game and not _FRAME_OFF.search(text, mask):
+            # ("my real cat olive is the same": the user's own animal, beside the game's)
+            if in_game and not _FRAME_OFF.search(text, mask) and not _MY_REAL.search(text):
                 self._game_pets(event, hits)
             if hits and (gone_pet := _NO_PET_NOW.search(text)):
                 self._pet_gone_now(event, gone_pet, hits)
