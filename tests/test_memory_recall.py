@@ -7312,3 +7312,31 @@ def test_tastes_jobs_and_animals_said_in_passing_and_wishes_that_are_not(tmp_pat
             ("what happens to it", "ahh so the first layer is thrown away. got it", "thrown"),
         ),
     )
+
+
+def test_the_present_said_beside_the_past_plans_and_others(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("now in", "used to live in leeds, now in york since march. physio tips?", "york"),
+            ("flat is in", "reply to my landlord pls. flat is in malmö btw", "malmö"),
+            ("moved", "wait no not leeds, im in york now, moved last month", "york"),
+            ("where i work", "shes applying at tesco where i work, any tips for her", "tesco"),
+            ("one pet named", "best dog breed? we already have a cat Mochi so", "mochi"),
+            ("misspelled home", "the heating in my appartment in lyon is broken", "lyon"),
+            ("misspelled tongue", "portuguese is my mother languague, sorry my english", "portug"),
+            ("a hospital", "i work as nurse at the uniklinik augsburg, shift at 6", "uniklinik"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "another's list",
+                "its about HIS brother ryan, a plumber, married to chloe, two kids, loves golf",
+                "child",
+            ),
+            ("a nationality typed", "hello, i am brasilian, my english is not perfect", "name"),
+            ("a tongue", "portuguese is my mother languague, sorry my english", "mother"),
+        ),
+    )

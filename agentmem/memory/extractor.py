@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/44"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/45"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -135,6 +135,8 @@ _INSTITUTION_FIRST = (
     "|farmacia|farm[áa]cia|taverna|boulangerie|brasserie|supermercado"
     # "policy advisor at gemeente utrecht": a town's council in its own language
     "|gemeente|comune|ayuntamiento|prefeitura|municipio|mairie|stadt|kommune|kommun"
+    # "nurse at the uniklinik augsburg": a German university hospital, named by its town
+    "|uniklinik|universitätsklinikum|klinikum|krankenhaus"
 )
 # Words that end a name typed in lower case: they start the next phrase
 _NOT_IN_NAME = (
@@ -316,6 +318,8 @@ _NATIONALITIES: Final = frozenset(
         " dominican rican jamaican haitian guatemalan honduran salvadoran nicaraguan"
         " panamanian taiwanese kiwi aussie asian african european latina latino"
         " arab persian kurdish punjabi tamil gujarati bengali sikh atheist"
+        # as they are often typed
+        " brasilian brazillian portugese phillipino ukranian colombian columbian"
     )
 )
 _NATION_ADJ = (
@@ -1897,6 +1901,7 @@ def _rule_mine_is(c: str, mask: int) -> Iterator[_Hit]:
         yield from _with_names("pet", "species", species, names, (m.start(), end))
 
 
+_TONGUE_NEXT = re.compile(r"\s+(?:lang|leng|lan?gu|tong|toung)\w*", re.IGNORECASE)
 _MY_REAL = re.compile(r"\b(?:my|our)\s+real\b", re.IGNORECASE)
 _BE_MY = re.compile(r"\b(?:to\s+be|be|become|becomes)\s+my\b", re.IGNORECASE)
 
@@ -1928,6 +1933,9 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         ):
             continue
         if not is_pet and noun == "partner" and _next_word(c, m.end()) == "in":
+            continue
+        # "portuguese is my mother languague": a mother tongue, however it is spelled
+        if not is_pet and noun == "mother" and _TONGUE_NEXT.match(c, m.end()):
             continue
         # "i want him to be my boyfriend so bad", "will you be my girlfriend": a partner wished
         # for or asked, not had
@@ -2461,11 +2469,18 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
         # "i have 2 cats Miso and Tofu": without the comma, as many names as the count says
         if trailing is None and len(items) == 1 and (bare := _NAME_AFTER.match(c, pos)):
             qty = items[0][0].group("qty").casefold()
-            if (
-                len(_names(bare.group("names")))
-                == _COUNTS.get(qty, int(qty) if qty.isdigit() else 0)
-                > 1
-            ):
+            said = bare.group("names")
+            counted = len(_names(said)) == _COUNTS.get(qty, int(qty) if qty.isdigit() else 0) > 1
+            # "we already have a cat Mochi so ...": one pet and one capitalised name
+            one_pet_named = (
+                _COUNTS.get(qty) == 1
+                and _PET_NOUN.fullmatch(items[0][0].group("noun")) is not None
+                and len(_names(said)) == 1
+                and said[:1].isupper()
+                and said.casefold() not in _RELATIVE_DAYS
+                and said.casefold() not in _MONTH_WORDS
+            )
+            if counted or one_pet_named:
                 trailing = bare
         if len(items) == 1 and not items[0][1] and trailing:
             items[0] = (items[0][0], _names(trailing.group("names")))
@@ -2613,6 +2628,10 @@ def _rule_household(c: str, mask: int) -> Iterator[_Hit]:
             # "my friend priya's twins are turning 4 next sat, 2 boys": a count that describes
             # someone else's children named before it
             if _KIDS_OWNED_BEFORE.search(c, 0, m.start("qty")):
+                continue
+            # "HIS brother ryan who is a plumber in swindon, married to chloe, two kids": the
+            # list of the person the clause is about
+            if _another_subject(c, m.start()):
                 continue
             qty = m.group("qty").casefold()
             # "34, married, two kids (Ella and Finn)"
@@ -3220,6 +3239,20 @@ _HOME_NOW = _grx(
     "home",
 )
 _HOME = [
+    # "wait no not leeds, im in york now, moved last month": where the user is now, said with
+    # the move that brought them
+    _grx(
+        rf"{_I_AM}\s+in\s+(?P<place>{_ANY_PLACE})\s+now\s*,?\s+(?:(?:we|i)\s+)?(?:just\s+)?moved"
+        rf"(?!\s+(?:to|from|out|here|there|away)\b)",
+        "moved",
+    ),
+    # "... i can only meet erik in afternoons. flat is in malmö btw": the user's flat, the
+    # possessive left out where a sentence opens
+    _grx(
+        rf"(?:^\W*|[.!?]\s+)(?:flat|apartment|house)\s+is\s+in\s+(?P<place>{_ANY_PLACE})"
+        rf"(?=\s*$|\s*[,.;!?]|\s+(?:btw|fyi|lol|if|so|and|but)\b)",
+        "flat apartment house",
+    ),
     # "wait no sorry we moved last month its blacktown now": where the user moved, said after
     # the move itself (never "we moved the meeting, its monday now": the move has no object)
     _grx(
@@ -3232,7 +3265,9 @@ _HOME = [
     # in since a month, season or year is where they live (never "since yesterday")
     _grx(
         # ("moved out of seattle, been in tacoma since march")
-        rf"(?:\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am|(?:i|we)(?:{_A}?ve|\s+have)\s+been)|(?:^\W*|,\s*)been)"
+        # ("used to live in leeds, now in york since jan": the subject left out after the past)
+        rf"(?:\b(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am|(?:i|we)(?:{_A}?ve|\s+have)\s+been)"
+        rf"|(?:^\W*|,\s*)(?:been|now(?=\s+in\s)))"
         rf"\s+(?:now\s+|still\s+)?in\s+(?P<place>{_ANY_PLACE})"
         rf"(?:\s+now)?(?=\s+since\s+(?:(?:last\s+)?(?:january|february|march|april|may|june|july"
         rf"|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov"
@@ -3623,7 +3658,7 @@ _HOME_POSSESSIVE = _grx(
     rf")\s+(?:back\s+|here\s+)?in\s+"
     rf"(?P<place>{_ANY_PLACE})",
     "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord"
-    " near visit visiting stay staying",
+    " near visit visiting stay staying appartment appartement",
 )
 # "tomorrow i go run 10k in my city sevilla": the city the user calls theirs ("my hometown" is
 # where they are from)
@@ -4788,6 +4823,12 @@ _EMPLOYER = [
     _WORK_IN,
     _WORK_WITH,
     _SAME_ORG_SITE,
+    # "put her in touch w the design team at arup where i work": the place named, then said to
+    # be where the user works
+    _grx(
+        rf"\b(?:at|for|with)\s+(?P<org>{_ORG})\s*,?\s+where\s+i\s+(?:also\s+|now\s+|still\s+)?work\b",
+        "where",
+    ),
     # "my company infosys is asking everyone to fill timesheet", "my employer, Ocado, wants":
     # the company named right after "my company" as the subject of what it does
     _grx(
@@ -6459,6 +6500,8 @@ _ALLERGEN_LIST = _rx(
 )
 
 
+# "my mother tongue", and as it is often misspelled ("portuguese is my mother languague")
+_TONGUE = r"(?:language|tongue|languague|langauge|lenguage|languaje|toungue)"
 _LANGUAGE = [
     (
         None,
@@ -6600,7 +6643,7 @@ _LANGUAGE = [
     (
         "native",
         _grx(
-            rf"\bmy\s+(?:native|first|mother)(?:\s+(?:language|tongue))?\s+(?:is|are)\s+"
+            rf"\bmy\s+(?:native|first|mother)(?:\s+{_TONGUE})?\s+(?:is|are)\s+"
             # "my first language is spanish and english i am still learning": not both
             rf"(?P<langs>{_LANG}(?:\s+and\s+{_LANG}(?!\s+(?:i|im|i{_A}m)\b))?)",
             "native first mother",
@@ -6609,13 +6652,13 @@ _LANGUAGE = [
     (
         "native",
         _grx(
-            rf"\b(?P<langs>{_LANG})\s+is\s+my\s+(?:native|first|mother)\s+(?:language|tongue)"
+            rf"\b(?P<langs>{_LANG})\s+is\s+my\s+(?:native|first|mother)\s+{_TONGUE}"
             # "tamil is mother tongue for all of us": no "my", the family's own
-            rf"|\b(?P<langs3>{_LANG})\s+is\s+(?:our\s+)?(?:native|first|mother)\s+(?:language|tongue)"
+            rf"|\b(?P<langs3>{_LANG})\s+is\s+(?:our\s+)?(?:native|first|mother)\s+{_TONGUE}"
             rf"\s+(?:for|of)\s+(?:me|us|all\s+of\s+us|both\s+of\s+us|my\s+family|our\s+family)\b"
             # "where i can order in cantonese, its my first language"
             rf"|\b(?P<langs2>{_LANG})\s*,\s*(?:it{_A}?s|its|it\s+is|which\s+is)\s+(?:also\s+)?my\s+"
-            rf"(?:native|first|mother)\s+(?:language|tongue)",
+            rf"(?:native|first|mother)\s+{_TONGUE}",
             "native first mother",
         ),
     ),
@@ -6685,7 +6728,8 @@ _LEVEL_CUES: Final = (
     (
         "native",
         _rx(
-            r"\bmother\s+(?:tongue|language)|\bfirst\s+language|\bnative(?:ly)?\b"
+            r"\bmother\s+(?:tongue|language|languague|langauge|lenguage|languaje|toungue)"
+            r"|\bfirst\s+language|\bnative(?:ly)?\b"
             r"|\bmy\s+language\b|\blanguage\s+at\s+home\b"
         ),
     ),
@@ -6710,7 +6754,7 @@ _LIST_ITEM_SEP = re.compile(r"\s*(?:[,;()]|\band\b|\bbut\b|\bplus\b)\s*", re.IGN
 # someone else's languages: "my mother speaks", "people speak english there", "she is learning"
 _OTHER_SPEAKER = _rx(
     r"\b(?:he|she|they|people|everyone|nobody|someone|her|his|their|kids?|son|daughter"
-    r"|mother(?!\s+(?:tongue|language))|mom|mum|father|dad|wife|husband|friend|colleague|boss"
+    rf"|mother(?!\s+{_TONGUE})|mom|mum|father|dad|wife|husband|friend|colleague|boss"
     r"|abuela|grandma|in-laws|students?|pupils?|team|colleagues|clients?|customers?|patients?"
     r"|guests?|candidates?|applicants?)\b"
     # "a vet that speak english": a relative clause speaks of its noun
@@ -6722,10 +6766,11 @@ _SELF_SUBJECT = _rx(rf"\b(?:i|i{_A}?m|im|me|my)\b")
 _FIRST_PERSON_OR_LIST = _rx(r"\b(?:i|i{_A}?m|im|my|me|languages?)\b")
 _LEVELLED_LIST_START = _rx(
     rf"\W*(?:{_LANGS})\s+(?:is\s+)?(?:(?:native|fluent)\b(?!\s+(?:to|in|speakers?)\b)"
-    rf"|(?:my\s+)?mother\s+(?:tongue|language))"
+    rf"|(?:my\s+)?mother\s+(?:tongue|language|languague|langauge|lenguage|languaje|toungue))"
 )
 _LANGUAGE_CUE_WORDS = (
     "mother first native natively language fluent fluently well learning studying started start"
+    " languague langauge lenguage languaje toungue"
     " speak get little bit rusty perfect ok okay"
 )
 

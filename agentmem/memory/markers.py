@@ -639,7 +639,8 @@ _POSSESSIVE_MENTION: Final = re.compile(
 _PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
 # The user's own dwelling, as a possessive names it ("my flat in cork", "our place in Bolton");
 # the extractor's possessive home rule names it with the same words
-HOME_NOUNS: Final = r"(?:flat|apartment|apt|house|home|place|condo|studio)"
+# ("my appartment in lyon": as second-language English spells it)
+HOME_NOUNS: Final = r"(?:flat|apartment|appartment|appartement|apt|house|home|place|condo|studio)"
 _MOVING_IN: Final = re.compile(r"\bmov(?:e|es|ing)\s+(?:in|into|to)\s+$", re.I)
 _OWN_HOME_MENTION: Final = re.compile(
     r"(?:(?:my|our)\s+(?:(?:own|little|tiny|small|rented|current)\s+)?"
