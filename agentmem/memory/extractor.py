@@ -1001,7 +1001,7 @@ _FRAME_ON = _grx(
     # a customer who is vegan": a cast of two, the user's part given after the assistant's
     rf"|\b(?:you|u)\s+be\s+(?:a|an|the|my)\s+[\w\-]+(?:\s+[\w\-]+){{0,3}}?\s*(?:,|\.|and)\s*"
     rf"(?:i{_A}?ll|ill|i\s+will|i{_A}?m|im|i\s+am)\s+(?:be\s+)?(?:a|an|the)\b"
-    rf"|(?:^\W*|\b(?:ok|okay|so|now)\W+)(?:ur|you{_A}?re|youre|u\s+r|you\s+are)\s+(?:the|my|a|an)\s+"
+    rf"|(?:^\W*|\b(?:ok|okay|so|now)\W+)(?:ur|you{_A}re|youre|u\s+r)\s+(?:the|my|a|an)\s+"
     rf"[\w\-]+(?:\s+[\w\-]+)?\s*[.,!]?\s+(?:and\s+)?(?:i{_A}?m|im|i\s+am|i{_A}?ll\s+be|ill\s+be)"
     rf"\s+(?:the|a|an)\b"
     # "text adventure time. i am orrin, an old wizard", "improv practice. scene: ...", "guess who
@@ -1009,8 +1009,9 @@ _FRAME_ON = _grx(
     rf"|\btext[- ]adventure\b|\bimprov\b|\bguess\s+who\s+game\b"
     rf"|\b(?:let{_A}?s|wanna|want\s+to)\s+play\s+guess\s+who\b"
     rf"|\bi{_A}?m\s+thinking\s+of\s+(?:someone|somebody|a\s+(?:person|celebrity|character))\b",
-    words="let lets role character play pretend be mock practice practise fake you u ur youre"
-    " re text adventure improv guess thinking",
+    # (not "you", in nearly every message: the search would run on them all)
+    words="let lets role character play pretend be mock practice practise fake ur youre re r"
+    " text adventure improv guess thinking",
     parts="roleplay",
 )
 _FRAME_OFF = _grx(
