@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/45"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/46"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
