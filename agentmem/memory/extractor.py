@@ -7674,8 +7674,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     if not _THIRD_PARTY.search(c):
         for m in _LINTS_AND_FORMATS.finditer(c, mask):
+            value = m.group("val").casefold()
             for subject in ("linter", "formatter"):
-                value = m.group("val").casefold()
                 yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _DATABASE_USED.finditer(c, mask):
         yield _Hit("working_state", {"subject": "database", "value": m.group("val")}, m.span())
