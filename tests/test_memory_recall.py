@@ -7340,3 +7340,38 @@ def test_the_present_said_beside_the_past_plans_and_others(tmp_path: Path) -> No
             ("a tongue", "portuguese is my mother languague, sorry my english", "mother"),
         ),
     )
+
+
+def test_pets_taken_from_a_shelter_or_adopted_said_without_i(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("adopted alone", "adopted a kitten, her name is bean. what food?", "bean"),
+            ("from shelter", "took a kitten from shelter. her name is bean", "cat"),
+            ("took in", "we took in a stray cat, any vet tips", "cat"),
+            ("one of them", "adopted one of the kittens, i named her sugar", "sugar"),
+            ("so before", "so zbyszek my tortoise came with me", "zbyszek"),
+            (
+                "name changed",
+                (
+                    "we got a kitten, i named her sugar",
+                    "my flatmate hates the name so we changed it to ginger today",
+                ),
+                "ginger",
+            ),
+            (
+                "after an old dog",
+                "my old dog rex died in april so i took a kitten from shelter. her name is bean",
+                "bean",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a question", "adopted a kitten? what do i need first", "cat"),
+            ("called him", "we got a puppy and called him lazy lol", "lazy"),
+            ("a bird rescued", "rescued a bird from the road today, what do i feed it", "bird"),
+            ("a walk", "so walking my dog went fine today", "walking"),
+        ),
+    )

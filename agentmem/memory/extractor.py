@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/46"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/47"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1741,7 +1741,7 @@ _PETS_THEN_PAIR = re.compile(
     r"(?=\s*[,.!;)]|\s*$|\s+(?:they|theyre|are|both)\b)"
 )
 _LOWER_NAME_BEFORE = re.compile(
-    r"(?:^\W*|[,;:]\s*|\b(?:also|and|ok|oh|lol|btw|plus|omg|ugh)\s+)"
+    r"(?:^\W*|[,;:]\s*|\b(?:also|and|ok|oh|lol|btw|plus|omg|ugh|so)\s+)"
     r"(?P<names>[a-z][a-z'’\-]{1,19})\s+$"
 )
 # ... an action, not "is" or "has" ("walk my dog is what i do")
@@ -2301,19 +2301,28 @@ def _coordinated(m: re.Match[str], start: int) -> Iterator[_Hit]:
     yield hit
 
 
+# "took a kitten from shelter": taking an animal from a shelter is adopting it
+_FROM_SHELTER = (
+    rf"took(?=\s+(?:a|an|one|two|\d)\s+(?:[\w\-]+\s+)?(?:{_PET_SURFACE})\s+(?:home\s+)?"
+    r"from\s+(?:the\s+|a\s+)?(?:local\s+)?(?:shelter|rescue|pound|spca|rspca)\b)"
+)
 _HAVE_HEAD = _grx(
     # "just got a puppy!!!": the subject left out where a message opens with the news
     rf"^\W*(?:(?:omg|so|yay|ok|okay|well|guess\s+what)\W+)?(?P<verb2>(?:just|finally|recently)"
     rf"\s+(?:got|adopted)"
+    # "adopted a kitten, her name is bean", "took a kitten from shelter": the news alone
+    rf"|adopted(?=\s+(?:a|an|one|two|three|\d)\s)|{_FROM_SHELTER}"
     # "howdy. got a kunekune pig named hamlet": a named one, the subject left out
     rf"|got(?=\s+(?:a|an|one|two|three|\d)\s+(?:[\w\-]+\s+){{0,2}}?[\w\-]+\s+(?:named|called)\s))\s+"
     rf"|\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
-    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|(?:just|recently|finally)\s+(?:got|adopted))"
+    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|(?:just|recently|finally)\s+(?:got|adopted)"
+    # "we took in a stray", "we took a kitten from the shelter"
+    rf"|(?:just\s+|finally\s+)?took\s+in|{_FROM_SHELTER})"
     # "ive got a greyhound called Dash": the apostrophe left out
     rf"|{_A}?ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)"
     # non-native "I am having two cats", "we are having 3 kids"
     rf"|(?:\s+am|{_A}m|\s+are|{_A}re)\s+having))\s+",
-    "have got adopted keep having",
+    "have got adopted keep having took",
 )
 _HAVE_ITEM = _rx(
     rf"(?:only\s+|just\s+)?(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
@@ -5058,7 +5067,9 @@ _HOUSEHOLD_OWNER = _rx(
     r"|girlfriend)s?\b"
 )
 _A_PET_GOT = _rx(
-    rf"\b(?:won|got|adopted|bought|rescued|found|brought\s+home)\s+(?:a|an|two|three|2|3)\s+"
+    rf"\b(?:won|got|adopted|bought|rescued|found|brought\s+home|took\s+(?:in|home))\s+"
+    # "adopted one of the kittens, i named her sugar"
+    rf"(?:a|an|two|three|2|3|one\s+of\s+(?:the|her|his|their|our|its)(?:\s+\w+)?)\s+"
     rf"(?:[\w\-]+\s+)?(?P<species>{_PET_SURFACE})\b"
 )
 _WE_NAMED_THEM = _rx(
@@ -8816,6 +8827,13 @@ _PET_RENAMED = _grx(
     r"(?:to\s+)?(?P<name>[A-Za-z][\w'’\-]{1,20})\b",
     "renamed rename named",
 )
+# "my flatmate hates the name so we changed it to ginger", "changed her name to ginger": the
+# name changed, an English word too (only a pet already named is renamed)
+_PET_NAME_CHANGED = _grx(
+    r"(?:\bname\b[^.!?]{0,40}?\b(?:changed|change)\s+(?:it|her|him)"
+    r"|\b(?:changed|change)\s+(?:her|his|its|the)\s+name)\s+to\s+(?P<name>[A-Za-z][\w'’\-]{1,20})\b",
+    "changed change",
+)
 # "Actually it is LTIMindtree now, after merger"
 _ORG_NOW = _grx(
     rf"^\W*(?:(?:actually|oh|also|btw|fyi|sorry)\W+)*(?:it{_A}?s|its|it\s+is)\s+(?:called\s+)?"
@@ -10701,6 +10719,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._bare_version(event, m, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
+            elif mask & _PET_NAME_CHANGED.bit and (m := _PET_NAME_CHANGED.search(event.text, mask)):
+                self._pet_renamed(event, m, hits, word=True)
             if hits and (m := _PET_DESCRIBED.search(event.text)):
                 self._pet_described(event, m, hits)
             if hits:
@@ -12246,7 +12266,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # unnamed pet said before takes the names
         for m in _WE_NAMED_THEM.finditer(text):
             names = [n for n in (m.group("a"), m.group("b"), m.group("c")) if n]
-            if not all(_later_pet_name_ok(n) for n in names) or not _said_plainly(text, m):
+            # "i named her sugar": after "named" an English word is a name ("we called him
+            # lazy" is not)
+            named_ok = _pet_name_ok if "named" in m.group().casefold() else _later_pet_name_ok
+            if not all(named_ok(n) for n in names) or not _said_plainly(text, m):
                 continue
             unnamed = [
                 h
@@ -12611,11 +12634,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._replace(hit, new, hits, event.seq, said.span("name"))
                 return
 
-    def _pet_renamed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+    def _pet_renamed(
+        self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit], word: bool = False
+    ) -> None:
         """ "hes called biscuit. well he was, my kids renamed him chewie": the latest named
-        pet said before the renaming takes the new name."""
+        pet said before the renaming takes the new name (an English word too, with ``word``:
+        the message said it is the name that changed)."""
         name = m.group("name")
-        if name.islower() and is_common_word(name):
+        if name.islower() and is_common_word(name) and not (word and _pet_name_ok(name)):
             return
         for hit in reversed(hits):
             held = hit.values.get("name") if hit.kind == "pet" else None
@@ -13859,6 +13885,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # before the pronoun is the one it means, never the dog of an earlier message
         sentence_start, _ = _sentence_around(text, start + m.start(), start + m.start())
         sentence_start = max(0, text.rfind(".", 0, sentence_start - 1) + 1)
+        # ... though an animal said before the antecedent itself is not ("my old dog rex passed
+        # away ... i took a kitten from shelter. her name is bean")
+        if ante.evidence[-1][0] == event.seq:
+            sentence_start = max(sentence_start, ante.evidence[-1][2])
         if ante.kind == "pet" and any(
             _normal("pet", "species", w.group("species")) != ante.values["species"]
             for w in _PET_WORD.finditer(text, sentence_start, start + m.start())
