@@ -339,3 +339,30 @@ def test_transaction_groups_calls_atomically(store: agentmem.Store) -> None:
         store.append(user_msg("kept only if all succeed"))
         store.append(user_msg("bad", run="ghost"))
     assert store.status().events == 1
+
+
+def test_in_memory_stores_match_a_files_schema_and_keep_a_secret_of_their_own(
+    tmp_path: Path,
+) -> None:
+    """In-memory stores copy a schema built once per process: what they hold must be exactly
+    what a file's DDL builds, and each needs a blob secret of its own."""
+
+    def schema(conn: apsw.Connection) -> list[tuple[object, ...]]:
+        return sorted(conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_schema"))
+
+    def secret(store: agentmem.Store) -> object:
+        return store.conn.execute("SELECT value FROM meta WHERE key = 'blob_secret'").get
+
+    with (
+        agentmem.open(str(tmp_path / "f.db"), principal="alice") as on_disk,
+        agentmem.open(":memory:", principal="alice") as first,
+        agentmem.open(":memory:", principal="alice") as second,
+    ):
+        assert schema(first.conn) == schema(on_disk.conn) == schema(second.conn)
+        for pragma in ("user_version", "application_id", "auto_vacuum"):
+            assert first.conn.pragma(pragma) == on_disk.conn.pragma(pragma)
+        assert len({secret(on_disk), secret(first), secret(second)}) == 3
+        first.append(run_started("r1"))
+        first.append(user_msg("hello"))
+        assert [type(e).__name__ for e in first.events()] == ["RunStarted", "UserMessageCreated"]
+        assert list(second.events()) == []
