@@ -7375,3 +7375,32 @@ def test_pets_taken_from_a_shelter_or_adopted_said_without_i(tmp_path: Path) -> 
             ("a walk", "so walking my dog went fine today", "walking"),
         ),
     )
+
+
+def test_an_employer_as_the_company_i_work_for_and_an_orm_by_what_it_does(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "company i work for",
+                "the company i work for is siemens, cover letter pls",
+                "siemens",
+            ),
+            ("place i work at", "the place i work at is called Ocado", "ocado"),
+            ("orm by its use", "create-only, didnt know. we use prisma for all db access", "orm"),
+            ("orm layer", "we use sqlalchemy 2.0 for the database layer", "orm"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("another's company", "the company my wife works for is siemens", "siemens"),
+            ("a question", "is the company i work for is a scam?", "works at"),
+            (
+                "an orm is no database",
+                "we use sqlalchemy 2.0 for the database layer",
+                "database is",
+            ),
+            ("a friend's team", "my friend's team uses prisma for all db access", "prisma"),
+        ),
+    )

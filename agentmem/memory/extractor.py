@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/47"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/48"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -4965,6 +4965,13 @@ _EMPLOYER = [
         rf"|(?:shift|shifts|job)\s+at(?:\s+the)?|company(?=\s+(?-i:[A-Z])))\s+(?P<org>{_ORG})",
         "employer job company shift shifts contract",
     ),
+    # "the company i work for is siemens", "the place i work at is called Ocado"
+    _grx(
+        rf"\b(?:the\s+)?(?:company|firm|place|business|hospital|school|agency|shop|store)\s+"
+        rf"(?:that\s+)?i\s+(?:currently\s+|now\s+)?work\s+(?:for|at|in)\s+is\s+(?:called\s+)?"
+        rf"(?P<org>{_ORG})",
+        "work",
+    ),
     # "im a self employed plumber, business is called Gary Doyle Plumbing & Heating"
     _grx(
         rf"(?:\b(?:my|our)\s+|,\s*)(?:own\s+)?(?:business|company|shop|firm|salon|studio|bakery|cafe"
@@ -7516,6 +7523,14 @@ _USE_FOR_SETTING = _grx(
     rf"(?=\s*(?:$|[,.;!?)]|\s+(?:and|but|so|btw|here|now|in\s+(?:this|the|our)\b)))",
     "use using went",
 )
+# "we use prisma for all db access": an ORM, said by what it is used for
+_ORMS = r"prisma|drizzle|sqlalchemy|typeorm|sequelize|hibernate|mikro-?orm|knex|peewee|gorm|ecto"
+_ORM_FOR_DB = _grx(
+    rf"\b(?:we|i)\s+(?:(?:still|now|just|mostly|mainly)\s+)?(?:use|are\s+using|{_A}re\s+using)"
+    rf"\s+(?P<val>(?:{_ORMS})(?:\s+v?\d[\w.]*)?)\s+(?:for|as)\s+(?:(?:all|the|our)\s+)*"
+    r"(?:db|database|data)\s+(?:access|layer|stuff|queries|models?)\b",
+    "use using",
+)
 # ... "and jest like test runner": a second tool in the same role-giving words
 _AND_FOR_SETTING = _rx(
     rf"\s+and\s+(?P<val>[\w.\-]+)\s+(?:for|as|like)\s+(?:the\s+|our\s+|a\s+)?"
@@ -7635,6 +7650,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         if role := _FOR_ROLE.match(c, m.end()):
             tech, version = next(_tech_pairs(c, m))
             subject = " ".join(role.group("role").casefold().split())
+            # "sqlalchemy 2.0 for the database layer": an ORM is no database
+            if subject in ("db", "database") and re.fullmatch(_ORMS, tech, re.IGNORECASE):
+                subject = "orm"
             value = f"{tech} {version}"
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
             continue
@@ -7800,6 +7818,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
                     yield _Hit(
                         "working_state", {"subject": subject, "value": use.group("val")}, use.span()
                     )
+        for m in _ORM_FOR_DB.finditer(c, mask):
+            yield _Hit("working_state", {"subject": "orm", "value": m.group("val")}, m.span())
     for m in _INDENT.finditer(c, mask):
         yield _Hit("working_state", {"subject": "indentation", "value": m.group("val")}, m.span())
     for m in _FORMATTER.finditer(c, mask):
@@ -8218,6 +8238,7 @@ _RULES: Final = (
             _CI_USED,
             _TOOL_FOR_JOB,
             _USE_FOR_SETTING,
+            _ORM_FOR_DB,
             _TECH_CONTEXT,
             _PACKAGE_MANAGER,
             _LINE_LENGTH,
