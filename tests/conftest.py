@@ -55,6 +55,24 @@ def pytest_configure(config: pytest.Config) -> None:
     )
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Start the slow tests first and read the corpus figures last.
+
+    pytest-xdist hands the first quarter of the tests out in turn and the rest on demand: a
+    test of two minutes handed out late kept one worker busy while the other had finished.
+    The corpus figures tests read the results the other corpus tests share between the
+    workers; run early, they recomputed the cases still running elsewhere. Every worker sorts
+    alike, as pytest-xdist requires.
+    """
+
+    def rank(item: pytest.Item) -> int:
+        if item.get_closest_marker("slow"):
+            return 0
+        return 2 if item.name.startswith("test_corpus_figures") else 1
+
+    items.sort(key=rank)
+
+
 @pytest.fixture(autouse=True)
 def _suite_key(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """Withdraw the suite's key from a test marked ``own_keys`` (a no-op on a plain run)."""

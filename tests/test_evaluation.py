@@ -132,6 +132,7 @@ def _eval_args(oracle: Oracle, tmp_path: Path, *extra: str) -> list[str]:
     ]
 
 
+@pytest.mark.slow  # the whole tuned corpus through both arms: about 2.5 minutes
 def test_correct_server_yields_an_artifact_that_activates_exactly(run_cli, tmp_path) -> None:
     with Oracle() as oracle:
         report = tmp_path / "report.html"
@@ -393,6 +394,7 @@ def test_promote_refuses_expired_or_withdrawn(run_cli, tmp_path) -> None:
     assert out.returncode == 6 and not (tmp_path / "cases").exists()
 
 
+@pytest.mark.slow
 def test_memory_gates(run_cli) -> None:
     out = run_cli(
         "gates",

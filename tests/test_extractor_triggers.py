@@ -84,6 +84,7 @@ def test_there_are_gated_patterns() -> None:
 SHARDS = 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shard", range(SHARDS))
 def test_corpus_texts_never_skip_a_matching_pattern(shard: int) -> None:
     failures = {text[:60]: _check(text) for text in TEXTS[shard::SHARDS]}
