@@ -7404,3 +7404,24 @@ def test_an_employer_as_the_company_i_work_for_and_an_orm_by_what_it_does(tmp_pa
             ("a friend's team", "my friend's team uses prisma for all db access", "prisma"),
         ),
     )
+
+
+def test_pets_by_age_owned_or_named_by_what_they_say(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("months old", "how often should i feed my 3 month old kitten", "cat"),
+            ("weeks old", "our 10 week old puppy cries at night", "dog"),
+            ("a baby's age", "my 6 month old son wont sleep, tips?", "son"),
+            ("own", "i own 2 horses, best hay nets?", "horse"),
+            ("says", "my parrot rio says hello lol", "rio"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a friend's kitten", "my friends 3 month old kitten is sick", "cat"),
+            ("a business", "i own a dog grooming salon", "dog"),
+            ("what it says", "my dog says woof lol", "says"),
+        ),
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/48"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/49"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -172,7 +172,9 @@ _ORG = (
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|a\s+couple\s+of)"
 _AGE = (
-    r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ]years?[- ]old"
+    r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ]"
+    # "my 3 month old kitten", "our 10 week old puppy"
+    r"(?:years?|months?|weeks?)[- ]old"
 )
 
 _REL_SURFACE = (
@@ -1552,7 +1554,7 @@ _PET_VERBS = (
     r"|seems|started|starts|escaped|peed|pees|licks|licked|snores|growls|hisses|hissed|went"
     r"|came|looks|looked|smells|sits|sat|yowls|whines|whined|scratched|hid|hated|loved|fell"
     # "my african grey kiwi screams every time"
-    r"|screams|screamed|squawks|talks|sings|purrs|poops|pooped|pukes|puked|vomits|vomited"
+    r"|screams|screamed|squawks|talks|says|sings|purrs|poops|pooped|pukes|puked|vomits|vomited"
     r"|limps|limped|coughs|coughed|sneezes|itches|shakes|shook|panics|freaks"
     # "my dog biscuit turned 3 today"
     r"|turned|turns"
@@ -2315,14 +2317,14 @@ _HAVE_HEAD = _grx(
     # "howdy. got a kunekune pig named hamlet": a named one, the subject left out
     rf"|got(?=\s+(?:a|an|one|two|three|\d)\s+(?:[\w\-]+\s+){{0,2}}?[\w\-]+\s+(?:named|called)\s))\s+"
     rf"|\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
-    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|(?:just|recently|finally)\s+(?:got|adopted)"
+    rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|own|(?:just|recently|finally)\s+(?:got|adopted)"
     # "we took in a stray", "we took a kitten from the shelter"
     rf"|(?:just\s+|finally\s+)?took\s+in|{_FROM_SHELTER})"
     # "ive got a greyhound called Dash": the apostrophe left out
     rf"|{_A}?ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)"
     # non-native "I am having two cats", "we are having 3 kids"
     rf"|(?:\s+am|{_A}m|\s+are|{_A}re)\s+having))\s+",
-    "have got adopted keep having took",
+    "have got adopted keep having took own",
 )
 _HAVE_ITEM = _rx(
     rf"(?:only\s+|just\s+)?(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
