@@ -7425,3 +7425,20 @@ def test_pets_by_age_owned_or_named_by_what_they_say(tmp_path: Path) -> None:
             ("what it says", "my dog says woof lol", "says"),
         ),
     )
+
+
+def test_a_title_said_after_ive_been_keeps_no_subject(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "ive been",
+                "glad im not in big tech us side, ive been data analyst at booking.com 3 yrs",
+                "data analyst",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (("no subject", "ok, ive been data analyst at booking.com 3 yrs", "ive been"),),
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/49"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/50"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -4650,7 +4650,9 @@ def _in_employer(org: str) -> bool:
 
 
 _ROLE_ADVERB = _rx(
-    r"^(?:just|only|simply|basically|officially|still|now|currently|actually|also|new)\s+"
+    # "ive been data analyst at booking.com 3 yrs": the subject a fragment's words took in
+    r"^(?:i(?:['’]?ve|\s+have)\s+been\s+|i(?:['’]?m|\s+am)\s+)?"
+    r"(?:(?:just|only|simply|basically|officially|still|now|currently|actually|also|new)\s+)?"
 )
 _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
