@@ -58,11 +58,11 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Start the slow tests first and read the corpus figures last.
 
-    pytest-xdist hands the first quarter of the tests out in turn and the rest on demand: a
-    test of two minutes handed out late kept one worker busy while the other had finished.
-    The corpus figures tests read the results the other corpus tests share between the
-    workers; run early, they recomputed the cases still running elsewhere. Every worker sorts
-    alike, as pytest-xdist requires.
+    pytest-xdist hands the first quarter of the tests out in turn and the rest on demand, so a
+    test of minutes put first never starts when the other worker is nearly done. The corpus
+    figures tests read the results the other corpus tests share between the workers; run
+    early, they recomputed cases still running elsewhere (76 s of one run; 0.2 s once last).
+    Every worker sorts alike, as pytest-xdist requires.
     """
 
     def rank(item: pytest.Item) -> int:

@@ -7529,6 +7529,7 @@ _USE_FOR_SETTING = _grx(
 )
 # "we use prisma for all db access": an ORM, said by what it is used for
 _ORMS = r"prisma|drizzle|sqlalchemy|typeorm|sequelize|hibernate|mikro-?orm|knex|peewee|gorm|ecto"
+_ORM_NAME = _rx(_ORMS)
 _ORM_FOR_DB = _grx(
     rf"\b(?:we|i)\s+(?:(?:still|now|just|mostly|mainly)\s+)?(?:use|are\s+using|{_A}re\s+using)"
     rf"\s+(?P<val>(?:{_ORMS})(?:\s+v?\d[\w.]*)?)\s+(?:for|as)\s+(?:(?:all|the|our)\s+)*"
@@ -7655,7 +7656,7 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             tech, version = next(_tech_pairs(c, m))
             subject = " ".join(role.group("role").casefold().split())
             # "sqlalchemy 2.0 for the database layer": an ORM is no database
-            if subject in ("db", "database") and re.fullmatch(_ORMS, tech, re.IGNORECASE):
+            if subject in ("db", "database") and _ORM_NAME.fullmatch(tech):
                 subject = "orm"
             value = f"{tech} {version}"
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
