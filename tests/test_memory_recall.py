@@ -7442,3 +7442,123 @@ def test_a_title_said_after_ive_been_keeps_no_subject(tmp_path: Path) -> None:
         tmp_path,
         (("no subject", "ok, ive been data analyst at booking.com 3 yrs", "ive been"),),
     )
+
+
+def test_a_coding_session_keeps_the_projects_stack_said_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("right now", "right now were on react 18.2, what breaks in 19?", "react version"),
+            ("were opens", "were on prisma already and db is mysql 8, worth switching?", "prisma"),
+            ("migrations", "we use alembic for migrations of course", "alembic"),
+            ("chained", "our app is ruby 3.2 rails 7.1, we use github actions", "rails version"),
+            ("with a tool", "our service is java 17 with gradle, how big is the jump", "gradle"),
+            (
+                "bumped to",
+                "we bumped to go 1.22 yesterday so now the loop var changed right?",
+                "1.22",
+            ),
+            (
+                "ci deploys",
+                "deploy branch is `release` and gitlab ci deploys from that",
+                "gitlab ci",
+            ),
+            (
+                "reason after",
+                ("my project is on node 21", "no wait its node 22 i bumped it friday"),
+                "node version is 22",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("past", "we were on prisma but moved to drizzle", "prisma"),
+            (
+                "a purpose",
+                "the tutorial uses github actions. ah ok so ci is for reproducible builds",
+                "for reproducible",
+            ),
+            ("a pronoun", "gitlab ci deploys from that", "that"),
+            ("theirs", "their gitlab ci deploys from main", "main"),
+            ("a time", "switched the repo to bun 3 weeks ago", "bun version"),
+            ("a version", "we use sqlalchemy 2.0 with postgres", "orm"),
+        ),
+    )
+
+
+def test_a_marker_stops_at_the_next_subject(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("a filler", "gift for my dad, i dont get it honestly i hate fishing lol", "fishing"),
+            (
+                "an ask",
+                "pls not alienware i really dislike alienware, had bad experience",
+                "alienware",
+            ),
+            (
+                "carried and",
+                "i am vegan and have allergy to sesame so pls suggest a place",
+                "sesame",
+            ),
+            ("a comma", "going back home for xmas, been living in nairobi 4 yrs now", "nairobi"),
+            ("an answer", "day trip to geneva saturday? yes still living in lyon lol", "lyon"),
+            (
+                "non-native",
+                "i live in malang... ah no sorry, i already move to surabaya",
+                "surabaya",
+            ),
+            ("a lycee", "i teach maths at a lycee here in lyon so maybe a joke", "maths teacher"),
+            ("a game another plays", "my little brother Yaw is into fortnite, pc ideas?", "yaw"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("hers", "my mum is from kenya, been living in nairobi 30 yrs", "lives in"),
+            (
+                "his",
+                "he need to answer 3 sentences, he is 10 years, learning french since sept",
+                "french",
+            ),
+            (
+                "a supposition",
+                "if i ever have kids and say my partner spoke french, would it confuse them",
+                "partner",
+            ),
+            ("read only", "im fluent in swedish. norwegian i can only read a bit", "norwegian"),
+            ("who writes", "my spelling is terrible lol so i prefer u write it", "u write"),
+        ),
+    )
+
+
+def test_a_role_play_planned_for_a_class_frames_no_game(tmp_path: Path) -> None:
+    with agentmem.open(str(tmp_path / "f.db"), principal="alice") as store:
+        store.append(run_started("r-s1", session="s1"))
+        store.append(
+            user_msg(
+                "can u plan a 45 min portuguese session on ordering food", session="s1", run="r-s1"
+            )
+        )
+        store.append(
+            {
+                "type": "assistant.message.created",
+                "session_id": "s1",
+                "principal": "alice",
+                "run_id": "r-s1",
+                "text": "Sure: 10 min warm-up, 15 min vocabulary, 15 min role-play in pairs.",
+            }
+        )
+        store.append(user_msg("nice. my husband rafael is brazilian", session="s1", run="r-s1"))
+        store.close_session("s1")
+        assert any("rafael" in s.casefold() for s in _statements(store))
+
+
+def test_a_childs_sex_in_brackets_makes_a_daughter_and_a_son(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path, "books in urdu for 4 yr olds? my twins noor (girl) and idris (boy) love animals"
+    )
+    assert "user has a daughter named noor" in formed, formed
+    assert "user has a son named idris" in formed, formed
+    assert not any("child" in s for s in formed), formed

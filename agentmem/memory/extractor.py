@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/50"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/51"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -971,6 +971,12 @@ _FICTION = _grx(
     " correct fix proofread mark grade",
     parts="pretend roleplay",
 )
+# "15 min role-play in pairs", "role-play activity": a role-play planned for a class
+_ROLE_PLAY_ACTIVITY = _rx(
+    r"\brole[- ]?plays?\s+(?:in\s+(?:pairs|groups|threes|small\s+groups)|activit(?:y|ies)"
+    r"|exercises?|cards?)\b|\b\d+\s*(?:min|mins|minutes?)\s+(?:of\s+)?role[- ]?play"
+)
+_BARE_ROLE_PLAY = _rx(r"role[- ]?play")
 _FRAME_ON = _grx(
     rf"\blet{_A}?s\s+(?:role[- ]?play|play\s+a\s+game|pretend|do\s+a\s+role[- ]?play"
     rf"|write\s+a\s+story|imagine)\b|\brole[- ]?play|\bstay\s+in\s+character\b"
@@ -1041,7 +1047,7 @@ _OTHERS_PLAY = re.compile(
     r"|girls?|nephews?|nieces?|brothers?|sisters?|step(?:son|daughter|kids?)|grand(?:son|daughter"
     r"|kids?)s?|husband|wife|partner|bf|gf|boyfriend|girlfriend|students?|class|teens?|twins)"
     r"|he|she|they)\s+(?:[\w\-]+\s+){0,2}?(?:plays?|playing|is\s+obsessed\s+with"
-    r"|are\s+obsessed\s+with|obsessed\s+with|loves?|addicted\s+to|wants?|asked\s+for"
+    r"|are\s+obsessed\s+with|obsessed\s+with|loves?|addicted\s+to|wants?|asked\s+for|into"
     r"|begging\s+for)\s+(?:(?:the|a|some|more|new)\s+)?$",
     re.I,
 )
@@ -1281,7 +1287,10 @@ _PAST = _grx(
     # "were in cardiff now" is "we're" typed without the apostrophe, and so is "were on node 18"
     r"(?!\s+in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+now\b)"
     r"(?:(?<=\bwe\swere)|(?!\s+(?:on|using)\s+(?:node|python|react|django|rails|go|java|ruby|php"
-    r"|postgres|mysql|pnpm|yarn|npm|next|vue|angular|kotlin|swift|rust|typescript|v?\d)\b))"
+    r"|postgres|mysql|pnpm|yarn|npm|next|vue|angular|kotlin|swift|rust|typescript|v?\d)\b)"
+    # ... as is a clause that opens with it: "were on prisma already" (never "they were on")
+    r"(?!(?:(?<=^were)|(?<=[,.;:!?]\swere)|(?<=\b(?:and|but)\swere)|(?<=\bso\swere))"
+    r"\s+(?:on|using)\s+\w))"
     r"|\bhad\b"
     # "the angular 12 app i maintained at my last job": what belonged to a job left behind
     r"|\bat\s+my\s+(?:last|previous|old|former)\s+(?:job|company|employer|workplace|gig)\b",
@@ -3335,6 +3344,8 @@ _HOME = [
     _grx(
         # non-native "I living in Shenzhen"
         rf"(?:\b(?:i{_A}?m|i\s+am|we{_A}re|we\s+are|i)\s+|^\W*|,\s*|\b(?:but|and)\s+"
+        # "yes still living in lyon lol": an answer, then the state
+        rf"|^\W*(?:yes|yeah|yep|yup|ya)\W+(?=still\s)"
         # "freelance illustrator living in rotterdam": a bio that opens the message
         rf"|^\W*(?:(?:a|an)\s+)?(?:[\w\-+#.]+\s+){{0,3}}?{_ROLE_HEAD}\s+(?=(?:living|based)\s)"
         # "im polish living in Munich"
@@ -3346,6 +3357,11 @@ _HOME = [
         rf"|based\s+out\s+of)"
         rf"\s+(?P<place>{_ANY_PLACE})",
         "living based located residing staying",
+    ),
+    # non-native "i already move to surabaya on march": the present said of a move made
+    _grx(
+        rf"\b(?:i|we)\s+already\s+(?:move|shift|relocate)\s+to\s+(?P<place>{_ANY_PLACE})",
+        "already",
     ),
     _grx(
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+|only\s+"
@@ -3420,7 +3436,10 @@ _HOME = [
     _grx(
         # ("i grew up in porto but been living in rotterdam for 9 years": the subject carried)
         # ("been livin in leeds 6 yrs": the subject and the g dropped)
-        rf"(?:\b(?:i|we)(?:{_A}?ve|\s+have)|\bbut(?=\s+been\s+livin)|(?:^|[.!?]\s*)\W*(?=been\s+livin))"
+        # ("going back home for xmas, been living in nairobi 4 yrs now": after a comma, unless
+        # the clause opened on someone else, see _rule_home)
+        rf"(?:\b(?:i|we)(?:{_A}?ve|\s+have)|\bbut(?=\s+been\s+livin)|(?:^|[.!?]\s*)\W*(?=been\s+livin)"
+        rf"|,\s*(?=been\s+livin))"
         rf"\s*(?:lived|been\s+livin(?:g|{_A})?)\s+in\s+"
         rf"(?P<place>{_ANY_PLACE})(?=\s+(?:for|since|about|almost|nearly|over|\d+)\b)",
         "lived living livin",
@@ -3904,7 +3923,10 @@ _CONJUNCT_LIVE = _rx(r"(?:but|and)\s")
 def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
     # "shes a UX lead at canva, based in sydney": a place said without its subject is the
     # clause's subject's, here someone else's
-    someone_else = _THIRD_PERSON_START.match(c) is not None
+    # ("my mum is from kenya, been living in nairobi 30 yrs": hers)
+    someone_else = (
+        _THIRD_PERSON_START.match(c) is not None or _OTHER_SUBJECT_START.match(c) is not None
+    )
     for pattern in _HOME:
         for m in pattern.finditer(c, mask):
             # ... and so is a verb that carries it on: "he left us for shopify and moved to
@@ -5444,7 +5466,9 @@ _TEACHES = _grx(
     # ... where it is a job (said with the school's level, or at a school, to years and
     # classes, for a living)
     r"(?(level)|(?=\s+(?:(?:at|in)\s+(?:a|an|the|my|our)?\s*(?:[\w\-]+\s+){0,2}?(?:school|college|uni"
-    r"|university|academy|studio|gym|high|secondary|primary|sixth\s+form)\b|to\s+(?:year|grade|ks)"
+    # ("i teach maths at a lycee here in lyon", "at a liceo", "at the gymnasium")
+    r"|university|academy|studio|gym|high|secondary|primary|sixth\s+form|lyc[eé]e|liceo|gymnasium"
+    r"|coll[eè]ge|instituto|escola|escuela)\b|to\s+(?:year|grade|ks)"
     r"|year\s+\d|ks\d|gcse|a[- ]levels?|full[- ]time|part[- ]time|for\s+a\s+living"
     r"|professionally)"
     # "i teach yoga, mostly small batches": a class one teaches is taught for work
@@ -5942,6 +5966,8 @@ _OBJECT_BLOCK_FIRST: Final = frozenset(
         " answers response plan version approach"
         # "i love spicy food, add like jalapeño or chipotle": a request follows, not a list
         " add make use put give include throw swap replace remove skip keep maybe pls please"
+        # "i prefer u write it": who is to do it, typed short
+        " u ya ur"
     )
 )
 _OBJECT_BLOCK_ANY: Final = frozenset(
@@ -6426,7 +6452,9 @@ _ALLERGY = [
     ),
     # non-native "i have allergy in shrimp", "I have allergy to nuts"
     _grx(
-        rf"(?P<verb>\bi\s+(?:also\s+)?(?:have|am\s+having)\s+(?:an?\s+)?(?:food\s+)?allerg(?:y|ies)"
+        # ("i am vegan and have allergy to sesame": the subject carried by "and")
+        rf"(?P<verb>(?:\bi|{_I_AM}\b[^.;!?]{{0,40}}?\band)\s+(?:also\s+)?(?:have|am\s+having)\s+"
+        rf"(?:an?\s+)?(?:food\s+)?allerg(?:y|ies)"
         rf"|{_I_AM}\s+allergy)\s+(?:in|to|of|on|with|from|for|against)\s+(?P<obj>[^;:]+)",
         "allergy allergies",
     ),
@@ -6803,6 +6831,8 @@ _FEW_WORDS = _rx(
     # "english not so good": a language said to be weak is not claimed as spoken
     r"|\b(?:is\s+)?not\s+(?:so|very|that|too|really)?\s*(?:good|great|well|fluent)\b"
     r"|\b(?:is\s+)?(?:bad|weak|poor|rusty|very\s+basic)\b"
+    # "norwegian i can only read a bit": read, not spoken
+    r"|\b(?:only|just)\s+(?:read|understand)\b"
 )
 
 
@@ -6894,9 +6924,24 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
             carried = None
 
 
+# "he is 10 years, learning french since september": the subject a comma carries on is the
+# last one named before it
+_LAST_SUBJECT = _rx(
+    rf"\b(?:(?P<own>i|i{_A}?m|im|i\s+am|i{_A}?ve|ive)|he|she|they|hes|shes|he{_A}s|she{_A}s"
+    rf"|they{_A}re|theyre)\b(?!.*\b(?:i|i{_A}?m|im|i{_A}?ve|ive|he|she|they|hes|shes|he{_A}s"
+    rf"|she{_A}s|they{_A}re|theyre)\b)"
+)
+
+
 def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
     for level, pattern in _LANGUAGE:
         for m in pattern.finditer(c, mask):
+            if (
+                m.group().startswith(",")
+                and (last := _LAST_SUBJECT.search(c, 0, m.start())) is not None
+                and not last.group("own")
+            ):
+                continue
             group = next(
                 (g for g in ("langs", "langs2", "langs3") if m.groupdict().get(g)), "langs"
             )
@@ -7062,7 +7107,9 @@ _DEPLOYS_FROM = _grx(
     # "and deploy is from release branch, not main"
     r"|deploys?\s+(?:go\s+out|ship|happen|run|is|are)?"
     r"|(?:still\s+|we['’]?re\s+|we\s+are\s+)deploying)\s*(?:only\s+)?from\s+"
-    r"(?:the\s+)?(?!main\.)(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
+    # ("gitlab ci deploys from that": the branch named before, not a branch called "that")
+    r"(?:the\s+)?(?!main\.)(?!(?:that|this|it|there|here|them|those)\b)"
+    r"(?P<val>`[^`\n]{1,60}`|[\w./\-]+)(?:\s+branch)?",
     "deploy deploys deploying ship",
 )
 # "we moved deploys to the prod branch last sprint"
@@ -7186,6 +7233,8 @@ _TECH_VERSION = (
     r"|weeks?|months?|years?|hours?|hrs?|minutes?|mins?|steps?|items?|people|times?|pages?|pts"
     r"|points|questions|orders|rows)\b))|(?:" + _TECH_NAMES + r")(?:\s+sdk)?|spring\s+boot)\s*"
     r"(?P<ver>v?\d+(?:\.\d+){0,2}(?:\.x)?)(?![\w.])"
+    # ("switched the repo to bun 3 weeks ago": a time, not a version)
+    r"(?!\s*(?:days?|weeks?|months?|years?|yrs?|hours?|hrs?|minutes?|mins?|sprints?)\b)"
 )
 # "pandas is 1.3", "so node is 20 now": a tool named with a number is its version
 _TECH_IS = _grx(
@@ -7264,7 +7313,8 @@ _CI_RUNS = _rx(
     r"\bci\s+(?:runs|is\s+running|uses)\s+on\s*$|\bci\s+runs\s+on\b|\bci\s+(?:uses|is\s+using)\s*$"
 )
 # ... "django 4.2 w/ postgres 15": "with" shortened
-_TECH_MORE = _rx(rf"\s*(?:,|\+|&|/|\bwith\b|\bw/|\band\b|\bon\b)\s*(?:{_TECH_VERSION})")
+# ... "ruby 3.2 rails 7.1": a second tool and version after a space
+_TECH_MORE = _rx(rf"(?:\s*(?:,|\+|&|/|\bwith\b|\bw/|\band\b|\bon\b)\s*|\s+)(?:{_TECH_VERSION})")
 # "rails 7.1 app", "nuxt 3.9 project", "we're a phoenix 1.7 / elixir 1.15 shop", "its node 20":
 # the stack a coding session names in passing
 _TECH_APP = _grx(
@@ -7304,6 +7354,8 @@ _ITS_TECH = _grx(
     # "still node 20 like i said", "also py3.11 so u can use match": the stack said again
     rf"|(?:^\W*|[,.;]\s*)(?:(?:yes|yep|yeah|and|also|so|btw)\s+)?(?:still|also|on))\s+(?:{_TECH_VERSION})"
     rf"(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually|like\s+i\s+said|so)\b"
+    # "no wait its node 22 i bumped it friday": why it is that version, said straight after
+    rf"|\s+(?:i|we)\s+(?:just\s+)?(?:bumped|upgraded|updated|moved|switched|changed|migrated)\b"
     # "its python 3.11 + playwright": a library chained after it
     rf"|\s*(?:\+|&|/|\bwith\b|\bw/|\band\b)\s*[\w.\-]+(?:\s+v?\d[\w.]*)?\s*(?:$|[,.;!]))",
     "its s is still also on",
@@ -7318,6 +7370,14 @@ _TECH_BUMPED = _grx(
     r"|\s*[,:\-—]\s*(?:it['’]?s\s+|now\s+(?:on\s+)?)?(?=v?\d+(?:\.\d+){0,2}\s+now\b))"
     r"(?P<ver>v?\d+(?:\.\d+){0,2})(?![\w.])",
     "bumped upgraded updated",
+)
+# "we bumped to go 1.22 yesterday", "we moved the app to node 22": the stack moved to
+_BUMPED_TO_TECH = _grx(
+    r"(?:\b(?:i|we)(?:['’]ve|\s+have)?\s+|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?"
+    r"|(?<=,)\s*(?:and\s+)?)(?:just\s+|recently\s+|finally\s+|already\s+)?(?:bumped|upgraded"
+    r"|updated|moved|switched|migrated)\s+(?:(?:it|everything|the\s+(?:project|repo|app"
+    rf"|codebase))\s+)?to\s+(?:{_TECH_VERSION})",
+    "bumped upgraded updated moved switched migrated",
 )
 _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
 # "we use postgres", "we're on django 4.2 btw and postgres": a database named without a version
@@ -7492,8 +7552,10 @@ _CI_USED = _grx(
     rf"(?!\s+(?:for|on|in)\s+(?:some|one|a|the\s+other)\b)"
     rf"|\b(?:we|i)\s+(?:now\s+|also\s+|only\s+|just\s+|finally\s+|recently\s+)?(?:use"
     rf"|are\s+using|{_A}re\s+using|(?:moved|switched|migrated)\s+(?:(?:our\s+)?ci\s+)?"
-    rf"(?:over\s+)?to)\s+(?P<val>{_CI_SERVICES})\b(?!\s+(?:for|on|in)\s+(?:some|one|a|the\s+other)\b)",
-    "use using moved switched migrated on",
+    rf"(?:over\s+)?to)\s+(?P<val>{_CI_SERVICES})\b(?!\s+(?:for|on|in)\s+(?:some|one|a|the\s+other)\b)"
+    # "deploy branch is `release` and gitlab ci deploys from that": the CI that does the work
+    rf"|(?:^\W*|[,;.]\s*|\band\s+)(?P<runs>{_CI_SERVICES})\s+(?:deploys|runs|builds)\b",
+    "use using moved switched migrated on deploys runs builds",
 )
 # "we use maven not gradle btw", "we build with bazel": the build tool
 _BUILD_TOOLS = r"maven|gradle|sbt|bazel|ant|cmake|meson|buck2?|pants"
@@ -7518,13 +7580,15 @@ _SETTING_ROLES = (
     r"state\s+management|orm|ci|hosting|(?:job\s+|task\s+)?queue|broker|cache|auth\s+provider"
     r"|test\s+(?:framework|runner)|bundler|package\s+manager|dependency\s+manager|ui\s+library"
     r"|component\s+library|migration\s+tool|type\s+checker|database|db|formatter|linter"
+    # "we use alembic for migrations": the tool of the job named
+    r"|migrations"
 )
 _USE_FOR_SETTING = _grx(
     rf"\b(?:we|i)\s+(?:(?:still|now|just|mostly|mainly)\s+)?(?:use|are\s+using|{_A}re\s+using"
     # non-native "we are using still yarn classic like package manager"
     rf"|went\s+with)\s+(?:(?:still|now|only)\s+)?(?P<val>[\w.\-]+(?:\s+(?:classic|berry"
     rf"|v?\d[\w.]*))?)\s+(?:for|as|like)\s+(?:the\s+|our\s+|a\s+)?(?P<subj>{_SETTING_ROLES})"
-    rf"(?=\s*(?:$|[,.;!?)]|\s+(?:and|but|so|btw|here|now|in\s+(?:this|the|our)\b)))",
+    rf"(?=\s*(?:$|[,.;!?)]|\s+(?:and|but|so|btw|here|now|of\s+course|in\s+(?:this|the|our)\b)))",
     "use using went",
 )
 # "we use prisma for all db access": an ORM, said by what it is used for
@@ -7535,6 +7599,15 @@ _ORM_FOR_DB = _grx(
     rf"\s+(?P<val>(?:{_ORMS})(?:\s+v?\d[\w.]*)?)\s+(?:for|as)\s+(?:(?:all|the|our)\s+)*"
     r"(?:db|database|data)\s+(?:access|layer|stuff|queries|models?)\b",
     "use using",
+)
+# "were on prisma already", "we use drizzle": a tool that is nothing but an ORM is the orm
+_ORM_USED = _grx(
+    rf"(?:\b(?:we{_A}re|we\s+are|we|i)|(?:^\W*|[,;.]\s*|\b(?:and|but|so)\s+)were)\s+"
+    rf"(?:(?:already|still|now|just|mostly|mainly)\s+)?(?:on|use|using)\s+(?P<val>{_ORMS})"
+    # ("we use sqlalchemy 2.0": that tool's version, see _TECH_CONTEXT)
+    r"(?![\w\-])(?!\s+(?:or|vs|v?\d)\b)"
+    r"(?!\s+(?:for|in)\s+(?:some|one|a|the\s+other|tests?)\b)",
+    "on use using",
 )
 # ... "and jest like test runner": a second tool in the same role-giving words
 _AND_FOR_SETTING = _rx(
@@ -7619,6 +7692,22 @@ def _repo_tool(value: str) -> str:
     return next(s for s, tools in _REPO_TOOLS if re.fullmatch(tools, value, re.IGNORECASE))
 
 
+# ... "java 17 with gradle": a build tool, package manager, test runner or CI after the stack
+_TOOL_AFTER_TECH = _rx(
+    rf"\s*(?:\bwith\b|\bw/|\+|&|\band\b)\s*(?P<tool>{_ANY_REPO_TOOL})(?![\w\-.])(?!\s+v?\d)"
+)
+
+
+def _tools_after(c: str, m: re.Match[str]) -> Iterator[_Hit]:
+    """The repo tool named right after a stack's last version ("java 17 with gradle")."""
+    pos = m.end()
+    while (more := _TECH_MORE.match(c, pos)) is not None:
+        pos = more.end()
+    if (tool := _TOOL_AFTER_TECH.match(c, pos)) is not None:
+        value = " ".join(tool.group("tool").casefold().split())
+        yield _Hit("working_state", {"subject": _repo_tool(value), "value": value}, m.span())
+
+
 def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
     """(tech, version) of a match and of the pairs chained after it ("phoenix 1.7 / elixir 1.15")
     so each pattern that names a stack reads its versions the same way."""
@@ -7664,6 +7753,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         for tech, version in _tech_pairs(c, m):
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
+        if not ci:
+            yield from _tools_after(c, m)
     # ... a setting of the user's own: "the payments team uses kafka and go 1.22" is theirs
     stack_added = [
         m
@@ -7677,6 +7768,7 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         *_ITS_TECH.finditer(c, mask),
         *_BUILT_IN.finditer(c, mask),
         *_TECH_BUMPED.finditer(c, mask),
+        *_BUMPED_TO_TECH.finditer(c, mask),
         *_TECH_PINNED.finditer(c, mask),
         *stack_added,
     ):
@@ -7729,6 +7821,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _DEPLOYS_FROM.finditer(c, mask):
         if m.group("val").casefold() in _HOSTS:  # "deploys from vercel": a host, not a branch
             continue
+        if _THIRD_PARTY.search(c, 0, m.start()) or _OTHER_TEAM.search(c, 0, m.start()):
+            continue  # "their gitlab ci deploys from main"
         env = _ENV_BEFORE.search(c, max(0, m.start() - 12), m.start())
         # "prod deploys from the release branch": the deploy branch itself ("staging deploys
         # from develop" names another's)
@@ -7820,10 +7914,11 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             for use in (m, _AND_FOR_SETTING.match(c, m.end())):
                 if use is not None:
                     subject = " ".join(use.group("subj").casefold().split())
+                    subject = "migration tool" if subject == "migrations" else subject
                     yield _Hit(
                         "working_state", {"subject": subject, "value": use.group("val")}, use.span()
                     )
-        for m in _ORM_FOR_DB.finditer(c, mask):
+        for m in (*_ORM_FOR_DB.finditer(c, mask), *_ORM_USED.finditer(c, mask)):
             yield _Hit("working_state", {"subject": "orm", "value": m.group("val")}, m.span())
     for m in _INDENT.finditer(c, mask):
         yield _Hit("working_state", {"subject": "indentation", "value": m.group("val")}, m.span())
@@ -7831,7 +7926,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "formatter", "value": m.group("val")}, m.span())
     if not _THIRD_PARTY.search(c):
         for m in _CI_USED.finditer(c, mask):
-            value = " ".join((m.group("val") or m.group("on")).casefold().split())
+            said = m.group("val") or m.group("on") or m.group("runs")
+            value = " ".join(said.casefold().split())
             yield _Hit("working_state", {"subject": "ci", "value": value}, m.span())
     for m in _BUILD_TOOL.finditer(c, mask):
         value = m.group("val") or m.group("val2")
@@ -7984,8 +8080,9 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
                 and (subject or m.group("subj")).casefold() == "target"
             ):
                 value, words = value.split(" ", 1)[1], words[1:]
-            # "workspace is in aws us-east-1": where it is, not what
-            if words[0] in _NO_TOOL or (words[0] == "in" and len(words) > 1):
+            # "workspace is in aws us-east-1": where it is, not what ("so ci is for
+            # reproducible builds": what it is for)
+            if words[0] in _NO_TOOL or (words[0] in ("in", "for") and len(words) > 1):
                 continue
             # "deploy branch is staging": an environment's name, not a verb; "mealplanner_staging"
             # is an identifier
@@ -8058,7 +8155,9 @@ def _cited_inside(spans: list[tuple[int, int]]) -> Callable[[_Hit, str], bool]:
     return lambda hit, said: any(a <= hit.evidence[0][1] < b for a, b in spans)
 
 
-_CONTAINERS: Final = frozenset(("repo", "repository", "codebase", "project", "app", "monorepo"))
+_CONTAINERS: Final = frozenset(
+    ("repo", "repository", "codebase", "project", "app", "monorepo", "service", "api")
+)
 _STACK_SEP = re.compile(r"\s*(?:\+|&|,|/|\band\b|\bwith\b|\bw/)\s*")
 _PM_VARIANT = re.compile(
     rf"(?:{_PACKAGE_MANAGERS})(?:\s+(?:classic|berry|modern|v?\d+(?:\.\d+)*))?"
@@ -8083,6 +8182,10 @@ def _stack_items(value: str) -> list[dict[str, str | None]]:
             tech = " ".join(m.group("tech").casefold().split())
             tech = _TECH_ALIASES.get(tech, tech)
             items.append({"subject": f"{tech} version", "value": m.group("ver")})
+        # "java 17 with gradle": a build tool, a test runner or a CI service is its setting
+        elif _REPO_TOOL_WORD.fullmatch(part):
+            value = " ".join(part.casefold().split())
+            items.append({"subject": _repo_tool(value), "value": value})
         else:
             return []
     return items
@@ -8244,6 +8347,7 @@ _RULES: Final = (
             _TOOL_FOR_JOB,
             _USE_FOR_SETTING,
             _ORM_FOR_DB,
+            _ORM_USED,
             _TECH_CONTEXT,
             _PACKAGE_MANAGER,
             _LINE_LENGTH,
@@ -8253,6 +8357,7 @@ _RULES: Final = (
             _DEPLOYS_MOVED,
             _PR_BASE,
             _TECH_APP,
+            _BUMPED_TO_TECH,
             _ITS_TECH,
             _ITS_TOOL,
             _BUILT_IN,
@@ -8357,7 +8462,8 @@ def _sentences(text: str) -> Iterator[tuple[int, int, bool]]:
 
 
 _QUESTION_PARTS = re.compile(
-    r",|\s[-–—]\s|;|\s+so\s+(?=(?:i|we|we['’]?re|were|you|u|what|why|how|which|where|when|can|could|should|is|are"
+    # ("we bumped to go 1.22 yesterday so now the loop var thing changed right?")
+    r",|\s[-–—]\s|;|\s+so\s+(?=(?:now|i|we|we['’]?re|were|you|u|what|why|how|which|where|when|can|could|should|is|are"
     r"|do|does|any|maybe|perhaps|probably|she|he|they|it|that|this|my|her|his|their|its"
     r"|it['’]s|thats|that['’]s|there|theres|there['’]s)\b)"
     r"|\s+but\s+(?=(?:what|how|which|where|when|can|could|should|would|is|are|do|does|any"
@@ -8419,6 +8525,9 @@ def _segments(text: str, start: int, end: int, question: bool) -> list[tuple[int
     ]
 
 
+_SUPPOSED_MY = _rx(
+    r"\b(?:say|suppose|supposing|imagine|assume|assuming|pretend)\s+(?:that\s+)?(?:my|our)\b"
+)
 _REASON_THEN_ASK = _rx(
     rf"\W*(?:since|because|bc|cos|coz|given(?:\s+that)?)\s+(?:i{_A}?m|im|i\s+am|i|we{_A}?re|we)\s"
     r"[^,.;!?]{0,60}?\s(?:what|which|how|where|can|could|should)\s"
@@ -9280,6 +9389,11 @@ _OTHER_PERSON_WORD = (
     r"|mum|mom|dad|mother|father|wife|husband|partner|cousin|aunt|auntie|uncle|son|daughter"
     r"|flatmate|roommate|housemate|student|patient|niece|nephew|grandma|grandpa)"
 )
+# "my mum is from kenya, ...", "my friend tom moved ...": a clause that opens on another person
+_OTHER_SUBJECT_START = _rx(
+    rf"^\W*(?:my|our)\s+(?:[\w\-]+\s+)?(?:{_REL_SURFACE}|{_OTHER_PERSON_WORD})(?:\s+[a-z]+)?"
+    rf"(?:{_A}s|\s+(?:is|was|has|had|lives|lived|moved|works|worked|came|comes|grew))\b"
+)
 
 
 def _drop_names_of_others(text: str, hits: list[_Hit], before: int) -> None:
@@ -9871,6 +9985,12 @@ _DENIED_WORD = _rx(
     r"|obviously)\b)"
 )
 _VALUE_BEFORE = _rx(r"[\w.)]\s*,?\s*$")
+# "noor (girl) and idris (boy)": names with the sex of each child in brackets
+_SEXED_NAMES = _rx(
+    r"\b(?P<a>[a-z][\w'’\-]*)\s*\((?P<sa>girl|boy)\)"
+    r"(?:\s*(?:,|&|\band\b)\s*(?P<b>[a-z][\w'’\-]*)\s*\((?P<sb>girl|boy)\))?"
+)
+_CHILD_OF_SEX: Final = {"girl": "daughter", "boy": "son"}
 _ANSWER_NO = _rx(
     rf"^\W*(?:(?:wait|sorry|oh|ah|hmm+|oops|haha|lol)\W+)*(?:(?:no|nope|nah)\W+)*(?:no|nope|nah"
     rf"|not\s+really)\W+(?:(?:wait|sorry|sry|oops|my\s+bad)\W+)*"
@@ -9883,13 +10003,17 @@ _ANSWER_NO = _rx(
 _CONJUNCT_BETWEEN = re.compile(r"\s(?:so|but|because)\s", re.IGNORECASE)
 # A new reason or contrast between a marker and the fact after it: "no nuts at all bc im allergic
 # to tree nuts", "before we lived in Wrocław but now we live in Utrecht"
-_NOMINAL_NO = _rx(r"no|nothing|without")
+# ... and so does "pls not alienware i really dislike alienware", a "not" asked for
+_NOMINAL_NO = _rx(r"no|nothing|without|(?<=pls\s)not|(?<=please\s)not|(?<=plz\s)not")
 _FRESH_I = _rx(
     rf"\b(?:i|i{_A}?m|im|i\s+am)\s+(?!(?:do|don|dont|didn|didnt|won|wont|would|will|can|could|not)\b)"
     r"(?=[a-z])"
 )
 _SCOPE_BREAK = re.compile(
     r"\s(?:but|so|because|bc|b/c|cuz|coz|cause|since|as)\s|,\s*(?:now|but|so)\s|\s(?:and|but)\s+now\s"
+    # "i dont get it honestly i hate fishing": a run-on's next sentence, its own "i" after a
+    # filler
+    r"|\s(?:honestly|tbh|ngl|lol|haha|lmao|anyway)\s+(?=i\s)"
     # "we dont deploy from release anymore, deploy branch is `prod` now": a setting of its own
     r"|,\s*(?=(?:the\s+|our\s+)?[\w\-]+(?:\s+[\w\-]+)?\s+(?:is|are)\s+(?!not\b))",
     re.IGNORECASE,
@@ -10453,6 +10577,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         antecedents: list[_Antecedent] = []
         self._reply = ""
         frame = False
+        lesson = False  # a role-play was named as a class activity (see _ROLE_PLAY_ACTIVITY)
         game = False
         helping = False  # the session works on someone else's project
         proofread = False
@@ -10467,7 +10592,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for event in episode.events:
             is_owned = event.type == USER_MESSAGE and event.principal == episode.principal
             if not is_owned:
-                frame = frame or bool(_FRAME_ON.search_alone(event.text))
+                # "15 min role-play in pairs" in a lesson plan is an activity for a class, and
+                # "a printable menu for the role-play" after it names that activity: no game
+                # with the user begins
+                lesson = lesson or _ROLE_PLAY_ACTIVITY.search(event.text) is not None
+                on = _FRAME_ON.search_alone(event.text)
+                frame = frame or (
+                    on is not None and not (lesson and _BARE_ROLE_PLAY.fullmatch(on.group()))
+                )
                 if event.type == _ASSISTANT_MESSAGE:
                     self._reply = event.text
                 continue
@@ -11046,6 +11178,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                             reason != "secret"
                             and not (reported and inherited)
                             and not _QUOTE_MARK.search(clause)
+                            # "if i ever have kids and say my partner spoke french": a
+                            # supposed relative, not one presupposed
+                            and not (reason == "hypothetical" and _SUPPOSED_MY.search(clause))
                         ):
                             found = self._clause(
                                 event, text, c_start, c_end, False, mask, True, quiet=True
@@ -11150,6 +11285,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hits.append(hit)
             self._note(seq, m.start(), m.end(), None, (hit,))
         self._parenthesised_names(text[:limit], hits, before)
+        self._sexed_children(text[:limit], hits, before)
         if any(h.needs_role for h in hits[before:]) and not any(
             h.kind == "occupation" for h in hits
         ):
@@ -11916,6 +12052,39 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     hits[i : i + 1] = named
                     break
 
+    def _sexed_children(self, text: str, hits: list[_Hit], before: int) -> None:
+        """ "my twins noor (girl) and idris (boy)": a child's sex said in brackets after the
+        name makes the child a daughter or son, and names the second child the brackets cut
+        off from the first (its own clause, as "two kids (Ella and Finn)" is)."""
+        if "(" not in text:
+            return
+        for m in _SEXED_NAMES.finditer(text):
+            for i in range(before, len(hits)):
+                h = hits[i]
+                if not (
+                    h.kind == "relationship"
+                    and h.values.get("relation") == "child"
+                    and (h.values.get("name") or "").casefold() == m.group("a").casefold()
+                ):
+                    continue
+                h.values = {**h.values, "relation": _CHILD_OF_SEX[m.group("sa").casefold()]}
+                second = m.group("b")
+                if (
+                    second
+                    and _given_names(second)
+                    and not any(
+                        (o.values.get("name") or "").casefold() == second.casefold()
+                        for o in hits[before:]
+                    )
+                ):
+                    relation = _CHILD_OF_SEX[m.group("sb").casefold()]
+                    one = _Hit(
+                        "relationship", {"relation": relation, "name": second.title()}, h.verb
+                    )
+                    one.phrase, one.evidence, one.stated_end = True, list(h.evidence), h.stated_end
+                    hits.insert(i + 1, one)
+                break
+
     def _one_relation_per_name(self, seq: int, hits: list[_Hit]) -> None:
         """ "my son Kofi" then "Kofi is my nephew not my son": one person named in a session
         is one relative, the one said last; the earlier relation is taken back."""
@@ -11978,8 +12147,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._self_corrected(text, seq, hits, before)
         folded = text.casefold()
         # "Daniel's not vegan" denies it of Daniel, not of the user
+        # (where the denied words start: "pls not alienware i really dislike alienware" denies
+        # nothing the user says after it)
         denials = [
-            (m.end(), m)
+            (m.start(1), m)
             for m in _NOT_VALUE.finditer(folded)
             if not _OTHER_SUBJECT.search(text, max(0, m.start() - 40), m.start())
         ]
@@ -13532,8 +13703,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         clause = text[start:quote_end]
         found: list[_Hit] = []
         if asking:
-            # only what the question mentions in passing, cited as the phrase itself
-            if mask & _POSSESSIVE.bit:
+            # only what the question mentions in passing, cited as the phrase itself ("what if
+            # say my partner spoke french": a relative supposed is not one mentioned)
+            if mask & _POSSESSIVE.bit and not _SUPPOSED_MY.search(clause):
                 found.extend(_rule_possessive(clause, mask))
             if mask & _HOME_MENTION_BITS:
                 found.extend(_rule_home_possessive(clause, mask))

@@ -803,7 +803,8 @@ def transient_marker_at(text: str, start: int, end: int, kind: str | None = None
     skip = kind is not None and kind != "home_location"
     # "right now im a ux designer at Monzo": what the user works as now is their job ("right
     # now im in Rome" stays a visit)
-    if kind in _JOB_KINDS or lives:
+    # ... and "right now were on react 18.2" is the project's stack
+    if kind in _JOB_KINDS or kind == "working_state" or lives:
         return _first(_TRANSIENT_FOR_JOBS, scope)
     return _first(_TRANSIENT_NOT_TRAVEL if skip else _TRANSIENT, scope)
 
