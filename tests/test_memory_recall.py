@@ -7562,3 +7562,155 @@ def test_a_childs_sex_in_brackets_makes_a_daughter_and_a_son(tmp_path: Path) -> 
     assert "user has a daughter named noor" in formed, formed
     assert "user has a son named idris" in formed, formed
     assert not any("child" in s for s in formed), formed
+
+
+def test_a_setting_changed_during_a_session_ends_at_its_last_value(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "an assigned port",
+                (
+                    "my express api runs on port 3000 but grafana wants 3000",
+                    "i changed the api, PORT=4000 in .env now",
+                ),
+                "port is 4000",
+                "3000",
+            ),
+            (
+                "a branch assigned",
+                (
+                    "our default branch is develop, we want trunk based dev",
+                    "fixed. default branch = trunk, done",
+                ),
+                "trunk",
+                "develop",
+            ),
+            (
+                "tests pass on it",
+                (
+                    "laravel 10 app, php 8.1. composer wants php ^8.2",
+                    "ok upgraded the server to 8.2 and composer require worked",
+                    "no wait, it installed 8.3.7 not 8.2. whatever, 8.3 is good",
+                    "did it. tests pass on 8.3",
+                ),
+                "php version is 8.3",
+                "8.1",
+            ),
+            (
+                "an upgrade done",
+                (
+                    "db is postgres 14 on a vps, want to go to 16. pg_upgrade?",
+                    "upgrade done, app connected to 16",
+                ),
+                "postgres 16",
+                "postgres 14",
+            ),
+            (
+                "the project is",
+                (
+                    "TypeError on a dataclass field, python 3.10 project",
+                    "sorry i mixed up, the project is 3.11",
+                ),
+                "3.11",
+                "3.10",
+            ),
+            (
+                "stay on",
+                (
+                    "our app is on node 18 and npm, npm ci is slow",
+                    "build is 50s now lol. we stay on pnpm for sure",
+                ),
+                "package manager is pnpm",
+                "package manager is npm",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "so now",
+                "updated the wrapper to 8.7, works. so java 21 + gradle 8.7 now",
+                "gradle version is 8.7",
+            ),
+            (
+                "the app's",
+                "our react app bundler is webpack 5, dev server is slow",
+                "bundler is webpack 5",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("another tool's major", "laravel 10 app. tests pass on 8.3", "laravel version is 8.3"),
+            ("a matrix", "we're on python 3.11. tests pass on 3.12 too", "3.12"),
+        ),
+    )
+
+
+def test_pets_named_in_passing_and_words_that_name_no_pet(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("a breed", "my staffy bruno is very curious of the kittens", "bruno"),
+            ("named before", "smudge my cat has been staring at the robin for hours", "smudge"),
+            ("had", "thinking to get a puppy but i already have luna my cat she is 12", "luna"),
+            ("after when", "we got a puppy 3 weeks ago, pebble, a border collie mix", "pebble"),
+            ("only", "i only have goldfish lol they dont even have names", "goldfish"),
+            (
+                "renamed",
+                (
+                    "we adopted a kitten!! named him sushi",
+                    "update, sushi didnt stick, my partner hates it so hes tofu now",
+                ),
+                "tofu",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "a word to the reader",
+                "perfect. sorry my cat is walking on the keyboard jaja",
+                "sorry",
+            ),
+            ("where the user got", "i got home my cat was sick on the rug", "home"),
+        ),
+    )
+
+
+def test_titles_tastes_allergies_and_homes_said_the_chat_way(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("an rn", "im an rn on cardiac at st columba hospital if that matters", "rn"),
+            (
+                "a filler",
+                "im allergic to peanuts like epipen level allergic so no satay",
+                "peanut allergy",
+            ),
+            ("a sucker for", "im a sucker for anything with miso tbh so miso base obv", "miso"),
+            (
+                "a household's town",
+                "any thai places that deliver after 11? we're in clapham",
+                "clapham",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("right now", "im learning japanese rn, like n4 level lol", "works as"),
+            ("right now again", "im rn at the office, call later", "works as"),
+            ("a filler's word", "im allergic to peanuts like really bad", "like"),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "moved out",
+        "any gigs this sat near me, im in Dublin",
+        "sorry moved out of dublin in the summer",
+    )
+    assert not any("dublin" in s for s in formed), formed

@@ -307,6 +307,7 @@ _SPECIES_SYNONYMS: Final = {
             "yorkie",
             "westie",
             "staffie",
+            "staffy",
             "pitbull",
             "pit bull",
             "goldendoodle",

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/51"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/52"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -209,7 +209,7 @@ _PET_SURFACE = (
     r"|husk(?:y|ies)|pugs?|terriers?|collies?|spaniels?|chihuahuas?|bulldogs?|greyhounds?"
     r"|whippets?|schnauzers?|rottweilers?|labradoodles?|cockapoos?|german\s+shepherds?"
     r"|tabb(?:y|ies)|kitt(?:y|ies)|moggy|pups?|doggos?|dogg(?:y|ie)s?|shih\s+tzus?|pomeranians?"
-    r"|dalmatians?|yorkies?|westies?|staffies?|pit\s*bulls?|goldendoodles?|bernedoodles?"
+    r"|dalmatians?|yorkies?|westies?|staffies?|staffys?|pit\s*bulls?|goldendoodles?|bernedoodles?"
     r"|cavapoos?|maltipoos?|lurchers?|mutts?|vizslas?|shiba(?:\s+inu)?s?|akitas?|samoyeds?"
     r"|frenchies|frenchie|maine\s+coons?|ragdolls?|sphynx|torties?|calicos?|african\s+greys?"
     r"|cockatoos?|macaws?|sugar\s+gliders?|chinchillas?|degus?|rats?|tarantulas?|pigs?"
@@ -411,6 +411,8 @@ _OCCUPATIONS: Final = _words(
     " trainer server proofreader estimator"
     # "domestic helper", "im a hca on ward 18", "im csr in concentrix"
     " helper hca csr"
+    # "im an rn on cardiac": a registered nurse (never "im rn at the office", right now)
+    " rn lpn cna"
     # "im sde2 at microsoft" ("sparky" was tried as a title: it formed a belief the held-out
     # labels did not hold, so it is left out)
     " sde1 sde2 sde3 sdet"
@@ -1756,13 +1758,30 @@ _LOWER_NAME_BEFORE = re.compile(
     r"(?P<names>[a-z][a-z'’\-]{1,19})\s+$"
 )
 # ... an action, not "is" or "has" ("walk my dog is what i do")
+# "i already have luna my cat": a lower-case given name had, before the pet it names
+_HAVE_LOWER_BEFORE = re.compile(
+    r"\b(?:have|has|got|adopted|rescued|meet)\s+(?P<names>[a-z][a-z'’\-]{1,19})\s+$"
+)
+# "sorry my cat is walking on the keyboard": a word said to the reader, not the pet's name
+_INTERJECTIONS: Final = frozenset(
+    _words(
+        "sorry lol omg ugh ok okay oh yes yeah no nope haha wait well hey hi hello anyway sadly"
+        " ah ahh aw aww um hmm yikes oops whoops wow damn dang jeez"
+    )
+)
+# ("i got home my cat was sick", "i have both my cats")
+_HAD_NOT_NAMES: Final = frozenset(
+    _words("home back both all two three four time lunch dinner breakfast fun to only just")
+)
 _PET_VERB_NEXT = re.compile(
     r"\s+(?:keeps|loves|hates|likes|gets|sleeps|barks|meows|refuses|ate|eats|chews|scratches"
     r"|chewed|stole|steals|ran|runs|jumped|jumps|bit|bites|howls|sheds|pulls|digs|dug|knocked"
     r"|knocks|follows|hides|wakes|woke|got|threw|throws|escaped|peed|pees|licks|licked|snores"
     r"|growls|hisses|hissed|yowls|whines|whined|scratched|hid|fell|sat|sits"
     # "so zbyszek my tortoise came with me"
-    r"|came|went)\b"
+    r"|came|went"
+    # "smudge my cat has been staring at it for hours"
+    r"|(?:has\s+been|is|was)\s+(?:always\s+|still\s+|just\s+)?[a-z]+ing)\b"
 )
 # "a cocker spaniel called biscuit": after "called" or "named" a lower-case word is a name even
 # if it is also an English word
@@ -2156,8 +2175,22 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             and _pet_name_ok(word := before.group("names"))
             and word not in _NOT_A_NOUN
             and word not in _RELATIVE_DAYS
+            and word not in _INTERJECTIONS
             and not word.endswith(("ing", "ed"))
         ):
+            names, start = [word.title()], before.start("names")
+        elif (
+            is_pet
+            and not names
+            and not plural
+            and not owner
+            and (before := _HAVE_LOWER_BEFORE.search(c, max(0, m.start() - 40), m.start()))
+            and _pet_name_ok(word := before.group("names"))
+            and word not in _NOT_A_NOUN
+            and word not in _HAD_NOT_NAMES
+            and not word.endswith(("ing", "ed", "en"))
+        ):
+            # "i already have luna my cat": a given name, then the animal it names
             names, start = [word.title()], before.start("names")
         if not plural:
             names = names[:1]
@@ -2223,7 +2256,8 @@ def _possessive_s(name: str, c: str, end: int) -> bool:
     return (
         word not in _NOT_A_NOUN
         and not word.endswith(("s", "ed", "ly"))
-        and (is_common_word(word) or word in _RELATIVE_DAYS)
+        # ("my boyfriend tomeks bday fri": a noun typed short)
+        and (is_common_word(word) or word in _RELATIVE_DAYS or word in ("bday", "xmas", "bf", "gf"))
         # "my son Taras make the website": a verb (of a second-language speaker's grammar)
         # before its object, not a noun the name owns
         and not _OBJECT_NEXT.match(c, after.end())
@@ -2325,7 +2359,8 @@ _HAVE_HEAD = _grx(
     rf"|adopted(?=\s+(?:a|an|one|two|three|\d)\s)|{_FROM_SHELTER}"
     # "howdy. got a kunekune pig named hamlet": a named one, the subject left out
     rf"|got(?=\s+(?:a|an|one|two|three|\d)\s+(?:[\w\-]+\s+){{0,2}}?[\w\-]+\s+(?:named|called)\s))\s+"
-    rf"|\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really)){{0,2}}"
+    rf"|\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really|only))"
+    rf"{{0,2}}"
     rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|own|(?:just|recently|finally)\s+(?:got|adopted)"
     # "we took in a stray", "we took a kitten from the shelter"
     rf"|(?:just\s+|finally\s+)?took\s+in|{_FROM_SHELTER})"
@@ -2361,6 +2396,9 @@ _HAVE_BARE_REL = _rx(
 _WHEN_GOT = _rx(
     r"\s+(?:(?:in|last|this|on)\s+[a-z]+|(?:\d+|a|two|three|four|few)\s+(?:days?|weeks?|months?"
     r"|years?)\s+ago|yesterday|today|recently)(?=\s*,)"
+)
+_APPOSED_NAME = _rx(
+    r"\s*,\s*(?P<names>[a-z][a-z'’\-]{1,19})(?=\s*,\s*(?:an?|the|shes|hes|she|he|my|our|\d)\b)"
 )
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
@@ -2479,6 +2517,17 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             ):
                 items.append((m, [pair.group("a").title(), pair.group("b").title()]))
                 pos = pair.end()
+            elif (
+                _PET_NOUN.fullmatch(m.group("noun"))
+                and (when := _WHEN_GOT.match(c, pos))
+                and (apposed := _APPOSED_NAME.match(c, when.end()))
+                and _pet_name_ok(word := apposed.group("names"))
+                and word not in _NOT_A_NOUN
+            ):
+                # "we got a puppy 3 weeks ago, pebble, a border collie mix": when, then its
+                # name between commas and what it is
+                items.append((m, [word.title()]))
+                pos = apposed.end()
             else:
                 items.append((m, []))
             sep = _HAVE_SEP.match(c, pos)
@@ -3681,6 +3730,8 @@ _HOME_POSSESSIVE = _grx(
     rf"(?:{HOME_NOUNS}|neighbou?rhood|rent|landlord"
     # "my flat is in Bristol, key is with the neighbour" (never "my landlord is in Spain")
     rf"|{HOME_NOUNS}\s+(?:is|{_A}s))"
+    # "the spar on my road in drumcondra"
+    rf"|(?<=\bon\s)(?:my|our)\s+(?:road|street)"
     # "find a vet near me in leeds": where the user is, in a request (see _AWAY_FROM_HOME)
     rf"|\b(?P<near>near\s+(?:me|us))"
     # "my brother in law is coming to visit us in Amman next week": the user's home is visited
@@ -3689,7 +3740,7 @@ _HOME_POSSESSIVE = _grx(
     rf")\s+(?:back\s+|here\s+)?in\s+"
     rf"(?P<place>{_ANY_PLACE})",
     "flat apartment apt house home place condo studio neighborhood neighbourhood rent landlord"
-    " near visit visiting stay staying appartment appartement",
+    " near visit visiting stay staying appartment appartement road street",
 )
 # "tomorrow i go run 10k in my city sevilla": the city the user calls theirs ("my hometown" is
 # where they are from)
@@ -4009,6 +4060,7 @@ def _rule_corrected_home(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("home_location", {"place": place}, m.span())
 
 
+_WE_ARE_IN = _rx(rf"\W*(?:so\s+|and\s+|but\s+)?(?:we{_A}re|we\s+are|were)\s")
 _IM_IN = _grx(
     # "were in bolton if that matters": a clause that opens with "were" is "we're" typed fast
     rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|^\W*(?:(?:yeah|yes|yep|yup|ya|ok|okay|so|nope|no)\W+)?still"
@@ -4090,7 +4142,14 @@ def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
                 and word.casefold() not in _TECHS
             ):
                 placed, _ = _with_region(word, c, m.end("place"))
-                if "," in placed:
+                # ... or a town the gazetteer lists that is no English word, where the household
+                # is ("any thai places that deliver? we're in clapham"; "im in rathmines" or
+                # "still in headingley" may be where the user is, or a part of a city held)
+                if "," in placed or (
+                    _WE_ARE_IN.match(m.group()) is not None
+                    and is_town(word)
+                    and not is_common_word(word.casefold())
+                ):
                     yield _Hit("home_location", {"place": placed}, m.span())
 
 
@@ -5553,6 +5612,12 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             # "a 2nd year nursing student": the year is not part of the title; "im just data
             # analyst now": nor is an adverb
             role = _ROLE_ADVERB.sub("", _STUDY_YEAR.sub("", role))
+            # "im an rn": a registered nurse only after its article ("im rn at the office" is
+            # chat's "right now")
+            if role.casefold().split()[-1:] == ["rn"] and not re.search(
+                rf"\ban?\s+{re.escape(role)}\b", m.group(), re.IGNORECASE
+            ):
+                continue
             # "an IT analyst": a modifier typed in capitals is an acronym, not the pronoun "it"
             modifiers = [
                 w.casefold() for w in role.split()[:-1] if not (w.isupper() and len(w) > 1)
@@ -5889,8 +5954,11 @@ _PREFERENCE = [
             rf"|great|massive|longtime|long-time)\s+fan\s+of|{_I_AM}\s+(?:really\s+|very\s+"
             # ("im obsessed w true crime")
             rf"|super\s+)?into|{_I_AM}\s+(?:(?:totally|so|kinda|completely|now)\s+)?(?:obsessed\s+(?:with|w/?)"
-            rf"|addicted\s+to|passionate\s+about|crazy\s+about))\s+(?P<obj>[^;:]+)",
-            "fan into obsessed addicted passionate crazy",
+            rf"|addicted\s+to|passionate\s+about|crazy\s+about)"
+            # "im a sucker for anything with miso"
+            rf"|{_I_AM}\s+(?:(?:such|total|real|huge|big)\s+)?(?:a\s+)?(?:(?:such|total|real|huge|big)\s+)?"
+            rf"sucker\s+for)\s+(?P<obj>[^;:]+)",
+            "fan into obsessed addicted passionate crazy sucker",
         ),
     ),
     # "I am not a fan of dill at all", "not a big fan of mushrooms tbh"
@@ -6535,6 +6603,12 @@ def _rule_allergy(c: str, mask: int) -> Iterator[_Hit]:
             # a pattern of several wordings numbers its groups: obj, obj2, ... with verb, verb2
             n = next(n for n in ("", "2", "3") if m.groupdict().get(f"obj{n}") is not None)
             obj = m.group(f"obj{n}")
+            # "allergic to peanuts like epipen level": a filler ends the allergen ("allergic to
+            # stuff like nuts" names them after it)
+            if (filler := _LIKE_FILLER.search(obj)) and obj[
+                : filler.start()
+            ].strip().casefold() not in (_KINDS_BEFORE_LIKE):
+                obj = obj[: filler.start()]
             items = _object_items(obj, 3, _ALLERGEN_BLOCK_FIRST)
             if items and (more := _ALSO_TO.search(obj)):
                 items += _object_items(more.group("obj"), 3, _ALLERGEN_BLOCK_FIRST)
@@ -6546,6 +6620,10 @@ def _rule_allergy(c: str, mask: int) -> Iterator[_Hit]:
                 yield _Hit("allergy", {"allergen": item}, m.span(f"verb{n}"))
 
 
+_LIKE_FILLER = _rx(r"\s+like\s+")
+_KINDS_BEFORE_LIKE: Final = frozenset(
+    _words("stuff things foods food anything everything some certain stone fruits nuts fruit")
+)
 _ALLERGEN_LIST = _rx(
     rf"(?:{_COMMON_ALLERGENS})(?:\s*,\s*(?:{_COMMON_ALLERGENS}))+(?=\s*(?:$|[.;!]|,?\s+(?:and|so|but)\b))"
 )
@@ -7352,13 +7430,16 @@ _BUILT_IN = _grx(
 _ITS_TECH = _grx(
     rf"(?:\b(?:it{_A}?s|its)|(?:^|,)\s*is"
     # "still node 20 like i said", "also py3.11 so u can use match": the stack said again
-    rf"|(?:^\W*|[,.;]\s*)(?:(?:yes|yep|yeah|and|also|so|btw)\s+)?(?:still|also|on))\s+(?:{_TECH_VERSION})"
+    rf"|(?:^\W*|[,.;]\s*)(?:(?:yes|yep|yeah|and|also|so|btw)\s+)?(?:still|also|on)"
+    # "updated the wrapper to 8.7, works. so java 21 + gradle 8.7 now": where a change left it
+    rf"|(?:^\W*|[,.;]\s*)(?:(?:ok|okay)\s+)?so(?=\s+(?:{_TECH_NAMES})\s*v?\d+(?:\.\d+)*"
+    rf"(?:\s*(?:,|\+|&|/|\band\b|\bwith\b)\s*[\w.]+\s*v?\d+(?:\.\d+)*)*\s+now\b))\s+(?:{_TECH_VERSION})"
     rf"(?=\s*(?:$|[,.;!])|\s+(?:now|btw|here|actually|like\s+i\s+said|so)\b"
     # "no wait its node 22 i bumped it friday": why it is that version, said straight after
     rf"|\s+(?:i|we)\s+(?:just\s+)?(?:bumped|upgraded|updated|moved|switched|changed|migrated)\b"
     # "its python 3.11 + playwright": a library chained after it
     rf"|\s*(?:\+|&|/|\bwith\b|\bw/|\band\b)\s*[\w.\-]+(?:\s+v?\d[\w.]*)?\s*(?:$|[,.;!]))",
-    "its s is still also on",
+    "its s is still also on so",
 )
 # "i bumped react to 18.3": the version a tool is now on
 _TECH_BUMPED = _grx(
@@ -7445,8 +7526,18 @@ _BARE_VERSION = _grx(
     rf"|\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+)?v?(?P<ver2>\d+\.\d+(?:\.\d+)?)\s+now\b"
     # "the go version is 1.21" / "its 1.22 actually"
     rf"|^\W*(?:(?:oh|sorry|wait|no|ah)\W+)*(?:it{_A}?s|its|it\s+is)\s+v?(?P<ver3>\d+\.\d+(?:\.\d+)?)"
-    rf"\s+actually\b",
-    "on now actually",
+    rf"\s+actually\b"
+    # "sorry i mixed up, the project is 3.11": the project's version, its tool said before
+    rf"|(?:^\W*|[,.;:]\s*)(?:the\s+|our\s+)?(?:project|repo|app|codebase)\s+is\s+(?:on\s+)?v?"
+    rf"(?P<ver4>\d+\.\d+(?:\.\d+)?)(?![\w.])"
+    # "ok upgraded the server to 8.2": the server's runtime, its tool said before
+    rf"|\b(?:upgraded|bumped|updated)\s+(?:the\s+(?:server|box|vps|machine|container|image)"
+    rf"|everything)\s+to\s+v?(?P<ver5>\d+\.\d+(?:\.\d+)?)(?![\w.])"
+    # "did it. tests pass on 8.3": what the project now runs on
+    rf"|\b(?:tests?|ci|everything|build)\s+(?:pass(?:es)?|passing|green|works?|working|runs?)\s+"
+    rf"on\s+v?(?P<ver6>\d+\.\d+(?:\.\d+)?)(?![\w.])(?!\s+(?:too|as\s+well|also)\b)"
+    rf"(?=\s*(?:$|[,.;!]))",
+    "on now actually is upgraded bumped updated",
 )
 # "go 1.12" ... "lol typo, 1.22": the version a typo hid (read like _BARE_VERSION; a message
 # with only this to say is not skipped)
@@ -7685,6 +7776,21 @@ _NOT_THAT_TOOL = _grx(
     "use",
 )
 _REPO_TOOL_WORD = re.compile(_ANY_REPO_TOOL, re.IGNORECASE)
+# "yep 2 workflows had it, fixed. default branch = trunk, done": a setting written as a value
+# assigned, a branch, a length, a port, a version or a tool of the project
+_SETTING_EQUALS = _grx(
+    r"(?:^\W*|[,.;:!]\s*|\b(?:so|and|now)\s+)(?P<subj>(?:(?:default|deploy|base|main|release)"
+    r"\s+branch|line\s+length|(?:[a-z]+\s+)?port|(?:node|python|java|go|ruby|php)\s+version"
+    r"|package\s+manager|test\s+runner))\s+=\s+`?(?P<val>[\w.\-/]+)`?"
+    r"(?=\s*$|\s*[,;!]|\.(?:\s|$)|\s+(?:now|done|btw)\b)",
+    "branch length port version manager runner",
+)
+# "build is 50s now lol. we stay on pnpm for sure": the tool a change settled on
+_STAY_ON_TOOL = _grx(
+    rf"\b(?:we|i)\s+(?:(?:will|{_A}ll|ll)\s+)?(?:stay|stick|keep)\s+(?:on\s+|with\s+)?"
+    rf"(?P<val>{_ANY_REPO_TOOL})\b(?!\s+(?:for\s+now|until|till|for\s+the\s+moment)\b)",
+    "stay stick keep",
+)
 
 
 def _repo_tool(value: str) -> str:
@@ -7777,9 +7883,17 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             subject = f"ci {tech} version" if ci else f"{tech} version"
             yield _Hit("working_state", {"subject": subject, "value": version}, m.span())
     if not _THIRD_PARTY.search(c):
-        for m in (*_ITS_TOOL.finditer(c, mask), *_NOT_THAT_TOOL.finditer(c, mask)):
+        for m in (
+            *_ITS_TOOL.finditer(c, mask),
+            *_NOT_THAT_TOOL.finditer(c, mask),
+            *_STAY_ON_TOOL.finditer(c, mask),
+        ):
             value = " ".join(m.group("val").casefold().split())
             yield _Hit("working_state", {"subject": _repo_tool(value), "value": value}, m.span())
+    if not _THIRD_PARTY.search(c):
+        for m in _SETTING_EQUALS.finditer(c, mask):
+            subject = " ".join(m.group("subj").casefold().split())
+            yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     for m in _COMMIT_CONVENTION.finditer(c, mask):
         value = "gitmoji" if m.group("val").casefold() == "gitmoji" else "conventional commits"
         yield _Hit("working_state", {"subject": "commit convention", "value": value}, m.span())
@@ -8015,12 +8129,15 @@ def _version_only(value: str) -> str:
 
 _VALUE_ADVERB = _rx(r"^(?:always|usually|still|now|currently|just|basically)\s+")
 # "the project targets python 3.9 still": the same adverbs after the value
-_VALUE_ADVERB_AFTER = _rx(r"\s+(?:still|now|already|currently|anyway|tho|though)$")
+# ... ("so ci is github actions only now")
+_VALUE_ADVERB_AFTER = _rx(r"(?:\s+(?:still|now|already|currently|anyway|tho|though|only))+$")
 # "and remember line length is 100", "pls note deploy branch is prod": asides, not the subject
 _SUBJECT_LEAD = _rx(
     r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and|crate|repo|repository|project"
     r"|app|codebase|service|yeah|yes|yep|yup|ok|okay|well|oh|ah|hmm|right|sorry|sry|oops|whoops"
-    r"|wait|correction|typo)\s+)+(?=\S)"
+    r"|wait|correction|typo"
+    # "our react app bundler is webpack 5": the app's bundler
+    rf"|(?:{_TECH_NAMES})(?=\s+(?:app|repo|project|codebase|service)\s))\s+)+(?=\S)"
 )
 
 
@@ -8360,6 +8477,8 @@ _RULES: Final = (
             _BUMPED_TO_TECH,
             _ITS_TECH,
             _ITS_TOOL,
+            _STAY_ON_TOOL,
+            _SETTING_EQUALS,
             _BUILT_IN,
             _AND_TECH,
             _TECH_PINNED,
@@ -8926,6 +9045,13 @@ _MOVED_NOW_IN = _grx(
     rf"(?P<place>{_ANY_PLACE})(?=\s*$|\s*[,.;!]|\s+(?:and|so|but)\b)",
     "moved",
 )
+# "sorry moved out of rathmines in the summer": the home left
+_MOVED_OUT_OF = _grx(
+    rf"(?:\b(?:i|we)\s+|^\W*|[,.;!?]\s*|\b(?:sorry|so|and|but|oh|ah|actually)\W+)"
+    rf"(?:(?:just|finally|already|have|{_A}ve)\s+)*(?:moved|move)\s+(?:out\s+of"
+    r"|away\s+from)\s+(?P<place>[\w\-.'’]+(?:\s+[\w\-.'’]+)?)",
+    "moved move",
+)
 # "sorry, Mochi, Miso is my sisters cat": the pet of that name is someone else's
 _SOMEONE_ELSES_PET = _rx(
     rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:my|the|our)\s+(?:{_REL_SURFACE}|friend"
@@ -8966,8 +9092,11 @@ _PET_RENAMED = _grx(
 # name changed, an English word too (only a pet already named is renamed)
 _PET_NAME_CHANGED = _grx(
     r"(?:\bname\b[^.!?]{0,40}?\b(?:changed|change)\s+(?:it|her|him)"
-    r"|\b(?:changed|change)\s+(?:her|his|its|the)\s+name)\s+to\s+(?P<name>[A-Za-z][\w'’\-]{1,20})\b",
-    "changed change",
+    r"|\b(?:changed|change)\s+(?:her|his|its|the)\s+name)\s+to\s+(?P<name>[A-Za-z][\w'’\-]{1,20})\b"
+    # "sushi didnt stick, my partner hates it so hes tofu now"
+    rf"|\b(?:didnt|didn{_A}t|did\s+not)\s+stick\b[^.!?]{{0,60}}?\b(?:he|she|it)(?:{_A}?s|\s+is)\s+"
+    r"(?P<name2>[A-Za-z][\w'’\-]{1,20})\s+now\b",
+    "changed change stick",
 )
 # "Actually it is LTIMindtree now, after merger"
 _ORG_NOW = _grx(
@@ -9298,6 +9427,17 @@ _ITS_NOW_CHANGED = _grx(
     rf"(?:now\s+)?`?(?P<new3>[\w.\-/]+)`?",
     "changed switched renamed moved updated actually",
 )
+# "upgrade done, app connected to 16": the version an upgrade reached
+_UPGRADE_DONE = _grx(
+    r"\b(?:upgrade|migration)\s+(?:is\s+)?(?:done|finished|complete|completed)\b[^.!?\n]{0,30}?"
+    r"\b(?:connected\s+to|running\s+on|now\s+on|on)\s+v?(?P<new>\d+(?:\.\d+)*)\b(?![\w.])",
+    "done finished complete completed",
+)
+# "i changed the api, PORT=4000 in .env now": the port a setting said before moved to
+_PORT_ASSIGNED = _grx(r"\bport\s*=\s*(?P<new>\d{2,5})\b(?=[^\n]{0,20}?\bnow\b)", "port")
+# Messages that only update what earlier ones said ("upgrade done, app connected to 16") yield
+# through these, though no rule of their own can match
+_UPDATE_BITS: Final = _bits(_UPGRADE_DONE, _PORT_ASSIGNED, _MOVED_OUT_OF)
 # "wait actually staging is on postgres now": a later message gives a setting the session stated
 # a new value, naming the setting by its first word
 _ACTUALLY_NOW = _grx(
@@ -9655,6 +9795,8 @@ _NOT_SO = _grx(
     "not",
 )
 _WITHDRAWING_BITS: Final = _bits(
+    _UPGRADE_DONE,
+    _PORT_ASSIGNED,
     _STOPPED_DEPLOYING,
     _DROPPED_SETTING,
     _ITS_NOW_CHANGED,
@@ -10771,7 +10913,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if (hits or self._taken_back) and _CORRECTION_CUE.search(text, mask) is not None:
                 self._head_corrected(event, hits)
             # a message that cannot yield anything need not be checked for reasons to block it
-            if not mask & _YIELDING_BITS:
+            if not mask & (_YIELDING_BITS | _UPDATE_BITS):
                 self._note(event.seq, 0, len(text), None)
                 continue
             in_game = game
@@ -10875,6 +11017,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 mask & _TYPO_VERSION.bit and (m := _TYPO_VERSION.search(text, mask))
             ):
                 self._bare_version(event, m, hits)
+            if mask & _MOVED_OUT_OF.bit:
+                self._moved_out(event, hits, mask)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
             elif mask & _PET_NAME_CHANGED.bit and (m := _PET_NAME_CHANGED.search(event.text, mask)):
@@ -12627,7 +12771,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         is the tool's whose version said before has the same major number, else the only tool
         whose version was said before."""
         groups = m.groupdict()
-        version = m.group("ver") or groups.get("ver2") or groups.get("ver3") or ""
+        version = (
+            m.group("ver")
+            or groups.get("ver2")
+            or groups.get("ver3")
+            or groups.get("ver4")
+            or groups.get("ver5")
+            or groups.get("ver6")
+            or ""
+        )
         earlier = [
             h
             for h in hits
@@ -12642,6 +12794,24 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         ]
         if major:
             hit = major[-1]
+        elif groups.get("ver5") or groups.get("ver6"):
+            # "tests pass on 8.3": only a tool of that major version, one taken back included
+            # ("8.2 ... not 8.2" then "tests pass on 8.3"), never another tool's
+            back = [
+                h
+                for h, _ in self._taken_back
+                if h.kind == "working_state"
+                and (h.values.get("subject") or "").endswith(" version")
+                and (h.values.get("value") or "").split(".")[0] == version.split(".")[0]
+                and not any(o.values.get("subject") == h.values.get("subject") for o in earlier)
+            ]
+            if back:
+                new = _Hit("working_state", {**back[-1].values, "value": version}, None)
+                new.evidence.append((event.seq, *m.span()))
+                new.stated_end = m.end()
+                hits.append(new)
+                self._note(event.seq, *m.span(), None, (new,))
+            return
         elif len({h.values.get("subject") for h in earlier}) == 1:
             hit = earlier[-1]
         else:
@@ -12766,6 +12936,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     self._take_back(hit, hits, event.seq, aside.span())
             found = _DENIAL_ASIDE.search(event.text, aside.end())
 
+    def _moved_out(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> None:
+        """ "im in Rathmines" ... "sorry moved out of rathmines in the summer": a home said
+        before that the user says they moved out of is no longer where they live."""
+        for m in _MOVED_OUT_OF.finditer(event.text, mask):
+            left = m.group("place").casefold()
+            for hit in [h for h in hits if h.kind == "home_location" and h.evidence]:
+                place = (hit.values.get("place") or "").casefold()
+                if hit.evidence[0][0] < event.seq and place and left.startswith(place):
+                    self._take_back(hit, hits, event.seq, m.span("place"))
+
     def _take_back(self, hit: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
         """``hit`` is taken back by the words at ``span`` of message ``seq``."""
         self._taken_back.append((hit, seq))
@@ -12837,7 +13017,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "hes called biscuit. well he was, my kids renamed him chewie": the latest named
         pet said before the renaming takes the new name (an English word too, with ``word``:
         the message said it is the name that changed)."""
-        name = m.group("name")
+        group = "name2" if m.groupdict().get("name2") else "name"
+        name = m.group(group)
         if name.islower() and is_common_word(name) and not (word and _pet_name_ok(name)):
             return
         for hit in reversed(hits):
@@ -12845,7 +13026,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if held and hit.evidence[0][:2] < (event.seq, m.start()):
                 if held.casefold() != name.casefold():
                     new = _Hit("pet", {**hit.values, "name": name.title()}, None)
-                    self._replace(hit, new, hits, event.seq, m.span("name"))
+                    self._replace(hit, new, hits, event.seq, m.span(group))
                 return
 
     def _name_fixed(
@@ -13344,6 +13525,34 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 last = _last_settings(hits, gone, event.seq, new_value)
             if last and new_value.casefold() not in _STATE_WORDS:
                 gone += self._new_setting(event, hits, last, new_value, its.span())
+        if mask & _PORT_ASSIGNED.bit and (port := _PORT_ASSIGNED.search(text, mask)):
+            ports = [
+                h
+                for h in hits
+                if h.kind == "working_state"
+                and h not in gone
+                and h.evidence[-1][0] != event.seq
+                and (h.values["subject"] or "").casefold().endswith("port")
+                and h.values["value"] != port.group("new")
+            ]
+            gone += self._new_setting(event, hits, ports[-1:], port.group("new"), port.span())
+        if mask & _UPGRADE_DONE.bit and (done := _UPGRADE_DONE.search(text, mask)):
+            # "db is postgres 14 ... want to go to 16" ... "upgrade done, app connected to 16":
+            # the one versioned setting said before moves to the version the upgrade reached
+            versioned = [
+                h
+                for h in hits
+                if h.kind == "working_state"
+                and h not in gone
+                and h.evidence[-1][0] != event.seq
+                and _VERSION_TAIL.fullmatch((h.values["value"] or "").rsplit(" ", 1)[-1])
+            ]
+            if len(versioned) == 1:
+                old_value = versioned[0].values["value"] or ""
+                head, _, _ = old_value.rpartition(" ")
+                value = f"{head} {done.group('new')}".strip()
+                if value != old_value:
+                    gone += self._new_setting(event, hits, versioned, value, done.span())
         if mask & _STOPPED_DEPLOYING.bit and (stop := _STOPPED_DEPLOYING.search(text, mask)):
             branches = [
                 h

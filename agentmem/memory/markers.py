@@ -214,7 +214,8 @@ TRANSIENT_MARKERS: Final = _compile(
             # "im in paris rn", "in lisbon atm": chat's "right now", said of where the user is
             # (only a place: "im learning japanese rn" and "money is tight rn" are no visits)
             "transient:right_now_chat",
-            r"\brn\b|\batm\b",
+            # ("im an rn on cardiac": a registered nurse)
+            r"(?<!\ban\s)(?<!\ba\s)\brn\b|\batm\b",
         ),
     )
 )
