@@ -9584,6 +9584,13 @@ def _settings_naming(hits: list[_Hit], gone: list[_Hit], seq: int, word: str) ->
     ]
 
 
+def _earlier_settings(hits: list[_Hit], gone: list[_Hit], seq: int) -> list[_Hit]:
+    """The settings still held that a message before ``seq`` stated last."""
+    return [
+        h for h in hits if h.kind == "working_state" and h not in gone and h.evidence[-1][0] != seq
+    ]
+
+
 def _last_settings(hits: list[_Hit], gone: list[_Hit], seq: int, new: str) -> list[_Hit]:
     """The settings of the latest message before ``seq`` that stated any, which "it" in "we
     changed it to 120" names: only when ``new`` is a number for a number ("line length is 88")
@@ -13528,11 +13535,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if mask & _PORT_ASSIGNED.bit and (port := _PORT_ASSIGNED.search(text, mask)):
             ports = [
                 h
-                for h in hits
-                if h.kind == "working_state"
-                and h not in gone
-                and h.evidence[-1][0] != event.seq
-                and (h.values["subject"] or "").casefold().endswith("port")
+                for h in _earlier_settings(hits, gone, event.seq)
+                if (h.values["subject"] or "").casefold().endswith("port")
                 and h.values["value"] != port.group("new")
             ]
             gone += self._new_setting(event, hits, ports[-1:], port.group("new"), port.span())
@@ -13541,11 +13545,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # the one versioned setting said before moves to the version the upgrade reached
             versioned = [
                 h
-                for h in hits
-                if h.kind == "working_state"
-                and h not in gone
-                and h.evidence[-1][0] != event.seq
-                and _VERSION_TAIL.fullmatch((h.values["value"] or "").rsplit(" ", 1)[-1])
+                for h in _earlier_settings(hits, gone, event.seq)
+                if _VERSION_TAIL.fullmatch((h.values["value"] or "").rsplit(" ", 1)[-1])
             ]
             if len(versioned) == 1:
                 old_value = versioned[0].values["value"] or ""
