@@ -7714,3 +7714,72 @@ def test_titles_tastes_allergies_and_homes_said_the_chat_way(tmp_path: Path) -> 
         "sorry moved out of dublin in the summer",
     )
     assert not any("dublin" in s for s in formed), formed
+
+
+def test_setups_and_jobs_said_in_passing_by_quick_askers(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "in my project",
+                "hello, in my project php 8.2 and laravel 10, i get error",
+                "php version is 8.2",
+            ),
+            (
+                "deps via",
+                "mypy yells, how do i fix. py3.12, deps via poetry",
+                "package manager is poetry",
+            ),
+            (
+                "deps w",
+                "pytest cant find my pakage. we manage deps w uv, src layout",
+                "package manager is uv",
+            ),
+            (
+                "still on",
+                "still on yarn (classic, v1) - how do i force one react version",
+                "package manager is yarn",
+            ),
+            (
+                "hosted",
+                "rails 7.1 app hosted on heroku, assets 404 after deploy",
+                "hosting is heroku",
+            ),
+            (
+                "deployed",
+                "env var undefined in browser?? next 14 app router, deployed on vercel",
+                "vercel",
+            ),
+            (
+                "at x as y",
+                "i work at infosys as software tester, leave letter pls",
+                "works at infosys",
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "moved already",
+                (
+                    "hi i am nail technician, i live in houston",
+                    "oh sorry not houston, we move already to sugar land last year",
+                ),
+                "sugar land",
+                "houston",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a question unmarked", "whats line length 88 mean exactly", "line length"),
+            (
+                "a little only",
+                "my mother language is vietnamese, english little bit only",
+                "english",
+            ),
+            ("the title", "i work at infosys as software tester, leave letter pls", "as software"),
+        ),
+    )

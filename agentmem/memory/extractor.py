@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/52"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/53"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -769,9 +769,11 @@ _INTERROGATIVE_START = _grx(
     r"^\W*(?:(?:so|and|but|ok|okay|well|hmm|also|then)\W+)*"
     r"(?:should|would|could|can|do|does|did|is|are|am|was|were(?=\s+(?:you|u|they|we|there|these"
     r"|those|the|it|all|any|your)\b)|will|shall|what|where|when|why"
-    r"|how|who|which|whom|whose|have|has|must|might|may|isn't|aren't|don't|doesn't)\b",
+    r"|how|who|which|whom|whose|have|has|must|might|may|isn't|aren't|don't|doesn't"
+    # "whats line length 88 mean exactly": a question typed without its apostrophe or mark
+    r"|whats|what's|hows|how's|wheres|where's|whys|why's)\b",
     words="should would could can do does did is are am was were will shall what where when why"
-    " how who which whom whose have has must might may isn aren don doesn",
+    " how who which whom whose have has must might may isn aren don doesn whats hows wheres whys",
 )
 # "ah no sorry, i confuse. is ios 16, we bumped it": "it" left out before a value with a
 # number, in a sentence that asks nothing, states it ("is ios 16 supported?" still asks)
@@ -3409,7 +3411,8 @@ _HOME = [
     ),
     # non-native "i already move to surabaya on march": the present said of a move made
     _grx(
-        rf"\b(?:i|we)\s+already\s+(?:move|shift|relocate)\s+to\s+(?P<place>{_ANY_PLACE})",
+        rf"\b(?:i|we)\s+(?:already\s+(?:move|shift|relocate)|(?:move|moved|shift)\s+already)\s+to\s+"
+        rf"(?P<place>{_ANY_PLACE})",
         "already",
     ),
     _grx(
@@ -5562,6 +5565,9 @@ _MANAGE_SITE = _grx(
 )
 
 
+_AS_IN_ORG = re.compile(r"\s+as\s+", re.IGNORECASE)
+
+
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for m in _ACTIVITY.finditer(c, mask):
         if (title := _activity_title(m.group("act"), m.group("what"))) is not None:
@@ -5729,6 +5735,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 if m.groupdict().get(g)
             )
             said = m.group(group)
+            # "i work at infosys as software tester": the title after "as" is no part of the name
+            said = _AS_IN_ORG.split(said, maxsplit=1)[0]
             named = said.casefold()
             if _CONJUNCT_WORK.match(c, m.start()) and _another_subject(c, m.start()):
                 continue
@@ -6911,6 +6919,8 @@ _FEW_WORDS = _rx(
     r"|\b(?:is\s+)?(?:bad|weak|poor|rusty|very\s+basic)\b"
     # "norwegian i can only read a bit": read, not spoken
     r"|\b(?:only|just)\s+(?:read|understand)\b"
+    # "my mother language is vietnamese, english little bit only"
+    r"|\blittle\s+bit\s+only\b"
 )
 
 
@@ -7093,9 +7103,13 @@ _WORKING_STATE = [
             r"(?:\b(?:we|i)\s+(?:(?:still|now|just|currently)\s+)?host\s+(?:it\s+|everything\s+"
             r"|(?:the|our)\s+(?:[\w\-]+\s+)?(?:app|site|api|docs|blog|website|frontend|backend)\s+)?on"
             # "our app is on heroku", "db is mysql 8.0, app hosted on render"
-            r"|(?:\b(?:our|my)\s+|(?:^\W*|[,;]\s*))(?:app|site|api|backend|frontend"
-            r"|project|service|website|blog)\s+(?:is\s+(?:(?:still|now|currently|all)\s+)?"
-            r"(?:(?:hosted|deployed|running)\s+)?on|(?:hosted|deployed)\s+on))\s+(?P<val>netlify|vercel|heroku|fly\.io|render|railway|digitalocean"
+            r"|(?:\b(?:our|my)\s+|(?:^\W*|[,;]\s*)"
+            # "rails 7.1 app hosted on heroku": the app named by its stack
+            r"|(?:^\W*|[,;]\s*)[a-z][\w.\-]*\s+v?\d+(?:\.\d+)*\s+)(?:app|site|api|backend"
+            r"|frontend|project|service|website|blog)\s+(?:is\s+(?:(?:still|now|currently|all)\s+)?"
+            r"(?:(?:hosted|deployed|running)\s+)?on|(?:hosted|deployed)\s+on)"
+            # "next 14 app router, deployed on vercel": the app just named, its subject left out
+            r"|[,;]\s*(?:and\s+)?(?:hosted|deployed)\s+on)\s+(?P<val>netlify|vercel|heroku|fly\.io|render|railway|digitalocean"
             r"|cloudflare(?:\s+pages|\s+workers)?|github\s+pages|firebase(?:\s+hosting)?|hetzner|linode"
             r"|cloud\s+run|app\s+engine|elastic\s+beanstalk|aws\s+lambda|aws|gcp|azure)"
             r"(?=\s*$|\s*[,;.!?]|\s+(?:and|but|btw|fyi|now|with|for)\b)",
@@ -7427,6 +7441,12 @@ _BUILT_IN = _grx(
     rf"|dashboard|library|lib|sdk|plugin)s?\s+(?:in|with|on|using)\s+(?:{_TECH_VERSION})",
     "building writing developing coding making maintaining migrating built written coded",
 )
+# non-native "in my project php 8.2 and laravel 10": the project's stack, named after it
+_IN_MY_PROJECT = _grx(
+    r"\b(?:in|for)\s+(?:my|our)\s+(?:project|app|repo|codebase)\s*,?\s+(?:(?:we\s+)?(?:use|have"
+    rf"|is|are)\s+)?(?:{_TECH_VERSION})",
+    "project app repo codebase",
+)
 _ITS_TECH = _grx(
     rf"(?:\b(?:it{_A}?s|its)|(?:^|,)\s*is"
     # "still node 20 like i said", "also py3.11 so u can use match": the stack said again
@@ -7566,7 +7586,11 @@ _PACKAGE_MANAGER = _grx(
     rf"|^\W*(?:project|repo|app|codebase|monorepo)\s+uses"
     # "we manage deps with poetry", "dependencies are managed by uv"
     rf"|\b(?:we|i)\s+(?:manage|install|handle)\s+(?:our\s+)?(?:deps|dependencies|packages)\s+"
-    rf"(?:with|using|via|through)"
+    rf"(?:with|using|via|through|w/?)"
+    # "py3.12, deps via poetry": the list's item
+    rf"|(?:^\W*|[,;]\s*)(?:and\s+)?(?:deps|dependencies|packages)\s+(?:via|with|w/?|through)"
+    # "still on yarn (classic, v1) - how do i ...": the stack said again
+    rf"|^\W*(?:(?:yes|yeah|yep|and|so)\s+)?(?:still|also)\s+on"
     rf"|^\W*(?:our\s+|the\s+)?(?:deps|dependencies|packages)\s+(?:are\s+)?(?:managed|installed"
     rf"|handled)\s+(?:by|with|via|using|through)"
     # "we're a pnpm shop"
@@ -7578,7 +7602,7 @@ _PACKAGE_MANAGER = _grx(
     rf"|^\W*(?:but\s+)?now\s+(?:it{_A}?s\s+)?(?=(?:{_PACKAGE_MANAGERS})\s*(?:$|[,.;!]|\d)))\s*\b"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
     "use uses using switched moved migrated changed manage install handle managed installed"
-    " handled shop now back reverted",
+    " handled shop now back reverted deps dependencies packages still also",
 )
 # "we're on node 20 / pnpm 9": the package manager chained after the stack; "yarn 4 w/
 # workspaces" opening a sentence
@@ -7873,6 +7897,7 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         *_TECH_APP.finditer(c, mask),
         *_ITS_TECH.finditer(c, mask),
         *_BUILT_IN.finditer(c, mask),
+        *_IN_MY_PROJECT.finditer(c, mask),
         *_TECH_BUMPED.finditer(c, mask),
         *_BUMPED_TO_TECH.finditer(c, mask),
         *_TECH_PINNED.finditer(c, mask),
@@ -8480,6 +8505,7 @@ _RULES: Final = (
             _STAY_ON_TOOL,
             _SETTING_EQUALS,
             _BUILT_IN,
+            _IN_MY_PROJECT,
             _AND_TECH,
             _TECH_PINNED,
             _TEST_RUNNER,
