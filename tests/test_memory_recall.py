@@ -7783,3 +7783,67 @@ def test_setups_and_jobs_said_in_passing_by_quick_askers(tmp_path: Path) -> None
             ("the title", "i work at infosys as software tester, leave letter pls", "as software"),
         ),
     )
+
+
+def test_names_family_diets_and_languages_put_right_or_signed(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("regards", "hi i booked a table for 4, im allergic to shellfish. regards ola", "ola"),
+            ("thx dash", "why does my pytest not find the tests. thx - mark", "mark"),
+            (
+                "an in-law",
+                "its for my daughter emily and her husband ravi, my son in law now",
+                "son-in-law",
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a relation put right",
+                (
+                    "write a bday message for my niece amira shes turning 18",
+                    "oh wait sorry not my niece, my cousin",
+                ),
+                "cousin named amira",
+                "niece",
+            ),
+            (
+                "an allergy narrowed",
+                (
+                    "im allergic to nuts so nothing with nuts",
+                    "oh wait not all nuts actually, just tree nuts",
+                ),
+                "tree nut",
+                "a nut allergy",
+            ),
+            (
+                "a level walked back",
+                (
+                    "cover letter in german for a job in graz, im fluent in german",
+                    "ok actually not fluent honestly, more like b1, still taking classes",
+                ),
+                "learning german",
+                "fluent",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "a coworker's list",
+                "my coworker jiwoo speaks korean and japanese fluently, gift ideas?",
+                "japanese",
+            ),
+            (
+                "a boy's class",
+                "the boy i babysit is learning french at school, tu vs vous?",
+                "french",
+            ),
+            ("all of them", "ok that worked thx - all", "all"),
+            ("an in-law's first word", "my son in law ravi is visiting", "a son named"),
+        ),
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/53"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/54"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -178,8 +178,9 @@ _AGE = (
 )
 
 _REL_SURFACE = (
-    r"(?:(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|childs|child)|grandchildren"
-    r"|(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
+    # ("my son in law ravi": the in-law first, never its first word alone)
+    r"(?:(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
+    r"|(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|childs|child)|grandchildren"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|husbnd|hubs|spouse|partner"
     # "my boyfriends family", "my wifes mum": a possessive typed without its apostrophe (a
     # plural of these is no one's now: "my boyfriends were all bad")
@@ -5238,7 +5239,20 @@ _SIGN_OFF_LINE = re.compile(
     r"(?i:thanks|thank\s+you|thx|ty|cheers|danke|merci|gracias|grazie|obrigad[oa]|ta)\b[^\n]{0,40}"
     r"\n\s*[-–—~]\s*(?P<name>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,14})\s*[.!]*\s*$"
 )
-_NOT_SIGNED: Final = frozenset(_words("lol haha ok okay thanks thx cheers bye xx xo anon me you"))
+# "why does pytest not find my tests. thx - mark", "can chef do something. regards ola": a name
+# after a dash, or after "regards" without its comma, where the message ends (lower case too;
+# a lower-case one there must be no English word, see _signed_off)
+_SIGN_OFF_DASH = re.compile(
+    r"(?:^|[.!?\s])(?:(?i:thanks|thank\s+you|thx|ty|cheers)\s*[-–—~]"
+    r"|(?i:kind\s+regards|best\s+regards|regards)\s*,?)\s*"
+    r"(?P<name>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,14})\s*[.!]*\s*$"
+)
+_NOT_SIGNED: Final = frozenset(
+    _words(
+        "lol haha ok okay thanks thx cheers bye xx xo anon me you all everyone guys team folks"
+        " again later cya mate man bro dude"
+    )
+)
 _PASTED_TEXT = _rx(
     r":\s*\n|^\W*(?:hi|hello|dear|hey|hallo|hola|bonjour)\s+\w+\s*,|\b(?:summari[sz]e|reply|respond"
     r"|answer|translate|proofread|forward(?:ed)?|paste[d]?|this\s+(?:email|message|mail|text|note"
@@ -6892,6 +6906,9 @@ _LIST_ITEM_SEP = re.compile(r"\s*(?:[,;()]|\band\b|\bbut\b|\bplus\b)\s*", re.IGN
 _OTHER_SPEAKER = _rx(
     r"\b(?:he|she|they|people|everyone|nobody|someone|her|his|their|kids?|son|daughter"
     rf"|mother(?!\s+{_TONGUE})|mom|mum|father|dad|wife|husband|friend|colleague|boss"
+    # "my coworker jiwoo speaks korean and japanese fluently"
+    r"|coworker|co-worker|workmate|flatmate|roommate|housemate|neighbou?r|partner|boyfriend"
+    r"|girlfriend|bf|gf|brother|sister|cousin|aunt|uncle|niece|nephew|boy|girl|child|children"
     r"|abuela|grandma|in-laws|students?|pupils?|team|colleagues|clients?|customers?|patients?"
     r"|guests?|candidates?|applicants?)\b"
     # "a vet that speak english": a relative clause speaks of its noun
@@ -8936,19 +8953,25 @@ _SPECIES_FIXED = _grx(
 # "i speak german fluently" then "ok fluently is a stretch haha, im learning": the level said
 # is taken back, and the one said after it is the level
 _FLUENT_STRETCH = _grx(
-    r"\bfluent(?:ly)?\s+(?:is|was)\s+(?:a\s+(?:bit\s+of\s+a\s+|big\s+)?stretch|an?\s+"
+    r"(?:\bfluent(?:ly)?\s+(?:is|was)\s+(?:a\s+(?:bit\s+of\s+a\s+|big\s+)?stretch|an?\s+"
     r"exaggeration|overselling\s+it|too\s+much|not\s+(?:really\s+)?true)"
-    r"(?P<learning>[^.;!?]{0,30}?\b(?:i{_A}?m|im|i\s+am)\s+(?:still\s+)?learning\b)?".replace(
-        "{_A}", "['’]"
-    ),
+    # "ok actually not fluent honestly, more like b1, still taking classes"
+    r"|\bnot\s+(?:really\s+|that\s+)?fluent(?:\s+honestly)?\s*,?\s+(?:more\s+like|like|only|just)"
+    r"\s+(?:a\s+)?(?:[ab][12]|intermediate|beginner|basic|conversational)\b)"
+    r"(?P<learning>[^.;!?]{0,30}?\b(?:(?:i{_A}?m|im|i\s+am)\s+(?:still\s+)?learning"
+    r"|still\s+(?:learning|taking\s+(?:classes|lessons)))\b)?".replace("{_A}", "['’]"),
     "fluent fluently",
 )
 # "my brother Tomasz" then "well technically brother in law, hes my wifes brother": the
 # relation made precise
 _RELATION_FIXED = _grx(
     rf"^\W*(?:(?:well|ok|okay|sorry|oh|actually|lol|haha)\W+)*technically\s+(?:(?:my|a|an)\s+)?"
-    rf"(?P<new>{_REL_SURFACE})\b",
-    "technically",
+    rf"(?P<new>{_REL_SURFACE})\b"
+    # "oh wait sorry not my niece, my cousin": the relation said before, denied, then the right one
+    rf"|^\W*(?:(?:oh|wait|sorry|no|ah|oops|lol)\W+)*not\s+(?:my|a|her|his)\s+(?P<old>{_REL_SURFACE})"
+    rf"\s*[,;.\-–—]?\s*(?:(?:she|he){_A}?s\s+|(?:she|he)\s+is\s+)?(?:my|a|an)\s+"
+    rf"(?P<new2>{_REL_SURFACE})\b",
+    "technically not",
 )
 # "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
 _NAME_SPELLING = _grx(
@@ -9070,6 +9093,12 @@ _MOVED_NOW_IN = _grx(
     rf"(?:(?:so|and)\s+)?(?:(?:we{_A}?re|we\s+are|i{_A}?m|i\s+am)\s+)?now\s+in\s+"
     rf"(?P<place>{_ANY_PLACE})(?=\s*$|\s*[,.;!]|\s+(?:and|so|but)\b)",
     "moved",
+)
+# "oh wait not all nuts actually, just tree nuts": what was said, made narrower
+_NARROWED = _grx(
+    r"\bnot\s+all\s+(?P<old>[a-z]+(?:\s+[a-z]+)?)\s*(?:actually|tbh)?\s*[,;.\-–—]?\s*"
+    r"(?:just|only)\s+(?P<new>[a-z]+(?:\s+[a-z]+)?)(?=\s*(?:$|[,.;!]))",
+    "all",
 )
 # "sorry moved out of rathmines in the summer": the home left
 _MOVED_OUT_OF = _grx(
@@ -9463,7 +9492,7 @@ _UPGRADE_DONE = _grx(
 _PORT_ASSIGNED = _grx(r"\bport\s*=\s*(?P<new>\d{2,5})\b(?=[^\n]{0,20}?\bnow\b)", "port")
 # Messages that only update what earlier ones said ("upgrade done, app connected to 16") yield
 # through these, though no rule of their own can match
-_UPDATE_BITS: Final = _bits(_UPGRADE_DONE, _PORT_ASSIGNED, _MOVED_OUT_OF)
+_UPDATE_BITS: Final = _bits(_UPGRADE_DONE, _PORT_ASSIGNED, _MOVED_OUT_OF, _NARROWED)
 # "wait actually staging is on postgres now": a later message gives a setting the session stated
 # a new value, naming the setting by its first word
 _ACTUALLY_NOW = _grx(
@@ -11052,6 +11081,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._bare_version(event, m, hits)
             if mask & _MOVED_OUT_OF.bit:
                 self._moved_out(event, hits, mask)
+            if mask & _NARROWED.bit and (m := _NARROWED.search(text, mask)):
+                self._narrowed(event, m, hits)
             if mask & _PET_RENAMED.bit and (m := _PET_RENAMED.search(event.text, mask)):
                 self._pet_renamed(event, m, hits)
             elif mask & _PET_NAME_CHANGED.bit and (m := _PET_NAME_CHANGED.search(event.text, mask)):
@@ -11530,7 +11561,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         ):
             self._pets_named_later(text[:limit], seq, hits)
         if (
-            sign_off := _SIGN_OFF.search(text[:limit]) or _SIGN_OFF_LINE.search(text[:limit])
+            sign_off := _SIGN_OFF.search(text[:limit])
+            or _SIGN_OFF_LINE.search(text[:limit])
+            or _SIGN_OFF_DASH.search(text[:limit])
         ) and limit == len(text):
             self._signed_off(text, sign_off, seq, hits)
         if "go by" in text[:limit] or "call me" in text[:limit].casefold():
@@ -11708,6 +11741,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         name = m.group("name")
         if name.casefold() in _NOT_SIGNED:
             return
+        # ("regards team", "thx - all"): a lower-case word after "regards" or a dash names no one
+        # unless it is no English word ("thx - mark" stays: a dash on the same line signs)
+        if (
+            m.re is _SIGN_OFF_DASH
+            and name.islower()
+            and is_common_word(name)
+            and not re.search(r"[-–—~]\s*\w+\s*[.!]*\s*$", m.group())
+        ):
+            return
         name = name[:1].upper() + name[1:]
         if (
             name.casefold() in _ASSISTANT_NAMES
@@ -11718,7 +11760,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             or _THIRD_PARTY.search(text)
             or _VOCABULARY.fullmatch(name)
             # ("thanks, Sam" may greet a place; "thx\n- sam" on its own line signs)
-            or (is_town(name) and m.re is not _SIGN_OFF_LINE)
+            or (is_town(name) and m.re is _SIGN_OFF)
             or not _names(name)
             # a pasted email or message ends with its writer's name
             or _PASTED_TEXT.search(text)
@@ -12969,6 +13011,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     self._take_back(hit, hits, event.seq, aside.span())
             found = _DENIAL_ASIDE.search(event.text, aside.end())
 
+    def _narrowed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "im allergic to nuts" then "not all nuts actually, just tree nuts": the allergy or
+        taste said before is the narrower one now."""
+        old, new = m.group("old").casefold(), m.group("new")
+        for hit in [h for h in hits if h.kind in ("allergy", "preference") and h.evidence]:
+            field = "allergen" if hit.kind == "allergy" else "object"
+            held = (hit.values.get(field) or "").casefold()
+            if hit.evidence[0][0] < event.seq and held and old.startswith(held.rstrip("s")):
+                new_hit = _Hit(hit.kind, {**hit.values, field: new}, None)
+                self._replace(hit, new_hit, hits, event.seq, m.span("new"))
+                return
+
     def _moved_out(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> None:
         """ "im in Rathmines" ... "sorry moved out of rathmines in the summer": a home said
         before that the user says they moved out of is no longer where they live."""
@@ -13131,9 +13185,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "my brother Tomasz" then "technically brother in law": the relative said last whose
         relation the precise one contains (brother in brother-in-law, sister in half-sister,
         daughter in stepdaughter) is that relative."""
-        new_relation = _normal("relationship", "relation", m.group("new"))
+        said = m.group("new") or m.group("new2")
+        new_relation = _normal("relationship", "relation", said)
         if new_relation is None:
             return False
+        denied = _normal("relationship", "relation", m.group("old")) if m.group("old") else None
         held = [
             h
             for h in hits
@@ -13141,12 +13197,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             and h.evidence[-1][0] < event.seq
             and (old := h.values.get("relation"))
             and old != new_relation
-            and re.search(rf"\b{re.escape(old)}\b", new_relation)
+            # ... or the one the message denied by name of relation
+            and (old == denied if denied else re.search(rf"\b{re.escape(old)}\b", new_relation))
         ]
         if not held:
             return False
         new = _Hit("relationship", {**held[-1].values, "relation": new_relation}, None)
-        self._replace(held[-1], new, hits, event.seq, m.span("new"))
+        self._replace(held[-1], new, hits, event.seq, m.span("new" if m.group("new") else "new2"))
         return True
 
     def _species_fixed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
