@@ -8082,8 +8082,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "formatter", "value": m.group("val")}, m.span())
     if not _THIRD_PARTY.search(c):
         for m in _CI_USED.finditer(c, mask):
-            said = m.group("val") or m.group("on") or m.group("runs")
-            value = " ".join(said.casefold().split())
+            ci_said = m.group("val") or m.group("on") or m.group("runs")
+            value = " ".join(ci_said.casefold().split())
             yield _Hit("working_state", {"subject": "ci", "value": value}, m.span())
     for m in _BUILD_TOOL.finditer(c, mask):
         value = m.group("val") or m.group("val2")
@@ -9636,13 +9636,6 @@ def _settings_naming(hits: list[_Hit], gone: list[_Hit], seq: int, word: str) ->
         h
         for h in _earlier_settings(hits, gone, seq)
         if word in (value := (h.values["value"] or "").casefold()).split() and value != word
-    ]
-
-
-def _earlier_settings(hits: list[_Hit], gone: list[_Hit], seq: int) -> list[_Hit]:
-    """The settings still held that a message before ``seq`` stated last."""
-    return [
-        h for h in hits if h.kind == "working_state" and h not in gone and h.evidence[-1][0] != seq
     ]
 
 
