@@ -343,11 +343,15 @@ class LiteralPrefilter:
         if folded.isascii():  # the common case: bytes.translate splits words faster than \w+
             by_ascii_word = self._by_ascii_word
             words = folded.encode().translate(_ASCII_NON_WORD_TO_SPACE).split()
+            # ("py3.12", "node20": a word typed straight before its number is still that word)
+            words += [w.rstrip(b"0123456789") for w in words if w[-1:].isdigit()]
             for ascii_word in by_ascii_word.keys() & words:
                 mask |= by_ascii_word[ascii_word]
         else:
             by_word = self._by_word
-            for word in by_word.keys() & _WORD.findall(folded):
+            found = _WORD.findall(folded)
+            found += [w.rstrip("0123456789") for w in found if w[-1:].isdigit()]
+            for word in by_word.keys() & found:
                 mask |= by_word[word]
         for chars, bits in self._by_char_class:
             if chars.search(folded):
