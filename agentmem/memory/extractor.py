@@ -10187,7 +10187,6 @@ _SEXED_NAMES = _rx(
     r"\b(?P<a>[a-z][\w'’\-]*)\s*\((?P<sa>girl|boy)\)"
     r"(?:\s*(?:,|&|\band\b)\s*(?P<b>[a-z][\w'’\-]*)\s*\((?P<sb>girl|boy)\))?"
 )
-_CHILD_OF_SEX: Final = {"girl": "daughter", "boy": "son"}
 _ANSWER_NO = _rx(
     rf"^\W*(?:(?:wait|sorry|oh|ah|hmm+|oops|haha|lol)\W+)*(?:(?:no|nope|nah)\W+)*(?:no|nope|nah"
     rf"|not\s+really)\W+(?:(?:wait|sorry|sry|oops|my\s+bad)\W+)*"
@@ -12279,7 +12278,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     and (h.values.get("name") or "").casefold() == m.group("a").casefold()
                 ):
                     continue
-                h.values = {**h.values, "relation": _CHILD_OF_SEX[m.group("sa").casefold()]}
+                h.values = {**h.values, "relation": _KID_RELATION[m.group("sa").casefold()]}
                 second = m.group("b")
                 if (
                     second
@@ -12289,7 +12288,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         for o in hits[before:]
                     )
                 ):
-                    relation = _CHILD_OF_SEX[m.group("sb").casefold()]
+                    relation = _KID_RELATION[m.group("sb").casefold()]
                     one = _Hit(
                         "relationship", {"relation": relation, "name": second.title()}, h.verb
                     )
@@ -12874,11 +12873,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not any(o.values.get("subject") == h.values.get("subject") for o in earlier)
             ]
             if back:
-                new = _Hit("working_state", {**back[-1].values, "value": version}, None)
-                new.evidence.append((event.seq, *m.span()))
-                new.stated_end = m.end()
-                hits.append(new)
-                self._note(event.seq, *m.span(), None, (new,))
+                self._new_setting(event, hits, back[-1:], version, m.span())
             return
         elif len({h.values.get("subject") for h in earlier}) == 1:
             hit = earlier[-1]
@@ -12893,11 +12888,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and (h.values.get("subject") or "").endswith(" version")
             ]
             if len({h.values.get("subject") for h in gone}) == 1:
-                new = _Hit("working_state", {**gone[-1].values, "value": version}, None)
-                new.evidence.append((event.seq, *m.span()))
-                new.stated_end = m.end()
-                hits.append(new)
-                self._note(event.seq, *m.span(), None, (new,))
+                self._new_setting(event, hits, gone[-1:], version, m.span())
             return
         if hit.values.get("value") != version:
             new = _Hit("working_state", {**hit.values, "value": version}, None)
