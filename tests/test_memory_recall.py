@@ -7847,3 +7847,91 @@ def test_names_family_diets_and_languages_put_right_or_signed(tmp_path: Path) ->
             ("an in-law's first word", "my son in law ravi is visiting", "a son named"),
         ),
     )
+
+
+def test_names_pets_setups_and_jobs_said_tersely(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("a name a village spells", "olga here!! whats a good stretch for lower back", "olga"),
+            ("a name a word spells", "ines here, quick q about tax codes", "name is ines"),
+            ("too formal", "just call me tam, tamsin is way too formal", "name is tamsin"),
+            (
+                "signed alone",
+                "write my landlord a note that the sink leaks, keep it short. sign amara",
+                "name is amara",
+            ),
+            ("signed from me", "thank you card for the ward pls. sign it from me, kat", "is kat"),
+            (
+                "a whole name before the next clause",
+                "im dawit bekele i moved here last year, help with a visa letter",
+                "name is dawit bekele",
+            ),
+            (
+                "pets where, then names",
+                "i have 2 guinea pigs at home tofu and bao, what hay is best",
+                "named bao",
+            ),
+            (
+                "a pet renamed",
+                (
+                    "my hamster fudge wont use his wheel",
+                    "fudge was his shelter name, my daughter renamed him biscuit last week",
+                ),
+                "named biscuit",
+            ),
+            (
+                "settings listed",
+                "bundler vite, test runner vitest. why does hmr reload twice",
+                "test runner is vitest",
+            ),
+            (
+                "ports listed",
+                "backend port 8000, frontend port 3000. cors error on login",
+                "frontend port is 3000",
+            ),
+            (
+                "a job after the ask",
+                "fix my email signature, currently data analyst at a startup called brightwave",
+                "brightwave",
+            ),
+            (
+                "myself working as",
+                "myself working as site engineer in larsen only, pls help with leave letter",
+                "site engineer",
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "an employer put right",
+                (
+                    "im a cashier at aldi, can u help with my rota",
+                    "sorry i meant lidl not aldi lol",
+                ),
+                "lidl",
+                "aldi",
+            ),
+            ("a nickname put right", ("call me rob", "no wait, actually bert"), "bert", "rob"),
+            (
+                "a branch set a while ago",
+                ("deploy branch is main", "we switched deploy branch to prod a while ago"),
+                "deploy branch is prod",
+                "ago",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "a parrot's words",
+                "my cockatiel pip is learning italian words, i speak italian to him",
+                "learning",
+            ),
+            ("a city opening", "paris here, so rainy", "name"),
+            ("signed as called", "everyone calls me mo so sign it mo", "name is mo"),
+        ),
+    )

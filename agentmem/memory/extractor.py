@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/54"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/55"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -133,6 +133,8 @@ _INSTITUTION_FIRST = (
     # "im head chef at trattoria lucia", "i work at padaria sousa": a shop's trade word first
     "|trattoria|osteria|pizzeria|ristorante|padaria|pastelaria|panader[ií]a|restaurante"
     "|farmacia|farm[áa]cia|taverna|boulangerie|brasserie|supermercado"
+    # "maths teacher at liceo galilei": a school named in its own language
+    "|liceo|istituto|scuola|lyc[ée]e|coll[èe]ge|[ée]cole|escuela|instituto|gymnasium"
     # "policy advisor at gemeente utrecht": a town's council in its own language
     "|gemeente|comune|ayuntamiento|prefeitura|municipio|mairie|stadt|kommune|kommun"
     # "nurse at the uniklinik augsburg": a German university hospital, named by its town
@@ -639,6 +641,9 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:but\s+)?now\s+(?:it{_A}?s\s+)?(?:pnpm|yarn|npm|poetry|uv|pipenv|bun|conda)\b)"
     # "how much should i ask for in lisbon, still living here": the state after the ask
     rf"|,\s*(?=still\s+(?:living|based|working)\b)"
+    # "can u help me write my standup, currently junior frontend dev at a startup called
+    # tidepool": the job held now, its subject left out, after the ask
+    rf"|,\s*(?=currently\s+(?:an?\s+)?[\w\-]+(?:\s+[\w\-]+){{0,3}}?\s+(?:at|for|with)\s)"
     # "we switched to pnpm like 2 weeks ago, theres no yarn.lock anymore": a new statement
     rf"|,\s+(?=there{_A}?s\b|theres\b|there\s+(?:is|are)\b)"
     # "i teach at a school so weekdays im stuck till 4": what follows "so" has its own subject
@@ -2403,6 +2408,10 @@ _WHEN_GOT = _rx(
 _APPOSED_NAME = _rx(
     r"\s*,\s*(?P<names>[a-z][a-z'’\-]{1,19})(?=\s*,\s*(?:an?|the|shes|hes|she|he|my|our|\d)\b)"
 )
+_PETS_WHERE_WHEN = _rx(
+    r"\s+(?:at\s+home|(?:last|this)\s+(?:week|month|year|weekend|spring|summer|autumn|winter)"
+    r"|(?:\d+|a|two|three|four|few)\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday|recently)"
+)
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
 
@@ -2567,7 +2576,12 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
                 if items[0][0].group("noun").casefold() == "twins"
                 else _COUNTS.get(qty, _digit(qty))
             )
-            items[0] = (items[0][0], _counted_names(c, pos, count, pet=is_pet))
+            names = _counted_names(c, pos, count, pet=is_pet)
+            # "2 bunnies at home mochi and pip", "adopted two cats last week, salt and pepper":
+            # where or since when the pets are, then their names
+            if not names and is_pet and (gap := _PETS_WHERE_WHEN.match(c, pos)):
+                names = _counted_names(c, gap.end(), count, pet=True)
+            items[0] = (items[0][0], names)
         # "two childs, a boy and a girl": the children, said as what they are
         if (
             items
@@ -2873,7 +2887,7 @@ _NAME_IS = _Gated(
         # ("Nguyễn Thị Thu Hương": four parts; "sign it with my name, its agnieszka nowak")
         rf"(?:(?:it{_A}?s|it\s+is)\s+)?"
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{0,2}})"
-        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im)\b)"
+        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im|lol|haha|tho)\b)"
     ),
     "name names myself passport",
 )
@@ -3030,6 +3044,10 @@ _SIGN_AS = _Gated(
         rf"|\b(?:(?i:sign)\s+(?i:it\s+off|it|off)\s+|(?i:it{_A}?s|its|it\s+is)\s+)(?i:from\s+me)"
         rf"\s*,\s*(?P<lower>{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{1,2}})"
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|pls|please|thanks|thx)\b)"
+        # "polite but firm. sign fatou", "sign it from me, jo": one given name in lower case,
+        # last in what the user asks
+        rf"|\b(?i:sign)\s+(?:(?i:it\s+off|it|off)\s+)?(?:(?P<me2>(?i:from\s+me))\s*,?\s*)?"
+        rf"(?P<alone>{_LOWER_NAME})(?=\s*[.!]*\s*$)"
     ),
     "sign from",
 )
@@ -3039,7 +3057,8 @@ _SIGN_AS = _Gated(
 _IM_FULL_NAME = _Gated(
     re.compile(
         rf"(?:^|[.!?]\s+)\W*(?:(?i:hi|hey|hello|ok|so)\W+)?(?i:i{_A}?m|im|i\s+am)\s+"
-        rf"(?P<lower>{_LOWER_NAME}\s+{_LOWER_NAME})(?=\s*,)"
+        # ("im thanh huong, vietnamese is my first language": the clause may end at the comma)
+        rf"(?P<lower>{_LOWER_NAME}\s+{_LOWER_NAME})(?=\s*,|\s*$|\s+i\s)"
         # ... "full name" after "my" or where a sentence, clause or form line opens (never
         # "her full name", "my moms full name")
         rf"|(?:(?<=\b(?i:my)\s)|(?:^|(?<=[.!?,;:/\n]))\s*)"
@@ -3074,7 +3093,7 @@ _NAMING_TAIL = _rx(
     # "call me kat, nobody calls me katarzyna"
     r"|\s*,\s*(?:nobody|no\s+one|noone|everyone|everybody)\s+(?:calls|does)\b"
     # "pls call me jo, joanna feels so formal"
-    r"|\s*,\s*(?!(?:that|it|this|which|thats|its|he|she|they)\b)[a-z]+\s+(?:feels|is|sounds|seems)\s+(?:so\s+|too\s+|way\s+too\s+|really\s+)?"
+    r"|\s*,\s*(?!(?:that|it|this|which|thats|its|he|she|they)\b)(?P<formal>[a-z]+)\s+(?:feels|is|sounds|seems)\s+(?:so\s+|too\s+|way\s+too\s+|really\s+)?"
     r"(?:formal|long|stiff|old|fancy)\b"
 )
 # ... but never one that says when or how to call ("call me back pls", "call me later pls")
@@ -3200,10 +3219,17 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         message_start
         and (m := _NAME_HERE.match(c, mask))
         and (said := m.group("name") or m.group("name2"))
-        and (names := _given_names(said))
+        and (names := _given_names(said) or _word_name(said))
         and len(names) == len(said.split())
-        # "London here, raining again", "Nobody here": a place or a word, not a name
-        and not (m.group("name2") and (is_town(said) or is_common_word(said.casefold())))
+        # "London here, raining again", "Nobody here": a city or a word, not a name; a given
+        # name a word or a village also spells is a name ("ines here", "greta here!!")
+        and not (
+            m.group("name2")
+            and (
+                canonical_place(said, wordlike=True)
+                or (is_common_word(said.casefold()) and not _word_name(said))
+            )
+        )
     ):
         yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _NAME_IS.finditer(c, mask):
@@ -3253,6 +3279,11 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
     ):
         yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _SIGN_AS.finditer(c, mask):
+        if alone := m.group("alone"):
+            names = _given_names(alone) or (_word_name(alone) if m.group("me2") else [])
+            if names and (m.group("me2") or not _WRITTEN_FOR_SOMEONE.search(c, 0, m.start())):
+                yield _Hit("name", {"name": names[0]}, m.span())
+            continue
         if lower := m.group("lower"):
             names = _given_names(lower) or _lower_full_name(lower)
             if len(names) == len(lower.split()):
@@ -3279,6 +3310,13 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _CALL_ME.finditer(c, mask):
         raw = m.group("name")
+        # "u can call me bea, beatriz is too formal": the name too formal to use is the name
+        if (
+            (tail := _NAMING_TAIL.match(c, m.end()))
+            and tail.group("formal")
+            and (formal := _given_names(tail.group("formal")))
+        ):
+            yield _Hit("name", {"name": formal[0]}, (m.start(), tail.end("formal")))
         if names := _given_names(raw):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
         elif (
@@ -4578,8 +4616,17 @@ _OCCUPATION = [
     _grx(
         rf"(?:^\W*|,\s*)(?:and\s+|but\s+)?(?:currently|presently)\s+(?:working\s+as\s+)?"
         rf"(?:a\s+|an\s+)?(?P<role>{_ROLE})(?:\s+(?:at|for|with)\s+(?P<org>{_ORG}))?"
-        rf"(?=\s*(?:$|[,.;!?])|\s+(?:on|in|since|and|but|so|now|atm|rn)\b)",
+        # ("currently junior frontend dev at a startup called tidepool": the employer read after)
+        rf"(?=\s*(?:$|[,.;!?])|\s+(?:on|in|since|and|but|so|now|atm|rn)\b"
+        rf"|\s+(?:at|for|with)\s+(?:a|an)\s+(?:[\w\-]+\s+)?(?:company|firm|startup|business"
+        rf"|agency|shop)\s+(?:called|named)\s)",
         "currently presently",
+    ),
+    # Indian English "myself working as QA analyst in infosys only"
+    _grx(
+        rf"(?:^\W*|[,.;!]\s*)(?:(?:hi|hello|hey)\W+)?myself\s+(?:currently\s+|now\s+)?"
+        rf"working\s+(?:as|like)\s+(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "myself",
     ),
     # a fragment that opens a message: "vet tech here", "swe at google, live in brooklyn"
     _grx(
@@ -7006,6 +7053,9 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
                     ]
                     joined_by_and = word in ("and", "&")
                     continue
+            elif _pet_speaks(item, cue[1].start()):
+                pending, carried = [], None
+                continue
             else:
                 level, m = cue
                 after = [lang for lang in langs if lang.start() > m.start()]
@@ -7038,6 +7088,20 @@ _LAST_SUBJECT = _rx(
 )
 
 
+# "my african grey coco is only learning german words": what a pet learns is not the user's
+_PET_SUBJECT = _rx(
+    rf"\b(?:my|our)\s+(?:[\w\-]+\s+){{0,2}}?(?:{_PET_SURFACE})(?:\s+[a-z]+)?\s+(?:is|was|keeps)\b"
+)
+
+
+def _pet_speaks(text: str, at: int) -> bool:
+    """Whether the words at ``at`` are said of a pet named as the subject before them, with
+    no "i" between."""
+    return any(
+        not _SELF_SUBJECT.search(text, p.end(), at) for p in _PET_SUBJECT.finditer(text, 0, at)
+    )
+
+
 def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
     for level, pattern in _LANGUAGE:
         for m in pattern.finditer(c, mask):
@@ -7045,7 +7109,7 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
                 m.group().startswith(",")
                 and (last := _LAST_SUBJECT.search(c, 0, m.start())) is not None
                 and not last.group("own")
-            ):
+            ) or _pet_speaks(c, m.start()):
                 continue
             group = next(
                 (g for g in ("langs", "langs2", "langs3") if m.groupdict().get(g)), "langs"
@@ -7072,6 +7136,8 @@ _WS_VALUE = (
     r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
     # ("backend is django 4.2 python version 3.12": the next setting's name ends the value)
     r"(?=\s*$|\s*[,;(]|\s+[\w.\-]+\s+version\s+v?\d"
+    # "region is europe west right since im in rotterdam": a question tag
+    r"|\s+right\s+(?:since|cos|cuz|because|bc|as)\b|\s+right\W*$"
     r"|\s+(?:and|but|so|because|cos|cuz|coz|which|since|now|though|although|too"
     r"|here|there|fwiw|imo|afaik"
     r"|just\s+now|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
@@ -7650,6 +7716,25 @@ _TECH_FRAGMENT = _grx(
     rf"|\s+(?:{_TECH_NAMES})\s*v?\d+(?:\.\d+)*(?=\s*(?:$|[,.;(]))))",
     " ".join(_TECHS) + " spring next",
 )
+# "linter eslint, formatter prettier, print width 120", "db mysql 8, redis 7": settings listed
+# by name and value with no verb, read only in a list of two settings or more
+_LIST_HEADS = (
+    r"db|database|orm|linter|formatter|bundler|test\s+runner|package\s+manager"
+    r"|state\s+management|(?:celery\s+)?broker|cache|queue|task\s+runner|state\s+backend"
+    r"|print\s+width|(?:max\s+)?line\s+length|(?:api|app|web|frontend|backend|dev\s+server)\s+port"
+    r"|msrv|edition|(?:min(?:imum)?\s+)?deployment\s+target"
+)
+_HEAD_VALUE = _grx(
+    rf"(?:^\W*|(?<=[,;/:])\s*|(?<=\.)\s+)(?P<subj>{_LIST_HEADS})\s+"
+    r"(?P<val>(?!(?:is|are|was|were|for|the|a|an|on|in|at|with|and|or|to|of|that|this|it|its"
+    r"|has|have|not|no|keeps|config|setup|error|issue|stuff|file|thing|problem)\b)"
+    r"[a-z][\w.\-]*(?:\s+v?\d+(?:\.\d+)*)?|\d+(?:\.\d+)*)"
+    r"(?=\s*(?:$|[,;/.(])|\s+(?:w/?|with)\s)",
+    "db database orm linter formatter bundler runner manager management broker cache queue"
+    " backend width length port msrv edition target",
+)
+_TECH_ITEM = re.compile(_TECH_VERSION, re.IGNORECASE)
+_LIST_GAP = re.compile(r"\s*[,;/]\s*(?:and\s+)?")
 # ... and the one it runs on, right after it
 _TECH_ON = _rx(rf"\s+(?:(?:on|w/|with)\s+)?(?:{_TECH_VERSION})(?=\s*(?:$|[,.;(]))")
 _THEIR_SETUP = _rx(
@@ -7659,6 +7744,43 @@ _THEIR_SETUP = _rx(
     r"|\b(?!(?:my|our|the|this|project|repo|app)\b)[a-z]+['’]s\s+(?:context|stack|setup|env"
     r"|environment)\s+(?:is|was|uses)\b"
 )
+# "his is db mysql 8, cache redis 7. mine: db postgres 16", "article benchmarked on: node 20,
+# bun 1.0": a list said of another's setup or of a text's, until the user names their own
+_THEIRS_LEAD = _rx(
+    r"\b(?:his|hers|theirs|(?:his|her|their)\s+(?:one|repo|setup|stack|env))\s+(?:is|are|has"
+    r"|uses|runs)?\s*:?"
+    r"|\b(?:article|post|blog|tutorial|benchmark|video|course|readme|book|spec)\b[^.:\n]{0,30}:"
+)
+_FOR_ANOTHER = _rx(r"\b(?:for|from|on\s+behalf\s+of)\s+(?:my|our|his|her|their)\s+[\w\-]+")
+_FROM_ME = _rx(rf"\bfrom\s+me\b|\bthat{_A}?s\s+me\b|\bthats\s+me\b")
+_TIMED_LEAD = _grx(
+    r"(?:^|(?<=[.!?])\s+)\W*(?:(?:just|only|ok|so)\s+)*(?:for\s+(?:today|now|tonight|this\s+(?:session"
+    r"|run|test|week|sprint|morning|afternoon|branch|experiment))|temporarily)\b[^.!?\n,]{0,50},",
+    "for temporarily",
+)
+_TAG_RIGHT = re.compile(r"\s+right\b(?=\s+(?:since|cos|cuz|because|bc|as)\b|\W*$)", re.I)
+_MINE_LEAD = _rx(r"\b(?:mine|ours|my|our)\b")
+_SPEC_PREFACE = _grx(
+    r"\b(?:take[\s\-]?home|requirements\s*:|job\s+(?:ad|advert|posting|spec|description)"
+    r"|the\s+(?:tutorial|course|article|blog(?:\s+post)?|video|assignment)\s+(?:uses|wants|is\s+on"
+    r"|has|says))\b",
+    "take home requirements job tutorial course article blog video assignment",
+)
+# "so postgres 16, redis 7, api on 3000 in their setup": whose, said after the list
+_THEIRS_AFTER = _rx(
+    r"\bin\s+(?:their|his|her|the\s+(?:blog|tutorial|article|post)(?:['’]?s)?)\s+(?:setup|repo"
+    r"|config|project|stack|compose|example)\b"
+)
+
+
+def _theirs(c: str, start: int, end: int) -> bool:
+    """Whether the setting at ``start:end`` is in a list said of another's or a text's setup."""
+    if _THEIRS_AFTER.search(c, end):
+        return True
+    lead = max((m.end() for m in _THEIRS_LEAD.finditer(c, 0, start)), default=-1)
+    return lead >= 0 and not _MINE_LEAD.search(c, lead, start)
+
+
 _PM_FRAGMENT = _rx(rf"[,;]\s*(?P<pm>{_PACKAGE_MANAGERS})(?=\s*$|\s*[,.;])")
 # "tabs not spaces in this repo", "we use ruff not black"
 _INDENT = _grx(r"(?<!\d\s)\b(?P<val>tabs|spaces)\s*,?\s+not\s+(?:tabs|spaces)\b", "not")
@@ -7970,7 +8092,11 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
     for m in _PM_CHAINED.finditer(c, mask):
         # "his laptop has node 16 and npm 8": another's machine
-        if _THIRD_PARTY.search(c, 0, m.start()) or _OTHER_TEAM.search(c, 0, m.start()):
+        if (
+            _THIRD_PARTY.search(c, 0, m.start())
+            or _OTHER_TEAM.search(c, 0, m.start())
+            or _theirs(c, m.start(), m.end())
+        ):
             continue
         value = f"{m.group('pm') or m.group('pm2')} {m.group('ver')}"
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
@@ -8027,6 +8153,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("working_state", {"subject": subject, "value": m.group("ver")}, m.span())
     for m in _RENAMED.finditer(c, mask):
         value = _version_only(m.group("val"))
+        # "we switched deploy branch to release a while ago": when it was set
+        value = value[: a.start() - 1] if (a := _AGO_TAIL.search(value)) and a.start() else value
         if value.casefold().split()[0] not in _STATE_WORDS:
             subject = m.group("subj")
             # "we bumped python to 3.12": a tool named with a number is its version
@@ -8047,7 +8175,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     fragments = [
         m
         for m in _TECH_FRAGMENT.finditer(c, mask)
-        if not _THEIR_SETUP.search(c, 0, m.end("tech")) and not _OTHER_TEAM.search(c, 0, m.start())
+        if not _THEIR_SETUP.search(c, 0, m.end("tech"))
+        and not _OTHER_TEAM.search(c, 0, m.start())
+        and not _theirs(c, m.start(), m.end())
     ]
     for m in fragments:
         for part in (m, _TECH_ON.match(c, m.end())):
@@ -8060,6 +8190,22 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
                 {"subject": f"{tech} version", "value": part.group("ver")},
                 (m.start(), part.end()),
             )
+    listed = [
+        m
+        for m in _HEAD_VALUE.finditer(c, mask)
+        if not _THEIR_SETUP.search(c, 0, m.start())
+        and not _OTHER_TEAM.search(c, 0, m.start())
+        and not _theirs(c, m.start(), m.end())
+    ]
+    if listed:
+        items = sorted([m.span() for m in listed] + [m.span() for m in _TECH_ITEM.finditer(c)])
+        for m in listed:
+            if any(
+                _LIST_GAP.fullmatch(c, end, m.start()) or _LIST_GAP.fullmatch(c, m.end(), start)
+                for start, end in items
+            ):
+                subject = " ".join(m.group("subj").casefold().split())
+                yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     if fragments:
         for m in _PM_FRAGMENT.finditer(c):
             yield _Hit(
@@ -8097,6 +8243,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
 
 # Words that follow a setting's value without being part of it ("8088 locally", "3.11
 # everywhere else", "postgres 15 running in docker compose").
+_AGO_TAIL = re.compile(
+    r"(?:a\s+while|a\s+(?:few|couple)(?:\s+of)?\s+\w+|an?\s+\w+|some\s+\w+|\d+\s+\w+)\s+ago\b"
+)
 _VALUE_STOP: Final = frozenset(
     _words(
         "locally everywhere else running in on for with everything now here there too also anyway"
@@ -8122,6 +8271,9 @@ def _setting(value: str) -> str:
             kept.extend(words[i : i + 2])
             break
         if word.casefold() in _VALUE_STOP:
+            break
+        # "we switched deploy branch to release a while ago": when it was set
+        if _AGO_TAIL.match(" ".join(words[i:]).casefold()):
             break
         # "our msrv is 1.70 officialy": an adverb after a number (typed right or not) is not
         # part of the version
@@ -8214,6 +8366,9 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
     for subject, pattern in _WORKING_STATE:
         for m in pattern.finditer(c, mask):
             if _FOR_REPO.search(c, 0, m.start()):  # "line length for this repo is 100"
+                continue
+            # "region is europe west right since im in rotterdam": a question tag asks
+            if _TAG_RIGHT.match(c, m.end("val")):
                 continue
             # "formatting in this repo is prettier": "this repo" is not the subject; in "in
             # this repo the quote style is single quote" the subject follows its own "the"
@@ -8499,6 +8654,7 @@ _RULES: Final = (
         _rule_tech,
         _bits(
             _TECH_FRAGMENT,
+            _HEAD_VALUE,
             _INDENT,
             _FORMATTER,
             _BUILD_TOOL,
@@ -8940,7 +9096,9 @@ _CORRECTED_VALUE = _grx(
     # "gift ideas for my sister ana" then "i mean my sister in law, ana is my brothers wife"
     rf"|^\W*(?:(?:sorry|oops|sry|wait|oh)\W+)?i\s+mean\s+my\s+"
     rf"(?P<value2>[a-z][\w'’\-]*(?:\s+(?!{_FILLER}|now\b)[a-z][\w'’\-]*){{0,2}})"
-    rf"(?=\s*(?:$|[,.;!?—–]))",
+    rf"(?=\s*(?:$|[,.;!?—–]))"
+    # "sorry typo i meant kpmg not deloitte lmao": the value, then the one it replaces
+    rf"|\bi\s+meant\s+(?P<fixed>[a-z][\w'’\-]*)\s+not\s+(?P<denied>[a-z][\w'’\-]*)\b",
     "should meant make mean",
 )
 # "well technically nibbles is a gerbil not a hamster": the species of a pet, put right
@@ -9169,8 +9327,11 @@ _RENAMED_NOT = _grx(
     rf"(?P<new2>{_NAME}|[A-Za-z][\w'’\-]{{1,19}})\b"
     # "oh wait sorry its my cousin Donna not dawn": the relative said again, renamed
     rf"|\b(?:its|it{_A}s|it\s+is)\s+my\s+{_REL_SURFACE}\s+(?P<new3>{_NAME}|[a-z][\w'’\-]{{1,19}})\s*,?\s+"
-    rf"not\s+(?P<old3>{_NAME}|[a-z]+)\b",
-    "called named name not",
+    rf"not\s+(?P<old3>{_NAME}|[a-z]+)\b"
+    # "kiwi was his old name lol, my son renamed him mango": the one pet held, renamed
+    rf"|\brenamed\s+(?:him|her)\s+(?:to\s+)?(?P<new4>{_NAME}|[a-z][\w'’\-]{{1,19}})"
+    rf"(?=\s*$|\s*[,.;!]|\s+(?:last|this|a|in|and|so|because|bc|lol)\b)",
+    "called named name not renamed",
 )
 # "forget the gluten-free bit", "ignore what i said about the cat"
 _FORGET_WHAT = _grx(
@@ -9933,6 +10094,9 @@ _CORRECTED_LEAD = _rx(
     # ("no wait sorry vegan actually": the leads may pile up)
     r"^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*)\s+"
     r"(?:actually|technically|really)\b"
+    # "no wait, actually kit": the whole message, after the leads, is the corrected value
+    r"|^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+actually\W+(?:an?\s+)?"
+    r"(?P<alone>[a-z][\w'’\-]*)\W*$"
 )
 # "my boyfriend Marco - fiancé actually!!": the value first, then "actually"
 _VALUE_ACTUALLY = _rx(
@@ -9988,10 +10152,14 @@ _RESTATED: Final = {
     "diet": ("i'm {}", _rule_diet),
     "relationship": ("my {}", _rule_possessive),
     "occupation": ("i'm a {}", _rule_work),
+    # "im an audit associate at deloitte" ... "sorry typo i meant kpmg not deloitte"
+    "employer": ("i work at {}", _rule_work),
     "allergy": ("i'm allergic to {}", _rule_allergy),
     "home_location": ("i live in {}", _rule_home),
     # "my name is Daniela Ruiz, sorry Daniela Ruiz Ortega"
     "name": ("my name is {}", lambda c, mask: _rule_names(c, mask, False)),
+    # "call me chris" ... "no wait, actually kit"
+    "preferred_name": ("call me {} please", lambda c, mask: _rule_names(c, mask, False)),
 }
 
 
@@ -11521,6 +11689,48 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if mask & _NAMES_TALK.bit and _NAMES_TALK.search(text, mask):
             _drop_names_liked(hits, before)
         _drop_names_of_others(text[:limit], hits, before)
+        # "got this take home from a fintech: ... - database: postgres 15": a spec's settings
+        # are not the user's project's (until the user names their own)
+        if mask & _SPEC_PREFACE.bit and (spec := _SPEC_PREFACE.search(text[:limit], mask)):
+            hits[before:] = [
+                h
+                for h in hits[before:]
+                if h.kind != "working_state"
+                or h.evidence[-1][1] < spec.start()
+                or _MINE_LEAD.search(text, spec.end(), h.evidence[-1][1])
+            ]
+        # "just for today while i debug this, db is sqlite in-memory": a time that opens the
+        # sentence bounds the settings it goes on to state
+        if mask & _TIMED_LEAD.bit:
+            for lead in _TIMED_LEAD.finditer(text[:limit], mask):
+                stop = _SENTENCE_END.search(text, lead.end())
+                end = stop.start() if stop else len(text)
+                hits[before:] = [
+                    h
+                    for h in hits[before:]
+                    if h.kind != "working_state" or not lead.end() <= h.evidence[-1][1] < end
+                ]
+        # "write a note from my flatmate to the landlord ... sign it priya": signed for another
+        if (
+            " sign" in text[:limit]
+            and (other := _FOR_ANOTHER.search(text[:limit]))
+            and not _FROM_ME.search(text[:limit])
+        ):
+            hits[before:] = [
+                h
+                for h in hits[before:]
+                if h.kind != "name"
+                or h.evidence[-1][1] < other.start()
+                or not text[h.evidence[-1][1] : h.evidence[-1][2]].casefold().startswith("sign")
+                or "from me" in text[h.evidence[-1][1] : h.evidence[-1][2]].casefold()
+            ]
+        # "everyone calls me katya though so sign it katya": the name the user goes by, signed,
+        # is no other name of theirs
+        nicknames = {h.values["name"] for h in hits[before:] if h.kind == "preferred_name"}
+        if nicknames and " sign" in text[:limit]:
+            hits[before:] = [
+                h for h in hits[before:] if h.kind != "name" or h.values["name"] not in nicknames
+            ]
         # "domain is oracle-licensing-info.net hmm": a value mused over, not a setting stated
         hits[before:] = [
             h
@@ -13218,11 +13428,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "my daughter is called Nell not Nora": the named value is replaced wherever held."""
         done = False
         for m in _RENAMED_NOT.finditer(event.text, mask):
-            which = next(g for g in ("new", "new2", "new3") if m.group(g))
-            old = (m.group("old") or m.group("old2") or m.group("old3")).casefold()
+            which = next(g for g in ("new", "new2", "new3", "new4") if m.group(g))
             new_name = m.group(which)
             if new_name.isupper():  # "its MISO": shouted, not an acronym
                 new_name = new_name.title()
+            if which == "new4":
+                named = [h for h in hits if h.kind == "pet" and h.values.get("name")]
+                if len(named) != 1 or new_name.casefold() in _NOT_A_NAME:
+                    continue
+                old = (named[0].values["name"] or "").casefold()
+            else:
+                old = (m.group("old") or m.group("old2") or m.group("old3")).casefold()
             for hit in [h for h in hits if (h.values.get("name") or "").casefold() == old]:
                 new = _Hit(hit.kind, {**hit.values, "name": new_name}, None)
                 self._replace(hit, new, hits, event.seq, m.span(which))
@@ -13795,11 +14011,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             *_CORRECTED_VALUE.pattern.finditer(event.text),
             *_CORRECTED_LEAD.finditer(event.text),
         ):
-            g = "value2" if m.re.groupindex.get("value2") and m.group("value2") else "value"
+            g = next(
+                (k for k in ("value2", "alone", "fixed") if m.re.groupindex.get(k) and m.group(k)),
+                "value",
+            )
             value = m.group(g)
             for hit in reversed(hits):
                 restated = _RESTATED.get(hit.kind)
                 if restated is None or (g == "value2" and hit.kind != "relationship"):
+                    continue
+                # ... only the value the words deny
+                if g == "fixed" and not any(
+                    (v or "").casefold() == m.group("denied").casefold()
+                    for v in hit.values.values()
+                ):
                     continue
                 template, rule = restated
                 synthetic = template.format(value)
@@ -13823,6 +14048,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if name[:1].isupper() and previous_seq is not None:
                 for hit in reversed(hits):
                     held = hit.values.get("name")
+                    if g == "fixed" and (held or "").casefold() != m.group("denied").casefold():
+                        continue
                     if held and any(e[0] == previous_seq for e in hit.evidence):
                         if held.casefold() != name.casefold():
                             new = _Hit(hit.kind, {**hit.values, "name": name}, None)
