@@ -7935,3 +7935,70 @@ def test_names_pets_setups_and_jobs_said_tersely(tmp_path: Path) -> None:
             ("signed as called", "everyone calls me mo so sign it mo", "name is mo"),
         ),
     )
+
+
+def test_pets_homes_and_jobs_inside_questions_about_something_else(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "ours, called",
+                "how warm should a tortoise table be? ours is called pedro, hes 12",
+                "named pedro",
+            ),
+            (
+                "two of mine, called",
+                "can rabbits live outside in winter? mine are called pip & sage",
+                "named sage",
+            ),
+            (
+                "mine in brackets",
+                "what wheel size for a syrian hamster? mine (toffee) chews the bars all night",
+                "named toffee",
+            ),
+            (
+                "named after a rescue",
+                "picked up a rescue whippet on sunday, named her olive 🐶 how much food is enough",
+                "named olive",
+            ),
+            (
+                "a home beside tonight",
+                "is there a late vet near my flat in aarhus open tonight? my cat wont eat",
+                "aarhus",
+            ),
+            (
+                "a job before a customer's question",
+                "im an optician at specsavers and a customer asked if she can wear contacts "
+                "swimming, what do i tell her",
+                "specsavers",
+            ),
+            (
+                "a language after an indirect question",
+                "the nursery asked if we speak other languages at home, i speak twi and english",
+                "speaks twi",
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a district, not the city proper",
+                (
+                    "any pilates near home? im in glasgow",
+                    "sorry im actually in paisley not glasgow proper",
+                ),
+                "paisley",
+                "glasgow",
+            ),
+            (
+                "she is another species",
+                (
+                    "what treats are safe for a hamster? mine is called shelby",
+                    "sorry she's a gerbil not a hamster, same list?",
+                ),
+                "gerbil",
+                "hamster",
+            ),
+        ),
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/55"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/56"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -789,8 +789,14 @@ _DROPPED_IT = _rx(
     r"|they|you|u|we|i|my|your|the|a|an|any|anyone|anything|something|someone)\b)"
     r"(?=[\w.\-]*\d|[\w.\-]+\s+v?\d)[\w.\-]+(?:\s+v?[\d.]+)?\W*$"
 )
+# "a customer asked if she can take ibuprofen": after a verb of asking, "if" is "whether", an
+# indirect question, no condition
+_ASKED_IF = (
+    r"(?<!\basked\s)(?<!\bask\s)(?<!\basks\s)(?<!\basking\s)(?<!\bwondering\s)(?<!\bwonder\s)"
+    r"(?<!\bwondered\s)(?<!\bchecking\s)(?<!\bcheck\s)(?<!\bknow\s)(?<!\bknows\s)"
+)
 _HYPOTHETICAL = _grx(
-    rf"\b(?:if|unless|whether|suppose|supposing|imagine|imagining|pretend|pretending"
+    rf"{_ASKED_IF}\b(?:if|whether)\b|\b(?:unless|suppose|supposing|imagine|imagining|pretend|pretending"
     rf"|hypothetical(?:ly)?|let{_A}?s\s+say|in\s+case|would|wouldn{_A}?t|could|couldn{_A}?t"
     rf"|might|wish|someday|some\s+day|one\s+day|wanna|gonna|going\s+to|intend|intending"
     rf"|hopefully|should|shouldn{_A}?t|ought|dream\s+of|dreaming)\b"
@@ -5210,14 +5216,16 @@ _HOUSEHOLD_OWNER = _rx(
     r"|girlfriend)s?\b"
 )
 _A_PET_GOT = _rx(
-    rf"\b(?:won|got|adopted|bought|rescued|found|brought\s+home|took\s+(?:in|home))\s+"
+    rf"\b(?:won|got|adopted|bought|rescued|found|brought\s+home|took\s+(?:in|home)|picked\s+up)\s+"
     # "adopted one of the kittens, i named her sugar"
     rf"(?:a|an|two|three|2|3|one\s+of\s+(?:the|her|his|their|our|its)(?:\s+\w+)?)\s+"
     rf"(?:[\w\-]+\s+)?(?P<species>{_PET_SURFACE})\b"
 )
 _WE_NAMED_THEM = _rx(
-    rf"\b(?:we|i|(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?:(?:the|my|our)\s+)?(?:kids|son"
-    rf"|daughter|children|boys|girls|husband|wife|partner))\s+(?:have\s+|finally\s+|just\s+)?(?:named|called)\s+(?P<pron>him|her|it|them)\s+"
+    rf"(?:(?<=,\s)(?=named\s)|\b(?:we|i|(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?:(?:the|my|our)\s+)?(?:kids|son"
+    rf"|daughter|children|boys|girls|husband|wife|partner))\s+(?:have\s+|finally\s+|just\s+)?)"
+    # ("picked up a rescue lurcher yesterday, named him bean": the subject left out)
+    rf"(?:named|called)\s+(?P<pron>him|her|it|them)\s+"
     rf"(?P<a>{_LATER_PET_NAME})(?:\s*(?:,\s*|\s+(?:and|&|n)\s+)(?P<b>{_LATER_PET_NAME})"
     rf"(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&|n)\s+)(?P<c>{_LATER_PET_NAME}))?)?"
     rf"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|after|because|lol|haha)\b|\s+[^\w\s'’\-])"
@@ -5226,10 +5234,23 @@ _WE_NAMED_THEM = _rx(
 # "whats the right water temp for a betta? mine is called Sushi": the user's own one of the
 # animal the message just named
 _MINE_IS_CALLED = _rx(
-    rf"\bmine(?:\s+is|{_A}s)\s+(?:called|named)\s+(?P<name>{_LATER_PET_NAME})"
-    rf"(?=\s*$|\s*[,.;!?)(]|\s+(?:and|but|so|lol|haha|btw)\b)"
+    # ... "ours is called thistle", "mine are called ziggy & stardust", "our two are called fudge
+    # and waffle", "first winter doing it with ours, hes called gus"
+    rf"(?:\b(?:mine|ours)(?:\s+(?:is|are)|{_A}s|\s*,\s*(?:he|she|it)(?:{_A}?s|\s+is))"
+    rf"|\bour\s+(?:two|three|2|3)\s+are)\s+(?:called|named)\s+(?P<name>{_LATER_PET_NAME})"
+    rf"(?:\s*(?:,\s*|\s+(?:and|&|n)\s+|\s*&\s*)(?P<more>{_LATER_PET_NAME}))?"
+    rf"(?=\s*$|\s*[,.;!?)(]|\s+(?:and|but|so|lol|haha|btw|he|she|hes|shes|they|theyre)\b)"
+    # "what wheel size for a pygmy hedgehog? mine (prickles) keeps arching his back"
+    rf"|\bmine\s*\(\s*(?P<name2>{_LATER_PET_NAME})\s*\)"
+    # "i live in sevilla and mine, churro, is floating weird"
+    rf"|\bmine\s*,\s*(?P<name4>[a-z][a-z'’\-]{{1,19}})\s*,\s*(?:is|has|keeps|was)\b"
 )
 _PET_WORD = _rx(rf"\b(?P<species>{_PET_SURFACE})\b")
+
+
+_ADVERB_OR_FILLER = re.compile(
+    r"maybe|perhaps|probably|something|whatever|nothing|anything|different|weird"
+)
 
 
 def _later_pet_name_ok(name: str) -> bool:
@@ -7759,6 +7780,9 @@ _TIMED_LEAD = _grx(
     "for temporarily",
 )
 _TAG_RIGHT = re.compile(r"\s+right\b(?=\s+(?:since|cos|cuz|because|bc|as)\b|\W*$)", re.I)
+_HOME_NOUN_AFTER = _rx(
+    r"\b(?:my|our)\s+(?:own\s+|new\s+|little\s+)?(?:flat|house|apartment|home|place)\s+in\b"
+)
 _MINE_LEAD = _rx(r"\b(?:mine|ours|my|our)\b")
 _SPEC_PREFACE = _grx(
     r"\b(?:take[\s\-]?home|requirements\s*:|job\s+(?:ad|advert|posting|spec|description)"
@@ -9103,8 +9127,10 @@ _CORRECTED_VALUE = _grx(
 )
 # "well technically nibbles is a gerbil not a hamster": the species of a pet, put right
 _SPECIES_FIXED = _grx(
-    rf"(?:^\W*|[,.;!?]\s*|\b(?:well|technically|actually|sorry|oh|ok|so)\s+)(?P<name>[A-Za-z][\w'’\-]*)"
-    rf"\s+is\s+(?:actually\s+|technically\s+)?an?\s+(?P<new>{_PET_SURFACE})\s*,?\s+not\s+an?\s+"
+    rf"(?:^\W*|[,.;!?]\s*|\b(?:well|technically|actually|sorry|oh|ok|so)\s+)"
+    # ("sorry she's a rabbit not a guinea pig": the one pet held)
+    rf"(?:(?P<name>[A-Za-z][\w'’\-]*)\s+is|(?P<pron>she|he|it)(?:{_A}?s|\s+is))"
+    rf"\s+(?:actually\s+|technically\s+)?an?\s+(?P<new>{_PET_SURFACE})\s*,?\s+not\s+an?\s+"
     rf"(?P<old>{_PET_SURFACE})\b",
     "not",
 )
@@ -9525,7 +9551,9 @@ _Y_NOT_X = _grx(
     # ... and "sorry i make mistake, i am at DJI not huawei"
     # ... and "sorry i meant tree nuts not peanuts", "i meant italian, not french"
     # ... and "actually call me lex not alex"
-    rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:at|with|in)|\bi\s+meant?"
+    # ... and "im actually in broughty ferry not dundee proper"
+    rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:actually\s+)?(?:at|with|in)"
+    rf"|\bi\s+meant?"
     r"|\bcall\s+me"
     # ... and "i check pubspec lock, is flutter 3.22 not 3.19": "it" left out at a clause start
     r"|(?:^|(?<=[,.;:!?]\s))\s*is"
@@ -9536,7 +9564,7 @@ _Y_NOT_X = _grx(
     # ... "sorry its shellfish not shrimp": the "its" after the apology is no part of the value
     rf"(?:(?:yes|yeah|yep|ya)\W+)?(?:it(?:{_A}s|s|\s+is)\s+)?(?:actually\s+)?(?:[\w\-]+==)?"
     rf"(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
-    rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+[\w\-]+(?:\.\d+)*)?)"
+    rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+(?!proper\b)[\w\-]+(?:\.\d+)*)?)(?:\s+proper)?"
     rf"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
     "not",
 )
@@ -10184,7 +10212,7 @@ def _reported(sentence: str, mask: int) -> bool:
 # consequent of "if I moved to Berlin, I'd need a visa"; the content of "she said I'm ..."); the
 # other markers govern only the clause they are in.
 _CONDITIONAL = _grx(
-    rf"\b(?:if|unless|suppose|supposing|imagine|imagining|let{_A}?s\s+say|in\s+case"
+    rf"{_ASKED_IF}\bif\b|\b(?:unless|suppose|supposing|imagine|imagining|let{_A}?s\s+say|in\s+case"
     rf"|hypothetical(?:ly)?|what\s+if|say\s+(?:we|i)(?=\s+\w+ed\b|\s+were\b|\s+had\b))\b"
     # "say im a product manager at google and ...": a scenario, said at the start of a clause
     rf"|(?:^\W*|\b(?:so|ok|okay|and|but|now|like)\s+)say\s+(?=(?:i{_A}?m|im|i\s+am|we{_A}?re"
@@ -10483,6 +10511,7 @@ _PLACE_BEFORE = re.compile(
 _OWN_FORGETTING = _rx(r"\b(?:i|we|he|she|they)\s+(?:just\s+|really\s+|honestly\s+|always\s+)?$")
 
 
+_ASKED_WHETHER = re.compile(r"\s*(?:me\s+|us\s+|him\s+|her\s+|them\s+)?(?:if|whether)\b", re.I)
 _ASKED_BECAUSE = re.compile(r"\s*(?:me\s+|us\s+)?(?:bc|because|cause|cuz|coz|since)\b", re.I)
 _TOLD_TO = re.compile(r"\s*(?:me\s+|us\s+|him\s+|her\s+|them\s+)?to\s+(?!be\b)[a-z]+\b", re.I)
 
@@ -11500,7 +11529,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                                 # and why it was asked is the user's own
                                 verb is not None
                                 and verb.group().casefold().startswith("ask")
-                                and _ASKED_BECAUSE.match(text, report_from)
+                                and (
+                                    _ASKED_BECAUSE.match(text, report_from)
+                                    # "the teacher asked if we speak other language at home, I
+                                    # speak Hausa": the question is its own clause's
+                                    or _ASKED_WHETHER.match(text, report_from)
+                                )
                             ):
                                 governed = None
                         elif found_reason := _clause_reason(clause, mask):
@@ -11759,6 +11793,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if (
             " named " in text
             or " called " in text
+            or "mine (" in text
             or ("the " in text and any(h.kind == "pet" and not h.values.get("name") for h in hits))
         ):
             self._pets_named_later(text[:limit], seq, hits)
@@ -12918,16 +12953,31 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 other = _Hit("pet", {**pet.values, "name": name[:1].upper() + name[1:]})
                 self._add(other, hits, seq, m.span())
         for m in _MINE_IS_CALLED.finditer(text):
-            name = m.group("name")
+            names = [
+                n
+                for n in (m.group("name") or m.group("name2") or m.group("name4"), m.group("more"))
+                if n
+            ]
             pets = [*_PET_WORD.finditer(text, max(0, m.start() - 120), m.start())]
             species = _normal("pet", "species", pets[-1].group("species")) if pets else None
-            if species is None or not _later_pet_name_ok(name) or not _said_plainly(text, m):
+            # ("mine is called noodle": after "called" a lower-case word is a name)
+            if (
+                species is None
+                or not all(
+                    _lower_pet_name(n) and not _ADVERB_OR_FILLER.fullmatch(n)
+                    if n.islower()
+                    else _later_pet_name_ok(n)
+                    for n in names
+                )
+                or not _said_plainly(text, m)
+            ):
                 continue
-            new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
-            if bare := _unnamed_in(hits, species, seq):
-                self._replace(bare[0], new, hits, seq, m.span())
-            else:
-                self._add(new, hits, seq, m.span())
+            for name in names:
+                new = _Hit("pet", {"species": species, "name": name[:1].upper() + name[1:]})
+                if bare := _unnamed_in(hits, species, seq):
+                    self._replace(bare[0], new, hits, seq, m.span())
+                else:
+                    self._add(new, hits, seq, m.span())
         for m in _THE_PETS_ARE.finditer(text):
             names = [n for n in (m.group("a"), m.group("b"), m.group("c")) if n]
             if not all(_later_pet_name_ok(n) for n in names):
@@ -13406,13 +13456,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         name."""
         old = _normal("pet", "species", m.group("old"))
         new_species = _normal("pet", "species", m.group("new"))
-        name = m.group("name")
+        name = m.group("name") or m.group("pron")
         if old is None or new_species is None or old == new_species:
             return False
         held = [h for h in hits if h.kind == "pet" and h.values.get("species") == old]
         named = [h for h in held if (h.values.get("name") or "").casefold() == name.casefold()]
         unnamed = [h for h in held if not h.values.get("name")]
         target = named or (unnamed if len(unnamed) == 1 else [])
+        if m.group("pron"):
+            target = held if len(held) == 1 else []
         if not target:
             return False
         given = target[0].values.get("name") or (
@@ -14424,6 +14476,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 q_start, q_end = start, quote_end
                 if hit.kind != "home_location" and hit.verb is not None:
                     q_end = conjunct_start(text, start + hi, q_end) or q_end
+            if (
+                hit.phrase
+                and hit.kind == "home_location"
+                and (own := _HOME_NOUN_AFTER.search(clause, lo, hi)) is not None
+                and (
+                    at := clause.casefold().find((hit.values["place"] or "").casefold(), own.end())
+                )
+                >= 0
+            ):
+                # "any 24h pharmacy near my flat in gdansk open tonight?": the flat is the
+                # user's whatever time the pharmacy is open; the quote is the phrase
+                q_start, q_end = start + own.start(), start + at + len(hit.values["place"] or "")
             # without a marker's trigger word in the message there is no marker to look for
             transient = (
                 transient_marker_at(text, q_start, q_end, hit.kind)

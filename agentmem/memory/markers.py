@@ -404,7 +404,9 @@ _STATE_START: Final = re.compile(
 # state began, and the state goes on (a time to come, "next week", still bounds it)
 _CHANGED_BEFORE: Final = re.compile(
     r"\b(?:moved|relocated|bumped|upgraded|downgraded|switched|migrated|started|joined|got"
-    r"|adopted|became|changed|renamed|married|transferred|promoted)\b(?:[^.!?;]|\.(?=\S)){0,60}$",
+    # ("picked up a rescue lurcher yesterday, named him bean")
+    r"|adopted|became|changed|renamed|married|transferred|promoted|rescued|picked\s+up"
+    r"|brought\s+home)\b(?:[^.!?;]|\.(?=\S)){0,60}$",
     re.IGNORECASE,
 )
 
@@ -476,8 +478,12 @@ IT_DID: Final = (
 # "I am taxi driver and the shift was long today": a new subject opens a statement of its own,
 # with its own time (the extractor splits its clauses at the same words)
 THING_DID: Final = (
-    r"(?:the|this|that|his|her|their|its)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:was|is|were|are|has"
-    r"|had|got|gets|keeps|kept|went|says|said)\b"
+    # ("im a pharmacist at boots and a customer asked if ...": a new subject, its own report)
+    r"(?:the|this|that|his|her|their|its|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:was|is|were|are|has"
+    r"|asked|asks|told|tells|wants|wanted|emailed|texted|rang"
+    # ("mine is called noodle and the tank hit 22c today": the tank's day, not the pet's)
+    r"|had|got|gets|keeps|kept|went|says|said|hit|broke|stopped|started|reached|dropped|failed"
+    r"|crashed|died)\b"
 )
 _TIME_OPENER = (
     r"(?:this|next|last)\s+\w+|today|tonight|tomorrow|right\s+now|for\s+now|at\s+the\s+moment"
