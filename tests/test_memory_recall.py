@@ -8002,3 +8002,28 @@ def test_pets_homes_and_jobs_inside_questions_about_something_else(tmp_path: Pat
             ),
         ),
     )
+
+
+def test_workplaces_said_in_brackets_and_shorthand(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("at work, in brackets", "at work (siemens) we log hours weekly, formula?", "siemens"),
+            (
+                "the school taught at",
+                "i teach physics at ashfield academy and need a starter on forces",
+                "ashfield academy",
+            ),
+            (
+                "title @ employer",
+                "data engineer @ zalando, why does spark shuffle so much",
+                "zalando",
+            ),
+            (
+                "a port named by what listens",
+                "our api listens on 8090 locally and redis is 7.2, port already allocated??",
+                "api port is 8090",
+            ),
+            ("a breed's plural", "i have two corgis, what harness fits short legs", "dog"),
+        ),
+    )

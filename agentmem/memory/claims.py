@@ -664,6 +664,10 @@ def _relation(raw: str) -> str:
 
 def _species(raw: str) -> str:
     value = _singular_phrase(_drop_leading(_phrase(raw, max_words=3), _ARTICLES))
+    # "corgis", "shih tzus": a breed's plural the generic rule leaves alone ("-is", "-us" words
+    # are often singular)
+    if value not in _SPECIES_SYNONYMS and value.endswith("s") and value[:-1] in _SPECIES_SYNONYMS:
+        value = value[:-1]
     return _SPECIES_SYNONYMS.get(value, value)
 
 

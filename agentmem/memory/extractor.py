@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/56"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/57"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -4637,7 +4637,8 @@ _OCCUPATION = [
     # a fragment that opens a message: "vet tech here", "swe at google, live in brooklyn"
     _grx(
         rf"^\W*(?P<role>{_ROLE})\s+(?:here\b(?!\s+(?:is|are|was|uses?)\b)"
-        rf"|(?:at|for)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]|here\b)))",
+        # ("staff engineer @ atlassian, tsconfig has strict on")
+        rf"|(?:at|for|@)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]|here\b)))",
         _ROLE_WORDS,
     ),
     # "my title changed to analytics engineer", "my job title is now staff engineer"
@@ -5347,7 +5348,9 @@ _BUSINESS_WORKED_THERE = _rx(
 # on python 3.11", and "I am the qa engineer in the team (at zalando, 2 years now)" after the job
 # the message stated
 _EMPLOYER_IN_BRACKETS = _rx(
-    rf"\b(?:at\s+|in\s+)?my\s+(?:current\s+|new\s+|day\s+)?(?:job|company|employer|workplace)\s*"
+    rf"\b(?:(?:at\s+|in\s+)?my\s+(?:current\s+|new\s+|day\s+)?(?:job|company|employer|workplace)"
+    # "at work (deloitte) we have to log hours": the workplace said in brackets
+    rf"|(?:^\W*|[,.;!?]\s*)at\s+work)\s*"
     rf"\(\s*(?P<org>[a-z][\w&'’.\-]*(?:\s+[\w&'’.\-]+){{0,2}}?)\s*\)"
     rf"|{_I_AM}\s+(?:an?\s+|the\s+)?(?:[\w\-]+\s+){{0,3}}?(?P<role>{_ROLE_HEAD})\b[^().;!?\n]{{0,30}}"
     rf"\(\s*(?:at|with|for)\s+(?P<org2>[a-z][\w&'’.\-]*(?:\s+[\w&'’.\-]+){{0,2}}?)\s*[,)]"
@@ -5599,6 +5602,12 @@ def _another_subject(c: str, start: int) -> bool:
 _SUBJECT_SPELLING: Final = {"esl": "ESL", "pe": "PE"}
 _LEVEL_WORDS: Final = frozenset(_words("fluent fluently native beginner learning basic"))
 _SCHOOL_LEVELS: Final = frozenset(_words("primary secondary high middle elementary"))
+_TEACH_AT_SCHOOL = _grx(
+    r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently)\s+)?teach\s+(?:[\w\-]+\s+){0,3}?at\s+"
+    r"(?P<org>(?!(?:a|an|the|my|our|this|that)\b)[a-z][\w'’\-]+(?:\s+[a-z][\w'’\-]+)?\s+(?:academy"
+    r"|school|college|high|primary|grammar|university|lyc[eé]e|liceo|gymnasium))\b",
+    "teach",
+)
 _TEACHES = _grx(
     r"\bi\s+(?:(?:also|mainly|mostly|still|now|currently|actually)\s+)?teach\s+"
     # "I teach high school chemistry": the school's level is part of the title
@@ -5667,6 +5676,10 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
         level = " ".join((m.group("level") or "").casefold().split())
         title = f"{level} {_SUBJECT_SPELLING.get(subject, subject)} teacher".lstrip()
         yield _Hit("occupation", {"role": title}, m.span())
+    # "i teach chem at ashfield academy": the school taught at, named
+    for m in _TEACH_AT_SCHOOL.finditer(c, mask):
+        if (school := _org(m.group("org"), c[m.end("org") :], c[: m.start("org")])) is not None:
+            yield _Hit("employer", {"org": school}, m.span())
     for pattern in _OCCUPATION:
         for m in pattern.finditer(c, mask):
             # "they live in leeds and work at Tesco as cashiers": the conjunct is theirs
@@ -7230,7 +7243,7 @@ _WORKING_STATE = [
             # "our frontend dev server is 5173 (vite default)": never a year ("server is 2019")
             r"|(?<=dev\sserver)\s+is\s+(?:port\s+)?(?!19\d\d|20\d\d))(?P<val>\d{4,5})"
             # ("app runs on port 5173 locally": the local port)
-            r"(?P<local>\s+locally)?(?=\s*$|\s*[,;.!?(]|\s+(?:and|but|btw|fyi|not|now)\b)",
+            r"(?:\s+locally)?(?=\s*$|\s*[,;.!?(]|\s+(?:and|but|btw|fyi|not|now)\b)",
             "on is",
         ),
     ),
@@ -8436,9 +8449,15 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             named = subject
             if named and "{}" in named:  # "redis is on port 6380": redis port
                 named = named.format(
-                    "local" if m.group("local") else " ".join(m.group("subj").casefold().split())
+                    # ("our api listens on 8081 locally": the port named by what listens)
+                    " ".join(m.group("subj").casefold().split())
                 )
-            subj = _SUBJECT_LEAD.sub("", named or own_subject or m.group("subj"))
+            # ("app runs on port 5173": the port keeps the name of what listens)
+            subj = (
+                named
+                if named and subject and "{}" in subject
+                else _SUBJECT_LEAD.sub("", named or own_subject or m.group("subj"))
+            )
             subj = _uncamel(subj)
             subj = _SUBJECT_ALIASES.get(subj.casefold(), subj)
             # "python is 3.11": a tool named with a number is its version
