@@ -796,7 +796,7 @@ _ASKED_IF = (
     r"(?<!\bwondered\s)(?<!\bchecking\s)(?<!\bcheck\s)(?<!\bknow\s)(?<!\bknows\s)"
 )
 _HYPOTHETICAL = _grx(
-    rf"{_ASKED_IF}\b(?:if|whether)\b|\b(?:unless|suppose|supposing|imagine|imagining|pretend|pretending"
+    rf"\b(?=(?:if|whether)\b){_ASKED_IF}(?:if|whether)\b|\b(?:unless|suppose|supposing|imagine|imagining|pretend|pretending"
     rf"|hypothetical(?:ly)?|let{_A}?s\s+say|in\s+case|would|wouldn{_A}?t|could|couldn{_A}?t"
     rf"|might|wish|someday|some\s+day|one\s+day|wanna|gonna|going\s+to|intend|intending"
     rf"|hopefully|should|shouldn{_A}?t|ought|dream\s+of|dreaming)\b"
@@ -10231,7 +10231,7 @@ def _reported(sentence: str, mask: int) -> bool:
 # consequent of "if I moved to Berlin, I'd need a visa"; the content of "she said I'm ..."); the
 # other markers govern only the clause they are in.
 _CONDITIONAL = _grx(
-    rf"{_ASKED_IF}\bif\b|\b(?:unless|suppose|supposing|imagine|imagining|let{_A}?s\s+say|in\s+case"
+    rf"\b(?=if\b){_ASKED_IF}if\b|\b(?:unless|suppose|supposing|imagine|imagining|let{_A}?s\s+say|in\s+case"
     rf"|hypothetical(?:ly)?|what\s+if|say\s+(?:we|i)(?=\s+\w+ed\b|\s+were\b|\s+had\b))\b"
     # "say im a product manager at google and ...": a scenario, said at the start of a clause
     rf"|(?:^\W*|\b(?:so|ok|okay|and|but|now|like)\s+)say\s+(?=(?:i{_A}?m|im|i\s+am|we{_A}?re"
