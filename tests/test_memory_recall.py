@@ -8027,3 +8027,33 @@ def test_workplaces_said_in_brackets_and_shorthand(tmp_path: Path) -> None:
             ("a breed's plural", "i have two corgis, what harness fits short legs", "dog"),
         ),
     )
+
+
+def test_homes_named_in_brackets_or_with_their_city(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "where i live, in brackets",
+                "is the bus from where i live (ashford kent) to canterbury any good?",
+                "ashford kent",
+            ),
+            (
+                "my town, in brackets",
+                "council tax in my town (alcalá de henares) went up again, normal?",
+                "alcalá de henares",
+            ),
+            (
+                "a district with its city",
+                "here in moda, istanbul the tap water tastes weird, is a filter enough",
+                "moda, istanbul",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a dream city", "if i lived in my dream city (paris) id cycle everywhere", "paris"),
+            ("a visit", "im here in soho, london for a conference, where to eat", "soho"),
+        ),
+    )

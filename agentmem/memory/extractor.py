@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/57"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/58"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -5347,6 +5347,11 @@ _BUSINESS_WORKED_THERE = _rx(
 # Read on the whole message (a bracket ends a clause): "at my current job (standard bank) we're
 # on python 3.11", and "I am the qa engineer in the team (at zalando, 2 years now)" after the job
 # the message stated
+_CITY_AFTER_COMMA = re.compile(r"\s*,\s*([^\W\d_][\w'’.\-]*)")
+_HOME_IN_BRACKETS = _rx(
+    r"\b(?:where\s+(?:i|we)\s+(?:currently\s+|now\s+)?live|(?:my|our)\s+(?:town|city"
+    r"|village|area|neighbou?rhood|suburb))\s*\(\s*(?P<place>[^()\n,;]{2,40}?)\s*\)"
+)
 _EMPLOYER_IN_BRACKETS = _rx(
     rf"\b(?:(?:at\s+|in\s+)?my\s+(?:current\s+|new\s+|day\s+)?(?:job|company|employer|workplace)"
     # "at work (deloitte) we have to log hours": the workplace said in brackets
@@ -11792,6 +11797,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         ]
         if "(" in text[:limit]:
             self._employer_in_brackets(text[:limit], seq, hits, before)
+            self._home_in_brackets(text[:limit], seq, hits)
         if " there" in text[:limit] or " for h" in text[:limit]:
             self._business_worked_at(text[:limit], seq, hits)
         if "(" in text[:limit]:
@@ -11845,6 +11851,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if org is None:
                 continue
             self._add(_Hit("employer", {"org": org}), hits, seq, m.span())
+
+    def _home_in_brackets(self, text: str, seq: int, hits: list[_Hit]) -> None:
+        """ "the train from where i live (ashford kent)", "the tax in my town (alcalá de
+        henares)": the place in brackets after the words that say it is the user's home, as
+        typed, when it opens with the name of a town."""
+        for m in _HOME_IN_BRACKETS.finditer(text):
+            said = " ".join(m.group("place").split())
+            words = said.split()
+            if (
+                len(words) > 4
+                or any(ch.isdigit() for ch in said)
+                or not any(is_town(" ".join(words[:n])) for n in (1, 2, 3) if n <= len(words))
+                or not _said_plainly(text, m)
+            ):
+                continue
+            if not any(h.kind == "home_location" and h.values.get("place") == said for h in hits):
+                self._add(_Hit("home_location", {"place": said}), hits, seq, m.span("place"))
 
     def _pet_in_brackets(self, text: str, seq: int, hits: list[_Hit]) -> None:
         """ "its just me and luna (my cat) these days": the name before "(my cat)" is the
@@ -12128,6 +12151,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 ),
                 None,
             )
+            # "here in kadıköy, istanbul the tap water ...": a district no gazetteer lists, said
+            # with the city it is in
+            if (
+                said is None
+                and len(words) == 1
+                and not is_common_word(words[0])
+                and (city := _CITY_AFTER_COMMA.match(text, m.end("place"))) is not None
+                and canonical_place(city.group(1)) is not None
+            ):
+                said = f"{words[0]}, {city.group(1)}"
             if said is None or any(
                 h.kind == "home_location" and h.evidence and h.evidence[-1][0] == seq for h in hits
             ):
