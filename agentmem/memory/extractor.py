@@ -7170,13 +7170,15 @@ def _rule_language(c: str, mask: int) -> Iterator[_Hit]:
                 yield _Hit("language", {"language": found.group(), "level": stated}, m.span())
 
 
+# "region is europe west right since im in rotterdam": a question tag, which ends the value and
+# makes the statement an ask
+_RIGHT_TAG = r"\s+right\b(?=\s+(?:since|cos|cuz|because|bc|as)\b|\W*$)"
 # A value in backticks is exactly what is between them ("renamed it to `deploy` in march").
 _WS_VALUE = (
     r"(?P<val>`[^`\n]{1,60}`|[^\s,;`]+(?:\s+[^\s,;]+){0,5}?"
     # ("backend is django 4.2 python version 3.12": the next setting's name ends the value)
     r"(?=\s*$|\s*[,;(]|\s+[\w.\-]+\s+version\s+v?\d"
-    # "region is europe west right since im in rotterdam": a question tag
-    r"|\s+right\s+(?:since|cos|cuz|because|bc|as)\b|\s+right\W*$"
+    rf"|{_RIGHT_TAG}"
     r"|\s+(?:and|but|so|because|cos|cuz|coz|which|since|now|though|although|too"
     r"|here|there|fwiw|imo|afaik"
     r"|just\s+now|btw|lol|pls|please|tbh|fyi|anyway|unfortunately|sadly|fortunately|obviously|apparently"
@@ -7797,7 +7799,7 @@ _TIMED_LEAD = _grx(
     r"|run|test|week|sprint|morning|afternoon|branch|experiment))|temporarily)\b[^.!?\n,]{0,50},",
     "for temporarily",
 )
-_TAG_RIGHT = re.compile(r"\s+right\b(?=\s+(?:since|cos|cuz|because|bc|as)\b|\W*$)", re.I)
+_TAG_RIGHT = re.compile(_RIGHT_TAG, re.IGNORECASE)
 _HOME_NOUN_AFTER = _rx(
     r"\b(?:my|our)\s+(?:own\s+|new\s+|little\s+)?(?:flat|house|apartment|home|place)\s+in\b"
 )
