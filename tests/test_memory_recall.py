@@ -8057,3 +8057,88 @@ def test_homes_named_in_brackets_or_with_their_city(tmp_path: Path) -> None:
             ("a visit", "im here in soho, london for a conference, where to eat", "soho"),
         ),
     )
+
+
+def test_names_said_tersely_answered_or_respelled(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("a month's name, waving", "april here 👋 is it ok to freeze cooked rice", "april"),
+            (
+                "a city's name as mine",
+                "my names florence lol, how do i say it in italian",
+                "florence",
+            ),
+            (
+                "where the name goes, then the name",
+                "a funny twitter bio pls, put my name in it, its hope",
+                "hope",
+            ),
+            ("after a comma, btw", "cheers for that, name's ruairi btw, back tmrw", "ruairi"),
+            (
+                "a greeting typed 'ey'",
+                "ey its joaquin again, the printer one. still jammed",
+                "joaquin",
+            ),
+        ),
+    )
+    assert "user's name is ngozi eze" in _formed_with_replies(
+        tmp_path / "answer",
+        "a complaint to the airline pls",
+        "A:Sure. What's your name?",
+        "ngozi eze",
+    )
+    assert not any(
+        "name" in s
+        for s in _formed_with_replies(
+            tmp_path / "town", "a complaint pls", "A:What's your name?", "Leeds"
+        )
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "the letters that differ, spelled",
+                ("hi im katrin, need a cv header", "oh sorry its catryn, C and Y, nobody gets it"),
+                "catryn",
+                "katrin",
+            ),
+        ),
+    )
+
+
+def test_figures_of_speech_quotes_and_suppositions_form_nothing(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            ("plants as children", "my succulents are my children and two are rotting, help"),
+            (
+                "a crowned joke",
+                "im basically the king of spain at this point, i own 9 greyhounds 😂",
+            ),
+            (
+                "a film line quoted",
+                '"hi. my name is forrest. forrest gump. my mama always said" which film',
+            ),
+            ("say i", "say i became a pilot and earned 90k, could i get a mortgage"),
+        ),
+    )
+    assert _replaced(
+        _formed(
+            tmp_path / "partner",
+            "dinner ideas pls, my son Eli hates mushrooms",
+            "my husband cooks on fridays so something easy",
+            "sorry i said husband, hes my partner we're not married lol",
+        ),
+        "partner",
+        "husband",
+    )
+    assert any(
+        "eli" in s and "son" in s
+        for s in _formed(
+            tmp_path / "son",
+            "dinner ideas pls, my son Eli hates mushrooms",
+            "my husband cooks on fridays",
+            "sorry i said husband, hes my partner we're not married lol",
+        )
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/58"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/59"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -805,7 +805,10 @@ _HYPOTHETICAL = _grx(
     rf"|\bi\s+(?:want|plan|hope)\s+(?=(?:move|work|become|be|go|live|study|start|change|open"
     rf"|get|find|try|learn|buy|switch|apply|quit|leave|stay)\b)"
     # "thinking about it i dont really like green tea": on reflection, not a plan
-    rf"|\bthinking\s+(?:of|about)\b(?!\s+it\b)|\bconsidering\b|{_A}d\b|{_A}ll\b",
+    rf"|\bthinking\s+(?:of|about)\b(?!\s+it\b)|\bconsidering\b|{_A}d\b|{_A}ll\b"
+    # "say i became a software engineer and made 120k, could i afford it": a clause opened by
+    # "say" supposes
+    rf"|^\W*(?:(?:and|so|but|ok|okay|now|or|lol)\W+)*say\s+(?=(?:i|we)\b)",
     words="if unless whether suppose supposing imagine imagining pretend pretending hypothetical"
     " hypothetically say case would wouldn wouldnt could couldn couldnt might wish someday day"
     " wanna gonna going intend intending hopefully should shouldn shouldnt ought dream dreaming"
@@ -826,7 +829,9 @@ _MONTH_MAY = "".join(
     )
 )
 _MODAL_LOWER = _Gated(
-    re.compile(rf"\b(?:will|{_MONTH_MAY}may(?!\s+\d)|hope|won't|won’t)\b"), "will may hope won"
+    # ("use my name in it, its hope": after "its" hope is a name, no wish)
+    re.compile(rf"\b(?:will|{_MONTH_MAY}may(?!\s+\d)|(?<!\bits\s)(?<!['’]s\s)hope|won't|won’t)\b"),
+    "will may hope won",
 )
 _HEDGE = _grx(
     r"\b(?:i\s+think|i\s+guess|i\s+believe|i\s+suppose|i\s+assume|i\s+feel\s+like|not\s+sure"
@@ -921,6 +926,13 @@ _SERIOUSLY = _rx(
     r"|in\s+all\s+seriousness|real\s+talk|real\s+question|for\s+real\s+(?:tho|though|now))\b"
 )
 _OWN_AFTER_JK = re.compile(r"(?<=jk|ng)\W+(?i:i['’]?m|im|i\s+am|i|my|we)\b")
+# "im basically the queen of england at this point, i own 14 corgis 😂": a sentence in which
+# the user crowns themself is a joke throughout
+_GRANDIOSE = _rx(
+    rf"\b(?:i{_A}?m|im|i\s+am)\s+(?:basically|literally|practically|officially|now|pretty\s+much"
+    r"|like)\s+(?:the|a)\s+(?:queen|king|princess|prince|ceo|president|god|goddess|mayor"
+    r"|emperor|empress|pope|overlord|ruler|duchess|duke|lord)\s+of\b"
+)
 _LAUGH = re.compile(r"(?i:\blol\b|\blmao\b|\bha(?:ha)+\b|\bjk\b)|[😂🤣😆😜🙃]")
 _FICTION = _grx(
     rf"\bmy\s+(?:character|avatar|persona|oc|alter\s+ego|protagonist|hero|heroine|npc)\b"
@@ -1845,7 +1857,9 @@ _WORD_NAME: Final = (
     # ... and names of many countries it lists ("marco polo", "pablo" a paper size)
     r"|marco|ana|maria|pedro|pablo|peter|james|mary|laura|emma|hiro|raj|anil|arjun|nils|lars"
     # ... and common given names it has in another sense ("ava" a shrub, "toby" a jug)
-    r"|ava|ines|toby|milo|maya|amir)"
+    r"|ava|ines|toby|milo|maya|amir"
+    # ... and months and a city the word list has ("june here 👋", "my names florence lol")
+    r"|june|april|florence)"
 )
 _WORD_NAME_TOKEN = re.compile(_WORD_NAME)
 # "my daughter zoes 7th bday party", "my son jakes school": a lower-case name with the possessive
@@ -1949,6 +1963,12 @@ def _rule_mine_is(c: str, mask: int) -> Iterator[_Hit]:
 _TONGUE_NEXT = re.compile(r"\s+(?:lang|leng|lan?gu|tong|toung)\w*", re.IGNORECASE)
 _MY_REAL = re.compile(r"\b(?:my|our)\s+real\b", re.IGNORECASE)
 _BE_MY = re.compile(r"\b(?:to\s+be|be|become|becomes)\s+my\b", re.IGNORECASE)
+# "my plants are my children", "my students are basically my kids": a thing or a group the user
+# calls their relatives, a figure of speech
+_REL_WORD = _rx(_REL_SURFACE)
+_THINGS_ARE_MY = _rx(
+    r"\bmy\s+(?P<subj>[a-z]+)\s+(?:are|r|is)\s+(?:basically\s+|literally\s+|like\s+|all\s+)*$"
+)
 
 
 def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
@@ -1985,6 +2005,12 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         # "i want him to be my boyfriend so bad", "will you be my girlfriend": a partner wished
         # for or asked, not had
         if not is_pet and _BE_MY.search(c, max(0, m.start() - 12), m.start() + 3):
+            continue
+        if (
+            not is_pet
+            and (things := _THINGS_ARE_MY.search(c, max(0, m.start() - 40), m.start()))
+            and _REL_WORD.fullmatch(things.group("subj")) is None
+        ):
             continue
         # "pepper was our old cat": one the user had before, not one they have
         if _WAS_BEFORE.search(c, max(0, m.start() - 8), m.start()) and _FORMER_MOD.search(
@@ -2878,7 +2904,9 @@ _NAME_IS = _Gated(
         rf"|of|to|it|as|at|the|a|an)\b)))"
         rf")"
         # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
-        rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)\s*,"
+        rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)"
+        # "use my name in it, its hope": where the name goes, then the name
+        rf"(?:\s+(?i:in|on|at\s+the\s+(?:end|bottom|top)\s+of)\s+(?i:it|there|them|the\s+\w+))?\s*,"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
         # ... never "her full name is Ana Clara", another's
         rf"|(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?<!['’]s\s)(?<!\byour\s)"
@@ -2886,20 +2914,23 @@ _NAME_IS = _Gated(
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
         # ... "yes. name's joanna but nobody calls me that"
         rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name(?:\s+is|{_A}s))"
+        # "thx a lot, name's declan btw, prob be back tmrw": who is writing, said in passing
+        rf"|(?<=,\s)(?i:name(?:\s+is|{_A}s))(?=\s+[\w'’\-]+\s+(?i:btw|by\s+the\s+way)\b)"
         # "please make my email signature. Name: Karthik Raman, Test Lead"
         rf"|(?i:my\s+(?:email\s+)?signature)\W{{0,3}}(?i:name)\s*:"
         # "my passport says Oluwaseun Adeyemi but i go by Seun"
         rf"|\b(?i:my)\s+(?i:passport|id\s+card)\s+(?i:says|reads|name\s+is))\s+"
         # ("Nguyễn Thị Thu Hương": four parts; "sign it with my name, its agnieszka nowak")
         rf"(?:(?:it{_A}?s|it\s+is)\s+)?"
-        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{0,2}})"
-        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im|lol|haha|tho)\b)"
+        rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}"
+        rf"|{_LOWER_NAME}(?:\s+(?!(?:lol|haha|lmao|btw|tho)\b){_LOWER_NAME}){{0,2}})"
+        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im|lol|haha|lmao|tho)\b)"
     ),
     "name names myself passport",
 )
 _SOMEONES_FULL_NAME = _rx(r"\b(?!(?:this|its|thats|whats|yes|pls|plus)\b)[a-z]+s\s+full\s+name\b")
 _HELLO = (
-    r"(?i:hi+|hello|hey+|hiya|heya|yo|hola|oi|ola|olá|ciao|bonjour|salut|merhaba|salam|namaste"
+    r"(?i:hi+|hello|hey+|hiya|heya|yo|hola|oi|ola|olá|ciao|bonjour|salut|merhaba|salam|namaste|ey+|ay+"
     r"|good\s+(?:morning|afternoon|evening))(?:\s+(?i:there|all|everyone|again))?"
 )
 _GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
@@ -3214,7 +3245,8 @@ _NAME_HERE = _Gated(
         rf"^\W*(?i:hi|hello|hey|hiya)\W+(?P<name>{_NAME}(?:\s+{_NAME})?)\s+(?i:here)\b"
         # "Alejandra here but everyone calls me Ale", "priyanka here. our monorepo uses pnpm"
         rf"|^\W*(?:(?i:hi|hello|hey|hiya)\W+)?(?P<name2>{_NAME}(?:\s+{_NAME})?|{_LOWER_NAME})\s+(?i:here)"
-        rf"(?=\s*[,.!;]|\s+(?i:but|and|from|btw)\b|\s*$)"
+        # ("june here 👋 quick q": a wave ends the greeting)
+        rf"(?=\s*[,.!;\U0001F300-\U0001FAFF\u2600-\u27BF]|\s+(?i:but|and|from|btw)\b|\s*$)"
     ),
     "here",
 )
@@ -3242,7 +3274,12 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         # "my moms full name is Grace Achieng": someone's, the apostrophe left out
         if _SOMEONES_FULL_NAME.search(c, max(0, m.start() - 12), m.start() + 10):
             continue
-        names = _given_names(m.group("name")) or _lower_full_name(m.group("name"))
+        names = (
+            _given_names(m.group("name"))
+            or _lower_full_name(m.group("name"))
+            # "my names florence lol": a given name the word list also has, said as the name
+            or _word_name(m.group("name"))
+        )
         if names and len(names) == len(m.group("name").split()):
             if len(names) == 1 and (full := _with_surname(c, m.end("name"), names[0])):
                 names = [full]
@@ -5296,6 +5333,22 @@ _PAST_PET = _rx(
     r"\b(?:passed|died|rip|put\s+down|put\s+to\s+sleep|rehom(?:e|ed|ing)|gave\s+away)\b"
 )
 # "... next date. danke, Sabine": thanks, then the user's first name, ending the message
+# "What name should I put at the bottom of the letter?" / "tomasz wojcik": the assistant asks
+# the user's own name, and a message that is only a name answers it
+_ASKS_NAME = _rx(
+    rf"\bwhat(?:{_A}?s|\s+is)\s+your\s+(?:full\s+|first\s+)?name\b"
+    r"|\bwhat\s+name\s+(?:should|shall|do|would)\s+(?:i|we)\s+(?:put|use|sign|write|add)\b"
+    r"|\b(?:may|can|could)\s+i\s+(?:have|ask|get)\s+your\s+(?:full\s+)?name\b"
+)
+_OTHERS_NAME_ASKED = _rx(
+    r"\b(?:their|his|her|recipient|friend|manager|landlord|boss)(?:{_A}?s)?\s+(?:full\s+)?name\b".replace(
+        "{_A}", _A
+    )
+)
+_NAME_ANSWER = re.compile(
+    rf"\W*(?:(?i:its|it{_A}s|im|i{_A}m|sure|ok|okay|yes|yeah)\W+)?"
+    rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME}(?:\s+{_LOWER_NAME}){{1,2}})[\s.!]*"
+)
 _SIGN_OFF = re.compile(
     r"(?:^|[.!?\n]\s*)(?i:thanks|thank\s+you|many\s+thanks|thx|ty|cheers|danke|danke\s+sch[öo]n"
     r"|merci|gracias|grazie|obrigad[oa]|tack|dzi[eę]kuj[eę]|kind\s+regards|best\s+regards"
@@ -9017,6 +9070,9 @@ _CLOSE_DOUBLE = re.compile(r"[\"”]")
 # ... or one that follows a quoted passage in a list ("'i live in chicago', 'my dog is ...'")
 _QUOTE_OPENS = re.compile(
     r":\s*['‘\"“]|(?:(?<=[\s?!.])|^)['‘\"“](?=[A-Z])"
+    # '"hello. my name is inigo montoya. you killed my father." which movie is this from': a
+    # double quote that opens the message, in any case
+    r"|^\s*[\"“](?=\w)"
     r"|(?:(?<=['’\"”],\s)|(?<=['’\"”],)|(?<=['’\"”]\sand\s)|(?<=['’\"”]\sor\s))['‘\"“]"
 )
 _PET_AGE = r"(?i:old|little|big|baby|new|senior|sweet|elderly|young)"
@@ -9193,9 +9249,11 @@ _NAME_SPELLING = _grx(
     rf"(?:(?:it{_A}?s|its|it\s+is)\s+|(?<=\*)\s*|(?:his|her|their)\s+name\s+is\s+"
     # "omg sorry i meant Teo no h"
     rf"|i\s+meant\s+)"
-    rf"(?P<name>{_NAME})(?:\s*,)?\s+(?:actually|not\s+(?P<was>\w+)|btw|with\s+(?:an?|one|two)\b"
-    rf"|spelled\b|(?:no|without)\s+(?:the\s+|an?\s+)?[a-z]\b)",
-    "actually not btw with spelled no without",
+    rf"(?P<name>{_NAME}|{_LOWER_NAME})(?:\s*,)?\s+(?:actually|not\s+(?P<was>\w+)|btw|with\s+(?:an?|one|two)\b"
+    rf"|spelled\b|(?:no|without)\s+(?:the\s+|an?\s+)?[a-z]\b"
+    # "oh sorry its kaitlyn, K and Y, everyone gets it wrong": the letters that differ, spelled
+    rf"|(?-i:[A-Z])\s*(?:and|&|\+)\s*(?-i:[A-Z])\b)",
+    "actually not btw with spelled no without and",
 )
 # A message that corrects a spelling: a word of correction, or a star beside a word ("*Biscuit",
 # "Deloitte*"). In such a message a word one typing slip away from a value said before
@@ -10275,7 +10333,14 @@ _RELEVANCE = _rx(
     r"|if\s+(?:it(?:['’]?s|\s+is)\s+|that(?:['’]?s|\s+is)\s+)?(?:easier|simpler|quicker)\b"
 )
 # "..., I guess" after a stated fact is a discourse tag, not doubt about the fact.
-_TRAILING_HEDGE = _rx(r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$")
+_TRAILING_HEDGE = _rx(
+    r"(?:i\s+(?:guess|think|suppose|reckon))(?:\s+(?:lol|haha|tbh))?\W*$"
+    # "write me a bio thats kinda funny, use my name in it, its hope": the hedge softens the
+    # one word it stands before, which a comma ends
+    r"|(?:(?<=\bthats\s)|(?<=['’]s\s)|(?<=\bits\s)|(?<=\bis\s)|(?<=\bbe\s)|(?<=\bare\s)"
+    r"|(?<=\bsounds\s)|(?<=\blooks\s)|(?<=\bit\s))"
+    r"(?:kinda|sorta|kind\s+of|sort\s+of)\s+[a-z]+\s*,"
+)
 
 
 _TOKEN_PART = re.compile(r"[-_./]")
@@ -11189,6 +11254,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._respelled_like(event, hits, same=False)
             if (hits or self._taken_back) and _CORRECTION_CUE.search(text, mask) is not None:
                 self._head_corrected(event, hits)
+            # "What's your name?" / "tomasz wojcik": a message that is only a name answers the
+            # assistant's question for it
+            if (
+                self._reply
+                and len(text) <= 60
+                and (answer := _NAME_ANSWER.fullmatch(text))
+                and _ASKS_NAME.search(self._reply)
+                and not _OTHERS_NAME_ASKED.search(self._reply)
+            ):
+                self._name_answered(answer, event.seq, hits)
+                continue
             # a message that cannot yield anything need not be checked for reasons to block it
             if not mask & (_YIELDING_BITS | _UPDATE_BITS):
                 self._note(event.seq, 0, len(text), None)
@@ -11447,7 +11523,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 (roll := _EYE_ROLL.search(text, s_start, min(len(text), s_end + 3)))
                 and not _IRONY.search(text, s_start, s_end)
                 and not _rolled_at_others(text, s_start, roll)
-            ):
+            ) or _GRANDIOSE.search(text, s_start, s_end):
                 self._note(seq, s_start, s_end, "joke")
                 # ... but "my cat Mochi knocked a glass onto my laptop 🙃" rolls its eyes at
                 # what the cat did: a named relative or pet is presupposed, as in a report
@@ -12049,6 +12125,16 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             return
         self._add(_Hit("name", {"name": name}), hits, seq, m.span("name"))
 
+    def _name_answered(self, answer: re.Match[str], seq: int, hits: list[_Hit]) -> None:
+        """The name a message that is only a name gives, when the assistant asked the user's
+        (a town or a word answers nothing: "London", "thanks")."""
+        said = answer.group("name")
+        names = _given_names(said) if said[:1].isupper() else _lower_full_name(said)
+        if not names and said.islower():
+            names = _given_names(said)
+        if names and len(names) == len(said.split()) and not is_town(said):
+            self._add(_Hit("name", {"name": " ".join(names)}), hits, seq, answer.span("name"))
+
     def _nickname_of_name(self, text: str, seq: int, hits: list[_Hit]) -> None:
         """ "sign it off from me, robert kalinowski. actually i go by rob": a short form of the
         name the user gave is what they go by, even where it is also an English word ("rob")
@@ -12522,7 +12608,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 )
                 and _pronoun_fits(pronoun, h)
             ]
-            if len(new) == 1 and len(earlier) == 1 and _pronoun_fits(pronoun, new[0]):
+            # "sorry i said husband, hes my partner": the relative corrected is the one named
+            # just before, not an earlier named one the pronoun could also mean
+            named_before = {
+                _normal("relationship", "relation", w.group())
+                for w in _REL_WORD.finditer(event.text, 0, m.start())
+            } - {relation, None}
+            if (
+                len(new) == 1
+                and len(earlier) == 1
+                and _pronoun_fits(pronoun, new[0])
+                and not named_before - {earlier[0].values["relation"]}
+            ):
                 old = earlier[0]
                 new[0].values["name"] = old.values["name"]
                 if any(e[0] == seq for e in old.evidence):
@@ -12717,6 +12814,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
     def _respelled(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
         """The latest name that the new spelling resembles ("pepper" -> "Pepa") is replaced."""
         spelled = m.group("name")
+        if spelled.islower():
+            # "its kaitlyn, K and Y": a name typed in lower case, never an English word
+            if not (given := _given_names(spelled)):
+                return False
+            spelled = given[0]
         for hit in reversed(hits):
             old = hit.values.get("name")
             if not old or old.casefold() == spelled.casefold():

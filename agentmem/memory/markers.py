@@ -479,8 +479,10 @@ IT_DID: Final = (
 # with its own time (the extractor splits its clauses at the same words)
 THING_DID: Final = (
     # ("im a pharmacist at boots and a customer asked if ...": a new subject, its own report)
-    r"(?:the|this|that|his|her|their|its|a|an)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:was|is|were|are|has"
-    r"|asked|asks|told|tells|wants|wanted|emailed|texted|rang"
+    # ("my names florence lol and every single barista writes 'florance'": theirs, not mine)
+    r"(?:the|this|that|his|her|their|its|a|an|every|each)\s+[\w\-]+(?:\s+[\w\-]+)?\s+(?:was|is"
+    r"|were|are|has|asked|asks|told|tells|wants|wanted|emailed|texted|rang|writes|wrote|spells"
+    r"|spelled|spelt"
     # ("mine is called noodle and the tank hit 22c today": the tank's day, not the pet's)
     r"|had|got|gets|keeps|kept|went|says|said|hit|broke|stopped|started|reached|dropped|failed"
     r"|crashed|died)\b"
