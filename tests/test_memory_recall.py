@@ -8142,3 +8142,49 @@ def test_figures_of_speech_quotes_and_suppositions_form_nothing(tmp_path: Path) 
             "sorry i said husband, hes my partner we're not married lol",
         )
     )
+
+
+def test_workplaces_chains_payers_and_moves_said_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a chain after a bare title",
+                "cut my thumb again lol. grill cook at burger king, what plaster stays on",
+                "burger king",
+            ),
+            (
+                "a trust's plural institution word",
+                "any tips for sleeping after nights? hca at bristol royal hospitals, 12h shifts",
+                "bristol royal hospitals",
+            ),
+            (
+                "who pays me",
+                "im a school cleaner and kent county council pays me, can i join the pension",
+                "kent county council",
+            ),
+            (
+                "by us at",
+                "by us at siemens energy we have new rule for the travel, i am project engineer",
+                "siemens energy",
+            ),
+            ("the day job", "side hustle is baking, the day job is payroll clerk", "payroll clerk"),
+            (
+                "a move past a denial",
+                "i dont live in leeds anymore, moved down to bristol in may, which gp do i pick",
+                "bristol",
+            ),
+            ("names joined by a plus", "we have 2 dogs (rolo + fudge), best lead?", "fudge"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "eating at a chain",
+                "im at burger king rn with the kids, anything vegan",
+                "burger king",
+            ),
+            ("a parent who pays", "my dad pays me to wash his car, is that taxable", "works at"),
+        ),
+    )

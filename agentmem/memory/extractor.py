@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/59"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/60"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -117,6 +117,8 @@ _ORG_TOKEN = r"(?-i:[A-Z0-9][\w&'’.\-+]*|[a-z][A-Z][\w&'’.\-+]*)"
 _LOWER_INSTITUTION = (
     "council|hospital|university|college|bank|clinic|institute|ministry|agency|foundation"
     "|trust|authority|infirmary|academy|police|service|services|school|pharmacy|hotel|dental"
+    # "nurse at leeds teaching hospitals", "physio at nuffield health"
+    "|hospitals|health|healthcare"
     # "a firmware engineer at nordwind robotics": a company's trade word after its name
     "|robotics|logistics|software|systems|labs|technologies|solutions|consulting|analytics"
     "|studios|insurance|engineering|motors|pharma|networks|ventures|partners|digital|media|freight"
@@ -686,7 +688,8 @@ _CLAUSE_SEP = _grx(
     rf"|dont|don{_A}t|do\s+not)\b)(?=(?:{_SUBJECT_START}))"
     # "im japanese native speaker, moved to mexico city last year", "im a ux designer, started
     # at klarna in sept": a move or a new job, the subject left out
-    rf"|,\s+(?=(?:just\s+|recently\s+|then\s+)?(?:(?:moved|relocated)\s+(?:to|here)"
+    # ("i dont live in bristol anymore, moved up to glasgow in march")
+    rf"|,\s+(?=(?:just\s+|recently\s+|then\s+)?(?:(?:moved|relocated)\s+(?:(?:up|down|back|over|out)\s+)?(?:to|here)"
     rf"|started\s+(?:at|with)|joined)\b)"
     # "im coeliac and going to a sushi place friday": a plan after the state
     rf"|,?\s+and\s+(?=(?:also\s+|then\s+)?(?:going|gonna|heading|flying|driving|visiting)"
@@ -2467,7 +2470,8 @@ _COMMA = re.compile(r"\s*,")
 
 _NAME_LIST = re.compile(
     r"\s*(?:[,(:]|\s-|\s–)?\s*(?P<names>[A-Za-zÀ-ÖØ-öø-ÿ][\w'’\-]{1,19}"
-    r"(?:\s*,\s*[A-Za-zÀ-ÖØ-öø-ÿ][\w'’\-]{1,19})*\s*,?\s+(?:and|&|n)\s+"
+    # ("2 cats (mochi + tofu)": a plus joins the last two)
+    r"(?:\s*,\s*[A-Za-zÀ-ÖØ-öø-ÿ][\w'’\-]{1,19})*\s*,?\s+(?:and|&|n|\+)\s+"
     r"[A-Za-zÀ-ÖØ-öø-ÿ][\w'’\-]{1,19})\s*\)?(?=\s*$|\s*[,.;!?]|\s+[a-z])"
 )
 
@@ -2490,7 +2494,7 @@ def _counted_names(c: str, pos: int, count: int, pet: bool = False) -> list[str]
     may be words, "miso & tofu", when not all of them are)."""
     if count < 2 or (m := _NAME_LIST.match(c, pos)) is None:
         return []
-    tokens = [t for t in re.split(r"\s*,\s*|\s+(?:and|&|n)\s+|\s+", m.group("names")) if t]
+    tokens = [t for t in re.split(r"\s*,\s*|\s+(?:and|&|n|\+)\s+|\s+", m.group("names")) if t]
     if pet:
         if len(tokens) != count or not all(
             t.isalpha() and _pet_name_ok(t) and t.casefold() not in _NOT_A_NOUN for t in tokens
@@ -3753,7 +3757,9 @@ _HOME = [
     _grx(
         rf"(?:^\W*|\b(?:but|and|then|so)\s+)(?:just\s+|finally\s+|recently\s+)?"
         # ... "just moved from bristol to cardiff"
-        rf"(?:moved|relocated)\s+(?:back\s+)?(?:from\s+{_ANY_PLACE}\s+)?to\s+(?P<place>{_ANY_PLACE})",
+        # ... "moved up to glasgow in march"
+        rf"(?:moved|relocated)\s+(?:(?:back|up|down|over)\s+)?(?:from\s+{_ANY_PLACE}\s+)?to\s+"
+        rf"(?P<place>{_ANY_PLACE})",
         "moved relocated",
     ),
     # "moved to a tiny flat in lyon last year", "we moved into a house in leith": the home the
@@ -4680,7 +4686,9 @@ _OCCUPATION = [
     ),
     # "my title changed to analytics engineer", "my job title is now staff engineer"
     _grx(
-        rf"\bmy\s+(?:job\s+|official\s+|current\s+|day\s+|main\s+|actual\s+|real\s+)?"
+        # ("the day job is graphic designer": the user's, said with "the")
+        rf"\b(?:my|the(?=\s+day\s+job\b))\s+(?:job\s+|official\s+|current\s+|day\s+|main\s+"
+        rf"|actual\s+|real\s+)?"
         # "my job is a nurse", "my day job is software dev" (never "my dream job is ...")
         rf"(?:title|position|role|profession|job"
         # "my title at aldi is buying assistant": the workplace named on the way
@@ -4923,9 +4931,18 @@ _PUBLIC_BODY_END = _rx(
 _LOWER_INSTITUTION_END = re.compile(rf"\s(?:{_LOWER_INSTITUTION})$")
 # Large employers that are also places to shop or eat: "im at tesco" is no workplace
 _SHOP_EMPLOYERS: Final = frozenset(
-    _words(
-        "costa pret starbucks tesco asda aldi lidl sainsburys waitrose morrisons boots argos"
-        " currys primark ikea zara target walmart costco kroger apple"
+    (
+        *_words(
+            "costa pret starbucks tesco asda aldi lidl sainsburys waitrose morrisons boots argos"
+            " dominos wagamama chipotle wetherspoons screwfix wickes halfords specsavers superdrug"
+            " poundland lush decathlon mediamarkt rossmann"
+            " currys primark ikea zara target walmart costco kroger apple"
+        ),
+        # ... and the chains of several words ("im at five guys rn")
+        *("five guys", "burger king", "pizza hut", "taco bell", "tim hortons", "caffe nero"),
+        *("pizza express", "toby carvery", "whole foods", "trader joe's", "trader joes"),
+        *("marks & spencer", "marks and spencer", "john lewis", "b&q", "home bargains"),
+        *("tk maxx", "jd sports", "papa john's", "wendy's", "domino's", "dunkin"),
     )
 )
 # "I work in Revolut Kraków office", "i work in Infosys": an organisation one works in, named
@@ -4962,7 +4979,8 @@ _JOB_SINCE = _grx(
 # run things is the user's workplace (a large employer's name only: _rule_work checks)
 _AT_ORG_WE = _grx(
     # ... "in nubank we have big tables", "at zalando every team has its own cluster"
-    rf"(?:^\W*|[,;]\s*|\b(?:btw|fyi|and|but|so)\s+)(?:here\s+)?(?:at|in)\s+(?P<org>{_ORG})\s*,?\s+"
+    # ... non-native "by us at bosch rexroth we have new rule" (German "bei uns")
+    rf"(?:^\W*|[,;]\s*|\b(?:btw|fyi|and|but|so)\s+)(?:here\s+|by\s+us\s+)?(?:at|in)\s+(?P<org>{_ORG})\s*,?\s+"
     # ... "at shopify we mostly let the autocorrect do it"
     rf"(?:we\s+(?:mostly\s+|usually\s+|always\s+|all\s+|just\s+|normally\s+)?(?:use|run|deploy"
     rf"|build|ship|migrated|switched|moved|have|let|review|write|do|are\s+(?:on|using"
@@ -5010,6 +5028,12 @@ _SAME_ORG_SITE = _grx(
     "same",
 )
 _EMPLOYER = [
+    # "i work as a bin lorry driver and sheffield city council pays me": who pays the user
+    _grx(
+        rf"(?:^\W*|[,;]\s*|\b(?:and|but|so|cos|because)\s+)(?P<org>{_ORG})\s+(?:still\s+)?pays\s+"
+        rf"(?:me|my\s+(?:wages?|salary))\b",
+        "pays",
+    ),
     _WORK_IN,
     _WORK_WITH,
     _SAME_ORG_SITE,

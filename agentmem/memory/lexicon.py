@@ -222,6 +222,17 @@ _MORE_EMPLOYER_NAMES: Final = (
     "Allegro", "Naver", "Kakao", "Kaspi", "Ozon", "Trendyol", "Getir", "Bol.com", "Coolblue",
     # Dutch and Belgian grocers and chemists a student with a side job names
     "Albert Heijn", "Ahold Delhaize", "Delhaize", "Kruidvat", "Etos",
+    # restaurant, coffee and shop chains a line cook, a barista or a shift worker names
+    "Five Guys", "Burger King", "Pizza Hut", "Domino's", "Dominos", "Papa John's", "Wagamama",
+    "Chipotle", "Taco Bell", "Wendy's", "Tim Hortons", "Dunkin", "Caffe Nero", "Pizza Express",
+    "Wetherspoons", "Toby Carvery", "Whole Foods", "Trader Joe's", "Trader Joes",
+    "Marks & Spencer", "Marks and Spencer", "John Lewis", "Screwfix", "B&Q", "Wickes",
+    "Halfords", "Specsavers", "Superdrug", "Poundland", "Home Bargains", "TK Maxx", "Lush",
+    "JD Sports", "Decathlon", "MediaMarkt", "Rossmann",
+    # private healthcare and care providers a nurse or a physio names
+    "Nuffield Health", "Spire Healthcare", "HCA Healthcare", "Circle Health", "Bupa Cromwell",
+    # engineering subsidiaries named with their parent
+    "Bosch Rexroth", "Siemens Energy", "Siemens Mobility",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
 
