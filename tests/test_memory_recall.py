@@ -8188,3 +8188,53 @@ def test_workplaces_chains_payers_and_moves_said_in_passing(tmp_path: Path) -> N
             ("a parent who pays", "my dad pays me to wash his car, is that taxable", "works at"),
         ),
     )
+
+
+def test_quotes_asked_about_names_after_asides_and_offices_said_plainly(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "a film line typed bare, its source asked",
+                "hi my name is maximus decimus meridius, father to a murdered son\n\n"
+                "what film is that from",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a name after thanks and btw",
+                "ok thanks. oh btw im tomasz, can u keep it short",
+                "tomasz",
+            ),
+            (
+                "pets named after they are counted",
+                "we adopted 2 rats last month, their names are pip and squeak",
+                "named squeak",
+            ),
+            (
+                "a company's name said plainly",
+                "i am working as accountant in one firm, company name is Sharma Traders. "
+                "pls write leave letter",
+                "sharma traders",
+            ),
+            (
+                "now at, after the job",
+                "hello, im still a pharmacist, now at Northwick Park Hospital since june. "
+                "how do i update my cv",
+                "northwick park hospital",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "a parent's kids, not pets",
+                "i have a dog and my kids, their names are mia and leo",
+                "named mia",
+            ),
+        ),
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/60"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/61"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -2268,7 +2268,9 @@ def _may_name_later(word: str) -> bool:
 
 
 _ACK = re.compile(
-    r"\W*(?:ok|okay|k|thanks|thx|ty|cool|great|perfect|nice|yes|yeah|yep)(?:\s+[\w'’]+)?\W*",
+    # ("of course lol. oh btw im priyanka")
+    r"\W*(?:ok|okay|k|thanks|thx|ty|cool|great|perfect|nice|yes|yeah|yep|sure|of\s+course|oh|ah"
+    r"|lol|haha)(?:\s+[\w'’]+)?\W*",
     re.IGNORECASE,
 )
 _WAS_BEFORE = _rx(r"\b(?:was|were)\s+$")
@@ -3068,6 +3070,9 @@ _NAME_BTW = _Gated(
     re.compile(
         rf"(?:^|[.!?]\s+|,\s*)(?i:i{_A}?m|i\s+am)\s+(?P<name>{_NAME}(?:\s+{_NAME})?)"
         rf"\s+(?i:btw|by\s+the\s+way)\b"
+        # "of course lol. oh btw im priyanka, call me pri": the aside before, a name in any case
+        rf"|(?:^|[.!?]\s+|,\s*)(?:(?i:oh|ah|and|also)\s+)?(?i:btw|by\s+the\s+way|fyi)\s*,?\s+"
+        rf"(?i:i{_A}?m|im|i\s+am)\s+(?P<lower>{_NAME}(?:\s+{_NAME})?|{_LOWER_NAME})(?=\s*[,.;!]|\s*$)"
     ),
     "btw way",
 )
@@ -3353,7 +3358,9 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         if (names := _names(m.group("name"))) and len(names) >= 2:
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _NAME_BTW.finditer(c, mask):
-        if (names := _names(m.group("name"))) and len(names) == len(m.group("name").split()):
+        said = m.group("name") or m.group("lower")
+        names = _names(said) if m.group("name") else _given_names(said)
+        if names and len(names) == len(said.split()) and not is_town(said):
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     for m in _CALL_ME.finditer(c, mask):
         raw = m.group("name")
@@ -4907,12 +4914,16 @@ _PLACE_AFTER_ROLE = _rx(
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
     # ("i got promoted on monday, still at osteria fumo ofc")
-    rf"(?:{_I_AM}\s+(?:now\s+|still\s+)?|(?:^\W*|,\s*)(?:(?:ok|okay|so|and|but|yeah|yes|yep|nope|no"
-    rf"|btw|also)\W+)*still\s+)at\s+(?P<org>{_ORG})"
+    rf"(?:(?:{_I_AM}\s+(?:now\s+|still\s+)?|(?:^\W*|,\s*)(?:(?:ok|okay|so|and|but|yeah|yes|yep|nope|no"
+    # ("im still staff nurse, now at Royal London Hospital since march")
+    rf"|btw|also)\W+)*still\s+|(?:^\W*|,\s*)now\s+)at"
+    # Indian English "working as accountant in one MNC, company name is Genpact", "my office
+    # is Wipro, whitefield campus": the workplace named (beside a job, as "im at" is)
+    rf"|\b(?:(?:the|my)\s+)?company(?:{_A}?s)?\s+name\s+is|\bmy\s+office\s+is)\s+(?P<org>{_ORG})"
     rf"(?=\s*$|\s*[,.;!]|\s+(?:and|as|since|btw|so|but|now|still|lol|tho|though|too|obviously"
     rf"|obvs|ofc|haha|lmao|fyi|rn|atm|anyway)\b"
     rf"|\s+on\s+(?:the|a|an|their|our)\s+(?:[\w\-]+\s+){{0,2}}(?:team|squad|project|account|desk))",
-    "at",
+    "at company office",
 )
 # "still with vodafone tho", "im still with Equity Bank": an employer the user stays with
 # (one known as an employer or named as an institution: "still with Tom" is a partner)
@@ -5265,7 +5276,9 @@ _AT_AS_ROLE = _grx(
 # "the hamster is Mochi, the guinea pigs are Daifuku and Anko" (see _pets_named_later)
 _LATER_PET_NAME = r"(?:(?-i:[A-Z][\w'’\-]*)|[a-z][a-z'’\-]{1,19})"
 _THE_PETS_ARE = _rx(
-    rf"\bthe\s+(?P<head>{_PET_SURFACE})\s+(?P<verb>is|are)\s+(?:called\s+|named\s+)?"
+    # ... "i have two cockatiels, the names are kiwi and mango": the names of the pets just said
+    rf"\b(?:the\s+(?P<head>{_PET_SURFACE})|(?:the|their)\s+names)\s+(?P<verb>is|are)\s+"
+    rf"(?:called\s+|named\s+)?"
     rf"(?P<a>{_LATER_PET_NAME})(?:\s*(?:,\s*|\s+(?:and|&|n)\s+)(?P<b>{_LATER_PET_NAME})"
     rf"(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&|n)\s+)(?P<c>{_LATER_PET_NAME}))?)?"
     rf"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|the|lol|haha)\b)"
@@ -10306,6 +10319,15 @@ _FIXES_OWN_WORDS = _rx(
     r"\W*(?:(?:wait|oh|oops|ah|hmm+|ok|no)\W+)*(?:sorry\W+|sry\W+)?(?:i\s+mixed\s+(?:(?:that|it)\s+)?up"
     r"|i\s+meant|my\s+bad|scratch\s+that|correction)\b"
 )
+_SOURCE_ASKED = _grx(
+    r"\b(?:which|what)\s+(?:movie|film|song|show|series|book|play|poem|musical|episode|album|game"
+    r"|tv\s+show)\s+(?:is|was|s)\s+(?:this|that|it)\s+(?:line\s+|quote\s+|lyric\s+)?from\b"
+    r"|\bwho\s+(?:sings|sang|said|wrote|says)\s+(?:this|that|it|these\s+lyrics)\b"
+    r"(?!\s+(?:quote|line|song|poem)\s+(?:about|on)\b)"
+    r"|\bwhere\s+(?:is|was|s)\s+(?:this|that)\s+(?:line|quote|lyric)\s+from\b",
+    "from sings sang said wrote says",
+)
+_COLON_AFTER = re.compile(r"[^\n:.!?]{0,20}:\s*")
 _WHOLLY_QUOTED = re.compile(r'\s*["“«][^"“”«»]{20,}["”»]\s*')
 
 
@@ -11234,6 +11256,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ) or _WHOLLY_QUOTED.fullmatch(text):
                 self._note(event.seq, 0, len(text), "quoted")
                 continue
+            # "hello my name is inigo montoya you killed my father prepare to die" then "which
+            # movie is that from": words whose source is asked are a quotation, typed without
+            # its marks (up to the ask's sentence; or after it, past a colon)
+            if mask & _SOURCE_ASKED.bit and (source := _SOURCE_ASKED.search(text, mask)):
+                ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, source.start())]
+                # the sentence just before the ask's, or the ask's own words before it
+                a, b = (ends[-2] if len(ends) > 1 else 0), (ends[-1] if ends else source.start())
+                if (colon := _COLON_AFTER.match(text, source.end())) is not None:
+                    a, b = colon.end(), len(text)
+                if b > a:
+                    self._note(event.seq, a, b, "quoted")
+                    text = text[:a] + _BLANK * (b - a) + text[b:]
+                    event = msgspec.structs.replace(event, text=text)
+                    mask = _PREFILTER.scan(text)
             if frame:
                 off = _FRAME_OFF.search(text, mask)
                 # "ok stop the game lol. i do actually have a parrot irl, called Kiwi": what
@@ -11920,6 +11956,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if (
             " named " in text
             or " called " in text
+            or " names " in text
             or "mine (" in text
             or ("the " in text and any(h.kind == "pet" and not h.values.get("name") for h in hits))
         ):
@@ -13160,20 +13197,29 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     self._add(new, hits, seq, m.span())
         for m in _THE_PETS_ARE.finditer(text):
             names = [n for n in (m.group("a"), m.group("b"), m.group("c")) if n]
-            if not all(_later_pet_name_ok(n) for n in names):
+            # ("their names are salt and pepper": after "names" English words are names)
+            name_ok = _later_pet_name_ok if m.group("head") else _pet_name_ok
+            if not all(name_ok(n) for n in names):
                 continue
-            species = _normal("pet", "species", m.group("head"))
-            sentence_start, _ = _sentence_around(text, m.start(), m.end())
-            if species is None or _HYPOTHETICAL.search_alone(text[sentence_start : m.end()]):
-                continue
-            unnamed = [
+            before = [
                 h
                 for h in hits
                 if h.kind == "pet"
-                and h.values.get("species") == species
                 and not h.values.get("name")
                 and h.evidence[0][:2] < (seq, m.start())
             ]
+            if m.group("head"):
+                species = _normal("pet", "species", m.group("head"))
+            else:
+                # (the names, not the head, say what they name: the one species of unnamed
+                # pets said before, several of them)
+                kinds = {h.values.get("species") for h in before}
+                plural = all(h.plural for h in before)
+                species = kinds.pop() if len(kinds) == 1 and len(names) > 1 and plural else None
+            sentence_start, _ = _sentence_around(text, m.start(), m.end())
+            if species is None or _HYPOTHETICAL.search_alone(text[sentence_start : m.end()]):
+                continue
+            unnamed = [h for h in before if h.values.get("species") == species]
             if len(unnamed) != 1 or (len(names) > 1) != (m.group("verb").casefold() == "are"):
                 continue
             first, *more = names
