@@ -8238,3 +8238,54 @@ def test_quotes_asked_about_names_after_asides_and_offices_said_plainly(tmp_path
             ),
         ),
     )
+
+
+def test_setups_corrected_bare_others_setups_and_printed_logs(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a version corrected bare",
+                (
+                    "build tool is maven, java 17. tests are slow",
+                    "sorry java 21 actually, we upgraded",
+                ),
+                "java version is 21",
+                "java version is 17",
+            ),
+            (
+                "we're in, not",
+                ("were in headingley, which gp", "sorry we're in kirkstall not headingley"),
+                "kirkstall",
+                "headingley",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a grpc server's port",
+                "go 1.21 api, grpc server on 9090, how to add tls",
+                "grpc server port",
+            ),
+            ("a hedge on what 'and' adds", "im a nurse and kinda lost with payroll", "nurse"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "an instructor's setup",
+                "in the youtube tutorial the guy uses django 3.2, celery 5.1 and redis",
+                "celery",
+            ),
+            (
+                "node's crash trailer",
+                "help\n\nTypeError: x is undefined\n    at render (/app/src/App.js:12:5)\n\n"
+                "Node.js v20.1.0",
+                "node version",
+            ),
+            ("a hedged diet after 'and'", "im a nurse and kinda vegan", "vegan"),
+        ),
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/61"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/62"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -7335,7 +7335,8 @@ _WORKING_STATE = [
         "{} port",
         _grx(
             r"(?<![\w\-./])(?:the\s+)?(?P<subj>(?:api|app|web|db|database"
-            r"|redis|postgres|mysql|mongo|server|frontend|backend|vite|dev\s+server|admin))"
+            # ("grpc server on 50051": the server named by what it serves)
+            r"|redis|postgres|mysql|mongo|(?:grpc\s+)?server|frontend|backend|vite|dev\s+server|admin))"
             r"(?:(?:\s+(?:is|runs|listens))?\s+on\s+(?:port\s+)?"
             # "our frontend dev server is 5173 (vite default)": never a year ("server is 2019")
             r"|(?<=dev\sserver)\s+is\s+(?:port\s+)?(?!19\d\d|20\d\d))(?P<val>\d{4,5})"
@@ -7881,6 +7882,9 @@ _THEIRS_LEAD = _rx(
     r"\b(?:his|hers|theirs|(?:his|her|their)\s+(?:one|repo|setup|stack|env))\s+(?:is|are|has"
     r"|uses|runs)?\s*:?"
     r"|\b(?:article|post|blog|tutorial|benchmark|video|course|readme|book|spec)\b[^.:\n]{0,30}:"
+    # "in the udemy course the guy uses python 3.8, flask 2.0": another person's setup
+    r"|\b(?:the\s+(?:guy|instructor|teacher|tutor|presenter|lecturer|youtuber|author)|he|she)\s+"
+    r"(?:uses|used|has|had|runs|ran|is\s+(?:on|using))\b"
 )
 _FOR_ANOTHER = _rx(r"\b(?:for|from|on\s+behalf\s+of)\s+(?:my|our|his|her|their)\s+[\w\-]+")
 _FROM_ME = _rx(rf"\bfrom\s+me\b|\bthat{_A}?s\s+me\b|\bthats\s+me\b")
@@ -9149,6 +9153,11 @@ _RECEIVED_LETTER = _rx(
     r"|sincerely|yours\s+(?:sincerely|truly|faithfully)|warm\s+regards|br)\b[^\n]*(?:\n[^\n]*)?"
     r"|$))"
 )
+# Lines tools print on a crash or a build: node's version trailer, a bundler's summary, a frame
+_LOG_LINE = re.compile(
+    r"(?m)^[ \t]*(?:Node\.js\s+v\d+(?:\.\d+)*|(?:webpack|vite|rollup|esbuild)\s+v?\d+(?:\.\d+)*\s+"
+    r"(?:compiled|built|bundled)\b.*|at\s+\S.*\(\S+:\d+:\d+\)|npm\s+(?:ERR!|error)\s.*)[ \t]*$"
+)
 # Words inside quotation marks are someone's text, even "my cat" in them.
 _QUOTE_MARK = re.compile(r"[\"“”«»]")
 # "we're not married" contradicts a spouse named in the same message
@@ -9673,7 +9682,9 @@ _Y_NOT_X = _grx(
     # ... and "sorry i meant tree nuts not peanuts", "i meant italian, not french"
     # ... and "actually call me lex not alex"
     # ... and "im actually in broughty ferry not dundee proper"
+    # ... and "sorry we're in didsbury not chorlton", "we're rotherham not sheffield"
     rf"(?:\b(?:it|that)(?:{_A}s|\s+is|s)|\bi(?:{_A}?m|\s+am)\s+(?:actually\s+)?(?:at|with|in)"
+    rf"|\bwe(?:{_A}?re|\s+are)(?:\s+actually)?(?:\s+(?:in|at))?"
     rf"|\bi\s+meant?"
     r"|\bcall\s+me"
     # ... and "i check pubspec lock, is flutter 3.22 not 3.19": "it" left out at a clause start
@@ -10241,8 +10252,9 @@ def _names_claim(hit: _Hit, what: str) -> bool:
 # "well, vegan actually, since january": a message that opens with the corrected value
 _CORRECTED_LEAD = _rx(
     # ("no wait sorry vegan actually": the leads may pile up)
-    r"^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*)\s+"
-    r"(?:actually|technically|really)\b"
+    # ... "sorry kotlin 2.0 actually, we bumped it": a tool with its version
+    r"^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*"
+    r"(?:\s+v?\d+(?:\.\d+)*)?)\s+(?:actually|technically|really)\b"
     # "no wait, actually kit": the whole message, after the leads, is the corrected value
     r"|^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+actually\W+(?:an?\s+)?"
     r"(?P<alone>[a-z][\w'’\-]*)\W*$"
@@ -10309,6 +10321,8 @@ _RESTATED: Final = {
     "name": ("my name is {}", lambda c, mask: _rule_names(c, mask, False)),
     # "call me chris" ... "no wait, actually kit"
     "preferred_name": ("call me {} please", lambda c, mask: _rule_names(c, mask, False)),
+    # "kotlin 1.9" ... "sorry kotlin 2.0 actually": a version said again (its subject must match)
+    "working_state": ("we're on {}", _rule_tech),
 }
 
 
@@ -10431,6 +10445,8 @@ def _clause_reason(clause: str, mask: int) -> tuple[str, int] | None:
 # that states the fact ("use uv for new deps, not pip, if you need any").
 _PART_END = re.compile(
     r",|\s[-–—]+\s|\s(?=(?:so|but|because|since|though|although|btw)\s)"
+    # "im a junior backend dev and kinda lost": a hedge softens only what its "and" adds
+    r"|\s(?=and\s+(?:kinda|sorta|kind\s+of|sort\s+of|a\s+bit|maybe|probably)\s)"
     # "ive been in auckland 2 yrs now and still cant get used to this": a denial of its own
     r"|\s(?=and\s+(?:still\s+|yet\s+|just\s+|also\s+)?(?:can['’]?t|cannot|don['’]?t|dont"
     r"|won['’]?t|wont|didn['’]?t|didnt|never)\b)"
@@ -12385,6 +12401,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             spans.append((block.end(), len(text)))
         if "\n" in text and (letter := _RECEIVED_LETTER.search(text)):
             spans.append(letter.span("letter"))
+        # "Node.js v18.17.0" under a stack trace: a line a tool printed, not the user's setup
+        if "\n" in text:
+            spans.extend(m.span() for m in _LOG_LINE.finditer(text))
         if not spans:
             return text
         out, last = [], 0
@@ -14309,7 +14328,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 found = [
                     h for h in rule(synthetic, _PREFILTER.scan(synthetic)) if h.kind == hit.kind
                 ]
-                if len(found) != 1:
+                if len(found) != 1 or (
+                    hit.kind == "working_state"
+                    and found[0].values.get("subject") != hit.values.get("subject")
+                ):
                     continue
                 if found[0].values == hit.values:
                     return True
