@@ -8289,3 +8289,40 @@ def test_setups_corrected_bare_others_setups_and_printed_logs(tmp_path: Path) ->
             ("a hedged diet after 'and'", "im a nurse and kinda vegan", "vegan"),
         ),
     )
+
+
+def test_pets_put_to_sleep_worlds_left_irl_and_forms_asked_form_nothing(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "put to sleep",
+                "we had to put our old dog to sleep in may, is it too soon for a puppy",
+            ),
+            ("a plural asked for", "how about plural, my sisters are nurses"),
+            ("a classmate's repo", "my classmates repo is on django 3.2, how do i help him"),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "the pet in real life, not the game's",
+                "in minecraft my wolf is called ash lol but irl my dog is called pepper",
+                "named pepper",
+            ),
+            ("a name before a negated verb", "my gecko spike isnt eating", "named spike"),
+            (
+                "a relative's name respelled in a later sentence",
+                ("my sister Katia lives in bonn", "yes ok. oh and its Katja with a j sorry"),
+                "katja",
+            ),
+        ),
+    )
+    assert not any(
+        "ash" in s
+        for s in _formed(
+            tmp_path / "world",
+            "in minecraft my wolf is called ash lol but irl my dog is called pepper",
+        )
+    )

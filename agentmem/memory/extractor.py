@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/62"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/63"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -936,6 +936,16 @@ _GRANDIOSE = _rx(
     r"|like)\s+(?:the|a)\s+(?:queen|king|princess|prince|ceo|president|god|goddess|mayor"
     r"|emperor|empress|pope|overlord|ruler|duchess|duke|lord)\s+of\b"
 )
+_BUT_IRL = _rx(r"\b(?:but|while|whereas)\s+(?:irl|in\s+real\s+life|in\s+reality)\b")
+_IN_A_WORLD = _rx(
+    r"\W*(?:(?:lol|haha|ok|so)\W+)*(?:in|on)\s+(?!(?:real|my|our)\b)[\w\-]+(?:\s+[\w\-]+){0,3}?\s+my\b"
+)
+_FORM_ASKED = _rx(
+    r"\W*(?:(?:and|ok|okay|now|also|then)\W+)*(?:how|what)\s+about\s+(?:the\s+|in\s+)?"
+    r"(?:plural|singular|past(?:\s+tense)?|future(?:\s+tense)?|present(?:\s+tense)?|negative"
+    r"|question(?:\s+form)?|formal(?:\s+version)?|informal(?:\s+version)?|feminine|masculine"
+    r"|polite\s+form)\s*[,:?]+\s*"
+)
 _LAUGH = re.compile(r"(?i:\blol\b|\blmao\b|\bha(?:ha)+\b|\bjk\b)|[😂🤣😆😜🙃]")
 _FICTION = _grx(
     rf"\bmy\s+(?:character|avatar|persona|oc|alter\s+ego|protagonist|hero|heroine|npc)\b"
@@ -1313,7 +1323,7 @@ _PAST = _grx(
     # ... and "like i told you before" says when it was told
     r"|(?<!told\syou\s)(?<!told\su\s)(?<!said\s)(?<!mentioned\s)(?<!wrote\s)"
     r"before(?!\s+(?:my|the|a|an|work|school|lunch|dinner|breakfast|bed|noon|then))"
-    r"|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
+    r"|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+){0,2})?(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
     r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)"
     # "were in cardiff now" is "we're" typed without the apostrophe, and so is "were on node 18"
     r"(?!\s+in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+now\b)"
@@ -1354,7 +1364,7 @@ def _inside_quotes(text: str, pos: int) -> bool:
 _APPOSITION = _rx(r"\W*(?:my|our)\s+(?:[\w\-]+\s+)?[\w\-]+\s*,")
 _DIED = _grx(
     r"\b(?:passed\s+away|passed\s+(?:in|last|on|over|recently|a\s+few|next|yesterday"
-    r"|[\w\-]+\s+(?:years?|months?|weeks?)\s+ago)|died|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
+    r"|[\w\-]+\s+(?:years?|months?|weeks?)\s+ago)|died|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+){0,2})?(?:down|to\s+sleep)"
     r"|rainbow\s+bridge|is\s+no\s+longer\s+with\s+us"
     # "we lost our golden retriever Max last week", "had to rehome my cat pepper"
     r"|(?:we|i)\s+(?:just\s+|recently\s+|sadly\s+)?lost\s+(?:my|our)|re-?homed?|rehoming"
@@ -1588,6 +1598,8 @@ def _lower_pet_name(word: str) -> bool:
 # What a pet does, right after its name: "my hamster peanut got into the fruit bowl"
 _PET_VERBS = (
     r"be|will|would|can|could|should|might|keep|keeps|is|has|just|always|never|loves|hates"
+    # ("my leopard gecko mango hasnt shed properly")
+    r"|hasnt|hasn't|isnt|isn't|didnt|didn't|cant|can't|keeps|kept"
     r"|likes|gets|sleeps|barks|meows|wont|won't|doesnt|doesn't|refuses|ate|eats|chews|scratches"
     r"|needs|was|had|goes|chewed|stole|steals|ran|runs|jumped|jumps|bit|bites|howls|cries"
     r"|sheds|pulls|digs|dug|knocked|knocks|follows|hides|wakes|woke|got|threw|throws"
@@ -2160,8 +2172,9 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
                 _pet_name_ok(named.group("names"))
                 or named.group("names").casefold() in _DEMONYMS | _NATIONALITIES
             )
-            # "my pup fell asleep": a verb is no name
+            # "my pup fell asleep": a verb is no name; "put our old cat to sleep": nor "to"
             and named.group("names").casefold() not in _PET_VERB_WORDS
+            and named.group("names").casefold() not in _NOT_A_NOUN
         ):
             names, end = [named.group("names").title()], m.end() + named.end()
 
@@ -8131,6 +8144,7 @@ def _tech_pairs(c: str, m: re.Match[str]) -> Iterator[tuple[str, str]]:
 # "my coworkers project is on node 14", "my bosses repo": another's, the apostrophe left out
 _ANOTHERS_PROJECT = _grx(
     r"\b(?:friend|colleague|coworker|co-worker|client|customer|neighbou?r|boss|mate|teammate"
+    r"|classmate|coursemate|housemate|labmate|groupmate"
     r"|manager|roommate|flatmate|brother|sister|dad|mum|mom|son|daughter|wife|husband|partner"
     r"|bf|gf|cousin|buddy|pal)(?:e?s|['’]s|s['’])\s+(?:[\w\-]+\s+)?(?:project|repo|repository|app"
     r"|codebase|stack|setup|ci|build|code|site|website|service|server|team|company|laptop)\b",
@@ -9287,7 +9301,9 @@ _RELATION_FIXED = _grx(
 )
 # "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
 _NAME_SPELLING = _grx(
-    rf"^\W*(?:(?:lol|haha|no|sorry|oh|oops|wait|ah|omg|ugh|hmm|autocorrect|typo|my\s+bad)\W+)*"
+    # ("yes pls. oh and its Anna with two n's sorry": where a later sentence opens)
+    rf"(?:^|(?<=[.!?])\s+)\W*(?:(?:lol|haha|no|sorry|oh|and|oops|wait|ah|omg|ugh|hmm|autocorrect"
+    rf"|typo|my\s+bad)\W+)*"
     # "ah sorry i typed that wrong, its Oluwaseyi not Oluwaseun"
     rf"(?:i\s+(?:typed|wrote|spelled|spelt|said|got)\s+(?:that|it)\s+wrong\W+)?"
     # "*Pickle not pixel lol autocorrect hates her": a star marks the right word; "oh sorry
@@ -10489,7 +10505,7 @@ _USED_TO = (
 # sick" keeps the daughter; "my dog died" does not keep the dog).
 _ENDING = _rx(
     rf"{_USED_TO}|formerly|previously|no\s+longer|former|ex|ex-|passed\s+away|died|deceased|late"
-    r"|(?:my|our|the)\s+late|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+)?)?(?:down|to\s+sleep)"
+    r"|(?:my|our|the)\s+late|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+){0,2})?(?:down|to\s+sleep)"
 )
 # A state the clause says is over, wherever the words stand ("vegan, not anymore").
 _ENDED = _rx(rf"\b(?:any\s*more|no\s+longer|{_USED_TO}|until\s+(?:last|recently))\b")
@@ -11579,6 +11595,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if (serious := _SERIOUSLY.search(text)) and _LAUGH.search(text, 0, serious.start()):
             self._note(seq, 0, serious.start(), "joke")
             text = _BLANK * serious.start() + text[serious.start() :]
+        # "in rdr2 my horse is called butter lol but irl my horse is called dolly": the words
+        # before "but irl", in a sentence opened by where they are true, are of that world
+        if (irl := _BUT_IRL.search(text)) is not None:
+            start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, irl.start())), default=0)
+            if _IN_A_WORLD.match(text, start):
+                self._note(seq, start, irl.start(), "fiction")
+                text = text[:start] + _BLANK * (irl.start() - start) + text[irl.start() :]
+        # "how about plural, my uncles are doctors": a form asked for, its example after it
+        if (form := _FORM_ASKED.match(text)) is not None:
+            self._note(seq, form.end(), len(text), "quoted")
+            text = text[: form.end()] + _BLANK * (len(text) - form.end())
         if ">" in text or "#" in text:
             for block in _QUOTE_BLOCK.finditer(text):
                 self._note(seq, block.start(), block.end(), "quoted")
