@@ -8326,3 +8326,41 @@ def test_pets_put_to_sleep_worlds_left_irl_and_forms_asked_form_nothing(tmp_path
             "in minecraft my wolf is called ash lol but irl my dog is called pepper",
         )
     )
+
+
+def test_relatives_and_pets_put_more_exactly_or_named_later_in_the_message(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a pet's word made its name later in the message",
+                "my dog biscuit and my sisters dog max play all day and now biscuit has started "
+                "barking at night",
+                "named biscuit",
+            ),
+            (
+                "a relation put more exactly at once",
+                "my sister - well half sister - nadia is getting married",
+                "half-sister",
+            ),
+        ),
+    )
+    assert not any(
+        "nephew" in s
+        for s in _formed(
+            tmp_path / "godson",
+            "need a card for my nephew leo",
+            "sorry not my nephew, my godson, hes my friends boy",
+        )
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a species agreed after a doubt",
+                ("my hamster pip keeps escaping", "oh oops ur right hes a gerbil, sorry"),
+                "gerbil",
+                "hamster",
+            ),
+        ),
+    )

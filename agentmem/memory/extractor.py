@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/63"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/64"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -9296,8 +9296,23 @@ _RELATION_FIXED = _grx(
     # "oh wait sorry not my niece, my cousin": the relation said before, denied, then the right one
     rf"|^\W*(?:(?:oh|wait|sorry|no|ah|oops|lol)\W+)*not\s+(?:my|a|her|his)\s+(?P<old>{_REL_SURFACE})"
     rf"\s*[,;.\-–—]?\s*(?:(?:she|he){_A}?s\s+|(?:she|he)\s+is\s+)?(?:my|a|an)\s+"
-    rf"(?P<new2>{_REL_SURFACE})\b",
+    rf"(?P<new2>{_REL_SURFACE})\b"
+    # "sorry not my niece, my goddaughter": the relation denied, then what is no relative
+    rf"|^\W*(?:(?:oh|wait|sorry|no|ah|oops|lol)\W+)*not\s+(?:my|a|her|his)\s+(?P<old2>{_REL_SURFACE})"
+    rf"\s*[,;.\-–—]\s*(?:(?:she|he){_A}?s\s+|(?:she|he)\s+is\s+)?(?:my|a|an)\s+"
+    rf"(?:god(?:daughter|son|child|mother|father)|friend|neighbou?r|colleague|coworker|student"
+    rf"|pupil|patient|client|bestie|best\s+friend|flatmate|roommate)\b",
     "technically not",
+)
+_RELATION_REFINED = _rx(
+    rf"\bmy\s+(?P<old>{_REL_SURFACE})\s*[-–—,(]\s*(?:well|or\s+rather|technically)\s+"
+    rf"(?P<new>{_REL_SURFACE})\s*[-–—,)]\s*(?P<name>{_NAME}|{_LOWER_NAME})?"
+)
+# "oh oops ur right shes a turtle, red eared slider": the species agreed after a doubt
+_SPECIES_AGREED = _grx(
+    rf"^\W*(?:(?:oh|oops|sorry|ah|yes|yeah|omg|lol)\W+)*(?:ur|you{_A}?re|youre|u\s+r)\s+right\W+"
+    rf"(?:she|he|it)(?:{_A}?s|\s+is)\s+(?:actually\s+)?an?\s+(?P<new>{_PET_SURFACE})\b",
+    "right",
 )
 # "lol its Pepa actually, spanish spelling": the spelling of a name just given, corrected
 _NAME_SPELLING = _grx(
@@ -11181,6 +11196,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._renamed(event, hits, mask) or corrected
             if mask & _SPECIES_FIXED.bit and (m := _SPECIES_FIXED.search(text, mask)):
                 corrected = self._species_fixed(event, m, hits) or corrected
+            if mask & _SPECIES_AGREED.bit and (m := _SPECIES_AGREED.search(text, mask)):
+                corrected = self._species_agreed(event, m, hits) or corrected
             if mask & _RELATION_FIXED.bit and (m := _RELATION_FIXED.search(text, mask)):
                 corrected = self._relation_fixed(event, m, hits) or corrected
             if mask & _FLUENT_STRETCH.bit and (m := _FLUENT_STRETCH.search(text, mask)):
@@ -11474,6 +11491,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._pet_described(event, m, hits)
             if hits:
                 self._pet_named_later(event, hits)
+                self._pet_named_later(event, hits, same=True)
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
                 self._named_after_takeback(event, m, hits)
             if hits and mask & _OTHER_WAY.bit and (m := _OTHER_WAY.search(text, mask)):
@@ -11893,6 +11911,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._note(seq, m.start(), m.end(), None, (hit,))
         self._parenthesised_names(text[:limit], hits, before)
         self._sexed_children(text[:limit], hits, before)
+        if " well " in text[:limit] or " rather " in text[:limit]:
+            self._relation_refined(text[:limit], seq, hits, before)
         if any(h.needs_role for h in hits[before:]) and not any(
             h.kind == "occupation" for h in hits
         ):
@@ -12766,6 +12786,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     hits[i : i + 1] = named
                     break
 
+    def _relation_refined(self, text: str, seq: int, hits: list[_Hit], before: int) -> None:
+        """ "my brother - well half brother - kwame wants to come": the relation put more
+        exactly at once is the relative's, with the name said after it."""
+        for m in _RELATION_REFINED.finditer(text):
+            old = _normal("relationship", "relation", m.group("old"))
+            new_relation = _normal("relationship", "relation", m.group("new"))
+            if old is None or new_relation is None or old == new_relation:
+                continue
+            for h in hits[before:]:
+                if h.kind == "relationship" and h.values.get("relation") == old:
+                    name = h.values.get("name")
+                    if not name and m.group("name") and (given := _given_names(m.group("name"))):
+                        name = given[0]
+                    new = _Hit("relationship", {"relation": new_relation, "name": name}, None)
+                    self._replace(h, new, hits, seq, m.span("new"))
+                    break
+
     def _sexed_children(self, text: str, hits: list[_Hit], before: int) -> None:
         """ "my twins noor (girl) and idris (boy)": a child's sex said in brackets after the
         name makes the child a daughter or son, and names the second child the brackets cut
@@ -13588,27 +13625,27 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             new = _Hit("pet", {**unnamed[0].values, "name": name.title()}, None)
             self._replace(unnamed[0], new, hits, event.seq, m.span("name"))
 
-    def _pet_named_later(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+    def _pet_named_later(self, event: EpisodeEvent, hits: list[_Hit], same: bool = False) -> None:
         """ "my gecko chili? his tank is in the living room" then "ok chili is staying in the
         bedroom": the word said right after an unnamed pet is its name once a later message
-        makes it the subject of what it does."""
+        makes it the subject of what it does; with ``same``, later in the same message ("my
+        dog rex and my neighbours dog bella play ... and now rex has started digging")."""
         for hit in hits:
             word = hit.maybe_name
             if (
                 word is None
                 or hit.kind != "pet"
                 or hit.values.get("name")
-                or hit.evidence[-1][0] >= event.seq
+                or (hit.evidence[-1][0] != event.seq if same else hit.evidence[-1][0] >= event.seq)
                 or word.casefold() not in event.text.casefold()
             ):
                 continue
-            said = re.search(
+            said = re.compile(
                 rf"(?:^|[.!?,;]\s*|\b(?:ok|okay|so|and|but|lol|yes|yeah|then|now)\s+)"
                 rf"(?P<name>{re.escape(word)})\s+(?:is|was|has|isnt|isn['’]t|wont|won['’]t"
                 rf"|doesnt|doesn['’]t|{_PET_VERBS})\b",
-                event.text,
                 re.IGNORECASE,
-            )
+            ).search(event.text, hit.stated_end if same else 0)
             if said is not None:
                 new = _Hit("pet", {**hit.values, "name": word.title()}, None)
                 self._replace(hit, new, hits, event.seq, said.span("name"))
@@ -13701,6 +13738,19 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "my brother Tomasz" then "technically brother in law": the relative said last whose
         relation the precise one contains (brother in brother-in-law, sister in half-sister,
         daughter in stepdaughter) is that relative."""
+        if m.group("old2"):
+            denied = _normal("relationship", "relation", m.group("old2"))
+            held = [
+                h
+                for h in hits
+                if h.kind == "relationship"
+                and h.values.get("relation") == denied
+                and h.evidence[-1][0] < event.seq
+            ]
+            if not held:
+                return False
+            self._take_back(held[-1], hits, event.seq, m.span("old2"))
+            return True
         said = m.group("new") or m.group("new2")
         new_relation = _normal("relationship", "relation", said)
         if new_relation is None:
@@ -13746,6 +13796,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         )
         new = _Hit("pet", {"species": new_species, "name": given}, None)
         self._replace(target[0], new, hits, event.seq, m.span("new"))
+        return True
+
+    def _species_agreed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
+        """ "my tortoise shelly" then (the assistant doubts it) "oops ur right shes a turtle":
+        the one pet held, said before, is the species the user now agrees it is."""
+        new_species = _normal("pet", "species", m.group("new"))
+        held = [h for h in hits if h.kind == "pet" and h.evidence[-1][0] < event.seq]
+        if new_species is None or len(held) != 1 or held[0].values.get("species") == new_species:
+            return False
+        new = _Hit("pet", {**held[0].values, "species": new_species}, None)
+        self._replace(held[0], new, hits, event.seq, m.span("new"))
         return True
 
     def _renamed(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
