@@ -8364,3 +8364,49 @@ def test_relatives_and_pets_put_more_exactly_or_named_later_in_the_message(tmp_p
             ),
         ),
     )
+
+
+def test_names_said_in_passing_signed_or_whole_in_brackets_and_places_based(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a name before 'if that matters'",
+                "so the council fined me, anyway my name is Orla Quinn if that matters, "
+                "what do i write",
+                "orla quinn",
+            ),
+            (
+                "an apostrophe in a lower-case surname",
+                "im aoife o'sullivan but i go by effie. need a toast for my coworker",
+                "o'sullivan",
+            ),
+            ("what she goes by", "im aoife o'sullivan but i go by effie. need a toast", "effie"),
+            (
+                "signed after a dash",
+                "a note to the landlord about the boiler, sign it from me - Ingrid\n\n"
+                "The boiler is broken again",
+                "ingrid",
+            ),
+            (
+                "the whole name in brackets",
+                "hey its marta again (marta kowalczyk), the router thing",
+                "marta kowalczyk",
+            ),
+            ("a place-based title", "edinburgh based architect, need a short bio", "edinburgh"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("how one travels", "i go by bus usually", "prefers to be called"),
+            ("a trait, not a job", "I am hard worker and I learn fast", "works as"),
+            (
+                "a letter signed for the man who asked",
+                "a guy from work asked me to help with a letter to his landlord. "
+                "sign it as Pavel Novak",
+                "pavel",
+            ),
+            ("another's place-based title", "my sister is a leeds based nurse", "leeds"),
+        ),
+    )

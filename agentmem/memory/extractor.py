@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/64"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/65"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -120,7 +120,7 @@ _LOWER_INSTITUTION = (
     # "nurse at leeds teaching hospitals", "physio at nuffield health"
     "|hospitals|health|healthcare"
     # "a firmware engineer at nordwind robotics": a company's trade word after its name
-    "|robotics|logistics|software|systems|labs|technologies|solutions|consulting|analytics"
+    "|robotics|logistics|logistik|software|systems|labs|technologies|solutions|consulting|analytics"
     "|studios|insurance|engineering|motors|pharma|networks|ventures|partners|digital|media|freight"
     # "a teacher at greenfield primary"
     "|primary|elementary|nursery|kindergarten|preschool|library|museum|hospice"
@@ -476,6 +476,8 @@ _ROLE_MOD_BLOCK: Final = frozenset(
         " currently doing being becoming trying going"
         # "got offered logistics coordinator at DHL": an offer, not the job
         " got offered offer applied applying interviewed interviewing shortlisted"
+        # "I am hard worker and reliable": a trait, not a job
+        " hard harder fast quick slow early"
     )
 )
 
@@ -613,7 +615,8 @@ _SUBJECT_START = (
     rf"|home(?:\s+is|{_A}s)\s|(?:then\s+)?back\s+home\b"
 )
 _CLAUSE_SEP = _grx(
-    rf"\s*;\s*|\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
+    # ("sign it from me - Gretchen": the dash gives the name signed)
+    rf"\s*;\s*|(?<!\bfrom\sme)\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
     # "what i have: im a logistics coordinator at DHL": what the user has is what follows
     rf"|(?<=\bwhat\si\shave)\s*:\s+|(?<=\bwhat\si\sdo)\s*:\s+"
     # "context for today: db is postgres 15": a preface whose time is its own
@@ -2943,7 +2946,8 @@ _NAME_IS = _Gated(
         rf"(?:(?:it{_A}?s|it\s+is)\s+)?"
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}"
         rf"|{_LOWER_NAME}(?:\s+(?!(?:lol|haha|lmao|btw|tho)\b){_LOWER_NAME}){{0,2}})"
-        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im|lol|haha|lmao|tho)\b)"
+        # ("my name is Bronagh Keane if that matters for the appeal")
+        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im|lol|haha|lmao|tho|if|in\s+case)\b)"
     ),
     "name names myself passport",
 )
@@ -3095,9 +3099,10 @@ _SIGN_AS = _Gated(
     re.compile(
         rf"\b(?i:sign)\s+(?i:it\s+off|it|off|the\s+(?:email|letter|note|card|message))\s+"
         rf"(?i:as\s+|with\s+)?"
-        rf"(?:(?P<me>(?i:from\s+me))\s*,?\s*)?(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})"
-        # ("sign it Aiyana Redcloud thats me")
-        rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|pls|please|thanks|thx|thats|that{_A}s)\b)"
+        # ("sign it from me - Gretchen")
+        rf"(?:(?P<me>(?i:from\s+me))\s*[,\-–—:]?\s*)?(?P<name>{_NAME}(?:\s+{_NAME}){{0,2}})"
+        # ("sign it Aiyana Redcloud thats me"; the draft may follow on the next line)
+        rf"(?=\s*$|\s*[,.;!)\n]|\s+(?i:and|but|pls|please|thanks|thx|thats|that{_A}s)\b)"
         # "sign it off from me, robert kalinowski", "its from me, joana ferreira, 2º esq": after
         # "from me" a whole name in lower case (each part no English word)
         rf"|\b(?:(?i:sign)\s+(?i:it\s+off|it|off)\s+|(?i:it{_A}?s|its|it\s+is)\s+)(?i:from\s+me)"
@@ -3117,7 +3122,8 @@ _IM_FULL_NAME = _Gated(
     re.compile(
         rf"(?:^|[.!?]\s+)\W*(?:(?i:hi|hey|hello|ok|so)\W+)?(?i:i{_A}?m|im|i\s+am)\s+"
         # ("im thanh huong, vietnamese is my first language": the clause may end at the comma)
-        rf"(?P<lower>{_LOWER_NAME}\s+{_LOWER_NAME})(?=\s*,|\s*$|\s+i\s)"
+        # ("im siobhan o'callaghan but i go by shiv")
+        rf"(?P<lower>{_LOWER_NAME}\s+{_LOWER_NAME})(?=\s*,|\s*$|\s+i\s|\s+but\s+i\s)"
         # ... "full name" after "my" or where a sentence, clause or form line opens (never
         # "her full name", "my moms full name")
         rf"|(?:(?<=\b(?i:my)\s)|(?:^|(?<=[.!?,;:/\n]))\s*)"
@@ -3139,7 +3145,9 @@ _CALL_ME = _Gated(
         rf"(?i:call)\s+me\s+"
         rf"(?P<name>{_NAME}|{_LOWER_NAME})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|pls|plz|instead|from\s+now\s+on|going\s+forward"
-        rf"|for\s+short|and|rather|btw|everyone|everybody|like\s+everyone|too)\b)"
+        rf"|for\s+short|and|rather|btw|everyone|everybody|like\s+everyone|too"
+        # ("please call me Kevin its easier")
+        rf"|its|it{_A}s|cos|coz|bc|because|since)\b)"
     ),
     "call",
 )
@@ -3185,6 +3193,29 @@ _GO_BY = _Gated(
 )
 
 
+def _surname_in_brackets(text: str, hits: list[_Hit], before: int) -> None:
+    """ "its ines again (ines duarte, we talked last week)": the one given name the message
+    gave, said whole in brackets after it, is the whole name."""
+    for h in hits[before:]:
+        given = h.values.get("name") if h.kind == "name" else None
+        if not given or " " in given:
+            continue
+        whole = re.search(
+            rf"\(\s*(?P<full>{re.escape(given)}\s+[^\W\d_][\w'’\-]+)\s*[,)]", text, re.IGNORECASE
+        )
+        full = whole.group("full") if whole else ""
+        if len(names := _names(full) or _lower_full_name(full)) == 2:
+            h.values = {**h.values, "name": " ".join(names)}
+
+
+_GO_BY_NOT: Final = frozenset(
+    _words(
+        "bus train car bike bicycle foot tube metro plane taxi cab boat ferry uber tram subway"
+        " coach scooter moped motorbike rail air sea road instinct feel intuition experience"
+        " gut ear eye rules book numbers data default the a an my his her their your that this"
+        " what whatever it them him"
+    )
+)
 _VOWEL = re.compile(r"[aeiouyà-åè-ïò-öø-ýāăąēĕėęěīĭįıōŏőūŭůűų]", re.I)
 _NAME_AND = re.compile(r"\s+(?:and|n|&)\s+")
 
@@ -3250,7 +3281,8 @@ def _lower_full_name(raw: str) -> list[str]:
     if not 2 <= len(tokens) <= 3 or not raw[:1].islower() or is_common_word(tokens[-1]):
         return []
     for token in tokens:
-        plain = token.replace("-", "")
+        # ("o'callaghan", "ben-ami": the apostrophe and the hyphen join one name)
+        plain = token.replace("-", "").replace("'", "").replace("’", "")
         if (
             not plain.isalpha()
             or token in _NOT_A_NAME
@@ -3397,7 +3429,11 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         if names := _given_names(m.group("name")):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
     for m in _GO_BY.finditer(c, mask):
-        if names := _given_names(m.group("name")):
+        raw = m.group("name")
+        # "but i go by shiv": after "go by" a word is a name, unless it is how one goes or
+        # judges ("i go by bus", "i go by instinct")
+        word = raw.isalpha() and raw.islower() and raw.casefold() not in _GO_BY_NOT
+        if names := _given_names(raw) or ([raw.title()] if word else []):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
 
 
@@ -7899,7 +7935,11 @@ _THEIRS_LEAD = _rx(
     r"|\b(?:the\s+(?:guy|instructor|teacher|tutor|presenter|lecturer|youtuber|author)|he|she)\s+"
     r"(?:uses|used|has|had|runs|ran|is\s+(?:on|using))\b"
 )
-_FOR_ANOTHER = _rx(r"\b(?:for|from|on\s+behalf\s+of)\s+(?:my|our|his|her|their)\s+[\w\-]+")
+_FOR_ANOTHER = _rx(
+    r"\b(?:for|from|on\s+behalf\s+of)\s+(?:my|our|his|her|their)\s+[\w\-]+"
+    # "a guy from church asked me to help with a letter to his bank": a letter for him
+    r"|\b(?:asked|asks|wants|wanted|needs|needed)\s+me\s+to\s+(?:help|write|draft|do)\b"
+)
 _FROM_ME = _rx(rf"\bfrom\s+me\b|\bthat{_A}?s\s+me\b|\bthats\s+me\b")
 _TIMED_LEAD = _grx(
     r"(?:^|(?<=[.!?])\s+)\W*(?:(?:just|only|ok|so)\s+)*(?:for\s+(?:today|now|tonight|this\s+(?:session"
@@ -8788,7 +8828,31 @@ def _rule_pets_listed(c: str, mask: int) -> Iterator[_Hit]:
     yield from _with_names("pet", "species", species, [n.title() for n in names], m.span())
 
 
+# "need a short insta bio. bristol based illustrator", "a porto-based translator": where the
+# user is based and what they do, said as one title
+_PLACE_BASED_ROLE = _grx(
+    # (never another's: "my sister is a leeds based nurse")
+    rf"(?:(?:^\W*|(?<=[.!?;])\s*)(?:(?:a|an)\s+)?|\b(?:im|i{_A}m|i\s+am)\s+(?:a|an)\s+)"
+    rf"(?!(?:a|an|im|i|the|my|our|his|her|their)\s)"
+    rf"(?P<place>{_ANY_PLACE})[\s\-]based\s+"
+    rf"(?P<role>{_ROLE}){_ROLE_END}",
+    "based",
+)
+
+
+def _rule_based_role(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _PLACE_BASED_ROLE.finditer(c, mask):
+        raw = m.group("place")
+        place = canonical_place(raw) if raw.islower() else raw
+        role = m.group("role")
+        if place is None or any(w.casefold() in _ROLE_MOD_BLOCK for w in role.split()[:-1]):
+            continue
+        yield _Hit("home_location", {"place": place}, m.span())
+        yield _Hit("occupation", {"role": role}, m.span())
+
+
 _RULES: Final = (
+    (_rule_based_role, _PLACE_BASED_ROLE.bit),
     (_rule_pets_listed, _PETS_LISTED.bit),
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
@@ -11911,6 +11975,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._note(seq, m.start(), m.end(), None, (hit,))
         self._parenthesised_names(text[:limit], hits, before)
         self._sexed_children(text[:limit], hits, before)
+        if "(" in text[:limit]:
+            _surname_in_brackets(text[:limit], hits, before)
         if " well " in text[:limit] or " rather " in text[:limit]:
             self._relation_refined(text[:limit], seq, hits, before)
         if any(h.needs_role for h in hits[before:]) and not any(
@@ -14409,6 +14475,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if g == "fixed" and not any(
                     (v or "").casefold() == m.group("denied").casefold()
                     for v in hit.values.values()
+                ):
+                    continue
+                # "make it a bit friendlier": a request about a draft names no one
+                if (
+                    hit.kind in ("name", "preferred_name")
+                    and value.islower()
+                    and len(value.split()) > 1
+                    and not all(_given_names(w) for w in value.split())
                 ):
                     continue
                 template, rule = restated
