@@ -8410,3 +8410,14 @@ def test_names_said_in_passing_signed_or_whole_in_brackets_and_places_based(tmp_
             ("another's place-based title", "my sister is a leeds based nurse", "leeds"),
         ),
     )
+
+
+def test_a_home_corrected_with_now_keeps_only_the_place(tmp_path: Path) -> None:
+    formed = _formed_with_replies(
+        tmp_path,
+        "whats the bin day here in coimbra, do i separate glass",
+        "A:In Coimbra glass goes in the green bins.",
+        "oh wait sorry we moved out, we're in aveiro now not coimbra. same there?",
+    )
+    assert "user lives in aveiro" in formed, formed
+    assert not any("now" in s or "coimbra" in s for s in formed), formed

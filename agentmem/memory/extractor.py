@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/65"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/66"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -9790,7 +9790,9 @@ _Y_NOT_X = _grx(
     # ... "oh sorry yes tortoise not turtle": the yes agrees, it is no part of the value
     # ... "sorry its shellfish not shrimp": the "its" after the apology is no part of the value
     rf"(?:(?:yes|yeah|yep|ya)\W+)?(?:it(?:{_A}s|s|\s+is)\s+)?(?:actually\s+)?(?:[\w\-]+==)?"
-    rf"(?P<new>[\w\-.&]+(?:\s+[\w\-.&]+)?)\s*,?\s+"
+    # ("we're in braga now not porto": "now" is no part of the place)
+    rf"(?P<new>[\w\-.&]+(?:\s+(?!(?:now|too|then|again|actually|anyway|tho)\b)[\w\-.&]+)?)"
+    rf"(?:\s+(?:now|too|then|again|actually|anyway|tho))?\s*,?\s+"
     rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+(?!proper\b)[\w\-]+(?:\.\d+)*)?)(?:\s+proper)?"
     rf"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
     "not",
