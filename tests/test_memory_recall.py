@@ -8421,3 +8421,57 @@ def test_a_home_corrected_with_now_keeps_only_the_place(tmp_path: Path) -> None:
     )
     assert "user lives in aveiro" in formed, formed
     assert not any("now" in s or "coimbra" in s for s in formed), formed
+
+
+def test_values_put_right_narrowed_or_said_of_a_client_or_persona(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "the allergen said with what it is to the user",
+                (
+                    "im allergic to almonds, is this ok",
+                    "oh wait sorry its hazelnuts im allergic to not almonds, almonds are fine",
+                ),
+                "hazelnut",
+                "almond",
+            ),
+            (
+                "a version, then 'my bad'",
+                ("the app is on node 18", "its 20 not 18 my bad"),
+                "20",
+                "18",
+            ),
+            (
+                "a title narrowed",
+                ("im a teacher", "well maths teacher to be precise, year 9 mostly"),
+                "maths teacher",
+                "works as a teacher",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            ("a port by its stage", "notes: staging db is on port 5434", "staging database port"),
+            (
+                "an allergen, not where it is",
+                "lunch spot without sesame everywhere, im allergic",
+                "sesame",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "a client's summary",
+                "write a short bio for a client: marco rossi, architect, based in leeds",
+            ),
+            ("a persona", "make a persona for the app: Sam, 30, nurse in york, learning french"),
+        ),
+    )
+    assert not any(
+        "everywhere" in s
+        for s in _formed(tmp_path / "where", "lunch spot without sesame everywhere, im allergic")
+    )

@@ -87,7 +87,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/66"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/67"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1984,6 +1984,9 @@ _BE_MY = re.compile(r"\b(?:to\s+be|be|become|becomes)\s+my\b", re.IGNORECASE)
 # "my plants are my children", "my students are basically my kids": a thing or a group the user
 # calls their relatives, a figure of speech
 _REL_WORD = _rx(_REL_SURFACE)
+_PORT_VALUE = _rx(r"(?:on\s+)?port\s+\d{2,5}")
+_WHERE_TAIL = _rx(r"\s+(?:everywhere|anywhere|around|nearby|in\s+it|in\s+them|all\s+over)$")
+_CALL_IT_MY = _rx(r"\bcall(?:s|ed|ing)?\s+(?:her|him|it|them)\s+$")
 _THINGS_ARE_MY = _rx(
     r"\bmy\s+(?P<subj>[a-z]+)\s+(?:are|r|is)\s+(?:basically\s+|literally\s+|like\s+|all\s+)*$"
 )
@@ -2023,6 +2026,9 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
         # "i want him to be my boyfriend so bad", "will you be my girlfriend": a partner wished
         # for or asked, not had
         if not is_pet and _BE_MY.search(c, max(0, m.start() - 12), m.start() + 3):
+            continue
+        # "i just call her my hamster as a joke": a name for an animal, not one more of them
+        if _CALL_IT_MY.search(c, max(0, m.start() - 20), m.start()):
             continue
         if (
             not is_pet
@@ -7383,7 +7389,9 @@ _WORKING_STATE = [
     (
         "{} port",
         _grx(
-            r"(?<![\w\-./])(?:the\s+)?(?P<subj>(?:api|app|web|db|database"
+            # ("staging db is on port 5433": the database named with its stage)
+            r"(?<![\w\-./])(?:the\s+)?(?P<subj>(?:(?:staging|prod|production|dev|local|test)\s+)?"
+            r"(?:api|app|web|db|database"
             # ("grpc server on 50051": the server named by what it serves)
             r"|redis|postgres|mysql|mongo|(?:grpc\s+)?server|frontend|backend|vite|dev\s+server|admin))"
             r"(?:(?:\s+(?:is|runs|listens))?\s+on\s+(?:port\s+)?"
@@ -8651,6 +8659,9 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "CI is 3.10", "the target is 3.10": a number with no tool named is no setting
             if subj.casefold() in _TOOLLESS_HEADS and _VERSION_VALUE.fullmatch(value):
                 continue
+            # "staging db is on port 5433": the port rule names it by what listens
+            if _PORT_VALUE.fullmatch(value):
+                continue
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
 
 
@@ -9205,7 +9216,13 @@ _NAME_THEN_RELATION = re.compile(
 )
 _GLOSS = re.compile(r"\s*\([^()\n]{1,200}\)")
 _SOMEONE_ELSES_BLOCK = _rx(
-    r"\b(?:for|about|of)\s+(?:my|a|our|the|this)\s+(?:client|customer|friend|patient|colleague"
+    # "write a linkedin summary for a client: jean-paul dubois, ...", "make a user persona card
+    # for the redesign: Maya, 28, ...": another's details, after the colon on the same line
+    r"\b(?:for|about)\s+(?:my|a|our|the|this)\s+(?:client|customer|patient|candidate|applicant)"
+    r"\s*:\s*(?!(?:i|im|i['’]m|my|we|our)\b)"
+    r"|\bpersonas?\s+(?:card\s+|profile\s+)?(?:for|of|about)\b[^:\n]{0,60}:\s*"
+    r"(?!(?:i|im|i['’]m|my|we|our)\b)"
+    r"|\b(?:for|about|of)\s+(?:my|a|our|the|this)\s+(?:client|customer|friend|patient|colleague"
     r"|coworker|co-worker|boss|neighbou?r|student|tenant|applicant|candidate|employee|guest"
     r"|speaker|member)s?\b[^\n]{0,80}:\s*\n"
     # "can u help me fix my friends CV? ... pasting:\n": a document of theirs, pasted
@@ -9791,10 +9808,14 @@ _Y_NOT_X = _grx(
     # ... "sorry its shellfish not shrimp": the "its" after the apology is no part of the value
     rf"(?:(?:yes|yeah|yep|ya)\W+)?(?:it(?:{_A}s|s|\s+is)\s+)?(?:actually\s+)?(?:[\w\-]+==)?"
     # ("we're in braga now not porto": "now" is no part of the place)
-    rf"(?P<new>[\w\-.&]+(?:\s+(?!(?:now|too|then|again|actually|anyway|tho)\b)[\w\-.&]+)?)"
-    rf"(?:\s+(?:now|too|then|again|actually|anyway|tho))?\s*,?\s+"
-    rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+(?!proper\b)[\w\-]+(?:\.\d+)*)?)(?:\s+proper)?"
-    rf"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw)\b)",
+    rf"(?P<new>[\w\-.&]+(?:\s+(?!(?:now|too|then|again|actually|anyway|tho|im|i)\b)[\w\-.&]+)?)"
+    rf"(?:\s+(?:now|too|then|again|actually|anyway|tho))?"
+    # ("its cashews im allergic to not walnuts": what the value is to the user, between)
+    rf"(?:\s+(?:im|i{_A}m|i\s+am)\s+(?:allergic\s+to|into|on|in|at|with|from))?\s*,?\s+"
+    rf"not\s+(?P<old>[\w\-]+(?:\.\d+)*(?:\s+(?!(?:proper|my|sorry|sry|oops)\b)[\w\-]+(?:\.\d+)*)?)"
+    rf"(?:\s+proper)?"
+    # ("its 3.11 not 3.12 my bad")
+    rf"(?=\s*(?:$|[,.;!?)])|\s+(?:lol|haha|btw|my\s+bad|sorry|sry|oops)\b)",
     "not",
 )
 # "final check: capgemini, pune, sap fico consultant actually not just sap consultant": the
@@ -10352,6 +10373,9 @@ _CORRECTED_LEAD = _rx(
     # ... "sorry kotlin 2.0 actually, we bumped it": a tool with its version
     r"^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*"
     r"(?:\s+v?\d+(?:\.\d+)*)?)\s+(?:actually|technically|really)\b"
+    # "well icu nurse to be precise": the value narrowed, up to three words
+    r"|^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait|ok)\W+)+(?:an?\s+)?(?P<precise>[a-z][\w'’\-]*"
+    r"(?:\s+[a-z][\w'’\-]*){0,2}?)\s*,?\s+(?:to\s+be\s+(?:precise|exact|specific)|specifically)\b"
     # "no wait, actually kit": the whole message, after the leads, is the corrected value
     r"|^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+actually\W+(?:an?\s+)?"
     r"(?P<alone>[a-z][\w'’\-]*)\W*$"
@@ -11672,7 +11696,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         first_clause = True
         # a passage quoted after a colon is blanked out (offsets kept): what follows its closing
         # quote is the user's own again
-        if "`" in text or _QUOTE_OPENS.search(text) or (":" in text and "\n" in text):
+        if (
+            "`" in text
+            or _QUOTE_OPENS.search(text)
+            or (":" in text and ("\n" in text or _SOMEONE_ELSES_BLOCK.search(text)))
+        ):
             text = self._blank_quoted(text, seq)
         # "i am the queen of england and my husband is a billionaire lol. seriously tho, ...":
         # what was laughed off before "seriously" was not meant
@@ -12767,6 +12795,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         for m in pattern.finditer(event.text):
             start = m.start("stmt") if "stmt" in m.re.groupindex else m.start()
             for item in _object_items(m.group("obj"), 2, block_first):
+                # "somewhere without peanuts everywhere, im allergic": where, not what
+                item = _WHERE_TAIL.sub("", item)
                 kind, values = claim(item)
                 hit = _Hit(kind, values)
                 hit.evidence.append((event.seq, start, m.end()))
@@ -14465,7 +14495,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             *_CORRECTED_LEAD.finditer(event.text),
         ):
             g = next(
-                (k for k in ("value2", "alone", "fixed") if m.re.groupindex.get(k) and m.group(k)),
+                (
+                    k
+                    for k in ("value2", "alone", "fixed", "precise")
+                    if m.re.groupindex.get(k) and m.group(k)
+                ),
                 "value",
             )
             value = m.group(g)
