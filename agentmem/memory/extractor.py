@@ -11728,6 +11728,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._note(seq, limit, len(text), "quoted")
         before = len(hits)
         shouted = False
+        # (searched once a message; per sentence only where the message crowns the user)
+        crowned = _GRANDIOSE.search(text) is not None
         for s_start, s_end, question in _sentences(text[:limit]):
             # "oh yeah im a millionaire yacht owner living in monaco obviously 🙄": said with an
             # eye-roll; the roll is the sentence's ("autocorrect 🙄 its Valentina not Valeria.
@@ -11738,7 +11740,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 (roll := _EYE_ROLL.search(text, s_start, min(len(text), s_end + 3)))
                 and not _IRONY.search(text, s_start, s_end)
                 and not _rolled_at_others(text, s_start, roll)
-            ) or _GRANDIOSE.search(text, s_start, s_end):
+            ) or (crowned and _GRANDIOSE.search(text, s_start, s_end)):
                 self._note(seq, s_start, s_end, "joke")
                 # ... but "my cat Mochi knocked a glass onto my laptop 🙃" rolls its eyes at
                 # what the cat did: a named relative or pet is presupposed, as in a report
