@@ -8582,3 +8582,100 @@ def test_a_setting_ends_before_an_aside(tmp_path: Path) -> None:
         tmp_path, "our deploy branch is release-2.4 dont ask why lol, write a github action for it"
     )
     assert any(s.endswith("the deploy branch is release-2.4") for s in formed), formed
+
+
+def test_pets_named_before_the_animal_by_a_pronoun_or_in_pidgin(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "the name, then whose",
+                "whats the best temp at night? i have a hermanns tortoise, shelly's her name, "
+                "and she's sluggish",
+                "named shelly",
+            ),
+            ("a cat's name said first", "design a cat shelf. mochi is my cats name", "mochi"),
+            ("pidgin", "i have one dog, e name na Bingo, since last week e no wan chop", "bingo"),
+            ("answers to", "my staffy only answers to Tank, nobody can get him", "tank"),
+            ("we call him", "we adopted a retired greyhound last spring, we call him Dash", "dash"),
+            (
+                "brought home",
+                "brought home a new kitten yesterday!! shes called pickle. how often to feed",
+                "pickle",
+            ),
+            (
+                "got, for a birthday",
+                "got an axolotl for my birthday!! his name is waffles",
+                "waffles",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("an allergy, not a cat", "got a cat allergy apparently, what helps", "has"),
+            ("a question about dogs", "got a dog question for u", "dog"),
+        ),
+    )
+
+
+def test_relatives_by_household_words_and_two_part_names(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("other half", "my other half snores like a chainsaw, are strips any good", "partner"),
+            ("little one", "my little one Ada wont nap past 20 min anymore", "ada"),
+            (
+                "cousin brother",
+                "my cousin brother Rahul wants me as guarantor",
+                "cousin named rahul",
+            ),
+            ("two given names", "my daughter Mary Kate has a dentist appt thurs", "mary kate"),
+            ("accented", "my brother José Luis is getting married in june", "josé luis"),
+        ),
+    )
+    _never_forms(tmp_path, (("a place after a name", "my sister Ola Lagos is", "ola lagos"),))
+
+
+def test_titles_put_right_started_and_settings_beside_what_it_did(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a title put right with 'its'",
+                ("im a junior data analyst at Monzo, no wait promoted so its data analyst now",),
+                "works as a data analyst",
+                "junior",
+            ),
+            (
+                "a new job said with 'started as'",
+                (
+                    "im a staff nurse at St James's in dublin. thinking of a change",
+                    "update: i started as a practice nurse at a GP clinic called Harbour Medical",
+                ),
+                "practice nurse",
+                "staff nurse",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            ("a capitalised 'The'", "so im a sous chef at The Star Inn now", "the star inn"),
+            (
+                "what 'it' did yesterday",
+                "my feature branch is feat/login-v2 and it was green yesterday lol",
+                "feat/login-v2",
+            ),
+            ("bumped from the tool", "finally bumped us from node 18 to 20.11.1 🎉", "20.11.1"),
+            (
+                "a greeting then an aside",
+                "Thanh here (pronounced like 'tan'), what is a PR",
+                "thanh",
+            ),
+        ),
+    )
+    # a visit keeps its sentence's time, whatever "it" did
+    assert not any(
+        "rome" in s for s in _formed(tmp_path / "rome", "im in rome and it was sunny today")
+    )

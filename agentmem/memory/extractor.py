@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/68"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/69"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -189,6 +189,8 @@ _REL_SURFACE = (
     # ("my son in law ravi": the in-law first, never its first word alone)
     r"(?:(?:daughter|son|mother|father|sister|brother)s?[- ]in[- ]laws?"
     r"|(?:grand|step|step-)?(?:daughters?|sons?|kids?|children|childs|child)|grandchildren"
+    # "my other half snores", "my little one Ada", Indian English "my cousin brother Rahul"
+    r"|(?:other|better)\s+half|little\s+ones?|cousin\s+(?:brother|sister)s?"
     r"|half[- ](?:sisters?|brothers?)|wife|wives|husbands?|hubby|husbnd|hubs|spouse|partner"
     # "my boyfriends family", "my wifes mum": a possessive typed without its apostrophe (a
     # plural of these is no one's now: "my boyfriends were all bad")
@@ -1536,6 +1538,7 @@ _OWN_FIRM_BEFORE = re.compile(
 )
 _POSS_NAME = re.compile(rf"\s+(?i:name\s+is|name{_A}s)\s+(?P<names>{_NAME})")
 # "my wife name is Li Na.", "her name is Ana Clara": a two-part given name that ends the clause
+_FULL_NAME_AFTER = re.compile(rf"\s+(?P<names>{_NAME}\s+{_NAME})(?=\s*[,.;!?)]|\s*$|\s+[a-z&])")
 _SECOND_NAME = re.compile(rf"\s+(?P<second>{_NAME})(?=\s*[.,;!?]|\s*$)")
 _NAMING = re.compile(rf"(?i:name(?:\s+is|{_A}s)?|named|called)\s+\S+$")
 _IS_CALLED = re.compile(
@@ -2131,6 +2134,15 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
                 and _names(second.group("second"), pet=is_pet)
             ):
                 names, end = [f"{names[0]} {second.group('second')}"], m.end() + second.end()
+        elif (
+            (named := _FULL_NAME_AFTER.match(rest))
+            and len(both := _names(named.group("names"), pet=is_pet)) == 2
+            # ("my sister Ola Lagos based": a place after the name)
+            and not canonical_place(both[1])
+            and not is_town(both[1])
+        ):
+            # "my daughter Mary Kate has a dentist appt", "my brother José Luis": both names
+            names, end = [" ".join(both)], m.end() + named.end()
         elif named := _TITLED_LOWER_NAME.match(rest) or _CALLED_LOWER.match(rest):
             names, end = [named.group("names").title()], m.end() + named.end()
         elif (named := _LOWER_NAME_AFTER.match(rest)) and (
@@ -2428,18 +2440,24 @@ _HAVE_HEAD = _grx(
     rf"\s+(?:got|adopted)"
     # "adopted a kitten, her name is bean", "took a kitten from shelter": the news alone
     rf"|adopted(?=\s+(?:a|an|one|two|three|\d)\s)|{_FROM_SHELTER}"
+    # "brought home a new kitten yesterday!!"
+    rf"|(?:brought|took)\s+home(?=\s+(?:a|an|one|two|three|\d)\s)"
     # "howdy. got a kunekune pig named hamlet": a named one, the subject left out
-    rf"|got(?=\s+(?:a|an|one|two|three|\d)\s+(?:[\w\-]+\s+){{0,2}}?[\w\-]+\s+(?:named|called)\s))\s+"
+    rf"|got(?=\s+(?:a|an|one|two|three|\d)\s+(?:[\w\-]+\s+){{0,2}}?[\w\-]+\s+(?:named|called)\s)"
+    # "got an axolotl for my birthday!!", "got a kitten last week": the news, said with when
+    # or why it came (never "got a cat allergy")
+    rf"|got(?=\s+(?:a|an|one|two|three|\d)\s+(?:[\w\-]+\s+)?{_PET_SURFACE}"
+    rf"(?:\s*[.!,]|\s+(?:for\s+my|from\s+(?:a|the)|last|yesterday|today|this|on)\b)))\s+"
     rf"|\b(?P<subj>i|we)(?P<verb>(?:\s+(?:also|now|still|both|already|do|actually|really|only))"
     rf"{{0,2}}"
     rf"(?:\s+(?:have(?:\s+got)?|got|adopted|keep|own|(?:just|recently|finally)\s+(?:got|adopted)"
     # "we took in a stray", "we took a kitten from the shelter"
-    rf"|(?:just\s+|finally\s+)?took\s+in|{_FROM_SHELTER})"
+    rf"|(?:just\s+|finally\s+)?(?:took\s+in|(?:took|brought)\s+home)|{_FROM_SHELTER})"
     # "ive got a greyhound called Dash": the apostrophe left out
     rf"|{_A}?ve\s+(?:also\s+|just\s+|recently\s+)?(?:got|adopted)"
     # non-native "I am having two cats", "we are having 3 kids"
     rf"|(?:\s+am|{_A}m|\s+are|{_A}re)\s+having))\s+",
-    "have got adopted keep having took own",
+    "have got adopted keep having took brought own",
 )
 _HAVE_ITEM = _rx(
     rf"(?:only\s+|just\s+)?(?P<qty>{_QTY})\s+(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}"
@@ -3317,7 +3335,8 @@ _NAME_HERE = _Gated(
         # "Alejandra here but everyone calls me Ale", "priyanka here. our monorepo uses pnpm"
         rf"|^\W*(?:(?i:hi|hello|hey|hiya)\W+)?(?P<name2>{_NAME}(?:\s+{_NAME})?|{_LOWER_NAME})\s+(?i:here)"
         # ("june here 👋 quick q": a wave ends the greeting)
-        rf"(?=\s*[,.!;\U0001F300-\U0001FAFF\u2600-\u27BF]|\s+(?i:but|and|from|btw)\b|\s*$)"
+        # ("Thanh here (pronounced kinda like 'tan')": an aside in brackets follows)
+        rf"(?=\s*[,.!;(\U0001F300-\U0001FAFF\u2600-\u27BF]|\s+(?i:but|and|from|btw)\b|\s*$)"
     ),
     "here",
 )
@@ -4670,6 +4689,12 @@ _OCCUPATION = [
         rf"(?=\s*(?:$|[,.;!?])|\s+(?:last|this|on|in|two|a|\d+)\b)",
         "started",
     ),
+    # "i started as a practice nurse at a GP clinic called Harbour Medical": the title alone
+    _grx(
+        rf"(?:^\W*|,\s*|\bi(?:{_A}ve|\s+have)?\s+)(?:just\s+|recently\s+)?started\s+as\s+"
+        rf"(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        "started",
+    ),
     # "now I am with Equity Bank as systems administrator", "now im joining Thoughtworks as
     # lead consultant"
     _grx(
@@ -4734,7 +4759,9 @@ _OCCUPATION = [
     ),
     # "joined KPMG in january. senior auditor now": a title and "now" alone in its clause
     _grx(
-        rf"^\W*(?:(?:and|so|also|but)\s+)?(?P<role>{_ROLE})\s+now(?=\s*$|\s*[,.;!])",
+        # ("... so its data analyst now, no junior": the title put right)
+        rf"^\W*(?:(?:and|so|also|but)\s+)?(?:it{_A}?s\s+|it\s+is\s+)?(?P<role>{_ROLE})\s+now"
+        rf"(?=\s*$|\s*[,.;!])",
         "now",
     ),
     # a dropped subject: "still in austin, still a nurse practitioner, still tired lol"
@@ -4959,7 +4986,7 @@ _ORG_AFTER_ROLE = _rx(
     # ("the project coordinator here at Vos Logistics")
     rf"(?:(?:now|currently|still)\s+)?(?:(?:working|employed)\s+)?(?:here\s+)?(?:at|for|with|by)\s+"
     rf"(?P<article>a\s+|an\s+)?"
-    rf"(?:the\s+)?(?P<org>{_ORG})"
+    rf"(?P<the>the\s+)?(?P<org>{_ORG})"
     # "nurse in St James Hospital", "assistant manager in HDFC Bank": an institution's name
     # non-native "petroleum engineer in Saudi Aramco", "senior developer in TCS": any name
     # that is no town, month, field or department (checked in _rule_work)
@@ -5371,11 +5398,20 @@ _A_PET_GOT = _rx(
     rf"(?:a|an|two|three|2|3|one\s+of\s+(?:the|her|his|their|our|its)(?:\s+\w+)?)\s+"
     rf"(?:[\w\-]+\s+)?(?P<species>{_PET_SURFACE})\b"
 )
+# The pet's name said before what it names (see _pet_name_said_first)
+_PET_NAME_FIRST = _rx(
+    r"\b(?P<name>[a-z][\w’\-]{1,19})['’]?s\s+(?:his|her|its)\s+name\b"
+    r"|\b(?P<name2>[a-z][\w’\-]{1,19})\s+is\s+my\s+(?P<species>[a-z]+?)['’]?s\s+name\b"
+    # Nigerian Pidgin "i get one dog, e name na Bingo"
+    r"|\b(?:e|him|her)\s+name\s+na\s+(?P<name3>[a-z][\w’\-]{1,19})\b"
+    r"|\b(?:only\s+)?answers\s+to\s+(?P<name4>[a-z][\w’\-]{1,19})\b"
+)
 _WE_NAMED_THEM = _rx(
     rf"(?:(?<=,\s)(?=named\s)|\b(?:we|i|(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?:(?:the|my|our)\s+)?(?:kids|son"
     rf"|daughter|children|boys|girls|husband|wife|partner))\s+(?:have\s+|finally\s+|just\s+)?)"
     # ("picked up a rescue lurcher yesterday, named him bean": the subject left out)
-    rf"(?:named|called)\s+(?P<pron>him|her|it|them)\s+"
+    # ("we adopted a retired greyhound last spring, we call him Dash")
+    rf"(?:named|called|call)\s+(?P<pron>him|her|it|them)\s+"
     rf"(?P<a>{_LATER_PET_NAME})(?:\s*(?:,\s*|\s+(?:and|&|n)\s+)(?P<b>{_LATER_PET_NAME})"
     rf"(?:\s*(?:,\s*(?:and\s+)?|\s+(?:and|&|n)\s+)(?P<c>{_LATER_PET_NAME}))?)?"
     rf"(?=\s*$|\s*[,.;!?)]|\s+(?:and|but|so|after|because|lol|haha)\b|\s+[^\w\s'’\-])"
@@ -5829,6 +5865,15 @@ _MANAGE_SITE = _grx(
 _AS_IN_ORG = re.compile(r"\s+as\s+", re.IGNORECASE)
 
 
+def _with_the(org: re.Match[str], group: str, value: str) -> str:
+    """ "sous chef at The Star Inn": a "the" typed with a capital before a capitalised name is
+    part of the name; "at the royal infirmary", "at the rvi" name the infirmary."""
+    the = org.group("the") if group == "org" else None
+    if the and the[:1] == "T" and org.group(group)[:1].isupper():
+        return value if value.casefold().startswith("the ") else f"The {value}"
+    return value
+
+
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for m in _ACTIVITY.finditer(c, mask):
         if (title := _activity_title(m.group("act"), m.group("what"))) is not None:
@@ -5948,7 +5993,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 and not _generic_site(c, org.start(said_org), org.end(said_org))
                 and (value := _org(org.group(said_org), c[org.end() :], c[: org.start(said_org)]))
             ):
-                yield _Hit("employer", {"org": value}, m.span())
+                yield _Hit("employer", {"org": _with_the(org, said_org, value)}, m.span())
             # "im a developer in google", "an engineer in Nokia": a known employer that some
             # small town is also named after is where the title is held
             elif (there := _PLACE_AFTER_ROLE.match(c, m.end())) and (
@@ -8221,7 +8266,21 @@ _ANOTHERS_PROJECT = _grx(
 )
 
 
+# "finally bumped us from node 18 to 20.11.1": the tool named with the version left behind
+_BUMPED_FROM_TOOL = _grx(
+    r"\b(?:bumped|upgraded|moved|migrated|switched|went)\s+(?:us\s+|everything\s+|(?:the|our)\s+"
+    r"(?:project|repo|app|codebase)\s+)?from\s+(?P<tool>[a-z][\w.\-]*)\s+v?\d+(?:\.\d+){0,3}\s+to\s+"
+    r"v?(?P<ver>\d+(?:\.\d+){0,3})(?![\w.])",
+    "bumped upgraded moved migrated switched went",
+)
+
+
 def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _BUMPED_FROM_TOOL.finditer(c, mask):
+        tool = m.group("tool").casefold()
+        if tool in _TECHS and not _THIRD_PARTY.search(c, 0, m.start()):
+            subject = f"{_TECH_ALIASES.get(tool, tool)} version"
+            yield _Hit("working_state", {"subject": subject, "value": m.group("ver")}, m.span())
     for m in _TECH_CONTEXT.finditer(c, mask):
         # "their CI runs on node 16", "my friend's app is on django 4": another's stack
         if _THIRD_PARTY.search(c, 0, m.start("tech")) or _OTHER_TEAM.search(c, 0, m.start("tech")):
@@ -11725,6 +11784,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if hits:
                 self._pet_named_later(event, hits)
                 self._pet_named_later(event, hits, same=True)
+                self._pet_name_said_first(event, hits)
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
                 self._named_after_takeback(event, m, hits)
             if hits and mask & _OTHER_WAY.bit and (m := _OTHER_WAY.search(text, mask)):
@@ -12275,6 +12335,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if (
             " named " in text
             or " called " in text
+            or " call " in text
             or " names " in text
             or "mine (" in text
             or ("the " in text and any(h.kind == "pet" and not h.values.get("name") for h in hits))
@@ -13858,6 +13919,36 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._taken_back.append((hit, seq))
         self._note(seq, *span, None, (new,))
         hits[hits.index(hit)] = new
+
+    def _pet_name_said_first(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "shelly's her name", "mochi is my cats name", "e name na Bingo", "my staffy only
+        answers to Tank": the one unnamed pet of the message (of the species said, if one is)
+        takes the name."""
+        unnamed = [
+            h
+            for h in hits
+            if h.kind == "pet"
+            and not h.values.get("name")
+            and any(e[0] == event.seq for e in h.evidence)
+        ]
+        if not unnamed:
+            return
+        m = _PET_NAME_FIRST.search(event.text)
+        if m is None:
+            return
+        # ("mochi is my cats name": the apostrophe left out, one cat)
+        if not m.group("species"):
+            unnamed = [h for h in unnamed if not h.plural]
+        name = m.group("name") or m.group("name2") or m.group("name3") or m.group("name4")
+        if (name.islower() and not _pet_name_ok(name)) or name.casefold() in _NOT_A_RENAME:
+            return
+        if said := m.group("species"):
+            species = _normal("pet", "species", said)
+            unnamed = [h for h in unnamed if h.values.get("species") == species]
+        if len({h.values.get("species") for h in unnamed}) != 1:
+            return
+        new = _Hit("pet", {**unnamed[-1].values, "name": name.title() if name.islower() else name})
+        self._replace(unnamed[-1], new, hits, event.seq, m.span())
 
     def _pet_described(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "my own dog ... hes a 9yo beagle named tango": the one unnamed pet of that species

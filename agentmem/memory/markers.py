@@ -565,8 +565,10 @@ _OTHER_SUBJECT_AFTER_COMMA = r"|,\s+(?=(?:they|they'?ve|they'?re|he|she|he'?s|sh
 # to be is a statement of its own, with its own time (not for a place: "im in rome so you can
 # guess im busy this week" is a visit)
 _YOU_SUBJECT = r"|(?:you|you'?re|youre|u)\s"
+# ("my feature branch is feat/login-v2 and it was green yesterday": what "it" did is its own)
 _CLAUSE_BREAK: Final = _clause_break(
-    f"|{THING_DID}|{TIMED_SUBJECT}{_YOU_SUBJECT}", _ASK_AFTER_COMMA + _OTHER_SUBJECT_AFTER_COMMA
+    f"|{THING_DID}|{IT_DID}|{TIMED_SUBJECT}{_YOU_SUBJECT}",
+    _ASK_AFTER_COMMA + _OTHER_SUBJECT_AFTER_COMMA,
 )
 # "i live in lyon, can u suggest dinner tonight" ("im a barber, live in leeds, ...", a list's
 # item quoted from "live in"): a home said with "live in" ends where an ask after a comma
