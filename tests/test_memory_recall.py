@@ -8679,3 +8679,40 @@ def test_titles_put_right_started_and_settings_beside_what_it_did(tmp_path: Path
     assert not any(
         "rome" in s for s in _formed(tmp_path / "rome", "im in rome and it was sunny today")
     )
+
+
+def test_a_shop_worked_in_shifts_a_version_put_right_at_once_and_a_quoted_line(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "shifts at a shop",
+                "left asda btw, im at sainsburys now doing nights. sleep tips for 10pm-7am?",
+                "sainsburys",
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a version put right in the same message",
+                ("turbo streams not updating, we're on rails 7.0.. sorry i meant 7.1",),
+                "7.1",
+                "7.0",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            ("a shop the user is at", "im at tesco now, grabbing milk, what goes with pesto"),
+            (
+                "a story's opening line",
+                "write a short sci fi story that opens with the line 'my name is Elara Vance "
+                "and im the last starship pilot' lol",
+            ),
+        ),
+    )

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/69"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/70"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -3342,6 +3342,17 @@ _NAME_HERE = _Gated(
 )
 
 
+_OPEN_QUOTE = re.compile(r"(?:^|(?<=[\s(:]))['\"“‘](?=\w)")
+_CLOSE_QUOTE = re.compile(r"(?<=[\w.!?,])['\"”’](?=[\s.,!?;:)]|$)")
+
+
+def _opened_quote(c: str, pos: int) -> bool:
+    """Whether a quotation opened before ``pos`` in ``c`` is still open there (single or double
+    quotes; an apostrophe inside a word opens nothing)."""
+    opened = [q.start() for q in _OPEN_QUOTE.finditer(c) if q.start() < pos]
+    return bool(opened) and _CLOSE_QUOTE.search(c, opened[-1] + 1, pos) is None
+
+
 def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
     if (
         message_start
@@ -3363,6 +3374,9 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
     for m in _NAME_IS.finditer(c, mask):
         # "my moms full name is Grace Achieng": someone's, the apostrophe left out
         if _SOMEONES_FULL_NAME.search(c, max(0, m.start() - 12), m.start() + 10):
+            continue
+        # "a story that opens with the line 'my name is Elara Vance ...'": a line quoted
+        if _opened_quote(c, m.start()):
             continue
         names = (
             _given_names(m.group("name"))
@@ -4141,6 +4155,10 @@ _WORK_WORDS = _rx(
     r"\b(?:job|role|position|company|employer|firm|colleagues?|promot\w*|hired|joined|offer"
     r"|contract|same\s+(?:job|role|team|work)|still\s+(?:an?\s+)?[a-z]+(?:\s+obvs)?(?:\s*[,.;!]|\s*$)"
     r"|(?:audit|tax|sales|hr)\s+side|work(?:ed|ing)?\s+(?:at|for))"
+)
+_SHIFTS_THERE = _rx(
+    r"\b(?:now|there)\s+(?:doing|on|working)\s+(?:nights|days|lates|earlies|(?:night|day|late|early)"
+    r"\s+shifts?)\b"
 )
 _MY_WORKPLACE = _rx(
     r"\bmy\s+(?:company|employer|job|workplace|boss|manager|colleagues?|coworkers?|co-workers?)\b"
@@ -7893,8 +7911,11 @@ _BARE_VERSION = _grx(
     # "did it. tests pass on 8.3": what the project now runs on
     rf"|\b(?:tests?|ci|everything|build)\s+(?:pass(?:es)?|passing|green|works?|working|runs?)\s+"
     rf"on\s+v?(?P<ver6>\d+\.\d+(?:\.\d+)?)(?![\w.])(?!\s+(?:too|as\s+well|also)\b)"
+    rf"(?=\s*(?:$|[,.;!]))"
+    # "we're on rails 7.0.. sorry i meant 7.1": the version put right in the same breath
+    rf"|\b(?:sorry|sry|oops)\W+(?:i\s+)?meant\s+v?(?P<ver7>\d+\.\d+(?:\.\d+)?)(?![\w.])"
     rf"(?=\s*(?:$|[,.;!]))",
-    "on now actually is upgraded bumped updated",
+    "on now actually is upgraded bumped updated meant",
 )
 # "go 1.12" ... "lol typo, 1.22": the version a typo hid (read like _BARE_VERSION; a message
 # with only this to say is not skipped)
@@ -12235,10 +12256,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # "my company can help? im at asml": the user's own workplace named in the message
             # vouches for the company (never for a shop one may simply be at)
             workplace = _MY_WORKPLACE.search(text) is not None
+            # "left asda btw, im at sainsburys now doing nights": shifts worked there, even at
+            # a shop one may simply be at
+            shifts = _SHIFTS_THERE.search(text) is not None
             hits[before:] = [
                 h
                 for h in hits[before:]
                 if not h.needs_role
+                or shifts
                 or (workplace and (h.values.get("org") or "").casefold() not in _SHOP_EMPLOYERS)
             ]
         # "I work at Mercado Libre, no wait sorry, I moved to Globant. I am QA analyst": words
@@ -13733,14 +13758,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             or groups.get("ver4")
             or groups.get("ver5")
             or groups.get("ver6")
+            or groups.get("ver7")
             or ""
         )
+        # (a version put right with "sorry i meant" may follow its setting in the same message)
+        same = bool(groups.get("ver7"))
         earlier = [
             h
             for h in hits
             if h.kind == "working_state"
             and (h.values.get("subject") or "").endswith(" version")
-            and h.evidence[0][0] < event.seq
+            and (
+                h.evidence[0][0] < event.seq
+                or (same and h.evidence[0][0] == event.seq and h.evidence[0][2] <= m.start())
+            )
         ]
         major = [
             h
