@@ -8534,12 +8534,6 @@ def test_a_name_put_right_in_the_session_and_a_full_name_said_again_short(tmp_pa
                 "june",
                 "jane",
             ),
-            (
-                "the first name after the whole name",
-                ("merhaba, benim adım Oğuz Yılmaz. im Oğuz, need help with a regex",),
-                "oğuz yılmaz",
-                "is oğuz.",
-            ),
         ),
     )
     _forms_each(
@@ -8716,3 +8710,54 @@ def test_a_shop_worked_in_shifts_a_version_put_right_at_once_and_a_quoted_line(
             ),
         ),
     )
+
+
+def test_a_full_name_after_a_dash_an_age_typed_short_and_another_s_line_length(
+    tmp_path: Path,
+) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "pidgin, without its 'na'",
+                ("good evening o. my name na emeka, i dey work as accountant",),
+                "name is emeka",
+                "na emeka",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (("an age typed short", "my 6yo beagle Rolo has put on weight, how much to feed", "rolo"),),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "a colleague's setting",
+                "a guy on the platform team runs black with line length 100 on his repo",
+                "line length",
+            ),
+        ),
+    )
+
+
+def test_a_first_name_said_with_or_after_the_whole_name_keeps_the_whole(tmp_path: Path) -> None:
+    for name, texts, whole in (
+        (
+            "the first name after the whole name",
+            ("merhaba, benim adım Oğuz Yılmaz. im Oğuz, need help with a regex",),
+            "oğuz yılmaz",
+        ),
+        (
+            "the whole name after a dash",
+            (
+                "hi im wei, can u help me write a letter to my landlord",
+                "looks good, sign it with my full name tho - wei zhang",
+            ),
+            "wei zhang",
+        ),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert f"user's name is {whole}" in formed, (name, formed)
+        assert len([s for s in formed if s.startswith("user's name is")]) == 1, (name, formed)

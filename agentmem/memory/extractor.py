@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/70"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/71"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -180,9 +180,11 @@ _ORG = (
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|a\s+couple\s+of)"
 _AGE = (
-    r"(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ]"
+    r"(?:(?:\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)[- ]"
     # "my 3 month old kitten", "our 10 week old puppy"
     r"(?:years?|months?|weeks?)[- ]old"
+    # "my 6yo beagle Rolo", "a 2 yr old staffie"
+    r"|\d{1,2}\s*(?:yo|y/o|yrs?[- ]old))"
 )
 
 _REL_SURFACE = (
@@ -622,7 +624,8 @@ _SUBJECT_START = (
 )
 _CLAUSE_SEP = _grx(
     # ("sign it from me - Gretchen": the dash gives the name signed)
-    rf"\s*;\s*|(?<!\bfrom\sme)\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
+    # ("sign it with my full name tho - wei zhang": nor the name after it)
+    rf"\s*;\s*|(?<!\bfrom\sme)(?<!\bname)(?<!\bname\stho)\s+[-–—]+\s+|\s*:\s+(?=(?:i|my|our|we)\b)|\s*\(\s*(?!where\b)|\s*\)\s*"
     # "what i have: im a logistics coordinator at DHL": what the user has is what follows
     rf"|(?<=\bwhat\si\shave)\s*:\s+|(?<=\bwhat\si\sdo)\s*:\s+"
     # "context for today: db is postgres 15": a preface whose time is its own
@@ -2954,13 +2957,15 @@ _NAME_IS = _Gated(
         rf"|korean\s+|japanese\s+|vietnamese\s+|arabic\s+|hindi\s+|thai\s+|native\s+"
         rf"|official\s+)?name(?:\s+is|{_A}?s"
         # East African English "my names are grace wanjiru kamau"; "my name keiko tanaka and ..."
-        rf"|(?<=name)s\s+are|(?=\s+(?!(?i:is|was|tag|day|card|change|badge|plate|on|in|for|and"
+        rf"|(?<=name)s\s+are|(?=\s+(?!(?i:is|was|na|tag|day|card|change|badge|plate|on|in|for|and"
         rf"|of|to|it|as|at|the|a|an)\b)))"
         rf")"
         # "put my name, Abena Mensah, and sign", "the booking is under my name, Hannah Berger"
         rf"|\b(?i:my)\s+(?i:(?:full\s+)?name)"
         # "use my name in it, its hope": where the name goes, then the name
-        rf"(?:\s+(?i:in|on|at\s+the\s+(?:end|bottom|top)\s+of)\s+(?i:it|there|them|the\s+\w+))?\s*,"
+        rf"(?:\s+(?i:in|on|at\s+the\s+(?:end|bottom|top)\s+of)\s+(?i:it|there|them|the\s+\w+))?"
+        # ("sign it with my full name tho - wei zhang": a dash gives it)
+        rf"(?:\s*,|(?:\s+(?i:tho|though|pls|please))?\s+[-–—:]\s*)"
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
         # ... never "her full name is Ana Clara", another's
         rf"|(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?<!['’]s\s)(?<!\byour\s)"
@@ -8466,6 +8471,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
                 subject = "package manager"
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _LINE_LENGTH.finditer(c, mask):
+        # "a guy on the platform team runs black with line length 100 on his repo": his
+        if _THIRD_PARTY.search(c):
+            continue
         subject = "max line length" if m.group("max") else "line length"
         if m.group("tool"):
             subject = f"{m.group('tool').casefold()} {subject}"
