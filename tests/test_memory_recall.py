@@ -8522,6 +8522,13 @@ def test_a_held_name_spelled_right_replaces_the_old_spelling(tmp_path: Path) -> 
         tmp_path / "fine", ("pet", {"species": "dog", "name": "Beau"}), "its fine not beau, relax"
     )
     assert any("beau" in s for s in active), active
+    # which person does something is no name put right
+    active = _active_after(
+        tmp_path / "who",
+        ("name", {"name": "Marc"}),
+        "its tom not marc who is coming to the party, can u fix the invite",
+    )
+    assert "user's name is marc" in active and not any("tom" in s for s in active), active
 
 
 def test_a_name_put_right_in_the_session_and_a_full_name_said_again_short(tmp_path: Path) -> None:

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/71"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/72"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -11193,6 +11193,7 @@ _NOT_A_RENAME: Final = frozenset(
     )
 )
 _NAMED_KINDS: Final = ("pet", "relationship", "name", "preferred_name")
+_WHO_DOES = _rx(r"\s*,?\s*(?:who|that|which|whos|who['’]s)\b")
 # "its aidan with an a not an e", "u have her name spelt wrong, its Priyanka with a y": a
 # spelling put right, said as the name and how it is spelled
 _SPELLED_RIGHT = _rx(r"\b(?:it'?s|it\s+is|spelt|spelled)\s+(?P<new>[a-z][a-z'-]+)\b")
@@ -11250,6 +11251,9 @@ def _held_renamed(
                     matches.append((m, said, m.group("new")))
         for m, said_old, new in matches:
             if said_old not in held or new.casefold() in held or new.casefold() in _NOT_A_RENAME:
+                continue
+            # "its tom not marc who is coming": which person does something, no name put right
+            if _WHO_DOES.match(event.text, m.end()):
                 continue
             old, known = held[said_old]
             # "its actually Marek. Marek Horák": the whole name, said right after
