@@ -8615,6 +8615,7 @@ def test_pets_named_before_the_animal_by_a_pronoun_or_in_pidgin(tmp_path: Path) 
         tmp_path,
         (
             ("an allergy, not a cat", "got a cat allergy apparently, what helps", "has"),
+            ("what the dog answers to", "my dog only answers to commands in polish", "named"),
             ("a question about dogs", "got a dog question for u", "dog"),
         ),
     )

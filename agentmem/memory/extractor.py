@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/72"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/73"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -13984,6 +13984,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             unnamed = [h for h in unnamed if not h.plural]
         name = m.group("name") or m.group("name2") or m.group("name3") or m.group("name4")
         if (name.islower() and not _pet_name_ok(name)) or name.casefold() in _NOT_A_RENAME:
+            return
+        # "answers to commands in polish": after "answers to" a word is a name only when no
+        # dictionary has it or it is typed as one
+        if m.group("name4") and name.islower() and is_common_word(name):
             return
         if said := m.group("species"):
             species = _normal("pet", "species", said)
