@@ -8616,6 +8616,7 @@ def test_pets_named_before_the_animal_by_a_pronoun_or_in_pidgin(tmp_path: Path) 
         (
             ("an allergy, not a cat", "got a cat allergy apparently, what helps", "has"),
             ("what the dog answers to", "my dog only answers to commands in polish", "named"),
+            ("a thing for a cat", "brought home a cat tree yesterday, how do i anchor it", "cat"),
             ("a question about dogs", "got a dog question for u", "dog"),
         ),
     )
