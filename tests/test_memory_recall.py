@@ -8770,3 +8770,78 @@ def test_a_first_name_said_with_or_after_the_whole_name_keeps_the_whole(tmp_path
         formed = _formed(tmp_path / name, *texts)
         assert f"user's name is {whole}" in formed, (name, formed)
         assert len([s for s in formed if s.startswith("user's name is")]) == 1, (name, formed)
+
+
+def test_a_list_of_animals_titled_pet_names_and_work_said_in_many_englishes(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "the second animal of a list named, not the first",
+                "ive got a cat, a hamster called Peanut and a greyhound called Flash",
+                "hamster named peanut",
+            ),
+            (
+                "a title opens a pet's name",
+                "card for my cat lol. hes called Sir Reginald but everyone calls him reggie",
+                "cat named sir reginald",
+            ),
+            (
+                "nigerian english",
+                "also add that i dey work for Flutterwave since 2019 so i get enough leave",
+                "works at flutterwave",
+            ),
+            (
+                "indian english",
+                "sir i am doing job in wipro as software tester. kindly suggest questions",
+                "works at wipro",
+            ),
+            (
+                "a shift pattern with its own week",
+                "im a staff nurse at st james, doin nights again this week and im wrecked",
+                "works as a staff nurse",
+            ),
+            (
+                "an employer put right in the same breath",
+                "i work at deloitte, sorry i meant kpmg, long day",
+                "works at kpmg",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "list", "ive got a cat, a hamster called Peanut and a dog")
+    assert not any("cat named" in s for s in formed), formed
+    _never_forms(
+        tmp_path,
+        (
+            ("self-employed", "grand so im a plumber, work for meself like", "works at"),
+            ("an address", "i moved my server to 1234 main street", "port"),
+        ),
+    )
+
+
+def test_a_port_moved_and_ci_upgraded_replace_the_values_said_before(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a service moved to another port",
+                (
+                    "docker compose up gives me port already allocated, postgres port is 5432",
+                    "no wait i moved postgres to 5433 cos of the clash, forgot i did that",
+                ),
+                "postgres port is 5433",
+                "5432",
+            ),
+            (
+                "ci upgraded to a new node",
+                (
+                    "github actions failing, CI runs on node 18, test runner is vitest",
+                    "oh wait actually we upgraded ci to node 20 last sprint",
+                ),
+                "ci node version is 20",
+                "18",
+            ),
+        ),
+    )

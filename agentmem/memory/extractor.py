@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/74"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/75"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1531,7 +1531,8 @@ _NAMED = re.compile(
     # just introduced, in the same breath
     # ... "her names Pickle": the apostrophe of "name's" left out
     rf"|(?<=,)\s*(?:his|her|its|their)\s+name(?:\s+is|{_A}s|s(?=\s+(?-i:[A-Z])))"
-    rf"|(?<=,)\s*(?:a|an)\s+(?:[\w\-]+\s+){{1,3}}?(?:named|called))\s+)(?P<names>{_NAMES})"
+    rf"|(?<=,)\s*(?:a|an)\s+(?P<described>(?:[\w\-]+\s+){{1,3}}?)(?:named|called))\s+)"
+    rf"(?P<names>{_NAMES})"
 )
 _BARE_NAME_IS = re.compile(r"\s*,\s*(?i:name\s+is)\s")
 _OWN_BUSINESS = (
@@ -1975,6 +1976,42 @@ _PET_IS_NAME = re.compile(
     # "my dad is also John"
     rf"\s+(?i:is)\s+(?:(?i:also)\s+)?(?P<names>{_NAME})(?=\s*$|\s*[,.;!]|\s+(?i:and|but|so|which)\b)"
 )
+
+
+# "hes called Sir Reginald", "a cat called Lady Grey": a title is the first word of a pet's name
+_PET_TITLES: Final = frozenset(
+    _words(
+        "sir lady lord mr mrs ms miss dr captain professor princess prince king queen duke"
+        " duchess baron general sergeant major"
+    )
+)
+_TITLE_FOLLOWED = re.compile(rf"\.?\s+(?P<second>{_NAME})")
+
+
+def _titled_name(names: list[str], c: str, end: int) -> list[str]:
+    """``names`` with a lone title ("Sir") completed by the capitalised name after it."""
+    if (
+        len(names) == 1
+        and names[0].casefold().rstrip(".") in _PET_TITLES
+        and (second := _TITLE_FOLLOWED.match(c, end))
+    ):
+        return [f"{names[0]} {second.group('second')}"]
+    return names
+
+
+def _named_pet(c: str, pos: int, noun: str) -> re.Match[str] | None:
+    """The name given to the animal ``noun`` right after it, unless what is named is another
+    animal: "a dog, a dackel named Fritzi" names the dog; "a cat, a hamster called Peanut"
+    names the hamster, the next item of the list."""
+    named = _NAMED.match(c, pos)
+    if named is None or not (described := named.group("described")):
+        return named
+    species = _normal("pet", "species", noun)
+    for word in described.split():
+        other = _normal("pet", "species", word) if _PET_NOUN.fullmatch(word) else None
+        if other is not None and other != species:
+            return None
+    return named
 
 
 def _rule_mine_is(c: str, mask: int) -> Iterator[_Hit]:
@@ -2598,10 +2635,11 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
                 or _CALLED_LOWER.match(c, when.end())
             ):
                 pos = when.end()
-            if named := _NAMED.match(c, pos):
+            if named := _named_pet(c, pos, m.group("noun")):
                 # "a very loud parrot called Kiwi": a pet may be named for a people
                 is_pet = _PET_NOUN.fullmatch(m.group("noun")) is not None
-                items.append((m, _names(named.group("names"), pet=is_pet)))
+                given = _names(named.group("names"), pet=is_pet)
+                items.append((m, _titled_name(given, c, named.end()) if is_pet else given))
                 pos = named.end()
             elif named := _CALLED_LOWER.match(c, pos):
                 items.append((m, [named.group("names").title()]))
@@ -4732,7 +4770,9 @@ _OCCUPATION = [
     # "I work for Ubisoft as a QA tester", "working in Siemens since 2019 like engineer", "i
     # live in Poznań and work at Allegro as backend developer"
     _grx(
-        rf"\b(?:i\s+|{_I_AM}\s+|(?<=\band\s))(?:currently\s+|presently\s+|now\s+|dey\s+)?(?:work|working)\s+"
+        rf"\b(?:i\s+|{_I_AM}\s+|(?<=\band\s))(?:currently\s+|presently\s+|now\s+|dey\s+)?"
+        # (Indian English "i am doing job in wipro as software tester")
+        rf"(?:work|working|doing\s+(?:a\s+)?job)\s+"
         # "i work from home for Sky as a data analyst", "i work nights at the hospital as a
         # porter", "now I am working in Singapore at Grab as data engineer"
         rf"(?:{_WORK_WHEN}\s+){{0,3}}(?:{_WORK_WHERE}\s+)?"
@@ -4746,7 +4786,7 @@ _OCCUPATION = [
         # "i am working at Huawei in Shenzhen as hardware engineer"
         rf"(?:in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+)?(?:as|like)\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
-        "work working",
+        "work working job",
     ),
     # "im here in Riyadh working as nurse", "I am in Dubai working as caregiver 6 years"
     _grx(
@@ -4923,6 +4963,8 @@ _NOT_EMPLOYER_IN: Final = frozenset(
         " monday tuesday wednesday thursday friday saturday sunday it hr uk us usa eu uae nyc la"
         " sf a&e icu er or nicu picu year grade training charge england scotland wales ireland"
         " europe asia africa america canada australia london a1 a2 b1 b2 c1 c2"
+        # "work for meself like": self-employed, no employer
+        " myself meself mesel misself ourselves ourself yourself"
     )
 )
 
@@ -5273,7 +5315,9 @@ _EMPLOYER = [
         "started",
     ),
     _grx(
-        rf"(?:\bi\s+|(?:^\W*|,\s*)(?=still\b))(?:currently\s+|now\s+|still\s+|also\s+|actually\s+)?work\s+"
+        # (Nigerian English "i dey work for Flutterwave")
+        rf"(?:\bi\s+|(?:^\W*|,\s*)(?=still\b))(?:currently\s+|now\s+|still\s+|also\s+|actually\s+"
+        rf"|presently\s+|dey\s+)?work\s+"
         # "i work late thursdays at ocado", "i work nights at St Vincent's": when, then where
         rf"(?:{_WORK_WHEN}\s+){{0,3}}(?:at|for)\s+"
         # "i work at the lidl warehouse near lyon": the employer's site, named by the employer
@@ -7637,6 +7681,21 @@ _RENAMED = _grx(
     " switching bumping",
 )
 
+# "i moved postgres to 5433 cos of the clash": a service moved to a port number is its port
+_MOVED_TO_PORT = _grx(
+    r"\b(?:we|i)\s+(?:just\s+|already\s+)?(?:moved|changed|switched|remapped|put)\s+"
+    r"(?:the\s+|our\s+|my\s+)?(?P<subj>(?:local\s+|dev\s+|staging\s+)?(?:postgres(?:ql)?"
+    r"|mysql|mariadb|redis|mongo(?:db)?|db|database|api|app|server|backend|frontend|nginx"
+    r"|dev\s+server|vite|grafana|rabbitmq|kafka|elasticsearch))\s+(?:over\s+)?to\s+"
+    r"(?P<port>port\s+)?(?P<val>\d{4,5})(?!\.\d)"
+    # ... and the number ends what was said ("moved my server to 1234 main street" is an
+    # address)
+    r"(?=\s*(?:$|[,.;:!?)(])|\s+(?:cos|coz|cause|because|bc|since|and|but|so|now|locally|on|in"
+    r"|for|after|last|this|yesterday|today|instead|then|lol|btw)\b)",
+    "moved changed switched remapped put",
+)
+_YEAR_LIKE = re.compile(r"(?:19|20)\d\d")
+
 # Versions of the runtimes, frameworks and tools a coding session works against: "we're on
 # Django 4.2", "keep it compatible with python 3.9", "CI runs on Node 20".
 _TECHS: Final = _words(
@@ -8459,7 +8518,17 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         if _on_ci(c, m.start(), m.end()):
             subject = f"ci {subject}"
         yield _Hit("working_state", {"subject": subject, "value": m.group("ver")}, m.span())
+    ported: list[int] = []
+    for m in _MOVED_TO_PORT.finditer(c, mask):
+        # "moved postgres to 2024" would be a year; a port said as one is "to port 2024"
+        if not m.group("port") and _YEAR_LIKE.fullmatch(m.group("val")):
+            continue
+        subject = f"{' '.join(m.group('subj').casefold().split())} port"
+        ported.append(m.start())
+        yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     for m in _RENAMED.finditer(c, mask):
+        if m.start() in ported:  # "we moved the db to 5434": its port, not the db itself
+            continue
         value = _version_only(m.group("val"))
         # "we switched deploy branch to release a while ago": when it was set
         value = value[: a.start() - 1] if (a := _AGO_TAIL.search(value)) and a.start() else value
@@ -8472,6 +8541,8 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             # "i switched the repo from npm to pnpm": the repo's package manager
             elif subject.casefold() in _WHOLE_REPO and value.casefold() in _PACKAGE_MANAGER_NAMES:
                 subject = "package manager"
+            else:
+                subject, value = _ci_version(subject, value)
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
     for m in _LINE_LENGTH.finditer(c, mask):
         # "a guy on the platform team runs black with line length 100 on his repo": his
@@ -8740,15 +8811,7 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             # "python is 3.11": a tool named with a number is its version
             if subj.casefold() in _TECHS and _VERSION_VALUE.fullmatch(value):
                 subj = f"{_TECH_ALIASES.get(subj.casefold(), subj.casefold())} version"
-            # "CI is on python 3.11", "the main pipeline is node 20": the version CI runs
-            tool, _, version = value.partition(" ")
-            if (
-                subj.casefold().split()[-1] in _CI_HEADS
-                and tool.casefold() in _TECHS
-                and _VERSION_VALUE.fullmatch(version)
-            ):
-                tech = tool.casefold()
-                subj, value = f"{subj.casefold()} {_TECH_ALIASES.get(tech, tech)} version", version
+            subj, value = _ci_version(subj, value)
             if subject is None and any(w.endswith(("'s", "’s")) for w in subj.split()):
                 continue
             # "our repo is pnpm + node 20": the tools the repo is made of, each its own setting
@@ -8777,6 +8840,20 @@ def _rule_working_state(c: str, mask: int) -> Iterator[_Hit]:
             if _PORT_VALUE.fullmatch(value):
                 continue
             yield _Hit("working_state", {"subject": subj, "value": value}, m.span())
+
+
+def _ci_version(subject: str, value: str) -> tuple[str, str]:
+    """ "CI is on python 3.11", "the main pipeline is node 20", "we upgraded ci to node 20":
+    the version CI runs, named as the tool's version there (as "CI runs on node 20" is)."""
+    tool, _, version = value.partition(" ")
+    if (
+        subject.casefold().split()[-1] in _CI_HEADS
+        and tool.casefold() in _TECHS
+        and _VERSION_VALUE.fullmatch(version)
+    ):
+        tech = tool.casefold()
+        return f"{subject.casefold()} {_TECH_ALIASES.get(tech, tech)} version", version
+    return subject, value
 
 
 # settings that name a tool or a place, never a bare version of one they leave unsaid
@@ -9408,6 +9485,8 @@ _SELF_CORRECTION = _rx(
     # "my dog Rolo - sorry autocorrect, Rollo": the slip's cause is named, then the value
     r"|(?:sorry|oops|ugh)\W+(?:(?:stupid|damn|dumb)\s+)?(?:autocorrect|auto-correct|typo"
     r"|spell\s*check|my\s+phone|keyboard)(?:\W+(?:it['’]?s|its))?"
+    # "i work at deloitte, sorry i meant kpmg"
+    r"|(?:sorry|sry|oops)\W+i\s+meant(?!\s+to\b)"
     r"|(?:sorry|oops)(?!\W+(?:(?:stupid|damn|dumb)\s+)?(?:autocorrect|auto-correct|typo|spell"
     r"|my\s+phone|keyboard))"
     r"|(?:sorry\W+)?i\s+(?:want|wanted|meant|mean)\s+to\s+say"
@@ -9729,12 +9808,19 @@ _FORGET_WHAT = _grx(
 _OLD_JOB = _grx(
     rf"\b(?:that|thats|that{_A}s|this|that\s+one|it)\s+(?:is\s+|was\s+|{_A}s\s+)?my\s+(?:old|previous"
     rf"|last|former|ex)\s+(?:job|role|position|company|employer|work|workplace)\b"
+    # "i handed in my notice friday": the job said before is ending
+    rf"|\bi\s+(?:just\s+|finally\s+|already\s+)?(?:handed|handed\s+in|gave|put\s+in|turned\s+in)"
+    rf"\s+(?:in\s+)?my\s+(?:notice|resignation)\b"
+    # "costa is my old job now": the workplace named, then said to be the one before
+    rf"|\b(?!(?:this|that|it|what|which|who|there|here)\b)(?P<named>[a-z][\w&'’\-]*)\s+(?:is|was|{_A}s)\s+my"
+    rf"\s+(?:old|previous|former)\s+(?:job|company|employer|workplace)\b"
+    rf"(?!\s+(?:title|description|spec|ad|listing|posting|interview|application|ref|reference))"
     # "well *was* a barista, i quit back in march": the job said before is over
     rf"|^\W*(?:(?:well|ok|okay|lol|haha|oh|hmm|i\s+mean)\W+)*\*was\*\s+(?:an?\s+)?\w+"
     # "well actually not anymore, i quit on friday lol"
     rf"|\bi\s+(?:just\s+)?quit\s+(?:back\s+)?(?:in\s+\w+|last\s+\w+|\w+\s+ago|a\s+while\s+ago"
     rf"|on\s+(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|today|this\s+(?:week|month))\b",
-    "old previous last former ex was quit",
+    "old previous last former ex was quit notice resignation",
 )
 _ONLY_HERE = _grx(
     rf"{_I_AM}\s+(?:only|just)\s+(?:here|there|in\s+\w+)\s+(?:till|until|til|for)\b"
@@ -14740,7 +14826,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and any(v and _THE.sub("", v.casefold()) == said for v in h.values.values())
             ]
         for pattern, kinds in _WITHDRAWN_KINDS:
-            if mask & pattern.bit and pattern.search(text, mask):
+            if mask & pattern.bit and (said := pattern.search(text, mask)):
+                # "costa is my old job now" ends the jobs said before only when costa is one
+                # of them ("starbucks was my old job" says nothing of the job at costa)
+                # (the employer alone: "sorry i meant capgemini, accenture was my old job"
+                # keeps the consultant the user still is)
+                if old_org := said.groupdict().get("named"):
+                    gone += [
+                        h
+                        for h in hits
+                        if h.kind == "employer"
+                        and (h.values["org"] or "").casefold() == old_org.casefold()
+                        and h not in gone
+                        and not all(e[0] == event.seq for e in h.evidence)
+                    ]
+                    continue
                 gone += [
                     h
                     for h in hits
@@ -15408,6 +15508,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         ):
             return
         noun_field = "species" if ante.kind == "pet" else "relation"
+        if ante.kind == "pet":
+            names = _titled_name(names, clause, m.end())
         named = _Hit(ante.kind, {noun_field: ante.values[noun_field], "name": names[0]})
         named.evidence = [ante.evidence[-1], (event.seq, start, end)]
         hits.append(named)

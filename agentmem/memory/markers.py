@@ -682,6 +682,9 @@ _DOING_AFTER_COMMA = (
     r"|leaving|quitting|ending|finishing|switching|relocating|transferring|changing|being|heading"
     r"|flying|travell?ing|staying|visiting|during|nothing|something|everything|anything|morning"
     r"|evening|living)\b)[a-z]{2,}ing\s"
+    # ... its g left off ("im a staff nurse at st james, doin nights again this week")
+    r"|,\s+(?:also\s+|currently\s+|still\s+)?(?:doin|workin|pullin|coverin|runnin|gettin|makin"
+    r"|havin|takin|teachin|drivin|cookin|studyin)['’]?\s"
 )
 _GERUND_CONJUNCT: Final = re.compile(
     r"\s+(?:and|but)\s+(?:also\s+|now\s+|currently\s+)?[a-z]{2,}ing\b"
