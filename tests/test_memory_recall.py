@@ -8845,3 +8845,53 @@ def test_a_port_moved_and_ci_upgraded_replace_the_values_said_before(tmp_path: P
             ),
         ),
     )
+
+
+def test_relatives_and_pets_said_in_dialect_beside_other_people_and_after_another_verb(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "'me' for 'my'",
+                "me brother in law dazza reckons u cant cook a steak in an air fryer",
+                "brother-in-law named dazza",
+            ),
+            ("a negation of another verb", "the saddle doesnt fit my mare Dolly", "named dolly"),
+            (
+                "the relative's friend named after",
+                "my daughter ella and her friend maya wanna make slime",
+                "daughter named ella",
+            ),
+            (
+                "a word name, then his mate",
+                "my husband tom and his best mate gaz are off fishing again",
+                "husband named tom",
+            ),
+            ("the name, then whose", "lol Raju is my dad's name only", "father named raju"),
+            ("when, then what it is called", "we got a kitten last week called Mochi", "mochi"),
+            ("called, for a pair", "our hamsters are called Shrek and Fiona", "fiona"),
+            (
+                "nigerian english 'for' a city",
+                "abeg i be freelance developer for Lagos, client app dey use sqlite",
+                "lives in lagos",
+            ),
+            ("a fast typist", "my name is Oluwaseun but evryone calls me Seun", "seun"),
+            (
+                "a port with its reason after",
+                "our redis runs on 6380 cos 6379 is used by another project",
+                "redis port is 6380",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a denied relative", "thats not my sister, thats my friend", "sister"),
+            ("a brother's work", "my brother is a nurse, working at Boots", "works at"),
+            ("a fan in pidgin", "i be fan for Arsenal", "lives in"),
+            ("'me' as the object", "can you find me cat food deals", "cat"),
+            ("'will' is no name", "my husband will and his brother are off fishing", "named"),
+        ),
+    )

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/75"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/76"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1581,7 +1581,8 @@ _PET_NAMES_THEN = re.compile(
     r"|\s+and\s+(?:a|an|my|our|one|two|\d+)\s)"
 )
 _PETS_ARE_NAMED = re.compile(
-    rf"\s+(?i:are)\s+(?P<a>{_NAME})\s*(?:,\s*|\s+(?i:and|&)\s+)(?P<b>{_NAME})(?=\s*$|\s*[,.;!?]|\s+[a-z])"
+    # ("our hamsters are called Shrek and Fiona")
+    rf"\s+(?i:are)\s+(?:(?i:called|named)\s+)?(?P<a>{_NAME})\s*(?:,\s*|\s+(?i:and|&)\s+)(?P<b>{_NAME})(?=\s*$|\s*[,.;!?]|\s+[a-z])"
 )
 _PETS_ARE_LOWER = re.compile(
     r"\s+are\s+(?:called\s+|named\s+)?(?P<a>[a-z][a-z\-]{1,19})\s*(?:,\s*|\s+(?:and|&|n)\s+)"
@@ -1872,7 +1873,9 @@ _NOT_A_NAME: Final = frozenset(
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
 _LOWER_NAME_AFTER = re.compile(
-    r"\s+(?P<names>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})(?:\s+(?:and|n|&)\s+(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ\-]{1,19}))?)"
+    # ("my daughter ella and her friend maya": never "her" a second name)
+    r"\s+(?P<names>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,19})(?:\s+(?:and|n|&)\s+"
+    r"(?!(?:her|his|their|my|our|the|a|an|i|we|me|you|u)\b)(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ\-]{1,19}))?)"
     r"(?=\s*$|\s*[,.;!)]|\s+[a-z&]|(?<=['’]s)\s+\d)"
 )
 
@@ -1914,6 +1917,8 @@ _WORD_NAMES_AFTER = re.compile(
     r"|drove|drives|picked|picks"
     # "my wife ana will pick him up early": what she will do, not whether she is
     r"|will|would|can|could|should|usually|always|never|also|often)\b"
+    # "my husband tom and his best mate gaz": the name, then someone of the relative's
+    r"|\s+(?:and|&|n)\s+(?:her|his|their)\b"
     r"|\s*[,.;!?)]|\s*$)"
 )
 
@@ -2012,6 +2017,22 @@ def _named_pet(c: str, pos: int, noun: str) -> re.Match[str] | None:
         if other is not None and other != species:
             return None
     return named
+
+
+# "Raju is my dad's name only", "Ada is my daughters name": the name, then whose it is
+_NAME_IS_MY_RELATIVES = _grx(
+    rf"(?:^\W*|[,.;:!?]\s+|\b(?:and|but|so|btw|lol)\s+)(?P<name>{_NAME})\s+is\s+my\s+"
+    rf"(?P<noun>{_REL_SURFACE})['’]?s\s+name\b",
+    "name",
+)
+
+
+def _rule_name_is_my(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _NAME_IS_MY_RELATIVES.finditer(c, mask):
+        relation = _normal("relationship", "relation", m.group("noun"))
+        names = _names(m.group("name"))
+        if relation is not None and len(names) == 1:
+            yield _Hit("relationship", {"relation": relation, "name": names[0]}, m.span())
 
 
 def _rule_mine_is(c: str, mask: int) -> Iterator[_Hit]:
@@ -2527,7 +2548,12 @@ _HAVE_BARE_REL = _rx(
 )
 _WHEN_GOT = _rx(
     r"\s+(?:(?:in|last|this|on)\s+[a-z]+|(?:\d+|a|two|three|four|few)\s+(?:days?|weeks?|months?"
-    r"|years?)\s+ago|yesterday|today|recently)(?=\s*,)"
+    r"|years?)\s+ago|yesterday|today|recently"
+    # ("i am having two budgies since 2021, Rani and Raja")
+    r"|since\s+(?:(?:19|20)\d\d|january|february|march|april|may|june|july|august|september"
+    r"|october|november|december))"
+    # ("we got a kitten last week called Mochi")
+    r"(?=\s*,|\s+(?:called|named)\s)"
 )
 _APPOSED_NAME = _rx(
     r"\s*,\s*(?P<names>[a-z][a-z'’\-]{1,19})(?=\s*,\s*(?:an?|the|shes|hes|she|he|my|our|\d)\b)"
@@ -3010,7 +3036,9 @@ _NAME_IS = _Gated(
         # "full name's Rebecca Okafor", Indian English "myself Rohit Deshpande"
         # ... never "her full name is Ana Clara", another's
         rf"|(?<!\bher\s)(?<!\bhis\s)(?<!\btheir\s)(?<!['’]s\s)(?<!\byour\s)"
-        rf"\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?(?i:myself)"
+        rf"\b(?i:full\s+name(?:\s+is|{_A}s))|^\W*(?:(?i:hello|hi|hey|dear\s+\w+)\W+)?"
+        # ("hello sir, myself Rajesh Kumar")
+        rf"(?:(?i:sir|madam|maam|ma'am|mam|all|everyone|team|there)\W+)?(?i:myself)"
         # "can u make me an email signature, name is Siobhan Kelly, physio at ..."
         # ... "yes. name's joanna but nobody calls me that"
         rf"|(?:^\W*|(?i:signature)\s*[,:]?\s*)(?i:name(?:\s+is|{_A}s))"
@@ -3254,7 +3282,9 @@ _NOT_CALLED: Final = frozenset(
 )
 _CALLS_ME = _Gated(
     re.compile(
-        rf"\b(?i:everyone|everybody|people|most\s+people|my\s+friends|friends|folks"
+        # ("evryone calls me Seun": typed fast)
+        rf"\b(?i:everyone|everybody|evryone|evry1|every1|everyon|evrybody|people|most\s+people"
+        rf"|my\s+friends|friends|folks"
         # "my foreign colleagues call me jenny"
         rf"|my\s+(?:[a-z]+\s+)?(?:colleagues|coworkers|co-workers|workmates|mates|students"
         rf"|patients|clients|customers|team))\s+"
@@ -3557,6 +3587,17 @@ _HOME_NOW = _grx(
     rf"\s+now\b",
     "home",
 )
+_PIDGIN_BE = re.compile(r"\b(?:i|we)\s+(?:be|dey)\s", re.IGNORECASE)
+# Nigerian English "i be freelance developer for Lagos", "i dey do tailoring for lagos": the
+# work done there, in a city or country the gazetteer knows (never "i dey go for lagos", a
+# trip, nor "i dey wait for Tunde")
+_PIDGIN_WORK_FOR = _grx(
+    rf"\b(?:i|we)\s+(?:be\s+(?:an?\s+)?|dey\s+(?:do\s+|work\s+(?:as\s+)?)?)"
+    rf"(?!(?:go|come|travel|waka|reach|fly|visit|comot|return|run|pass|move|enter|look|wait|the|one)\b)"
+    rf"(?:[a-z][\w\-]*\s+){{1,3}}?for\s+(?P<place>{_ANY_PLACE})"
+    rf"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|since|now|abeg|o)\b)",
+    "be dey",
+)
 _HOME = [
     # "wait no not leeds, im in york now, moved last month": where the user is now, said with
     # the move that brought them
@@ -3693,6 +3734,7 @@ _HOME = [
         rf"\b(?:i|we)\s+(?:dey\s+)?stay\s+for\s+(?P<place>{_ANY_PLACE})",
         "stay",
     ),
+    _PIDGIN_WORK_FOR,
     # an address: "im at 14 aro st in wellington, flat 2"
     _grx(
         rf"(?:{_I_AM}|\bwe{_A}re|\bwe\s+are|\b(?:i|we)\s+live)\s+at\s+\d+[a-z]?\s+"
@@ -4256,6 +4298,8 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
             if (place := _place(m, c, wordlike=True)) is not None:
                 if pattern is _HOME_NOW and not (canonical_place(place) or is_town(place)):
                     continue  # "Dad is home now"
+                if pattern is _PIDGIN_WORK_FOR and not canonical_place(place):
+                    continue  # "i be fan for Arsenal"
                 # "we moved to pnpm last week": a tool is never a home
                 if place.casefold() in _TOOL_WORDS:
                     continue
@@ -6061,6 +6105,13 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 )
                 # "a picker at the fulfilment centre": a kind of site, no one's name
                 and not _generic_site(c, org.start(said_org), org.end(said_org))
+                # Nigerian English "i be freelance developer for Lagos": where, not for whom
+                # ("the HR manager for Kuda" is the firm's)
+                and not (
+                    _PIDGIN_BE.search(c, 0, org.start())
+                    and canonical_place(org.group(said_org))
+                    and known_employer(org.group(said_org)) is None
+                )
                 and (value := _org(org.group(said_org), c[org.end() :], c[: org.start(said_org)]))
             ):
                 yield _Hit("employer", {"org": _with_the(org, said_org, value)}, m.span())
@@ -6121,7 +6172,8 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if _CONJUNCT_WORK.match(c, m.start()) and _another_subject(c, m.start()):
                 continue
             # "my brother got promoted, same amazon site": the site is the brother's
-            if pattern is _SAME_ORG_SITE and _another_subject(c, m.start()):
+            # ... as "my brother is a nurse, working at Boots" is his work
+            if (pattern is _SAME_ORG_SITE or group == "org3") and _another_subject(c, m.start()):
                 continue
             if (
                 pattern is _WORK_IN
@@ -7533,7 +7585,9 @@ _WORKING_STATE = [
             # "our frontend dev server is 5173 (vite default)": never a year ("server is 2019")
             r"|(?<=dev\sserver)\s+is\s+(?:port\s+)?(?!19\d\d|20\d\d))(?P<val>\d{4,5})"
             # ("app runs on port 5173 locally": the local port)
-            r"(?:\s+locally)?(?=\s*$|\s*[,;.!?(]|\s+(?:and|but|btw|fyi|not|now)\b)",
+            # ("our redis runs on 6380 cos 6379 is taken": the reason after it)
+            r"(?:\s+locally)?(?=\s*$|\s*[,;.!?(]|\s+(?:and|but|btw|fyi|not|now|cos|coz|cuz"
+            r"|because|bc|since|tho|like)\b)",
             "on is",
         ),
     ),
@@ -9053,12 +9107,19 @@ def _rule_based_role(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("occupation", {"role": role}, m.span())
 
 
+_ME_FOR_MY = re.compile(
+    r"(?P<lead>^\W*|[,.;:!?(]\s*|\b(?:and|with|for|of|to|but|so|cos|coz|an|n|&|wi)\s+)me"
+    rf"(?=\s+(?:(?:auld|old|young|little|wee|big)\s+)?(?:{_REL_SURFACE}|{_PET_SURFACE}"
+    r"|brother\s+in\s+law|sister\s+in\s+law|mam|mammy|da|fella|missus)\b)",
+    re.IGNORECASE,
+)
 _RULES: Final = (
     (_rule_based_role, _PLACE_BASED_ROLE.bit),
     (_rule_pets_listed, _PETS_LISTED.bit),
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_mine_is, _MINE_IS.bit),
+    (_rule_name_is_my, _NAME_IS_MY_RELATIVES.bit),
     (_rule_short_breed, _SHORT_BREED.bit),
     (_rule_parent_married, _bits(_PARENT, _MARRIED, _PET_PARENT)),
     (_rule_household, _HOUSEHOLD.bit),
@@ -10907,20 +10968,37 @@ _LEADING_SINCE = _rx(
 )
 
 
-def _governs(marker: tuple[int, int], lo: int, hi: int, phrase: bool, past: bool = False) -> bool:
+def _governs(
+    marker: tuple[int, int],
+    lo: int,
+    hi: int,
+    phrase: bool,
+    past: bool = False,
+    clause: str | None = None,
+) -> bool:
     """Whether a negation or past-tense ``marker`` in a clause governs the hit at ``lo:hi``.
 
     Inside the hit's own words it is part of what was matched ("can't stand"). After them it
     starts something else ("I live in Leeds since I was 5", "I'm vegetarian, so no meat"). A
     possessive mention ("my sister") is presupposed: only a negation right before it ("not my
-    dog") denies it, while a past tense anywhere in its clause may end it ("my dog died").
+    dog", "dont have my dog") denies it, never one of another verb ("the saddle doesnt fit my
+    mare Dolly"), while a past tense anywhere in its clause may end it ("my dog died").
     """
     start, end = marker
     if lo <= start and end <= hi:
         return False
     if phrase:
-        return past or (end <= lo and lo - end <= 6)
+        if past:
+            return True
+        if not end <= lo <= end + 6:
+            return False
+        return clause is None or _DENYING_GAP.fullmatch(clause, end, lo) is not None
     return start < hi
+
+
+# What may stand between a negation and the possessive mention it denies: "not my dog", "not
+# even my dog", "dont have my dog" (never "doesnt fit my mare")
+_DENYING_GAP = re.compile(r"\s*(?:(?:even|really|exactly|just|have|own|got)\s+)*", re.IGNORECASE)
 
 
 def _clause_blocked(clause: str, verb: tuple[int, int] | None, mask: int) -> bool:
@@ -15104,6 +15182,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         tail = _CONTRAST_TAIL.search(text, start, end)
         quote_end = tail.start() if tail else end
         clause = text[start:quote_end]
+        # "me horse Dusty", "me brother in law dazza": "me" for "my" in Irish, British and
+        # Australian speech, before a relative or an animal where a clause or phrase opens
+        if "me " in clause and (dialect := _ME_FOR_MY.sub(r"\g<lead>my", clause)) != clause:
+            clause, mask = dialect, mask | _PREFILTER.scan(dialect)
         found: list[_Hit] = []
         if asking:
             # only what the question mentions in passing, cited as the phrase itself ("what if
@@ -15300,7 +15382,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not (
                     _NOMINAL_NO.fullmatch(clause, a, b) and _FRESH_I.search(clause, b, lo + 12)
                 )
-                and _governs((a, b), lo, hi, hit.phrase)
+                and _governs((a, b), lo, hi, hit.phrase, clause=clause)
                 for a, b in negations
             ):
                 self._note(event.seq, start, end, "negation", (hit,))
