@@ -8895,3 +8895,56 @@ def test_relatives_and_pets_said_in_dialect_beside_other_people_and_after_anothe
             ("'will' is no name", "my husband will and his brother are off fishing", "named"),
         ),
     )
+
+
+def test_farm_pets_named_in_lists_homes_said_back_and_workplaces_with_a_place_inside(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "the last item of a list, with its count",
+                "ive got a leopard gecko called mango and two rats, biscuit and crumb",
+                "rat named crumb",
+            ),
+            (
+                "a farm animal, after a greeting",
+                "g'day, got a pygmy goat named dolly, she's a proper escape artist",
+                "goat named dolly",
+            ),
+            (
+                "'names are'",
+                "I am having two ferrets since 2020, names are Chintu and Mishka",
+                "ferret named mishka",
+            ),
+            (
+                "a late reply is no death",
+                "sorry for the late reply, was down the yard with my mare bridie, she's 14",
+                "horse named bridie",
+            ),
+            (
+                "the place of a question, then where we live",
+                "any good off lead parks in bristol? thats where we live",
+                "lives in bristol",
+            ),
+            (
+                "a trust named for its city",
+                "im a staff nurse at north bristol nhs trust and my rota is a mess",
+                "works at north bristol nhs trust",
+            ),
+            (
+                "a bank named with 'of'",
+                "abeg help me, i dey work for first bank of nigeria since 2019",
+                "works at first bank of nigeria",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a late husband is still gone", "my late husband John loved gardening", "husband"),
+            ("another's home", "my brother is in leeds, thats where he lives", "lives in"),
+            ("an article first", "i work at a big local hospital", "works at"),
+        ),
+    )

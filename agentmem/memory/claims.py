@@ -285,6 +285,7 @@ _SPECIES_SYNONYMS: Final = {
     "gelding": "horse",
     "stallion": "horse",
     "betta": "fish",
+    "hen": "chicken",
     "tabby": "cat",
     "moggy": "cat",
     "colly": "dog",

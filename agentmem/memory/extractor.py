@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/76"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/77"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -228,7 +228,9 @@ _PET_SURFACE = (
     r"|cockatoos?|macaws?|sugar\s+gliders?|chinchillas?|degus?|rats?|tarantulas?|pigs?"
     r"|podengos?|podencos?|galgos?|dobermann?s?|mastiffs?|weimaraners?|ridgebacks?|basenjis?"
     r"|bloodhounds?|cockerpoos?|sprockers?|kelpies?|lops?|puppers?|tiels?|cockers?"
-    r"|jack\s+russells?)"
+    r"|jack\s+russells?"
+    # ("got a pygmy goat named dolly", "two donkeys, jasper and hettie", "i get two hens")
+    r"|goats?|donkeys?|hens|alpacas?|llamas?)"
 )
 _PET_MOD = (
     # ("my real cat olive": the user's, beside a game's)
@@ -289,6 +291,10 @@ _COMPOUND_NEXT: Final = frozenset(
         # "brought home a cat tree yesterday": a thing for the animal
         " tree trees tower towers scratcher scratchers gate gates harness harnesses kennel kennels"
         " hutch hutches mat mats"
+        # "a goat cheese salad", "a llama model", "a donkey jacket", "a hen night": a thing
+        # named after the animal
+        " cheese milk meat model models jacket jackets night nights party parties do dos yoga"
+        " wool sanctuary ride rides derby"
         # "my sister character is too boring": a character in the user's story
         " character characters"
     )
@@ -1330,6 +1336,12 @@ _NEGATION = _grx(
     words="not never no none neither nor without nobody nothing nowhere cannot hardly barely dont"
     " cant wont isnt doesnt didnt aint t",
 )
+# "the late reply", "my late shift": late things, not the dead
+_NOT_LATE_THING = (
+    r"(?!\s+(?:reply|replies|response|answer|message|night|nights|shift|shifts|notice|start|fee"
+    r"|fees|payment|train|bus|flight|checkout|lunch|dinner|breakfast|one|bloomer|stage|stages|game"
+    r"|show|summer|spring|autumn|winter|afternoon|evening|morning)\b)"
+)
 _PAST = _grx(
     r"\b(?:used\s+to|formerly|previously|once|no\s+longer|back\s+(?:then|when|in)"
     r"|when\s+i\s+was|as\s+a\s+(?:kid|child|teen|teenager|student)|growing\s+up|grew\s+up"
@@ -1339,7 +1351,9 @@ _PAST = _grx(
     r"|(?<!told\syou\s)(?<!told\su\s)(?<!said\s)(?<!mentioned\s)(?<!wrote\s)"
     r"before(?!\s+(?:my|the|a|an|work|school|lunch|dinner|breakfast|bed|noon|then))"
     r"|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+){0,2})?(?:down|to\s+sleep)|rainbow\s+bridge|lost\s+(?:him|her)"
-    r"|(?:my|our|the)\s+late)\b|\bex-|\b(?:was|were)\b(?!\s+born)"
+    # ("my late husband"; never "sorry for the late reply")
+    rf"|(?:my|our|the)\s+late{_NOT_LATE_THING})\b"
+    r"|\bex-|\b(?:was|were)\b(?!\s+born)"
     # "were in cardiff now" is "we're" typed without the apostrophe, and so is "were on node 18"
     r"(?!\s+in\s+[\w'’\-]+(?:\s+[\w'’\-]+)?\s+now\b)"
     r"(?:(?<=\bwe\swere)|(?!\s+(?:on|using)\s+(?:node|python|react|django|rails|go|java|ruby|php"
@@ -1524,7 +1538,8 @@ _NAME_AFTER = re.compile(
 _NAMED = re.compile(
     # "2 guinea pigs there called Salt and Pepper": where they live, then their names
     rf"(?:\s*,\s*|\s+)(?:(?i:there|here|now|too)\s+(?=(?i:named|called)\s))?"
-    rf"(?:(?i:named|called|name\s+is|name|whose\s+name\s+is"
+    # ("two ferrets since 2020, names are Chintu and Mishka")
+    rf"(?:(?i:named|called|name\s+is|names\s+are|their\s+names\s+are|name|whose\s+name\s+is"
     # "a french bulldog, se llama Frijol": "is called" in the user's first language
     rf"|se\s+llama|s{_A}appelle|hei(?:ß|ss)t|si\s+chiama|chama-se|se\s+chama"
     # "I have dog, his name is Burek", "a dog, a Dackel named Fritzi": the name of what was
@@ -1761,7 +1776,11 @@ _PET_NAME_THEN_VERB = re.compile(
     # plain form, after a modal or in a second language
     rf"|he['’]s)|{_PET_VERBS}|eat|sleep|drink|need|get"
     # "my cat toast asleep on my keyboard", "my parrot mango only says hello"
-    rf"|asleep|only|still|sitting|sleeping|lying|laying|playing|hiding|chasing|snoring)\b)"
+    rf"|asleep|only|still|sitting|sleeping|lying|laying|playing|hiding|chasing|snoring"
+    # "my african grey coco speaks more portuguese than me"
+    rf"|speaks|spoke|understands|knows)\b"
+    # "with my mare bridie, she's 14 this year": the name, then what she is
+    rf"|\s*,\s*(?:she|he|shes|hes|she['’]s|he['’]s)\s)"
 )
 
 
@@ -1860,6 +1879,9 @@ _NOT_A_NAME: Final = frozenset(
         "just also still always never sometimes actually literally totally absolutely definitely"
         " probably who that which what now then too so and but or here there today tonight"
         " already even only again apparently honestly seriously basically she he it they we"
+        # "my cat somehow knows", "my dog kinda likes it": how, said in chat
+        " somehow kinda sorta lowkey highkey def defo deffo prob probs totes rly srsly legit lit"
+        " finally suddenly"
         # past tenses the word list lacks: "my sister became a nurse"
         " became began held paid heard"
         # what the word list lacks of how people work: "im freelance, a designer"
@@ -2500,7 +2522,9 @@ _FROM_SHELTER = (
 )
 _HAVE_HEAD = _grx(
     # "just got a puppy!!!": the subject left out where a message opens with the news
-    rf"^\W*(?:(?:omg|so|yay|ok|okay|well|guess\s+what)\W+)?(?P<verb2>(?:just|finally|recently)"
+    # ... after a greeting ("g'day, got a pygmy goat named dolly")
+    rf"^\W*(?:(?:omg|so|yay|ok|okay|well|guess\s+what|hi|hey|hello|g{_A}?day|howdy|hiya)\W+)?"
+    rf"(?P<verb2>(?:just|finally|recently)"
     rf"\s+(?:got|adopted)"
     # "adopted a kitten, her name is bean", "took a kitten from shelter": the news alone
     rf"|adopted(?=\s+(?:a|an|one|two|three|\d)\s)|{_FROM_SHELTER}"
@@ -2734,6 +2758,15 @@ def _rule_have(c: str, mask: int) -> Iterator[_Hit]:
             if not names and is_pet and (gap := _PETS_WHERE_WHEN.match(c, pos)):
                 names = _counted_names(c, gap.end(), count, pet=True)
             items[0] = (items[0][0], names)
+        elif (
+            len(items) > 1 and not items[-1][1] and _PET_NOUN.fullmatch(items[-1][0].group("noun"))
+        ):
+            # "a leopard gecko called mango and two rats, biscuit and crumb": the names the last
+            # item's count asks for
+            last = items[-1][0]
+            count = _COUNTS.get(last.group("qty").casefold(), _digit(last.group("qty").casefold()))
+            if names := _counted_names(c, pos, count, pet=True):
+                items[-1] = (last, names)
         # "two childs, a boy and a girl": the children, said as what they are
         if (
             items
@@ -5122,8 +5155,10 @@ _ORG_AFTER_ROLE = _rx(
 # agent here in cebu": the worker's place is where the user lives
 _PLACE_AFTER_ROLE = _rx(
     r"\s*,?\s+(?:(?:living|based|located|residing|working|here|over|out)\s+)?in\s+"
-    r"(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
-    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now|i|we|with|w|at)\b)"
+    r"(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+(?!(?:here|there|lol|now)\b)"
+    r"[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
+    # ("im a csr in concentrix here in cebu": the employer, then where it is)
+    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now|i|we|with|w|at|here|there|lol)\b)"
 )
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
@@ -5513,6 +5548,19 @@ _A_PET_GOT = _rx(
     rf"(?:[\w\-]+\s+)?(?P<species>{_PET_SURFACE})\b"
 )
 # The pet's name said before what it names (see _pet_name_said_first)
+# "any good plumbers in salford? thats where i live": where the user lives, said of the place
+# just named
+_WHERE_I_LIVE_BACK = re.compile(
+    rf"(?:^|[.!?,;:(]\s*|\s-\s|\s)(?:that{_A}?s|thats|that\s+is|which\s+is)\s+where\s+(?:i|we)"
+    rf"\s+(?:(?:both\s+|all\s+)?live|(?:am|are|{_A}m|{_A}re)\s+based|(?:am|are|{_A}m|{_A}re)\s+from"
+    rf"|(?:grew\s+up\s+and\s+)?still\s+live)\b(?!\s+(?:before|till|until|last|then))",
+    re.IGNORECASE,
+)
+_PLACE_BEFORE_BACK = re.compile(
+    r"\b(?:in|near|around|to|from|at|for)\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’\-]+"
+    r"(?:\s+(?!(?:in|near|around|to|from|at|for|and|or)\b)[A-Za-zÀ-ÖØ-öø-ÿ'’\-]+)?)",
+    re.IGNORECASE,
+)
 _PET_NAME_FIRST = _rx(
     r"\b(?P<name>[a-z][\w’\-]{1,19})['’]?s\s+(?:his|her|its)\s+name\b"
     r"|\b(?P<name2>[a-z][\w’\-]{1,19})\s+is\s+my\s+(?P<species>[a-z]+?)['’]?s\s+name\b"
@@ -5791,6 +5839,9 @@ _PLACE_BASED = re.compile(r"([A-Za-z][\w'’]+)[- ]based\s+(?=\S)", re.IGNORECAS
 _AMPERSAND_NAME = re.compile(r"\s*&\s*([a-z][a-z'’\-]{1,19})\b")
 
 
+_ARTICLES_AND_OWNERS: Final = frozenset(_words("the a an my our your his her their this that"))
+
+
 def _org(org: str, after: str, before: str = "") -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
@@ -5837,6 +5888,16 @@ def _org(org: str, after: str, before: str = "") -> str | None:
                     not _BARE_AT_END.search(before)
                     or words[0].casefold() in _GENERIC_ORG_WORDS
                     or len(words) > 2
+                )
+                # "north bristol nhs trust": a place or a word no dictionary has names it (never
+                # what follows an article: "a big local hospital")
+                and not (
+                    words[0].casefold() not in _ARTICLES_AND_OWNERS
+                    and any(
+                        canonical_place(w) or not is_common_word(w)
+                        for w in words[1:-1]
+                        if len(w) > 2
+                    )
                 )
             ):
                 return None
@@ -10872,7 +10933,8 @@ _USED_TO = (
 # sick" keeps the daughter; "my dog died" does not keep the dog).
 _ENDING = _rx(
     rf"{_USED_TO}|formerly|previously|no\s+longer|former|ex|ex-|passed\s+away|died|deceased|late"
-    r"|(?:my|our|the)\s+late|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+){0,2})?(?:down|to\s+sleep)"
+    rf"|(?:my|our|the)\s+late{_NOT_LATE_THING}"
+    r"|put\s+(?:(?:my|our|the|him|her|them|it)\s+(?:[\w\-]+\s+){0,2})?(?:down|to\s+sleep)"
 )
 # A state the clause says is over, wherever the words stand ("vegan, not anymore").
 _ENDED = _rx(rf"\b(?:any\s*more|no\s+longer|{_USED_TO}|until\s+(?:last|recently))\b")
@@ -11985,6 +12047,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._pet_named_later(event, hits)
                 self._pet_named_later(event, hits, same=True)
                 self._pet_name_said_first(event, hits)
+            if m := _WHERE_I_LIVE_BACK.search(event.text):
+                self._home_said_before(event, m, hits)
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
                 self._named_after_takeback(event, m, hits)
             if hits and mask & _OTHER_WAY.bit and (m := _OTHER_WAY.search(text, mask)):
@@ -14130,6 +14194,35 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._note(seq, *span, None, (new,))
         hits[hits.index(hit)] = new
 
+    def _home_said_before(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "any good off lead parks in bristol? thats where we live": the place said just
+        before, in a question or a request too, is the user's home; only a place the gazetteer
+        knows, and only when the message said no home of its own."""
+        if any(h.kind == "home_location" and _said_in(h, event.seq) for h in hits):
+            return
+        offset = max(0, m.start() - 120)
+        places: dict[str, int] = {}
+        for said in _PLACE_BEFORE_BACK.finditer(event.text, offset, m.start()):
+            words = said.group("place").split()
+            typed = next(
+                (
+                    " ".join(words[:size])
+                    for size in (2, 1)
+                    if len(words) >= size and canonical_place(" ".join(words[:size]))
+                ),
+                None,
+            )
+            if typed is not None:
+                places.setdefault(typed.casefold(), said.start("place"))
+        # ("flights from dublin to paris? thats where we live": which one, it does not say)
+        if len(places) != 1:
+            return
+        ((typed, start),) = places.items()
+        hit = _Hit("home_location", {"place": event.text[start : start + len(typed)]})
+        hit.evidence, hit.stated_end = [(event.seq, start, m.end())], m.end()
+        self._note(event.seq, start, m.end(), None, (hit,))
+        hits.append(hit)
+
     def _pet_name_said_first(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "shelly's her name", "mochi is my cats name", "e name na Bingo", "my staffy only
         answers to Tank": the one unnamed pet of the message (of the species said, if one is)
@@ -14150,6 +14243,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if not m.group("species"):
             unnamed = [h for h in unnamed if not h.plural]
         name = m.group("name") or m.group("name2") or m.group("name3") or m.group("name4")
+        # "my dog kinda knows his name": a verb, its "s" no possessive
+        said = m.group("name")
+        if said and "'" not in m.group() and "’" not in m.group() and is_common_word(f"{said}s"):
+            return
         if (name.islower() and not _pet_name_ok(name)) or name.casefold() in _NOT_A_RENAME:
             return
         # "answers to commands in polish": after "answers to" a word is a name only when no

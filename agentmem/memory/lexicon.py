@@ -246,6 +246,12 @@ _MORE_EMPLOYER_NAMES: Final = (
     "Nuffield Health", "Spire Healthcare", "HCA Healthcare", "Circle Health", "Bupa Cromwell",
     # engineering subsidiaries named with their parent
     "Bosch Rexroth", "Siemens Energy", "Siemens Mobility",
+    # banks named with "of" or by initials, and grocers by the name their staff use
+    "First Bank of Nigeria", "Bank of Ireland", "AIB", "Allied Irish Banks", "Bank of America",
+    "Wells Fargo", "Bank of Scotland", "Royal Bank of Scotland", "Bank of Montreal", "BMO",
+    "TD Bank", "Commonwealth Bank", "NAB", "Bank of China", "ICBC", "State Bank of India",
+    "Bank of Baroda", "Punjab National Bank", "Axis Bank", "Emirates NBD", "Woolies", "Coles",
+    "Dunnes Stores", "Dunnes", "SuperValu", "Sainsbury's", "Co-op", "Morrisons",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
 
