@@ -8948,3 +8948,57 @@ def test_farm_pets_named_in_lists_homes_said_back_and_workplaces_with_a_place_in
             ("an article first", "i work at a big local hospital", "works at"),
         ),
     )
+
+
+def test_a_surname_respelled_a_port_put_right_after_an_interjection_and_pidgin_setups(
+    tmp_path: Path,
+) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "the surname spelled again keeps the given name",
+                (
+                    "im Katarzyna Wojcik, can u fill in the header of this form for me",
+                    "sorry i meant Wójcik, with the accent on the o",
+                ),
+                "name is katarzyna wójcik",
+                "wojcik",
+            ),
+            (
+                "'ah no sorry' before the right port",
+                ("the api port is 8000, ah no sorry, 8080, i changed it last week",),
+                "api port is 8080",
+                "8000",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "nigerian english 'na' for 'is'",
+                "abeg my project na laravel 10 with php 8.2, the queue worker just dey stop",
+                "php version is 8.2",
+            ),
+            (
+                "second-language 'are moved'",
+                "good news, finally we are moved to python 3.12 in the project",
+                "python version is 3.12",
+            ),
+            ("nigerian english 'chop'", "i be muslim, i only dey chop halal meat", "halal"),
+            (
+                "a patronymic before 'here'",
+                "Dmitri Ivanovich Sokolov here. i am working as welder",
+                "dmitri ivanovich sokolov",
+            ),
+            (
+                "pidgin 'die' says how much",
+                "me i love spicy food die so no dey shy with the pepper",
+                "likes spicy food",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "and", "i hate mushrooms and every veggie option is risotto")
+    assert any(s.endswith("dislikes mushrooms") for s in formed), formed
+    _never_forms(tmp_path, (("a pet's adverb", "my dog kinda knows his name", "named"),))

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/77"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/78"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -3442,7 +3442,9 @@ _NAME_HERE = _Gated(
     re.compile(
         rf"^\W*(?i:hi|hello|hey|hiya)\W+(?P<name>{_NAME}(?:\s+{_NAME})?)\s+(?i:here)\b"
         # "Alejandra here but everyone calls me Ale", "priyanka here. our monorepo uses pnpm"
-        rf"|^\W*(?:(?i:hi|hello|hey|hiya)\W+)?(?P<name2>{_NAME}(?:\s+{_NAME})?|{_LOWER_NAME})\s+(?i:here)"
+        # ("Dmitri Ivanovich Sokolov here.": a name with a patronymic)
+        rf"|^\W*(?:(?i:hi|hello|hey|hiya)\W+)?(?P<name2>{_NAME}(?:\s+{_NAME}){{0,2}}|{_LOWER_NAME})"
+        rf"\s+(?i:here)"
         # ("june here 👋 quick q": a wave ends the greeting)
         # ("Thanh here (pronounced kinda like 'tan')": an aside in brackets follows)
         rf"(?=\s*[,.!;(\U0001F300-\U0001FAFF\u2600-\u27BF]|\s+(?i:but|and|from|btw)\b|\s*$)"
@@ -6505,6 +6507,8 @@ _OBJECT_CUT = _rx(
     r"|sometimes|really|at\s+all|ever|a\s+bit|i|it|that|cause|cuz|coz|bc|po|lah|yaar|tho|full\s+stop"
     # "love tahini omg", "i cant stand slugs either": a cry or an echo after the thing
     r"|omg|omfg|ngl|lmao|lmfao|xd|either|as\s+well|ofc|obvs|obviously"
+    # Nigerian English "me i love spicy food die": how much
+    r"|die(?=\s*(?:$|[,.;!?]|\s(?:so|and|but|o)\b))"
     # "allergic to penicillin like i told u before": the user citing themself
     r"|(?:like|as)(?=\s+i\s+(?:already\s+)?(?:said|told|mentioned|wrote)\b)"
     # "i love hard scifi like the expanse": an example of the taste, not part of it
@@ -6567,11 +6571,14 @@ _AND_OR = re.compile(r"(?i)\s(?:and|or)\s")
 _COMMA_AND_OR = re.compile(r"(?i),\s*(?:and|or)\s")
 _ITEM_SEP = re.compile(r"\s+(?:and|or|&)\s+", re.IGNORECASE)
 _ITEM_WORD = re.compile(r"[\w'\-+#.&]+")
+_TRAILING_AND = re.compile(r"\s+(?:and|or|&|n)\s*$", re.IGNORECASE)
 
 
 def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list[str]:
     cut = _OBJECT_CUT.search(raw)
     text = raw[: cut.start()] if cut else raw
+    # "i hate mushrooms and every veggie option ...": the "and" of what was cut goes with it
+    text = _TRAILING_AND.sub("", text)
     items: list[str] = []
     parts = _LIST_SEP.split(text.strip())
     if not _AND_OR.search(parts[-1]) and not _COMMA_AND_OR.search(text):
@@ -6846,8 +6853,9 @@ _DIET = [
     _grx(
         # non-native "we are eating only halal", "i am eating only vegetarian"
         rf"\b(?:i|we)\s+(?:(?:am|are|{_A}m|{_A}re)\s+(?:only\s+|strictly\s+|also\s+)?eating"
-        # ("we both eat halal")
-        rf"|(?:only\s+|strictly\s+|also\s+|all\s+|both\s+)?(?:eat|keep|follow|stick\s+to))\s+"
+        # ("we both eat halal"; Nigerian English "i only dey chop halal meat")
+        rf"|(?:only\s+|strictly\s+|also\s+|all\s+|both\s+)?(?:dey\s+)?(?:eat|keep|follow|stick\s+to"
+        rf"|chop))\s+"
         rf"(?:only\s+)?(?:a\s+|an\s+)?"
         # ... "we are eating pure veg" (Indian English)
         rf"(?:strictly\s+|strict\s+|pure\s+)?(?P<diet>{_DIET_WORDS}|(?<=pure\s)veg)"
@@ -7888,7 +7896,8 @@ _TECH_CONTEXT = _grx(
     rf"|(?:\b(?:our|the|this|my)\s+|(?:^\W*|[,.;]\s*))(?:project|app|repo|codebase|service"
     # "(prod is php 8.2)": what the live servers run
     rf"|prod|production)"
-    rf"\s+is(?:\s+(?:still|currently|now))?"
+    # (Nigerian English "my project na laravel 10 with php 8.2")
+    rf"\s+(?:is|na)(?:\s+(?:still|currently|now))?"
     # "our project uses vue 3", second-language "our project still use vue 2.7"
     rf"|\b(?:our|the|this|my)\s+(?:[\w\-]+\s+)?(?:project|app|repo|codebase|service|frontend"
     rf"|backend|monorepo|api|site|website)\s+(?:still\s+|now\s+|currently\s+|also\s+|only\s+)?"
@@ -7900,7 +7909,9 @@ _TECH_CONTEXT = _grx(
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
     # "we bumped to node 20 last sprint"
     rf"|(?:\b(?:we|i)\s+|^\W*(?:(?:and|so|also|ok|okay|btw|oh|done|yep|yes)\W+)*)"
-    rf"(?:just\s+|recently\s+|finally\s+|actually\s+)?(?:bumped|upgraded|downgraded|moved|switched"
+    # (second-language "finally we are moved to python 3.12")
+    rf"(?:just\s+|recently\s+|finally\s+|actually\s+)?(?:(?:are|have|had)\s+)?"
+    rf"(?:bumped|upgraded|downgraded|moved|switched"
     # "we upgraded from 3.19 to flutter 3.22"
     # ... "switched the project to jdk 17": the project named between
     rf"|migrated)\s+(?:(?:the|our|my)\s+(?:project|repo|app|codebase|build)\s+)?"
@@ -9590,7 +9601,9 @@ _FILLER = (
     r"|to\s+be\s+(?:exact|precise|honest)"
 )
 _SELF_CORRECTION = _rx(
-    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)(?:"
+    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)"
+    # ("the api port is 8000, ah no sorry, 8080")
+    rf"(?:(?:ah|oh|um|erm|uh|hmm)\W+(?=no\b|sorry\b|wait\b))?(?:"
     # "deploy target is fly.io. sorry no, i mean render"
     r"(?:sorry\W+|oops\W+)?no\W+(?:sorry\W+)?i\s+mean(?:t)?|wait\W+actually"
     r"|(?:wait\s+no|no\s+wait)(?:\W+sorry)?|no\W+actually|no\W+sorry|actually\W+no|well\W+no\b"
@@ -10753,6 +10766,23 @@ def _slot(hit: _Hit) -> str:
 
 
 _VERSION_VALUE = re.compile(r"\d+(?:\.\d+)*")
+
+
+def _respelled_part(held: _Hit, said: _Hit) -> str | None:
+    """The held whole name with the one word ``said`` spells again ("Wojcik" put right as
+    "Wójcik"), or ``None`` when ``said`` is not one word of it respelled."""
+    old = (held.values.get("name") or "").split()
+    new = (said.values.get("name") or "").split()
+    if len(old) < 2 or len(new) != 1:
+        return None
+    plain = _unaccented(new[0])
+    matches = [i for i, word in enumerate(old) if _unaccented(word) == plain]
+    if len(matches) != 1:
+        return None
+    old[matches[0]] = new[0]
+    return " ".join(old)
+
+
 _RESTATED: Final = {
     "diet": ("i'm {}", _rule_diet),
     "relationship": ("my {}", _rule_possessive),
@@ -12045,7 +12075,6 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._pet_described(event, m, hits)
             if hits:
                 self._pet_named_later(event, hits)
-                self._pet_named_later(event, hits, same=True)
                 self._pet_name_said_first(event, hits)
             if m := _WHERE_I_LIVE_BACK.search(event.text):
                 self._home_said_before(event, m, hits)
@@ -14285,20 +14314,21 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             new = _Hit("pet", {**unnamed[0].values, "name": name.title()}, None)
             self._replace(unnamed[0], new, hits, event.seq, m.span("name"))
 
-    def _pet_named_later(self, event: EpisodeEvent, hits: list[_Hit], same: bool = False) -> None:
+    def _pet_named_later(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """ "my gecko chili? his tank is in the living room" then "ok chili is staying in the
         bedroom": the word said right after an unnamed pet is its name once a later message
-        makes it the subject of what it does; with ``same``, later in the same message ("my
-        dog rex and my neighbours dog bella play ... and now rex has started digging")."""
-        for hit in hits:
+        makes it the subject of what it does, or a later part of the same message ("my dog rex
+        and my neighbours dog bella play ... and now rex has started digging"): the first such
+        pet of an earlier message, and the first of this one, in one pass over the hits."""
+        folded = event.text.casefold()
+        done: set[bool] = set()
+        for index, hit in enumerate(hits):
             word = hit.maybe_name
-            if (
-                word is None
-                or hit.kind != "pet"
-                or hit.values.get("name")
-                or (hit.evidence[-1][0] != event.seq if same else hit.evidence[-1][0] >= event.seq)
-                or word.casefold() not in event.text.casefold()
-            ):
+            if word is None or hit.kind != "pet" or hit.values.get("name"):
+                continue
+            said_at = hit.evidence[-1][0]
+            same = said_at == event.seq
+            if same in done or said_at > event.seq or word.casefold() not in folded:
                 continue
             said = re.compile(
                 rf"(?:^|[.!?,;]\s*|\b(?:ok|okay|so|and|but|lol|yes|yeah|then|now)\s+)"
@@ -14308,8 +14338,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ).search(event.text, hit.stated_end if same else 0)
             if said is not None:
                 new = _Hit("pet", {**hit.values, "name": word.title()}, None)
-                self._replace(hit, new, hits, event.seq, said.span("name"))
-                return
+                self._replace(hits[index], new, hits, event.seq, said.span("name"))
+                done.add(same)
+                if len(done) == 2:
+                    return
 
     def _pet_renamed(
         self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit], word: bool = False
@@ -15110,6 +15142,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if found[0].values == hit.values:
                     return True
                 new = found[0]
+                # "im Katarzyna Wojcik" then "sorry i meant Wójcik": the one word put right
+                if hit.kind == "name" and (whole := _respelled_part(hit, new)) is not None:
+                    new = _Hit("name", {"name": whole})
                 new.verb = None
                 new.evidence.append((event.seq, m.start(), m.end(g)))
                 new.stated_end = m.end(g)
