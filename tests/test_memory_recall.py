@@ -9002,3 +9002,64 @@ def test_a_surname_respelled_a_port_put_right_after_an_interjection_and_pidgin_s
     formed = _formed(tmp_path / "and", "i hate mushrooms and every veggie option is risotto")
     assert any(s.endswith("dislikes mushrooms") for s in formed), formed
     _never_forms(tmp_path, (("a pet's adverb", "my dog kinda knows his name", "named"),))
+
+
+def test_facts_handed_back_as_someone_elses_or_a_story_and_relatives_in_many_englishes(
+    tmp_path: Path,
+) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "someone else's cv",
+                (
+                    "im a nurse in galway with 10 yrs on a surgical ward, can u make my cv better",
+                    "oh wait sorry, this is ciara's cv not mine. the nurse and galway stuff is all "
+                    "her, not me",
+                ),
+            ),
+            (
+                "a story's opening line",
+                (
+                    "my name's Priya Nair and i work as a detective in mumbai",
+                    "haha sorry thats the opening line of my short story, Priya is the main "
+                    "character not me",
+                ),
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a level laughed off, the real one after",
+                (
+                    "i speak fluent portuguese so can u reply in portuguese from now",
+                    "lol no sorry i was overselling, im just learning portuguese, like A2",
+                ),
+                "learning portuguese",
+                "fluent",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            ("'me da'", "me da turns 70 in march and hes impossible to buy for", "father"),
+            ("'my MIL'", "my MIL is staying with us for 2 weeks", "mother-in-law"),
+            ("'pawpaw'", "yall my pawpaw Earl wants to learn his new iphone", "named earl"),
+            ("'mum n dad'", "my mum n dad are both coeliac", "has a father"),
+            (
+                "an academic title with its subject",
+                "I am working as assistant professor of chemistry since 2018",
+                "assistant professor of chemistry",
+            ),
+            (
+                "a value said 'again'",
+                "wait no i changed it back, postgres port is 5432 again",
+                "postgres port is 5432",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "again", "postgres port is 5432 again")
+    assert not any("again" in s for s in formed), formed

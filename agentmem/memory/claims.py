@@ -153,6 +153,13 @@ _RELATION_SYNONYMS: Final = {
     "daddy": "father",
     "papa": "father",
     "hubby": "husband",
+    # "me da turns 70", "my pawpaw Earl", "my MIL is staying with us"
+    "da": "father",
+    "pawpaw": "grandfather",
+    "mawmaw": "grandmother",
+    "memaw": "grandmother",
+    "mil": "mother-in-law",
+    "fil": "father-in-law",
     "other half": "partner",
     "better half": "partner",
     "little one": "child",

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/78"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/79"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -204,7 +204,8 @@ _REL_SURFACE = (
     r"|fathers?|kiddos?|wifey|missus|twins|gran|grandad|granddad|mama|mamma|nanay|inay|ammi"
     r"|amma|tatay|abbu|appa|nan|nanna|nani|dadi|abuelita|abuela|abuelo|oma|opa|nonna|nonno"
     r"|babcia|dziadek|babushka|dedushka|lola|lolo|aunties?|aunty|titas?|t[ií]as?|t[ií]os?|titos?"
-    r"|akka|didi|bhaiya|sis|bro"
+    r"|akka|didi|bhaiya|sis|bro|pawpaw|mawmaw|memaw|(?-i:MIL|FIL|mil|fil)|da(?=\s+(?:is|was|turns"
+    r"|has|had|says|said|wants|loves|likes|hates|keeps|needs|and|n|&)\b)"
     r"|step(?:mom|mum|dad|mother|father)|grand(?:ma|pa|mother|father|parents?)|granny|siblings?"
     r"|sisters?|brothers?|nieces?|nephews?|aunts?|uncles?|cousins?)"
 )
@@ -2498,7 +2499,7 @@ _WHOLE_WORLD: Final = frozenset(
 )
 _PET_HINT = _rx(rf"[^.!?]{{0,20}}?\b(?:the|our|my)\s+(?P<noun>{_PET_SURFACE})\b")
 _AND_MORE = _rx(
-    rf"\s*(?:,\s*)?(?:and|&)\s+(?:(?:our|my)\s+)?(?P<qty>{_QTY}\s+)?"
+    rf"\s*(?:,\s*)?(?:and|&|n)\s+(?:(?:our|my)\s+)?(?P<qty>{_QTY}\s+)?"
     rf"(?:(?:{_REL_MOD}|{_PET_MOD})\s+){{0,2}}(?P<noun>{_REL_SURFACE}|{_PET_SURFACE})(?![\w\-])"
 )
 
@@ -6051,6 +6052,13 @@ def _with_the(org: re.Match[str], group: str, value: str) -> str:
     return value
 
 
+_ACADEMIC_HEADS: Final = frozenset(_words("professor lecturer reader"))
+_ACADEMIC_FIELD = re.compile(
+    r"\s+((?:of|in)\s+(?!(?:the|a|an|my|our)\b)[a-z]+(?:\s+(?:science|studies|engineering|history"
+    r"|law|medicine|literature))?)(?=\s*$|\s*[,.;!?]|\s+(?:at|since|for|in|and|but|so|now)\b)"
+)
+
+
 def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
     for m in _ACTIVITY.finditer(c, mask):
         if (title := _activity_title(m.group("act"), m.group("what"))) is not None:
@@ -6082,11 +6090,21 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 _PAST.search(c[m.end() :], mask) or _PAST.search(c[: m.start("role")], mask)
             ):
                 continue
+            subject_of = ""
             if "subject" in m.re.groupindex:
                 role = f"{m.group('subject')} {m.group('head')}"
             else:
                 groups = m.groupdict()
-                role = m.group("role") or groups.get("role2") or groups.get("role3") or ""
+                said_in = next((g for g in ("role", "role2", "role3") if groups.get(g)), None)
+                role = m.group(said_in) if said_in else ""
+                # "assistant professor of chemistry", "lecturer in economics": the academic title
+                # with its subject, as said
+                if (
+                    said_in
+                    and role.casefold().split()[-1] in _ACADEMIC_HEADS
+                    and (field := _ACADEMIC_FIELD.match(c, m.end(said_in)))
+                ):
+                    subject_of = " " + " ".join(field.group(1).split())
             field_of_work = (
                 m.group("org")
                 if "org" in m.re.groupindex
@@ -6129,7 +6147,7 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             if (based := _PLACE_BASED.match(role)) and (place := canonical_place(based.group(1))):
                 role = role[based.end() :]
                 yield _Hit("home_location", {"place": based.group(1)}, m.span())
-            hit = _Hit("occupation", {"role": role}, m.span())
+            hit = _Hit("occupation", {"role": role + subject_of}, m.span())
             # "as a UX designer i have a portfolio review next week": the frame is said of the
             # user whatever the main clause says of its own time
             hit.phrase = pattern is _AS_A_ROLE
@@ -8835,7 +8853,10 @@ def _version_only(value: str) -> str:
 _VALUE_ADVERB = _rx(r"^(?:always|usually|still|now|currently|just|basically)\s+")
 # "the project targets python 3.9 still": the same adverbs after the value
 # ... ("so ci is github actions only now")
-_VALUE_ADVERB_AFTER = _rx(r"(?:\s+(?:still|now|already|currently|anyway|tho|though|only))+$")
+_VALUE_ADVERB_AFTER = _rx(
+    r"(?:\s+(?:still|now|already|currently|anyway|tho|though|only|again|as\s+before"
+    r"|like\s+before))+$"
+)
 # "and remember line length is 100", "pls note deploy branch is prod": asides, not the subject
 _SUBJECT_LEAD = _rx(
     r"^(?:(?:remember|note|reminder|pls|please|also|fyi|btw|so|and|crate|repo|repository|project"
@@ -10624,6 +10645,21 @@ _NOT_SO = _grx(
     rf"(?:a\s+|an\s+)?(?P<what2>[\w\-]+)\s+any\s*more\b",
     "not",
 )
+# "oh wait sorry, this is ciara's cv not mine", "the nurse and galway stuff is all her, not
+# me", "thats the opening line of my short story, Priya is the main character not me": what the
+# message before said was someone else's, or a story's
+_NOT_ABOUT_ME = _grx(
+    rf"\b(?:this|that|it)\s*(?:is|was|{_A}s|s)?\s+(?:[a-z]+{_A}s|[a-z]+s|her|his|their)\s+"
+    rf"(?:cv|resume|résumé|bio|profile|info|details|story|letter|email|text|form|notes|stuff)"
+    rf"\s*,?\s*not\s+(?:mine|me|about\s+me)\b"
+    rf"|\b(?:all|is\s+all|was\s+all)\s+(?:her|his|hers|theirs|them)\s*,?\s*not\s+(?:me|mine)\b"
+    rf"|\b(?:that|thats|that{_A}s|that\s+was|this\s+is|it{_A}?s|its)\s+(?:just\s+)?(?:the\s+)?"
+    rf"(?:opening|first|last)\s+(?:line|lines|sentence|paragraph)\s+of\s+(?:my|a|the)\s+"
+    rf"(?:short\s+)?(?:story|novel|book|script|screenplay|poem|essay)\b"
+    rf"|\b(?:is|was)\s+(?:the|a|my)\s+(?:main\s+)?(?:character|protagonist|narrator)\s*,?\s+"
+    rf"not\s+me\b",
+    "mine me opening first last character protagonist narrator",
+)
 _WITHDRAWING_BITS: Final = _bits(
     _UPGRADE_DONE,
     _PORT_ASSIGNED,
@@ -10655,6 +10691,7 @@ _WITHDRAWING_BITS: Final = _bits(
     _DONT_HAVE,
     _NOT_MINE,
     _DENIED_OWN,
+    _NOT_ABOUT_ME,
 )
 # What "the <employer> stuff" reaches besides the employer: the job said with it
 _JOB_KINDS_TOGETHER: Final = {
@@ -11232,6 +11269,14 @@ _LAUGHED_CLAUSE_OPENS = re.compile(
 )
 
 
+_LOL_NO_OPENS = re.compile(
+    r"^\W*lol\s+no\b(?:\W+(?:sorry|sry|jk|haha))*\W+(?:i\s+was\s+(?:overselling|exaggerating"
+    r"|joking|kidding|lying|being\s+dramatic)|(?:that|thats|that['’]s)\s+(?:was\s+)?a\s+lie)"
+    r"[^,.;!?]*[,.;!?]",
+    re.IGNORECASE,
+)
+
+
 def _laughed_off(text: str, mask: int) -> tuple[int, int] | None:
     """The clause "lol no" takes back, with the words themselves, when the user's own words
     come before that clause: "... near me in utrecht where i live hes a beagle thirty five in
@@ -11239,6 +11284,10 @@ def _laughed_off(text: str, mask: int) -> tuple[int, int] | None:
     joke = _JOKE.search(text, mask)
     if joke is None or not joke.group().casefold().startswith("lol"):
         return None
+    # "lol no sorry i was overselling, im just learning portuguese": a message that opens by
+    # laughing off the one before says its own piece after the comma
+    if (opens := _LOL_NO_OPENS.match(text)) is not None and opens.end() < len(text):
+        return 0, opens.end()
     start = max((m.end() for m in _LAUGHED_CLAUSE_OPENS.finditer(text, 0, joke.start())), default=0)
     if start == 0 or not _OWN_WORDS.search(text, 0, start):
         return None
@@ -14760,6 +14809,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         and {e[0] for e in h.evidence} <= seqs
                         and h.kind in _JOB_KINDS_TOGETHER.get(named[0].kind, ())
                     ]
+        if mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask):
+            # every claim of the user's message before, and only those said there alone
+            earlier = [h for h in hits if h not in gone and not _said_in(h, event.seq)]
+            said_at = {e[0] for h in earlier for e in h.evidence if e[0] < event.seq}
+            if said_at:
+                latest = max(said_at)
+                gone += [h for h in earlier if {e[0] for e in h.evidence} == {latest}]
         if mask & _OUTDATED.bit and (outdated := _OUTDATED.search(text, mask)):
             folded = text[: outdated.start()].casefold()  # what "that" refers to
             gone += [
