@@ -9063,3 +9063,6 @@ def test_facts_handed_back_as_someone_elses_or_a_story_and_relatives_in_many_eng
     )
     formed = _formed(tmp_path / "again", "postgres port is 5432 again")
     assert not any("again" in s for s in formed), formed
+    for place in ("im a lecturer in leeds and i love it", "im a lecturer in june"):
+        formed = _formed(tmp_path / place, place)
+        assert "user works as a lecturer" in formed, (place, formed)

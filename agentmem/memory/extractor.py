@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/79"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/80"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -6054,7 +6054,8 @@ def _with_the(org: re.Match[str], group: str, value: str) -> str:
 
 _ACADEMIC_HEADS: Final = frozenset(_words("professor lecturer reader"))
 _ACADEMIC_FIELD = re.compile(
-    r"\s+((?:of|in)\s+(?!(?:the|a|an|my|our)\b)[a-z]+(?:\s+(?:science|studies|engineering|history"
+    r"\s+((?:of|in)\s+(?!(?:the|a|an|my|our)\b)(?P<subject>[a-z]+)(?:\s+(?:science|studies"
+    r"|engineering|history"
     r"|law|medicine|literature))?)(?=\s*$|\s*[,.;!?]|\s+(?:at|since|for|in|and|but|so|now)\b)"
 )
 
@@ -6103,6 +6104,11 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                     said_in
                     and role.casefold().split()[-1] in _ACADEMIC_HEADS
                     and (field := _ACADEMIC_FIELD.match(c, m.end(said_in)))
+                    # ... a subject, never where or when ("a lecturer in leeds", "in june")
+                    and is_common_word(subject := field.group("subject").casefold())
+                    and not is_town(subject)
+                    and subject not in _MONTH_WORDS
+                    and subject not in _RELATIVE_DAYS
                 ):
                     subject_of = " " + " ".join(field.group(1).split())
             field_of_work = (
