@@ -9066,3 +9066,42 @@ def test_facts_handed_back_as_someone_elses_or_a_story_and_relatives_in_many_eng
     for place in ("im a lecturer in leeds and i love it", "im a lecturer in june"):
         formed = _formed(tmp_path / place, place)
         assert "user works as a lecturer" in formed, (place, formed)
+
+
+def test_an_employer_named_by_what_only_its_staff_have(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a badge, with the clause's own time",
+                "lost my Accenture badge somewhere on the tube this morning",
+                "works at accenture",
+            ),
+            (
+                "a payslip",
+                "my woolworths payslip shows less super than last fortnight",
+                "woolworths",
+            ),
+            (
+                "a manager, inside a request",
+                "can u help me word an email to my manager at Sainsburys, i want to swap a shift",
+                "works at sainsburys",
+            ),
+            ("nigerian english 'oga'", "abeg my oga for MTN don dey vex since morning", "mtn"),
+            (
+                "a name of three words",
+                "we at john lewis partnership get a staff discount",
+                "works at john lewis partnership",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a shop's desk", "i bought my desk at ikea", "works at"),
+            ("a customer's order", "my amazon order is late again", "works at"),
+            ("an award on a profile", "my Google badge on my developer profile", "works at"),
+            ("a question about a pension", "is the Amazon pension any good", "works at"),
+            ("another's badge", "my brother lost his Accenture badge", "works at"),
+        ),
+    )

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/80"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/81"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -4419,7 +4419,8 @@ _IM_IN = _grx(
 _WE_AT = _grx(
     r"\b(?:we|(?:ppl|people|everyone|everybody|folks|colleagues)\s+here"
     r"|our\s+(?:hr|team|office|manager|boss|it|payroll|ceo|management|department|dept))\s+at\s+"
-    r"(?:the\s+)?(?P<org>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)"
+    # ("we at john lewis partnership": a name of three words)
+    r"(?:the\s+)?(?P<org>[\w&'’.\-]+(?:\s+[\w&'’.\-]+){0,2})"
     rf"|(?:^\W*|\b(?:i{_A}?ve|i\s+have|ive)\s+)(?:also\s+|now\s+)?been\s+at\s+(?:the\s+)?"
     r"(?P<org2>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)\s+(?:for\s+)?(?:\d{1,2}|two|three|four|five|six"
     r"|seven|eight|nine|ten|a\s+few|many)\s+(?:yrs|years)\b",
@@ -4430,7 +4431,7 @@ _WE_AT = _grx(
 def _rule_we_at(c: str, mask: int) -> Iterator[_Hit]:
     for m in _WE_AT.finditer(c, mask):
         words = (m.group("org") or m.group("org2")).split()
-        for n in (2, 1):
+        for n in (3, 2, 1):
             if len(words) >= n and (org := known_employer(" ".join(words[:n]))) is not None:
                 yield _Hit("employer", {"org": org}, m.span())
                 break
@@ -5290,7 +5291,25 @@ _SAME_ORG_SITE = _grx(
     rf"(?:{_SITE_WORDS}|company|team)\b",
     "same",
 )
+# "lost my Accenture badge", "siemens canteen is awful again", "my woolworths payslip", "the
+# Spotify all-hands ran over", "my manager at Sainsburys", "our team at bank of ireland", Nigerian
+# English "my oga for MTN": what only staff have, of an employer the lexicon knows (_rule_work
+# checks; "my amazon order", "the tesco clubcard" are a customer's)
+_STAFF_THING = _grx(
+    rf"\b(?:my|our|the(?=\s+\S+\s+all[- ]hands))\s+(?P<org>{_ORG})\s+(?:work\s+)?(?:badge"
+    rf"|lanyard|payslip|pay\s*slip|canteen|all[- ]hands|rota|staff\s+discount|onboarding|intranet"
+    rf"|induction|id\s+badge)\b"
+    # ("my Google badge on my developer profile" is an award, not a pass)
+    rf"(?!\s+(?:on|for|in)\s+(?:my\s+)?(?:[\w\-]+\s+)?(?:profile|account|app|page))"
+    rf"|(?:^\W*|[,.;:!?]\s*|\b(?:and|but|so|ugh|lol|omg)\s+)(?P<org2>{_ORG})\s+canteen\s+(?:is|was)\b"
+    # ("bought my desk at ikea" is a shop's)
+    rf"|\b(?:my|our)\s+(?:manager|boss|line\s+manager|team\s+lead|supervisor|team|oga|colleagues"
+    rf"|coworkers|co-workers)\s+(?:at|for)\s+(?P<org3>{_ORG})",
+    "badge lanyard payslip slip canteen hands rota discount onboarding intranet induction"
+    " manager boss lead supervisor team oga colleagues coworkers co-workers",
+)
 _EMPLOYER = [
+    _STAFF_THING,
     # "i work as a bin lorry driver and sheffield city council pays me": who pays the user
     _grx(
         rf"(?:^\W*|[,;]\s*|\b(?:and|but|so|cos|because)\s+)(?P<org>{_ORG})\s+(?:still\s+)?pays\s+"
@@ -5309,10 +5328,11 @@ _EMPLOYER = [
     # "my company infosys is asking everyone to fill timesheet", "my employer, Ocado, wants":
     # the company named right after "my company" as the subject of what it does
     _grx(
-        rf"(?:^\W*|[,.;:!?]\s*|\b(?:and|but|so|because|cos|since)\s+)my\s+(?:company|employer)"
+        rf"(?:^\W*|[,.;:!?]\s*|\b(?:and|but|so|because|cos|since|in)\s+)my\s+(?:company|employer)"
         rf"\s*,?\s+(?P<org>{_ORG})\s*,?\s+(?:is|was|has|wants|wanted|asks|asked|is\s+asking"
         rf"|told|tells|made|makes|sent|pays|gave|gives|just|finally|still|now|will|won{_A}?t"
-        rf"|doesn{_A}?t|does\s+not|uses|requires|expects)\b",
+        # ("in my company wipro they are giving german classes")
+        rf"|doesn{_A}?t|does\s+not|uses|requires|expects|they)\b",
         "company employer",
     ),
     # "me and my coworker dan both work at asda", "my sister and i work for Tesco": the user
@@ -6256,11 +6276,24 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
             # "i work at infosys as software tester": the title after "as" is no part of the name
             said = _AS_IN_ORG.split(said, maxsplit=1)[0]
             named = said.casefold()
+            # what only staff have names an employer the lexicon knows ("my Accenture badge"),
+            # never any name ("my Hogwarts badge")
+            # ("the Spotify all-hands ran over", never his: "my" says whose the rest is)
+            if pattern is _STAFF_THING and (
+                known_employer(said) is None
+                or (
+                    c[m.start(group) - 4 : m.start(group)].casefold() == "the "
+                    and _another_subject(c, m.start())
+                )
+            ):
+                continue
             if _CONJUNCT_WORK.match(c, m.start()) and _another_subject(c, m.start()):
                 continue
             # "my brother got promoted, same amazon site": the site is the brother's
             # ... as "my brother is a nurse, working at Boots" is his work
-            if (pattern is _SAME_ORG_SITE or group == "org3") and _another_subject(c, m.start()):
+            if (
+                pattern is _SAME_ORG_SITE or (pattern is _JOB_SINCE and group == "org3")
+            ) and _another_subject(c, m.start()):
                 continue
             if (
                 pattern is _WORK_IN
@@ -6321,6 +6354,9 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                 hit.needs_role = pattern is _IM_AT and (
                     known_employer(said) is None or named in _SHOP_EMPLOYERS
                 )
+                # "lost my Accenture badge this morning": the badge is the user's whatever the
+                # clause's time, and so is the employer it names (quoted as the phrase)
+                hit.phrase = pattern is _STAFF_THING
                 yield hit
 
 
@@ -15396,7 +15432,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if mask & _PET_CHORE.bit:
                 found.extend(_rule_pet_chore(clause, mask))
             # "as a pharmacist, what notice do i need": the frame the ask is made from
-            if mask & _AS_A_ROLE.bit:
+            if mask & (_AS_A_ROLE.bit | _STAFF_THING.bit):
                 found.extend(h for h in _rule_work(clause, mask) if h.phrase)
         else:
             # "me and my bf moved to porto": the couple is "we" to every rule, while the

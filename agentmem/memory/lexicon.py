@@ -252,6 +252,7 @@ _MORE_EMPLOYER_NAMES: Final = (
     "TD Bank", "Commonwealth Bank", "NAB", "Bank of China", "ICBC", "State Bank of India",
     "Bank of Baroda", "Punjab National Bank", "Axis Bank", "Emirates NBD", "Woolies", "Coles",
     "Dunnes Stores", "Dunnes", "SuperValu", "Sainsbury's", "Co-op", "Morrisons",
+    "John Lewis Partnership",
 )  # fmt: skip
 _EMPLOYERS: Final = {name.casefold(): name for name in (*_EMPLOYER_NAMES, *_MORE_EMPLOYER_NAMES)}
 

@@ -651,7 +651,8 @@ _POSSESSIVE_MENTION: Final = re.compile(
     rf"|^\W*(?:{'|'.join(PARENT_WORDS)})(?:\s+\w+)?\W*$",
     re.IGNORECASE,
 )
-_PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet"})
+# ("lost my Accenture badge this morning": the employer a staff thing names, see the extractor)
+_PRESUPPOSED_KINDS: Final = frozenset({"relationship", "pet", "employer"})
 # The user's own dwelling, as a possessive names it ("my flat in cork", "our place in Bolton");
 # the extractor's possessive home rule names it with the same words
 # ("my appartment in lyon": as second-language English spells it)
