@@ -1568,9 +1568,13 @@ _IS_CALLED = re.compile(
     rf"\s+(?i:(?:she|he|who)\s+)?(?i:is\s+(?:called|named))\s+(?P<names>{_NAME})"
 )
 # "our old tabby mrs whiskers": a title makes the next word a name, English word or not
+# Titles a name may open with ("mrs whiskers", "Sir Reginald"), for people and pets alike
+_TITLE_WORDS: Final = _words(
+    "mr mrs ms miss sir lady lord dr captain professor princess prince king queen"
+)
 _TITLED_LOWER_NAME = re.compile(
-    r"\s+(?P<names>(?:mr|mrs|ms|miss|sir|lady|lord|dr|captain|professor|princess|prince|king"
-    r"|queen|uncle|auntie)\.?\s+[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
+    rf"\s+(?P<names>(?:{'|'.join([*_TITLE_WORDS, 'uncle', 'auntie'])})\.?\s+[a-z][a-z'’\-]{{1,19}})"
+    r"(?=\s*$|\s*[,.;!)]|\s+[a-z&])"
 )
 
 
@@ -2008,10 +2012,7 @@ _PET_IS_NAME = re.compile(
 
 # "hes called Sir Reginald", "a cat called Lady Grey": a title is the first word of a pet's name
 _PET_TITLES: Final = frozenset(
-    _words(
-        "sir lady lord mr mrs ms miss dr captain professor princess prince king queen duke"
-        " duchess baron general sergeant major"
-    )
+    [*_TITLE_WORDS, *_words("duke duchess baron general sergeant major")]
 )
 _TITLE_FOLLOWED = re.compile(rf"\.?\s+(?P<second>{_NAME})")
 
@@ -5573,11 +5574,11 @@ _A_PET_GOT = _rx(
 # The pet's name said before what it names (see _pet_name_said_first)
 # "any good plumbers in salford? thats where i live": where the user lives, said of the place
 # just named
-_WHERE_I_LIVE_BACK = re.compile(
+_WHERE_I_LIVE_BACK = _grx(
     rf"(?:^|[.!?,;:(]\s*|\s-\s|\s)(?:that{_A}?s|thats|that\s+is|which\s+is)\s+where\s+(?:i|we)"
     rf"\s+(?:(?:both\s+|all\s+)?live|(?:am|are|{_A}m|{_A}re)\s+based|(?:am|are|{_A}m|{_A}re)\s+from"
     rf"|(?:grew\s+up\s+and\s+)?still\s+live)\b(?!\s+(?:before|till|until|last|then))",
-    re.IGNORECASE,
+    "where",
 )
 _PLACE_BEFORE_BACK = re.compile(
     r"\b(?:in|near|around|to|from|at|for)\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’\-]+"
@@ -12167,7 +12168,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if hits:
                 self._pet_named_later(event, hits)
                 self._pet_name_said_first(event, hits)
-            if m := _WHERE_I_LIVE_BACK.search(event.text):
+            if mask & _WHERE_I_LIVE_BACK.bit and (m := _WHERE_I_LIVE_BACK.search(event.text, mask)):
                 self._home_said_before(event, m, hits)
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
                 self._named_after_takeback(event, m, hits)
