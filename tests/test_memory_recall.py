@@ -8484,11 +8484,16 @@ def _active_after(tmp_path: Path, held: tuple[str, dict[str, str]], *texts: str)
         seed_belief(store, "alice", normalize_claim(held[0], held[1]))
         _session(store, *texts)
         store.close_session("s1")
-        return {
-            (b.statement or "").casefold()
-            for b in store.beliefs(principal="alice")
-            if b.status == "active"
-        }
+        return _active_folded(store)
+
+
+def _active_folded(store: agentmem.Store) -> set[str]:
+    """The statements of alice's active beliefs, case-folded."""
+    return {
+        (b.statement or "").casefold()
+        for b in store.beliefs(principal="alice")
+        if b.status == "active"
+    }
 
 
 def test_a_held_name_spelled_right_replaces_the_old_spelling(tmp_path: Path) -> None:
@@ -9103,5 +9108,183 @@ def test_an_employer_named_by_what_only_its_staff_have(tmp_path: Path) -> None:
             ("an award on a profile", "my Google badge on my developer profile", "works at"),
             ("a question about a pension", "is the Amazon pension any good", "works at"),
             ("another's badge", "my brother lost his Accenture badge", "works at"),
+        ),
+    )
+
+
+def _reconsolidated(
+    tmp_path: Path, held: tuple[str, dict[str, str]], text: str, reply: str
+) -> set[str]:
+    """The active statements after ``text`` is consolidated while the session is idle, the
+    assistant replies, and the session closes (a second consolidation over the same message),
+    for a user the memory already held ``held`` for."""
+    with agentmem.open(str(tmp_path / "again.db"), principal="alice") as store:
+        seed_belief(store, "alice", normalize_claim(held[0], held[1]))
+        store.append(run_started("r-s1", session="s1"))
+        store.append(user_msg(text, session="s1", run="r-s1"))
+        FormationService(store).consolidate("s1", trigger="idle")
+        store.append(
+            {
+                "type": "assistant.message.created",
+                "session_id": "s1",
+                "run_id": "r-s1",
+                "text": reply,
+            }
+        )
+        store.close_session("s1")
+        return _active_folded(store)
+
+
+def test_a_consolidation_run_again_keeps_what_the_message_put_right(tmp_path: Path) -> None:
+    # the held employer, then the new one in the same message: the second run over it must not
+    # let the old one win back because the new one is held by then
+    formed = _reconsolidated(
+        tmp_path / "job",
+        ("employer", {"org": "TCS"}),
+        "hello, i am working in TCS since 2016 but from last month i have joined Infosys as "
+        "senior developer. kindly help me draft relieving letter request mail to TCS HR",
+        "Sure, here is a polite draft requesting your relieving and experience letters...",
+    )
+    assert "user works at infosys" in formed and "user works at tcs" not in formed, formed
+    # a held pet name spelled right: the wrong spelling the message says is not formed again
+    formed = _reconsolidated(
+        tmp_path / "pet",
+        ("pet", {"species": "cat", "name": "Mishka"}),
+        "small thing but its Misha not mishka, my cat. no k. anyway she keeps scratching the sofa",
+        "Noted, Misha! Try a tall scratching post right next to the sofa.",
+    )
+    assert _replaced(formed, "named misha", "mishka"), formed
+    # a held full name respelled keeps its surname
+    formed = _active_after(
+        tmp_path / "name",
+        ("name", {"name": "Shivani Rao"}),
+        "hi, before anything pls note my name is spelt Shivaani Rao, with double a",
+    )
+    assert "user's name is shivaani rao" in formed, formed
+    # "from Katowice" is the place left: "here" is the place moved to
+    formed = _active_after(
+        tmp_path / "here",
+        ("home_location", {"place": "Katowice"}),
+        "we moved to Wrocław in september from Katowice, so I live here now",
+    )
+    assert "user lives in wrocław" in formed and "user lives in katowice" not in formed, formed
+
+
+def test_corrections_and_takebacks_said_the_way_people_type_them(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a laugh after the corrected value",
+                ("i love dark chocolate, sorry no i meant milk chocolate lol, dark is his",),
+                "user likes milk chocolate",
+                "lol",
+            ),
+            (
+                "a level put right",
+                ("i speak portuguese fluently, i mean im learning it, like A2 level lol",),
+                "user is learning portuguese",
+                "fluent",
+            ),
+            (
+                "'no we're on' and the version alone, in the next message",
+                (
+                    "getting a weird migration error, were on django 4.2",
+                    "lol no we're on 5.0, just upgraded last sprint. error is 'table exists'",
+                ),
+                "django version is 5.0",
+                "4.2",
+            ),
+            (
+                "learning given up",
+                ("i was learning french on duolingo but gave up tbh, now im learning japanese",),
+                "user is learning japanese",
+                "french",
+            ),
+        ),
+    )
+    # two versions said before: which one a bare "no its 5.0" corrects is unknown
+    formed = _formed(tmp_path / "two", "were on django 4.2 and node 20", "no its 5.0")
+    assert "for the current work, the django version is 4.2" in formed, formed
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "a message sent to the wrong chat",
+                ("my dog biscuit needs his jabs booked for thurs", "oops wrong chat sorry"),
+            ),
+            (
+                "the pet denied outright",
+                (
+                    "my dog biscuit needs his jabs booked for thurs",
+                    "that was meant for another group, its not my dog lol",
+                ),
+            ),
+        ),
+    )
+    for name, texts, kept in (
+        (
+            "a cleft says what the trouble is",
+            ("my dog rex is 3", "its not my dog that's the problem, its the neighbours"),
+            "named rex",
+        ),
+        (
+            "a model, not a chat",
+            ("im a nurse in leeds", "i think i picked the wrong chat model"),
+            "nurse",
+        ),
+        ("learning since a year", ("i was learning english since 2019",), "learning english"),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert any(kept in s for s in formed), (name, formed)
+
+
+def test_parents_pets_and_settings_said_beside_other_things(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a parent beside the neighbours' kids",
+                "im a single mum of two and the neighbours kids keep kicking their ball over",
+                "at least one child",
+            ),
+            (
+                "a pet's name before what is the pet's",
+                "its for my snake noodle's vivarium",
+                "named noodle",
+            ),
+            (
+                "a pet's name before a laugh",
+                "i named him after my actual cat tofu lol",
+                "named tofu",
+            ),
+            (
+                "what happened since, asked",
+                "we bumped to django 5.0 and now the admin css is broken on prod?? any ideas",
+                "django version is 5.0",
+            ),
+            (
+                "a port still listened on",
+                "our api still listens on 8080, same as always",
+                "api port is 8080",
+            ),
+            ("a taste that stays", "still love jazz, thats never changing haha", "likes jazz"),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            (
+                "another's kids counted",
+                "i have my sisters kids this weekend, three kids under 5",
+                "child",
+            ),
+            ("a word said aside", "i love my dog tho lol", "named"),
+            (
+                "a bump asked about",
+                "should we bump to django 5.0 and now the css is broken?",
+                "django",
+            ),
+            ("praise of an answer", "still love this answer", "likes"),
         ),
     )

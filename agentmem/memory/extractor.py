@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/81"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/82"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1785,7 +1785,13 @@ _PET_NAME_THEN_VERB = re.compile(
     # "my african grey coco speaks more portuguese than me"
     rf"|speaks|spoke|understands|knows)\b"
     # "with my mare bridie, she's 14 this year": the name, then what she is
-    rf"|\s*,\s*(?:she|he|shes|hes|she['’]s|he['’]s)\s)"
+    rf"|\s*,\s*(?:she|he|shes|hes|she['’]s|he['’]s)\s"
+    # "for my snake noodle's vivarium": the name, then what is the pet's
+    rf"|['’]s\s+(?:bed|tank|vivarium|terrarium|enclosure|cage|hutch|crate|kennel|coop|bowl|food"
+    rf"|lead|leash|collar|harness|toys?|vet|meds|medication|insurance|jabs|vaccinations?|fur|coat"
+    rf"|paws?|tail|teeth|nails|claws|ears?|eyes?|legs?|skin|weight|diet|litter|bday|birthday)\b"
+    # "named him after my actual cat tofu lol": the name, then a laugh that ends the clause
+    rf"|\s+(?:lol|lmao|haha\w*)(?=\s*(?:$|[,.;!?])))"
 )
 
 
@@ -2287,6 +2293,8 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             )
             # "my pup fell asleep": a verb is no name; "put our old cat to sleep": nor "to"
             and named.group("names").casefold() not in _PET_VERB_WORDS
+            # "i love my dog tho lol": nor a word said aside
+            and named.group("names").casefold() not in _ASIDE_WORDS
             and named.group("names").casefold() not in _NOT_A_NOUN
         ):
             names, end = [named.group("names").title()], m.end() + named.end()
@@ -6372,7 +6380,8 @@ _ADVERBS = (
 # ("all my training is outside, love trail running": after the user's own "my" too)
 _SUBJECTLESS = (
     r"(?:^\W*|(?:(?<=\bi\s)|(?<=\bmy\s))[^,;.!?]{1,40},\s*(?:and\s+)?)(?:(?:really|absolutely|totally|also"
-    r"|honestly|just|so)\s+)?"
+    # ("still love jazz, thats never changing")
+    r"|honestly|just|so|still)\s+)?"
 )
 _NOT_THE = r"(?!(?:the|that|this|these|those|your|ur|it|you|u)\b)"
 _PREFERENCE = [
@@ -7489,6 +7498,12 @@ _FEW_WORDS = _rx(
 )
 
 
+_PAST_LEARNING = _rx(
+    r"\b(?:was|were)\s+(?:still\s+)?(?:learning|studying)\b"
+    r"|\bused\s+to\s+(?:learn|study|speak|be\s+(?:learning|fluent))\b"
+)
+
+
 def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
     """ "arabic is my first language, english i speak fluently, and french i am learning now":
     a list of languages, each with the level its own item gives it.
@@ -7521,6 +7536,8 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
             or _NEGATION.search(item, _PREFILTER.scan(item))
             # "Georgian only few words": a language the user does not speak
             or _FEW_WORDS.search(item)
+            # "i was learning french on duolingo but gave up": learning it is over
+            or (_PAST_LEARNING.search(item) and "since" not in item.casefold())
             # "my students are from vietnam and speak vietnamese": their subject carries on
             or (others and not _SELF_SUBJECT.search(item))
         ):
@@ -7711,7 +7728,8 @@ _WORKING_STATE = [
             r"(?:api|app|web|db|database"
             # ("grpc server on 50051": the server named by what it serves)
             r"|redis|postgres|mysql|mongo|(?:grpc\s+)?server|frontend|backend|vite|dev\s+server|admin))"
-            r"(?:(?:\s+(?:is|runs|listens))?\s+on\s+(?:port\s+)?"
+            # ("our api still listens on 8080, same as always")
+            r"(?:(?:\s+(?:(?:still|now|always|currently)\s+)?(?:is|runs|listens))?\s+on\s+(?:port\s+)?"
             # "our frontend dev server is 5173 (vite default)": never a year ("server is 2019")
             r"|(?<=dev\sserver)\s+is\s+(?:port\s+)?(?!19\d\d|20\d\d))(?P<val>\d{4,5})"
             # ("app runs on port 5173 locally": the local port)
@@ -9412,7 +9430,10 @@ _QUESTION_PARTS = re.compile(
     rf"|\s+and\s+(?={THING_DID})"
     # "im a barista at costa and they put me on 3 closes in a row??": the ask is theirs
     # ... "my employer is Siemens and this month my pension deduction doubled??"
-    rf"|\s+and\s+(?=(?:they|this\s+(?:month|week|year|morning)|today|suddenly)\s)",
+    rf"|\s+and\s+(?=(?:they|this\s+(?:month|week|year|morning)|today|suddenly)\s)"
+    # "we bumped to django 5.0 and now the admin css is broken on prod??": what happened since
+    rf"|\s+and\s+(?=now\s+(?:the|my|our|it|its|it['’]s|every\w*|all|nothing|this|that|they"
+    rf"|[\w\-]+\s+(?:is|are|keeps|won['’]?t|doesn['’]?t|can['’]?t))\b)",
     re.IGNORECASE,
 )
 
@@ -9664,6 +9685,8 @@ _FILLER = (
     r"technically|really|actually|i\s+guess|tbh|i\s+suppose|strictly|i\s+think"
     r"|to\s+be\s+(?:exact|precise|honest)"
 )
+# the laughs and asides chat puts after a value, never part of it
+_CHAT_TAIL = r"(?:lol|lmao|haha\w*|hehe\w*|btw|pls|plz|xd|rn)\b"
 _SELF_CORRECTION = _rx(
     rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)"
     # ("the api port is 8000, ah no sorry, 8080")
@@ -9695,13 +9718,15 @@ _SELF_CORRECTION = _rx(
     # "im veggie - well actually fully vegan since january"; "staging, no wait, its release/2.x"
     r"(?:(?:actually|really|technically|fully|now|more\s+like)\s+)*"
     r"(?:(?:it['’]?s|it\s+is)\s+(?!(?:my|his|her|their|our|your|not)\b))?(?:an?\s+)?"
-    rf"(?P<value>[a-z](?:[\w'’\-/]|\.(?=\w))*(?:\s+(?!{_FILLER})[a-z][\w'’\-]*){{0,2}}"
+    # ("sorry no i meant milk chocolate lol": the laugh is no word of the value)
+    rf"(?P<value>[a-z](?:[\w'’\-/]|\.(?=\w))*(?:\s+(?!{_FILLER}|{_CHAT_TAIL})[a-z][\w'’\-]*){{0,2}}"
     # ("3.10, no sorry 3.11 in the venv": never the "3" of "3.11")
     rf"|\d+(?:\.\d+)*(?!\.?\d)(?:\s+(?!(?:now|then|too|again)\b)[a-z]+(?=\s*[,.;!?]))?)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b"
     rf"|\s+in\s+(?:the|my|our|this)\s))"
 )
+_LEARNING_IT = _rx(rf"(?:i{_A}?m\s+|i\s+am\s+)?(?:(?:still|only|just)\s+)?learning(?:\s+it)?")
 _POINTING: Final = frozenset(_words("that thats that's that’s this it its it's it’s"))
 _BARE_SORRY = _rx(r"^\W*(?:sorry|oops)\W+(?!(?:i\s+mean|no)\b)")
 _COMMON_NOUN_KINDS: Final = frozenset({"preference", "diet", "allergy", "occupation"})
@@ -10148,8 +10173,14 @@ _DONT_HAVE = _grx(
 _NOT_MINE = _grx(
     rf"\b(?:that|thats|that{_A}s|it{_A}?s|its|he{_A}?s|hes|she{_A}?s|shes)\s+(?:actually\s+|just\s+)?"
     rf"(?:my|our|a|the)\s+(?:[a-z]+\s+)?[a-z]+(?:{_A}s|s)\s+(?P<noun>{_PET_SURFACE})\s*,?\s*"
-    rf"(?:not\s+(?:mine|ours|my\s+own)|i\s+(?:do\s+not|don{_A}?t|dont)\s+have)\b",
-    "mine ours have",
+    rf"(?:not\s+(?:mine|ours|my\s+own)|i\s+(?:do\s+not|don{_A}?t|dont)\s+have)\b"
+    # "oops wrong chat sorry ... its not my dog lol" (never "hes not my dog, hes my son")
+    rf"|\b(?:that|thats|that{_A}s|it{_A}?s|its|he{_A}?s|hes|she{_A}?s|shes)\s+not\s+(?:even\s+"
+    rf"|actually\s+|really\s+)?(?:my|our)\s+(?P<noun2>{_PET_SURFACE})(?![\w\-'’])"
+    rf"(?!\s*,?\s*(?:he|she){_A}?s\s+(?:my|our)\b)"
+    # ... nor "its not my dog thats the problem": a cleft says what the trouble is
+    rf"(?!\s*,?\s*(?:that|thats|that{_A}s|who|which)\b)",
+    "mine ours have not",
 )
 # "Sure, Marge!": the name a reply opens by calling the user
 _REPLY_OPENER = r"(?i:hi|hey|hello|sure|ok|okay|thanks|got\s+it|of\s+course|great|no\s+problem)"
@@ -10271,6 +10302,14 @@ _BUMPED_TO = _grx(
     r"\s+(?:it\s+|everything\s+)?to\s+(?P<new2>v?\d{1,2})(?![\w.]|\.\d)"
     r"(?=\s*(?:$|[,;!?)]|\.(?:\s|$)|\s+" + _AFTER_BUMP + r"\b))",
     "bumped upgraded moved updated",
+)
+# "were on django 4.2" ... "lol no we're on 5.0, just upgraded": a message that opens by saying
+# no, then the version alone, puts right the one version the session has stated
+_NO_WE_ARE_ON = _grx(
+    r"^\W*(?:(?:lol|lmao|haha\w*|oh|ah|wait|sorry|oops|um|erm)\W+)*(?:no|nah|nope|actually)\W+"
+    r"(?:(?:sorry|actually)\W+)?(?:(?:we['’]?re|were|we\s+are)\s+(?:(?:actually|now|already)\s+)?"
+    r"(?:on|using|running)|it['’]?s)\s+(?:actually\s+)?(?P<new>v?\d+(?:\.\d+)+)(?![\w.])(?!\s*\?)",
+    "no nah nope actually",
 )
 _STAR_FIX = _rx(
     r"\W*\*\s*(?P<new>[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?)"
@@ -10700,8 +10739,12 @@ _NOT_ABOUT_ME = _grx(
     rf"(?:opening|first|last)\s+(?:line|lines|sentence|paragraph)\s+of\s+(?:my|a|the)\s+"
     rf"(?:short\s+)?(?:story|novel|book|script|screenplay|poem|essay)\b"
     rf"|\b(?:is|was)\s+(?:the|a|my)\s+(?:main\s+)?(?:character|protagonist|narrator)\s*,?\s+"
-    rf"not\s+me\b",
-    "mine me opening first last character protagonist narrator",
+    rf"not\s+me\b"
+    # "oops wrong chat sorry, that was meant for another group": the message before was sent
+    # here by mistake, where a message opens by saying so
+    rf"|^\W*(?:(?:oops|sorry|sry|ugh|lol|oh|ah|haha|ignore\s+(?:that|this)|my\s+bad)\W+)*wrong"
+    rf"\s+(?:chat|window|tab|thread|convo|conversation|group|person|app)\b",
+    "mine me opening first last character protagonist narrator wrong",
 )
 _WITHDRAWING_BITS: Final = _bits(
     _UPGRADE_DONE,
@@ -10727,6 +10770,7 @@ _WITHDRAWING_BITS: Final = _bits(
     _SOMEONE_ELSES,
     _SAID_EARLIER,
     _BUMPED_TO,
+    _NO_WE_ARE_ON,
     _CHANGED_IT,
     _ACTUALLY_NOW,
     _Y_NOT_X,
@@ -11601,12 +11645,23 @@ def _held_renamed(
                 if said := _respelled(m.group("new").casefold(), held):
                     matches.append((m, said, m.group("new")))
         for m, said_old, new in matches:
-            if said_old not in held or new.casefold() in held or new.casefold() in _NOT_A_RENAME:
+            if said_old not in held or new.casefold() in _NOT_A_RENAME:
                 continue
             # "its tom not marc who is coming": which person does something, no name put right
             if _WHO_DOES.match(event.text, m.end()):
                 continue
             old, known = held[said_old]
+            if new.casefold() in held:
+                # the memory already holds the right name (a consolidation run again after the
+                # renaming formed it): the wrong one this session says is still taken back,
+                # never a held one ("its tom not marc" of two held sons renames no one)
+                right = held[new.casefold()][0]
+                if (
+                    known
+                    or right.kind != old.kind
+                    or any(right.values.get(f) != v for f, v in old.values.items() if f != "name")
+                ):
+                    continue
             # "its actually Marek. Marek Horák": the whole name, said right after
             if old.kind == "name" and (
                 whole := re.match(
@@ -11616,6 +11671,12 @@ def _held_renamed(
                 )
             ):
                 new = f"{new} {whole.group('surname')}"
+            # "my name is spelt Shivaani Rao" for a held "Shivani Rao": the surname said with
+            # it, or else the held one, stays
+            elif old.kind == "name" and " " not in new and " " in (old.values.get("name") or ""):
+                after = re.match(r"\s+((?-i:[A-Z])[\w'’\-]+)\b", event.text[m.end() :])
+                rest = (old.values.get("name") or "").split()[1:]
+                new = f"{new} {after.group(1)}" if after else " ".join([new, *rest])
             values = {**old.values, "name": new}
             hits[:] = [
                 h
@@ -13103,7 +13164,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if _clause_blocked(clause, None, mask) or _CONDITIONAL.search(clause, mask):
                 continue
             named = [
-                found
+                (found, p.group().split()[0].casefold())
                 for p in _PLACE_BEFORE.finditer(text, max(0, m.start() - 160), m.start())
                 if (
                     found := canonical_place(
@@ -13113,7 +13174,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ]
             if not named:
                 continue
-            hit = _Hit("home_location", {"place": named[-1]}, None)
+            # "we moved to Wrocław in september from Katowice, so I live here now": the place
+            # moved to, not the one left
+            place = named[-1][0]
+            if named[-1][1] == "from" and (moved := [n for n, lead in named if lead == "to"]):
+                place = moved[-1]
+            hit = _Hit("home_location", {"place": place}, None)
             hit.evidence.append((seq, m.start(), m.end()))
             hit.stated_end = m.end()
             hits.append(hit)
@@ -15034,6 +15100,17 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ]
             value = bump.group("new") or bump.group("new2")
             gone += self._new_setting(event, hits, versions, value, bump.span())
+        if mask & _NO_WE_ARE_ON.bit and (denial := _NO_WE_ARE_ON.search(text, mask)):
+            versions = [
+                h
+                for h in hits
+                if h.kind == "working_state"
+                and h not in gone
+                and h.evidence[-1][0] != event.seq
+                and (h.values["subject"] or "").endswith(" version")
+                and _VERSION_TAIL.fullmatch(h.values["value"] or "")
+            ]
+            gone += self._new_setting(event, hits, versions, denial.group("new"), denial.span())
         # "im a pharmacist at boots" / "*pharmacy technician sorry": a bare starred title
         # corrects the job said before
         if text.lstrip()[:1] == "*" and (star := _STAR_FIX.match(text)) is not None:
@@ -15100,7 +15177,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and not all(e[0] == event.seq for e in h.evidence)
             ]
         for m in _NOT_MINE.finditer(text, mask):
-            species = _normal("pet", "species", m.group("noun"))
+            if _next_word(text, m.end()) in _COMPOUND_NEXT:
+                continue  # "thats not my cat food"
+            species = _normal("pet", "species", m.group("noun") or m.group("noun2"))
             gone += [
                 h
                 for h in hits
@@ -15355,6 +15434,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 # "my wife Fatima, sorry Fatma", "Tagalog, i mean Cebuano", "postgres 14 - no,
                 # 15", "feature/login-fix, i mean feat/auth-login": the value said just before
                 # the correction takes its place, in a claim that must still be valid
+                # "i speak portuguese fluently, i mean im learning it": the level put right
+                if hit.kind == "language" and _LEARNING_IT.fullmatch(said):
+                    found = [_Hit("language", {**hit.values, "level": "learning"})]
                 if len(found) != 1 and (swapped := _swapped(hit, said, text[: m.start()])):
                     found = [swapped]
                 if len(found) != 1 or found[0].values == hit.values:
@@ -15498,6 +15580,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # "i have my sisters twins this weekend ... three kids under 5": a count of children in
         # a message about someone else's is not the user's own
         if found and mask & _OTHERS_KIDS.bit and _OTHERS_KIDS.search(text, mask):
+            # ... unless the user says outright they are a parent ("im a single mum of two and
+            # the neighbours kids keep kicking their ball into our garden")
+            said_parent = {m.span() for m in _PARENT.finditer(clause, mask)}
             found = [
                 h
                 for h in found
@@ -15505,6 +15590,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     h.kind == "relationship"
                     and h.values["relation"] == "child"
                     and not h.values.get("name")
+                    and h.verb not in said_parent
                 )
             ]
         # "my coworkers project is on node 14": a setting of another's project
