@@ -9288,3 +9288,197 @@ def test_parents_pets_and_settings_said_beside_other_things(tmp_path: Path) -> N
             ("praise of an answer", "still love this answer", "likes"),
         ),
     )
+
+
+def test_what_a_later_message_takes_back_by_name_or_all_at_once(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "neither of those is me",
+                (
+                    "im allergic to cats and im vegetarian, what hotel should i book",
+                    "sorry neither of those is me, i was reading off a clients booking form",
+                ),
+            ),
+            (
+                "none of that is me",
+                (
+                    "can u help with a cover letter, im a barista at costa in york",
+                    "make it sound more confident, like 3 years experience",
+                    "oh sorry, its for Hannah, shes the barista in york. none of that is me lol",
+                ),
+            ),
+            (
+                "not my project",
+                (
+                    "our postgres is on 5433 and we're on django 5.0, why does migrate hang",
+                    "wait sorry, thats not my project at all, those numbers are from a tutorial",
+                ),
+            ),
+            (
+                "no language after all",
+                (
+                    "i speak french and italian so translations are easy for me lol",
+                    "ok honestly i dont speak either, i know like 5 words in each",
+                ),
+            ),
+            (
+                "not properly",
+                (
+                    "im vegan, whats a good high protein lunch",
+                    "well not properly vegan, its for january",
+                ),
+            ),
+            (
+                "the home denied with its subject carried",
+                (
+                    "im a dentist in bristol, what should i charge for a whitening",
+                    "ignore that, i was just testing, im not a dentist and dont live in bristol",
+                ),
+            ),
+            (
+                "a diet its exceptions undo",
+                "im vegan except for bacon, cheese and chicken nuggets lol",
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "the thing that is a lie",
+                (
+                    "i speak spanish fluently and im learning german atm",
+                    "ok the german thing is a lie i gave up after week 2 lol. the spanish is legit",
+                ),
+                "spanish",
+                "german",
+            ),
+            (
+                "the animal that isnt mine",
+                (
+                    "my cat mochi and my rabbit keep fighting over the sofa",
+                    "sorry the rabbit isnt mine actually, its the neighbours",
+                ),
+                "named mochi",
+                "rabbit",
+            ),
+            (
+                "a name scratched",
+                (
+                    "looking for a dog friendly cabin, taking my dogs Rex and Luna",
+                    "ah scratch luna actually, shes my neighbours dog",
+                ),
+                "named rex",
+                "luna",
+            ),
+            (
+                "nigerian english 'no mind'",
+                (
+                    "abeg i dey work for dangote as accountant, i dey live for lagos",
+                    "abeg no mind the accountant part, na driver i be. the rest correct",
+                ),
+                "dangote",
+                "accountant",
+            ),
+            (
+                "the one that is my husband's",
+                (
+                    "im allergic to peanuts and shellfish so keep those out",
+                    "wait actually the shellfish one is my husband not me. peanuts def me tho",
+                ),
+                "peanut",
+                "shellfish",
+            ),
+            (
+                "a dislike said to be fine",
+                (
+                    "i love jazz and i hate country music, make me a playlist",
+                    "ok hate is too strong, country is fine honestly. but yes jazz is my thing",
+                ),
+                "likes jazz",
+                "country",
+            ),
+            (
+                "the taste meant",
+                ("i love cilantro so lots of that pls", "omg wait i mean parsley, i love parsley"),
+                "parsley",
+                "cilantro",
+            ),
+            (
+                "an allergy narrowed",
+                (
+                    "im gluten-free and allergic to shellfish, any restaurants?",
+                    "wait its just shrimp actually, clams and mussels are fine for me",
+                ),
+                "shrimp",
+                "shellfish",
+            ),
+            (
+                "a port in docker compose, changed back",
+                (
+                    "we're on django 4.2, postgres is on 5433 in docker compose",
+                    "no wait i changed it back to 5432 this morning. postgres port is 5432",
+                ),
+                "postgres port is 5432",
+                "5433",
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "kept",
+        "we're on django 4.2, postgres is on 5433 in docker compose",
+        "no wait i changed it back to 5432 this morning. postgres port is 5432",
+    )
+    assert "for the current work, the django version is 4.2" in formed, formed
+    for name, texts, kept in (
+        ("a time, not a taste", ("i love jazz", "oh i mean tomorrow"), "likes jazz"),
+        ("a cleft", ("im a nurse", "its not my code thats failing, its the library"), "nurse"),
+        ("a pet that is fine", ("i hate mornings", "my dog is fine now"), "dislikes mornings"),
+        ("fine on a condition", ("im allergic to cats", "cats are fine if i take pills"), "cat"),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert any(kept in s for s in formed), (name, formed)
+
+
+def test_a_clause_without_a_subject_is_said_of_the_one_before(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("the user's own", "I have moved to TCS now only, joined as test lead", "test lead"),
+            (
+                "an ask to the assistant before it",
+                "can u make this shorter for my cv: been a paralegal for 6 years",
+                "paralegal",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a brother's", "my brother moved to leeds, been a nurse for 3 years", "nurse"),
+            ("hers", "she moved to tcs, joined as test lead", "test lead"),
+            ("a diet as a thing", "im coeliac so gluten-free is my thing", "likes"),
+            (
+                "a database that is a subject",
+                "the project is on python 3.12 and postgres runs on port 5433 locally",
+                "database",
+            ),
+            ("a port, not a version", "our postgres is on 5433", "postgres version"),
+        ),
+    )
+
+
+def test_a_breed_then_its_young_keeps_the_name(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a pup",
+                "our old cat passed away but we've got a kelpie pup now called Bluey",
+                "bluey",
+            ),
+            ("a kitten", "i have a persian kitten named Mochi", "named mochi"),
+        ),
+    )

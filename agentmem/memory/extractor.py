@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/82"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/83"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1538,7 +1538,10 @@ _NAME_AFTER = re.compile(
 )
 _NAMED = re.compile(
     # "2 guinea pigs there called Salt and Pepper": where they live, then their names
-    rf"(?:\s*,\s*|\s+)(?:(?i:there|here|now|too)\s+(?=(?i:named|called)\s))?"
+    # ("a kelpie pup now called Bluey", "a persian kitten named Mochi": the breed, then its young)
+    rf"(?:\s*,\s*|\s+)(?:(?i:pup|puppy|kitten|kitty|foal|cross|mix)\s+"
+    rf"(?=(?:(?i:there|here|now|too)\s+)?(?i:named|called)\s))?"
+    rf"(?:(?i:there|here|now|too)\s+(?=(?i:named|called)\s))?"
     # ("two ferrets since 2020, names are Chintu and Mishka")
     rf"(?:(?i:named|called|name\s+is|names\s+are|their\s+names\s+are|name|whose\s+name\s+is"
     # "a french bulldog, se llama Frijol": "is called" in the user's first language
@@ -4621,8 +4624,12 @@ _OCCUPATION = [
         rf"\b(?:they|we|he|she|the\s+(?:company|firm|bank|hospital|school))\s+(?:just\s+|finally\s+)?"
         rf"(?:hired|took)\s+me\s+(?:on\s+)?as\s+(?:an?\s+)?(?P<role>{_ROLE}){_ROLE_END}"
         rf"|(?:\bi\s+|\bi{_A}ve\s+|\bi\s+have\s+|^\W*)(?:just\s+|finally\s+)?(?:got|been|was)\s+promoted\s+"
-        rf"to\s+(?:an?\s+)?(?P<role2>{_ROLE}){_ROLE_END}",
-        "hired took promoted",
+        rf"to\s+(?:an?\s+)?(?P<role2>{_ROLE}){_ROLE_END}"
+        # "I have moved to TCS now only, joined as test lead": the subject of the clause before
+        # (whose it is, the clause loop checks)
+        rf"|^\W*(?:(?:and|just|recently)\s+)?(?:joined|started|hired)\s+as\s+(?:an?\s+)?"
+        rf"(?P<role3>{_ROLE}){_ROLE_END}",
+        "hired took promoted joined started",
     ),
     # "i have new job already, data analyst at a small startup", "got a new job: junior dev":
     # the new job named after it
@@ -6001,6 +6008,22 @@ _NOW_TOOL = _rx(
 )
 
 
+_SUBJECTLESS_VERB = _rx(
+    r"\W*(?:(?:and|but|so|then|now|also|just|recently)\s+)*(?:been|joined|started|moved|working"
+    r"|worked|living|lived|based|studying|married)\b"
+)
+
+
+def _said_of_another(before: str) -> bool:
+    """Whether what ``before`` says is said of someone other than the user, the assistant
+    addressed aside ("can u make this shorter for my cv: been a paralegal for 6 years")."""
+    pronouns = [m.group().casefold() for m in _PRONOUN.finditer(before)]
+    last = next((p for p in reversed(pronouns) if p not in ("you", "u", "your")), None)
+    if last is not None:
+        return last not in _USER_PRONOUNS
+    return _ANOTHER_PERSON.search(before) is not None
+
+
 def _another_subject(c: str, start: int) -> bool:
     """Whether the clause before ``start`` is said of someone other than the user: its last
     pronoun is not the user's, or it has none and names another person ("my sister lives in
@@ -6421,8 +6444,12 @@ _PREFERENCE = [
     (
         "likes",
         _grx(
-            r"(?:^\W*|[,;]\s*|\b(?:and|but|so|tbh|honestly)\s+)(?P<verb>)"
+            # ("but yes jazz is my thing": the yes agrees, it is no part of the taste)
+            r"(?:^\W*|[,;]\s*|\b(?:and|but|so|tbh|honestly)\s+)(?:(?:yes|yeah|yep|ok|well)\s+)?(?P<verb>)"
             r"(?!(?:it|this|that|she|he|they|what|which|there|here|one|the\s+\w+\s+thing)\b)"
+            # ("im coeliac so gluten-free is my thing": a diet, which the diet rules read)
+            r"(?!(?:gluten[\s-]free|dairy[\s-]free|vegan|vegetarian|veggie|keto|paleo|halal|kosher"
+            r"|pescatarian)\s+is\b)"
             r"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
             r"\s+is\s+(?:more\s+|really\s+|totally\s+|very\s+much\s+|definitely\s+)?my\s+thing\b",
             "thing",
@@ -7052,7 +7079,17 @@ def _rule_diet(c: str, mask: int) -> Iterator[_Hit]:
             diet = m.group("diet") or m.groupdict().get("diet2")
             if (diet or "").casefold() in _VEGETARIAN_WORDS and _BUT_EATS_FISH.match(c, m.end()):
                 diet = "pescatarian"
+            # "im vegan except for bacon, cheese and chicken nuggets lol": the exceptions undo it
+            elif _EXCEPT_MEAT.match(c, m.end()):
+                continue
             yield _Hit("diet", {"diet": diet}, m.span())
+
+
+_EXCEPT_MEAT = _rx(
+    r"\s*,?\s+(?:except|apart\s+from|besides|but\s+not\s+when\s+it\s+comes\s+to)\s+(?:for\s+)?"
+    r"(?:[\w\-]+\s+){0,2}?(?:bacon|meat|chicken|steaks?|burgers?|ham|pork|beef|sausages?|nuggets|kebabs?"
+    r"|cheese|eggs|dairy|ribs|wings|lamb|turkey|salami|pepperoni|hot\s*dogs?)\b"
+)
 
 
 _ALLERGEN_BLOCK_FIRST: Final = _OBJECT_BLOCK_FIRST | frozenset(
@@ -7500,6 +7537,8 @@ _FEW_WORDS = _rx(
 
 _PAST_LEARNING = _rx(
     r"\b(?:was|were)\s+(?:still\s+)?(?:learning|studying)\b"
+    # "im well past learning irish at this stage, im fluent now"
+    r"|\bpast\s+(?:the\s+)?(?:learning|beginner)\b"
     r"|\bused\s+to\s+(?:learn|study|speak|be\s+(?:learning|fluent))\b"
 )
 
@@ -7735,7 +7774,10 @@ _WORKING_STATE = [
             # ("app runs on port 5173 locally": the local port)
             # ("our redis runs on 6380 cos 6379 is taken": the reason after it)
             r"(?:\s+locally)?(?=\s*$|\s*[,;.!?(]|\s+(?:and|but|btw|fyi|not|now|cos|coz|cuz"
-            r"|because|bc|since|tho|like)\b)",
+            r"|because|bc|since|tho|like)\b"
+            # ("postgres is on 5433 in docker compose": where it runs so)
+            r"|\s+in\s+(?:the\s+|our\s+|my\s+)?(?:docker(?:[\s-]compose)?|compose|containers?|dev"
+            r"|prod|production|staging|local|setup|config)\b)",
             "on is",
         ),
     ),
@@ -8119,7 +8161,10 @@ _DATABASE_USED = _grx(
     rf"(?P<val>postgres(?:ql)?|mysql|mariadb|sqlite3?|mongodb|dynamodb|cassandra|cockroachdb"
     rf"|clickhouse|firestore|neo4j|mssql|sql\s+server)(?![\w\-]|\.\w|\s+v?\d|\s+(?:or|vs)\b"
     # "we use sqlite for tests": the test database, not the project's
-    rf"|\s+(?:for|in)\s+(?:tests?|testing|unit\s+tests|local|dev|ci)\b|\s+locally\b)",
+    rf"|\s+(?:for|in)\s+(?:tests?|testing|unit\s+tests|local|dev|ci)\b|\s+locally\b"
+    # "the project is on python 3.12 and postgres runs on port 5433": the subject of what
+    # follows, not an item of the list
+    rf"|\s+(?:runs|listens|is|was|keeps|has|had|won{_A}?t|doesn{_A}?t|isn{_A}?t)\b)",
     "postgres postgresql mysql mariadb sqlite sqlite3 mongodb dynamodb cassandra cockroachdb"
     " clickhouse firestore neo4j mssql sql",
 )
@@ -8568,6 +8613,14 @@ _BUMPED_FROM_TOOL = _grx(
 )
 
 
+_SERVERS: Final = frozenset(
+    _words(
+        "postgres postgresql mysql mariadb redis mongo mongodb nginx kafka rabbitmq elasticsearch"
+    )
+)
+_PORT_NUMBER = re.compile(r"(?:[1-9]\d{3,4})")
+
+
 def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _BUMPED_FROM_TOOL.finditer(c, mask):
         tool = m.group("tool").casefold()
@@ -8719,6 +8772,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             yield _Hit("working_state", {"subject": subject, "value": m.group("val")}, m.span())
     for m in _TECH_IS.finditer(c, mask):
         tech = m.group("tech").casefold()
+        # "our postgres is on 5433": a server's port, which the port rule reads, never its version
+        if tech in _SERVERS and _PORT_NUMBER.fullmatch(m.group("ver")):
+            continue
         subject = f"{_TECH_ALIASES.get(tech, tech)} version"
         if _on_ci(c, m.start(), m.end()):
             subject = f"ci {subject}"
@@ -9762,7 +9818,13 @@ _CORRECTED_VALUE = _grx(
     rf"(?P<value2>[a-z][\w'’\-]*(?:\s+(?!{_FILLER}|now\b)[a-z][\w'’\-]*){{0,2}})"
     rf"(?=\s*(?:$|[,.;!?—–]))"
     # "sorry typo i meant kpmg not deloitte lmao": the value, then the one it replaces
-    rf"|\bi\s+meant\s+(?P<fixed>[a-z][\w'’\-]*)\s+not\s+(?P<denied>[a-z][\w'’\-]*)\b",
+    rf"|\bi\s+meant\s+(?P<fixed>[a-z][\w'’\-]*)\s+not\s+(?P<denied>[a-z][\w'’\-]*)\b"
+    # "i love cilantro" then "omg wait i mean parsley, i love parsley": a message that opens
+    # with the value meant (a taste put right: see _corrected_value)
+    rf"|^\W*(?:(?:omg|sorry|oops|sry|wait|oh|ah|no)\W+)+i\s+mean\s+"
+    rf"(?P<meant>(?!(?:it|that|this|the|a|an|i|my|like|well|honestly|seriously|literally|really"
+    rf"|actually|basically|obviously|sorry|no|yes)\b)[a-z][\w'’\-]*(?:\s+[a-z][\w'’\-]*)?)"
+    rf"(?=\s*(?:$|[,.;!?—–]))",
     "should meant make mean",
 )
 # "well technically nibbles is a gerbil not a hamster": the species of a pet, put right
@@ -10169,6 +10231,14 @@ _DONT_HAVE = _grx(
     rf"|(?:any\s+)?(?P<pets>pets|animals)|a\s+(?P<pet>pet))(?![\w\-])",
     "have own",
 )
+# "i speak french and italian" ... "ok honestly i dont speak either, i know like 5 words": the
+# languages said before, denied by name or all at once
+_DONT_SPEAK = _grx(
+    rf"\bi\s+(?:do\s+not|don{_A}?t|dont|can\s*not|can{_A}?t|cant)\s+(?:really\s+|actually\s+|even\s+)?"
+    rf"speak\s+(?:(?P<all>either(?:\s+of\s+them)?|any\s+of\s+them|both|them)\b|(?P<lang>{_LANG})\b"
+    rf"(?!\s+(?:well|fluently|much|that\s+well|very\s+well|properly|yet)\b))",
+    "speak",
+)
 # "thats my neighbours dog, not mine": a pet of that kind said before was someone else's
 _NOT_MINE = _grx(
     rf"\b(?:that|thats|that{_A}s|it{_A}?s|its|he{_A}?s|hes|she{_A}?s|shes)\s+(?:actually\s+|just\s+)?"
@@ -10192,7 +10262,9 @@ _ADDRESSED = re.compile(
 _DENIED_OWN = _grx(
     rf"\b(?:that|thats|that{_A}s|it{_A}?s|its|this)\s+(?:is\s+)?not\s+(?:really\s+|actually\s+"
     rf"|even\s+)?my\s+(?:real\s+|actual\s+)?(?P<name>name)\b"
-    rf"|\bi\s+(?:do\s+not|don{_A}?t|dont)\s+(?:actually\s+|really\s+|even\s+)?live\s+"
+    # ("im not a dentist and dont live in bristol": the subject the "and" carries)
+    rf"|(?:\bi|\b(?:i{_A}?m|im|i\s+am)\s+not\s+[^.;!?]{{1,40}}?\band)\s+(?:do\s+not|don{_A}?t|dont)\s+"
+    rf"(?:actually\s+|really\s+|even\s+)?live\s+"
     rf"(?:in\s+(?P<place>[^\W\d_][\w'’\-]*)|(?P<there>there|here)\b)",
     "name live",
 )
@@ -10709,6 +10781,29 @@ def _forget_spans(text: str, mask: int) -> list[tuple[int, int]]:
     ]
 
 
+# "the german thing is a lie i gave up", "the shellfish one is my husband not me", "the rabbit
+# isnt mine actually", "scratch luna actually, shes my neighbours dog", Nigerian English "abeg no
+# mind the accountant part": one thing said before, named and taken back
+_TOPIC_TAKEN_BACK = _grx(
+    r"\b(?:no\s+mind|never\s+mind|nevermind|nvm)\s+(?:the|that)\s+"
+    r"(?P<what>[\w\-'’]+(?:\s+[\w\-'’]+)?)"
+    rf"|\bthe\s+(?P<what2>[\w\-'’]+(?:\s+[\w\-'’]+)?)\s+(?:thing|bit|part|one|stuff)\s+"
+    rf"(?:is|was|{_A}s)\s+(?:(?:just|actually|totally)\s+)?(?:a\s+lie|a\s+joke|made\s+up"
+    rf"|(?<=was\s)wrong"
+    rf"|not\s+(?:true|right|me|mine)|my\s+(?:{_REL_SURFACE})(?:{_A}?s)?\b|(?:his|hers|theirs))"
+    rf"|\bthe\s+(?P<what3>[a-z][\w\-]+)\s+(?:isn{_A}?t|isnt|is\s+not|wasn{_A}?t|wasnt|aint)\s+"
+    rf"(?:actually\s+|even\s+|really\s+)?(?:mine|ours|me|true)\b"
+    rf"|\bscratch\s+(?P<what4>(?!that\b|this\b|it\b|the\b)[a-z][\w\-]+)(?=\s*(?:,|$)|\s+actually\b)",
+    "mind nvm nevermind thing bit part one stuff isnt wasnt aint not t scratch",
+)
+# "i hate country music" ... "hate is too strong, country is fine honestly", "walnuts r fine":
+# a dislike or an allergy said before, taken back by saying the thing is fine
+_FINE_AFTER_ALL = _grx(
+    r"\b(?P<what>[a-z][\w\-]+)\s+(?:is|are|r)\s+(?:actually\s+|totally\s+|honestly\s+)?"
+    r"(?:fine|ok|okay|alright)(?=\s*(?:$|[,.;!?])|\s+(?:for\s+me|with\s+me|honestly|actually|tbh"
+    r"|really|lol|haha)\b)",
+    "fine ok okay alright",
+)
 _SCRATCH_THEN_SAID = _rx(
     rf"scratch\s+that\s+(?:i|we|i{_A}?m|im|we{_A}?re|my|our)\s+(?:just\s+|actually\s+|now\s+)?"
     rf"(?:switched|moved|changed|migrated|upgraded|went|use|are|am|live|work|have|got)\b"
@@ -10724,7 +10819,11 @@ _NOT_SO = _grx(
     rf"|(?:^|[,.;]\s*)\W*(?:(?:yes|yeah|well|ok|okay|so|oh|hmm)\W+)*not\s+(?:exactly\s+|really\s+)?"
     # "well not strict keto anymore"
     rf"(?:strict\s+|strictly\s+|fully\s+|totally\s+|100%\s+)?"
-    rf"(?:a\s+|an\s+)?(?P<what2>[\w\-]+)\s+any\s*more\b",
+    rf"(?:a\s+|an\s+)?(?P<what2>[\w\-]+)\s+any\s*more\b"
+    # "well not properly vegan, its just for january": the value said before, taken back
+    rf"|(?:^|[,.;]\s*)\W*(?:(?:yes|yeah|well|ok|okay|so|oh|hmm|lol|haha)\W+)*not\s+(?:properly|really"
+    rf"|actually|strictly|fully|totally|technically|officially)\s+(?:a\s+|an\s+)?"
+    rf"(?P<what3>[\w\-]+)(?=\s*(?:$|[,.;!?])|\s+(?:tbh|lol|haha|tho|though)\b)",
     "not",
 )
 # "oh wait sorry, this is ciara's cv not mine", "the nurse and galway stuff is all her, not
@@ -10743,8 +10842,18 @@ _NOT_ABOUT_ME = _grx(
     # "oops wrong chat sorry, that was meant for another group": the message before was sent
     # here by mistake, where a message opens by saying so
     rf"|^\W*(?:(?:oops|sorry|sry|ugh|lol|oh|ah|haha|ignore\s+(?:that|this)|my\s+bad)\W+)*wrong"
-    rf"\s+(?:chat|window|tab|thread|convo|conversation|group|person|app)\b",
-    "mine me opening first last character protagonist narrator wrong",
+    rf"\s+(?:chat|window|tab|thread|convo|conversation|group|person|app)\b"
+    # "sorry neither of those is me, i was reading off a clients booking form", "none of that
+    # is me lol"
+    rf"|\b(?:none|neither)\s+of\s+(?:that|those|this|it|them)\s+(?:is|are|was|were|applies)\s+"
+    rf"(?:to\s+)?(?:me|mine|about\s+me|true)\b"
+    # "wait sorry, thats not my project at all, those numbers are from the tutorial"
+    rf"|\b(?:that|thats|that{_A}s|this|it{_A}?s|its)\s+(?:is\s+|was\s+)?not\s+(?:my|our)\s+"
+    rf"(?:project|repo|setup|code|codebase|app|config|stuff|info|details)\b(?!{_A}s)"
+    # (never "its not my code thats failing, its the library")
+    rf"(?!\s*,?\s*(?:that|thats|that{_A}s|who|which)\b)",
+    "mine me opening first last character protagonist narrator wrong project repo setup code"
+    " codebase app config stuff info details",
 )
 _WITHDRAWING_BITS: Final = _bits(
     _UPGRADE_DONE,
@@ -10760,6 +10869,7 @@ _WITHDRAWING_BITS: Final = _bits(
     _EATS_AGAIN,
     _FORGET_WHAT,
     _NOT_SO,
+    _TOPIC_TAKEN_BACK,
     _OLD_JOB,
     _ONLY_HERE,
     _OUTDATED,
@@ -10776,6 +10886,8 @@ _WITHDRAWING_BITS: Final = _bits(
     _Y_NOT_X,
     _OFFER_GONE,
     _DONT_HAVE,
+    _DONT_SPEAK,
+    _FINE_AFTER_ALL,
     _NOT_MINE,
     _DENIED_OWN,
     _NOT_ABOUT_ME,
@@ -10831,7 +10943,9 @@ def _names_claim(hit: _Hit, what: str) -> bool:
 _CORRECTED_LEAD = _rx(
     # ("no wait sorry vegan actually": the leads may pile up)
     # ... "sorry kotlin 2.0 actually, we bumped it": a tool with its version
-    r"^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+(?:an?\s+)?(?P<value>[a-z][\w'’\-]*"
+    # ... "wait its just shrimp actually, clams and mussels are fine": the value narrowed
+    r"^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait)\W+)+(?:(?:it['’]?s|it\s+is)\s+(?:just\s+|only\s+)?)?"
+    r"(?:an?\s+)?(?P<value>[a-z][\w'’\-]*"
     r"(?:\s+v?\d+(?:\.\d+)*)?)\s+(?:actually|technically|really)\b"
     # "well icu nurse to be precise": the value narrowed, up to three words
     r"|^\W*(?:(?:well|no|sorry|oops|hmm|ah|wait|ok)\W+)+(?:an?\s+)?(?P<precise>[a-z][\w'’\-]*"
@@ -12603,6 +12717,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     found = self._clause(
                         event, text, c_start, c_end, first_clause or greeting, mask, asking
                     )
+                    # "my brother moved to leeds, been a nurse for 3 years": a clause with no
+                    # subject of its own is said of the subject of the clause before it
+                    if (
+                        found
+                        and c_start > s_start
+                        and _SUBJECTLESS_VERB.match(clause)
+                        and _said_of_another(text[s_start:c_start])
+                    ):
+                        found = [h for h in found if h.phrase]
                     # "a backend dev at a small fintech (paysera)": the company's name in the
                     # parenthesis after its kind belongs to this clause
                     if (
@@ -14893,9 +15016,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         message takes back the earlier claims it names, by value or by kind."""
         text = event.text
         gone: list[_Hit] = []
-        for pattern in (_FORGET_WHAT, _NOT_SO):
+        for pattern in (_FORGET_WHAT, _NOT_SO, _TOPIC_TAKEN_BACK):
             for m in pattern.finditer(text, mask):
-                said = m.group("what") or m.groupdict().get("what2") or ""
+                said = next((v for k, v in m.groupdict().items() if k.startswith("what") and v), "")
                 what = _WITHDRAWN_TAIL.sub("", said.casefold()).strip()
                 if not what or (pattern is _NOT_SO and _OTHER_SUBJECT.search(text, 0, m.start())):
                     continue
@@ -15176,6 +15299,35 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and h.values.get(field) == said
                 and not all(e[0] == event.seq for e in h.evidence)
             ]
+        for m in _FINE_AFTER_ALL.finditer(text, mask):
+            fine = m.group("what").casefold()
+            gone += [
+                h
+                for h in hits
+                if h not in gone
+                and not _said_in(h, event.seq)
+                and (
+                    (
+                        h.kind == "preference"
+                        and h.values.get("polarity") == "dislikes"
+                        and fine in (h.values.get("object") or "").casefold().split()
+                    )
+                    or (
+                        h.kind == "allergy"
+                        and _normal("allergy", "allergen", fine) == h.values.get("allergen")
+                    )
+                )
+            ]
+        for m in _DONT_SPEAK.finditer(text, mask):
+            denied = (m.group("lang") or "").casefold()
+            gone += [
+                h
+                for h in hits
+                if h.kind == "language"
+                and h not in gone
+                and not _said_in(h, event.seq)
+                and (not denied or (h.values.get("language") or "").casefold() == denied)
+            ]
         for m in _NOT_MINE.finditer(text, mask):
             if _next_word(text, m.end()) in _COMPOUND_NEXT:
                 continue  # "thats not my cat food"
@@ -15283,13 +15435,32 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             g = next(
                 (
                     k
-                    for k in ("value2", "alone", "fixed", "precise")
+                    for k in ("value2", "alone", "fixed", "precise", "meant")
                     if m.re.groupindex.get(k) and m.group(k)
                 ),
                 "value",
             )
             value = m.group(g)
             for hit in reversed(hits):
+                if g == "meant" and hit.kind == "preference":
+                    # a taste keeps its polarity ("i hate cilantro" ... "i mean coriander"), put
+                    # right in the message right after it, by a thing (never "i mean tomorrow")
+                    if _said_in(hit, event.seq):
+                        continue
+                    first = value.split()[0].casefold()
+                    if hit.evidence[-1][0] != previous_seq or first in _NOT_A_NAME:
+                        break
+                    new = _Hit("preference", {**hit.values, "object": value})
+                    try:
+                        normalize_claim("preference", new.values)
+                    except InvalidInput:
+                        break
+                    new.evidence.append((event.seq, m.start(g), m.end(g)))
+                    new.stated_end = m.end(g)
+                    self._taken_back.append((hit, event.seq))
+                    self._note(event.seq, m.start(g), m.end(g), None, (new,))
+                    hits[hits.index(hit)] = new
+                    return True
                 restated = _RESTATED.get(hit.kind)
                 if restated is None or (g == "value2" and hit.kind != "relationship"):
                     continue
