@@ -9,6 +9,7 @@ is built on.
 
 from __future__ import annotations
 
+import ast
 import json
 import random
 import re
@@ -563,7 +564,7 @@ def test_existing_beliefs_do_not_change_the_proposal() -> None:
 def test_port_metadata() -> None:
     assert isinstance(EXTRACTOR, MemoryCandidateExtractor)
     assert EXTRACTOR.name == "deterministic"
-    assert EXTRACTOR.version == EXTRACTOR_VERSION == "deterministic-extractor/83"
+    assert EXTRACTOR.version == EXTRACTOR_VERSION == "deterministic-extractor/84"
     assert EXTRACTOR.formation_policy == FORMATION_POLICY == "formation@7"
     ep = episode("a", ("assistant", "b"), ("user", "bob", "c"), "d")
     assert [e.seq for e in owned_user_messages(ep)] == [1, 4]
@@ -732,3 +733,29 @@ def test_every_gated_pattern_compiles() -> None:
             assert isinstance(item.pattern, re.Pattern)  # compiles it, or raises re.error
             compiled += 1
     assert compiled > 300
+
+
+def test_no_module_level_name_of_the_extractor_is_bound_twice() -> None:
+    # a pattern defined again further down the module silently replaces the first for every
+    # rule that uses it (one such shadowing broke every port rule while it was being written)
+    import agentmem.memory.extractor as module
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    seen: dict[str, int] = {}
+    twice: list[str] = []
+    for node in tree.body:
+        targets = (
+            node.targets
+            if isinstance(node, ast.Assign)
+            else [node.target]
+            if isinstance(node, ast.AnnAssign)
+            else []
+        )
+        names = [t.id for t in targets if isinstance(t, ast.Name)]
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            names = [node.name]
+        for name in names:
+            if name in seen:
+                twice.append(f"{name} (lines {seen[name]} and {node.lineno})")
+            seen[name] = node.lineno
+    assert twice == []

@@ -9482,3 +9482,87 @@ def test_a_breed_then_its_young_keeps_the_name(tmp_path: Path) -> None:
             ("a kitten", "i have a persian kitten named Mochi", "named mochi"),
         ),
     )
+
+
+def test_settings_moved_tried_and_put_back(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "a ci bump agreed to",
+                (
+                    "CI runs on node 16 and github warns",
+                    "yep bumped ci to node 20, workflow passes",
+                ),
+                "ci node version is 20",
+                "16",
+            ),
+            (
+                "the team moved",
+                ("we're on node 18", "ok bumped us to node 20, updated .nvmrc, all builds pass"),
+                "node version is 20",
+                "18",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a port and its reason",
+                "bumped the gateway port to 8443 to get tls working locally",
+                "gateway port is 8443",
+            ),
+            (
+                "a day, then the job",
+                "GOT THE JOB AT MONZO 🎉 started monday as a backend engineer",
+                "works at monzo",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "a setting put back to what it was",
+                (
+                    "bumped the gateway port to 8443 to get tls working locally",
+                    "no it broke nginx and the healthchecks",
+                    "yeah reverted the whole commit, gateway port is back to what it was before",
+                ),
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("a day as a workplace", "started monday as a backend engineer", "monday"),
+            ("a tool that complains", "we're on node 18 and npm keeps warning", "package manager"),
+        ),
+    )
+
+
+def test_an_allergen_said_first_and_what_everyone_calls_the_user(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "a cleft",
+                "the test came back and its actually kiwi im allergic to, strawberries r fine",
+                "kiwi",
+            ),
+            (
+                "a name that stuck, after a plan that did not",
+                "i was going to go by liz at work but it never stuck, everyone calls me beth so "
+                "just call me beth pls",
+                "called beth",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path,
+        (
+            ("someone else's guess", "my sister thinks its kiwi im allergic to", "kiwi"),
+            ("asked", "is it kiwi im allergic to?", "kiwi"),
+        ),
+    )

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/83"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/84"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -656,6 +656,10 @@ _CLAUSE_SEP = _grx(
     rf"|,\s*(?=(?:any|can\s+you|could\s+you|can\s+u|could\s+u|what|how"
     rf"|where(?!\s+(?:i|we)\s+(?:also\s+|now\s+|still\s+|actually\s+)?live\b)|which|please"
     rf"|pls)\b)"
+    # "i was going to go by liz at the new place but it never stuck, everyone calls me beth":
+    # what people call the user is a statement of its own
+    rf"|,\s+(?=(?:everyone|everybody|people|most\s+people|(?:all\s+)?my\s+friends)\s+(?:calls?"
+    rf"|knows?)\s+me\b)"
     # "studied law but didnt do the lpc, been a paralegal at Slater and Gordon for 3 yrs":
     # the job held since is a statement of its own
     rf"|,\s*(?=been\s+(?:a|an)\s)"
@@ -1192,8 +1196,6 @@ _VALUE_RETIRED = _rx(
     r"(?<![\w.\-])(?P<value>\w[\w.\-]{0,40}\w)\s+(?:is|are)\s+(?:getting|being|going\s+to\s+be|gonna\s+be)\s+"
     r"(?:decommissioned|retired|shut\s+down|turned\s+off|sunset|deprecated|decomm?ed|killed)\b"
 )
-# A span in single quotes, told from an apostrophe by what stands either side of it
-_SINGLE_QUOTED = re.compile(r"(?<![\w'‘’])['‘](?=\w)[^'‘’\n]{3,120}?(?<=[\w.!?])['’](?![\w'’])")
 # "builds on my colleagues laptop (node 18.17, npm 9.6, she checked)": a parenthesis after
 # another's machine, repo or project describes that thing
 _ANOTHERS_THING_PAREN = re.compile(
@@ -4449,12 +4451,6 @@ def _rule_we_at(c: str, mask: int) -> Iterator[_Hit]:
                 break
 
 
-_SITE_AFTER = _rx(
-    r"\s+(?:office|offices|branch|site|campus|plant|factory|warehouse|depot|hub|store|hq"
-    r"|headquarters)\b"
-)
-
-
 def _rule_im_in(c: str, mask: int) -> Iterator[_Hit]:
     """ "I'm in Lyon so the dates should be Europe/Paris": a gazetteer city, said with no time,
     trip or purpose, is where the user is based. Visits carry one ("this week", "for a
@@ -5881,6 +5877,14 @@ _AMPERSAND_NAME = re.compile(r"\s*&\s*([a-z][a-z'’\-]{1,19})\b")
 _ARTICLES_AND_OWNERS: Final = frozenset(_words("the a an my our your his her their this that"))
 
 
+_DAY_WORDS: Final = frozenset(
+    _words(
+        "monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs"
+        " fri sat sun today tomorrow tmrw yesterday tonight weekend"
+    )
+)
+
+
 def _org(org: str, after: str, before: str = "") -> str | None:
     """The organization a work pattern captured, or ``None`` if it is not one.
 
@@ -5890,6 +5894,9 @@ def _org(org: str, after: str, before: str = "") -> str | None:
     # "started at Monzo 2 weeks ago": the number counts the weeks
     if (number := _COUNT_TAIL.search(org)) and _TIME_AGO.match(after):
         org = org[: number.start()]
+    # "started monday as a backend engineer": a day, never a workplace
+    if org.casefold() in _DAY_WORDS:
+        return None
     if org[:1].islower():
         # "still at globe telecom", "im at deutsche bank": a known name of several words, the
         # capture's first word only
@@ -5987,7 +5994,6 @@ _BY_TRAINING_BUT = _rx(
     r"\s+by\s+(?:training|degree|education|qualification|background)\s*,?\s+but\b"
 )
 _CONJUNCT_WORK = _rx(r"(?:\band|,)\s+(?:now\s+|also\s+)?work(?:ing)?\b")
-_AND_BEFORE = _rx(r"\band\s+$")
 _PRONOUN = _rx(r"\b(?:i|im|i['’]m|i['’]ve|ive|he|she|they|you|u|we|his|her|their|your)\b")
 
 
@@ -6779,7 +6785,6 @@ _AND_GOES_ON = _rx(rf"\W*(?:and|also|plus)\s+(?:i|i{_A}?m|im)\b")
 _QUALIFIED_END = _rx(
     r"\s+(?:so|but|because|and|or|btw|lol|tbh|haha|when|if|which|though|anyway)\b|[,.;!?()]"
 )
-_THE = _rx(r"the\s+")
 _THE_BLOCK: Final = _OBJECT_BLOCK_FIRST | frozenset(
     _words(
         "new first second last other same whole rest idea way fact thought look sound feel name"
@@ -7916,7 +7921,7 @@ _RENAMED = _grx(
     # ("bumped min sdk to 28 just now": a dropped subject where the clause starts)
     # ("after upgrading the database to postgres 16 some queries got slower": a change made)
     rf"(?:\b(?:we|i)\s+|\bafter\s+(?=(?:upgrading|migrating|moving|switching|bumping)\b)"
-    rf"|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?)"
+    rf"|^\W*(?:(?:and|also|so|ok|okay|btw|oh|yep|yes|yeah|yup|right|done)\W+)*)"
     rf"(?:just\s+|recently\s+|finally\s+)?(?:renamed|changed|switched|moved|bumped"
     rf"|upgraded|migrated|raised|(?<=after\s)(?:upgrading|migrating|moving|switching|bumping))\s+(?:the\s+|our\s+|my\s+)?(?P<subj>(?:[\w\-.]+\s+){{0,2}}?{_WS_HEADS})\s+"
     # "we bumped line length from 88 to 120", "we migrated the db over to postgres"
@@ -7925,6 +7930,7 @@ _RENAMED = _grx(
     " switching bumping",
 )
 
+_PORT_NUMBER_ALONE = re.compile(r"\d{2,5}(?![\w.])")
 # "i moved postgres to 5433 cos of the clash": a service moved to a port number is its port
 _MOVED_TO_PORT = _grx(
     r"\b(?:we|i)\s+(?:just\s+|already\s+)?(?:moved|changed|switched|remapped|put)\s+"
@@ -8143,9 +8149,11 @@ _TECH_BUMPED = _grx(
 )
 # "we bumped to go 1.22 yesterday", "we moved the app to node 22": the stack moved to
 _BUMPED_TO_TECH = _grx(
-    r"(?:\b(?:i|we)(?:['’]ve|\s+have)?\s+|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?"
+    # ("yep bumped us to node 20, all builds pass": the team moved, the lead agreeing)
+    r"(?:\b(?:i|we)(?:['’]ve|\s+have)?\s+|^\W*(?:(?:and|also|so|ok|okay|btw|oh|yep|yes|yeah"
+    r"|yup|right|done)\W+)*"
     r"|(?<=,)\s*(?:and\s+)?)(?:just\s+|recently\s+|finally\s+|already\s+)?(?:bumped|upgraded"
-    r"|updated|moved|switched|migrated)\s+(?:(?:it|everything|the\s+(?:project|repo|app"
+    r"|updated|moved|switched|migrated)\s+(?:(?:it|us|everything|the\s+(?:project|repo|app"
     rf"|codebase))\s+)?to\s+(?:{_TECH_VERSION})",
     "bumped upgraded updated moved switched migrated",
 )
@@ -8566,6 +8574,9 @@ def _repo_tool(value: str) -> str:
 # ... "java 17 with gradle": a build tool, package manager, test runner or CI after the stack
 _TOOL_AFTER_TECH = _rx(
     rf"\s*(?:\bwith\b|\bw/|\+|&|\band\b)\s*(?P<tool>{_ANY_REPO_TOOL})(?![\w\-.])(?!\s+v?\d)"
+    # ("we're on node 18 and npm keeps warning about engines": the tool, subject of what follows)
+    rf"(?!\s+(?:keeps|is|was|says|said|throws|threw|warns|warned|complains|fails|failed|won{_A}?t"
+    rf"|doesn{_A}?t|can{_A}?t|isn{_A}?t)\b)"
 )
 
 
@@ -8793,6 +8804,11 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
         value = _version_only(m.group("val"))
         # "we switched deploy branch to release a while ago": when it was set
         value = value[: a.start() - 1] if (a := _AGO_TAIL.search(value)) and a.start() else value
+        # "bumped the gateway port to 8443 to get tls working": a port is its number alone
+        if m.group("subj").casefold().endswith("port"):
+            if not (number := _PORT_NUMBER_ALONE.match(value)):
+                continue
+            value = number.group()
         if value.casefold().split()[0] not in _STATE_WORDS:
             subject = m.group("subj")
             # "we bumped python to 3.12": a tool named with a number is its version
@@ -10793,8 +10809,12 @@ _TOPIC_TAKEN_BACK = _grx(
     rf"|not\s+(?:true|right|me|mine)|my\s+(?:{_REL_SURFACE})(?:{_A}?s)?\b|(?:his|hers|theirs))"
     rf"|\bthe\s+(?P<what3>[a-z][\w\-]+)\s+(?:isn{_A}?t|isnt|is\s+not|wasn{_A}?t|wasnt|aint)\s+"
     rf"(?:actually\s+|even\s+|really\s+)?(?:mine|ours|me|true)\b"
-    rf"|\bscratch\s+(?P<what4>(?!that\b|this\b|it\b|the\b)[a-z][\w\-]+)(?=\s*(?:,|$)|\s+actually\b)",
-    "mind nvm nevermind thing bit part one stuff isnt wasnt aint not t scratch",
+    rf"|\bscratch\s+(?P<what4>(?!that\b|this\b|it\b|the\b)[a-z][\w\-]+)(?=\s*(?:,|$)|\s+actually\b)"
+    # "reverted the whole commit, gateway port is back to what it was before": the setting
+    # said before is no longer it, whatever it is now
+    rf"|\b(?P<what5>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+(?:is|{_A}s)\s+(?:now\s+)?back\s+to\s+"
+    rf"(?:what\s+it\s+was|how\s+it\s+was|the\s+old\s+(?:one|value|setting)|normal|(?:the\s+)?default)\b",
+    "mind nvm nevermind thing bit part one stuff isnt wasnt aint not t scratch back",
 )
 # "i hate country music" ... "hate is too strong, country is fine honestly", "walnuts r fine":
 # a dislike or an allergy said before, taken back by saying the thing is fine
@@ -11356,6 +11376,13 @@ _DO_NOT_REMEMBER = _grx(
 )
 
 
+_CLEFT_ALLERGY = _grx(
+    rf"\b(?:it{_A}?s|its|it\s+is)\s+(?:actually\s+|really\s+|just\s+|only\s+)?"
+    rf"(?P<obj>(?!(?:not|the|a|an|my|me|that|this|what|something|anything)\b)[a-z][\w\-]*"
+    rf"(?:\s+(?!(?:that|i|im)\b)[a-z][\w\-]*)?)\s+(?:that\s+)?(?:i{_A}?m|im|i\s+am)\s+"
+    rf"(?:actually\s+|really\s+)?allergic\s+to(?=\s*(?:$|[,.;!?]|\s+(?:lol|tbh|btw|not)\b))",
+    "allergic",
+)
 # "curitiba, i live here": where "here" is comes before it
 # what makes "here" a place visited, not lived in
 _TRAVELLING = _rx(
@@ -12831,6 +12858,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._live_here(text[:limit], seq, hits, mask)
         if mask & _HERE_IN.bit:
             self._here_in(text[:limit], seq, hits, mask)
+        if mask & _CLEFT_ALLERGY.bit:
+            self._cleft_allergy(text[:limit], seq, hits, mask)
         self._contradicted(text[:limit], seq, hits, before)
         if mask & _CHILDHOOD.bit:
             _drop_childhood_parents(text[:limit], hits, before)
@@ -13269,6 +13298,32 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
             hit = _Hit("home_location", {"place": said}, None)
             hit.evidence.append((seq, m.start("place"), m.start("place") + len(said)))
+            hit.stated_end = m.end()
+            hits.append(hit)
+            self._note(seq, m.start(), m.end(), None, (hit,))
+
+    def _cleft_allergy(self, text: str, seq: int, hits: list[_Hit], mask: int) -> None:
+        """ "the test came back and its actually kiwi im allergic to": the allergen said first,
+        in a cleft the clause splitter cuts before the "im" (which a question or a hedge in the
+        same clause still governs)."""
+        for m in _CLEFT_ALLERGY.finditer(text, mask):
+            start = max(text.rfind(ch, 0, m.start()) for ch in ",.;!?\n") + 1
+            said = text[start : m.end()]
+            if (
+                _clause_blocked(said, None, mask)
+                or _CONDITIONAL.search(said, mask)
+                or _reported(said, mask)
+                or _THIRD_PARTY.search(said)
+            ):
+                continue
+            allergen = _normal("allergy", "allergen", m.group("obj"))
+            if allergen is None or any(
+                h.kind == "allergy" and h.values.get("allergen") == allergen and _said_in(h, seq)
+                for h in hits
+            ):
+                continue
+            hit = _Hit("allergy", {"allergen": m.group("obj")}, None)
+            hit.evidence.append((seq, m.start("obj"), m.end()))
             hit.stated_end = m.end()
             hits.append(hit)
             self._note(seq, m.start(), m.end(), None, (hit,))
