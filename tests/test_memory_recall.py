@@ -9566,3 +9566,114 @@ def test_an_allergen_said_first_and_what_everyone_calls_the_user(tmp_path: Path)
             ("asked", "is it kiwi im allergic to?", "kiwi"),
         ),
     )
+
+
+def test_takebacks_in_many_englishes_and_by_position(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "none of that's true",
+                (
+                    "i live in Perth and work FIFO in the mines as a fitter",
+                    "nah thats all wrong mate, was just testin if youd remember stuff",
+                ),
+            ),
+            (
+                "only messing",
+                ("call me Paddy, I'm from Kerry, write us a limerick", "ah I'm only messing"),
+            ),
+            (
+                "nigerian english 'na lie o'",
+                (
+                    "i be banker for zenith, i dey live for abuja",
+                    "na lie o, everything wey i talk, i just dey play",
+                ),
+            ),
+            (
+                "not my project at all",
+                (
+                    "our api runs on python 3.12, redis port 6380, default branch is trunk",
+                    "scrap all that, wrong repo, i pasted a readme. not my project at all",
+                ),
+            ),
+            (
+                "and the other one too",
+                (
+                    "our postgres port is 5432 and we're on python 3.11, why is psycopg failing",
+                    "scratch the port, thats not our setup, i pasted it from a tutorial",
+                    "and the python version too, i was thinking of a different repo",
+                ),
+            ),
+        ),
+    )
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "the last thing said",
+                (
+                    "my name is tunde, i work as accountant for GTBank and i have a pet snake",
+                    "lol the last thing i said was a joke o, no snake for my house",
+                ),
+                "accountant",
+                "snake",
+            ),
+            (
+                "filipino english 'joke only'",
+                ("we're in Davao. tagalog is my first language", "joke only the Davao hehe"),
+                "tagalog",
+                "davao",
+            ),
+            (
+                "the bit that is wrong",
+                (
+                    "context: we're on django 4.2, postgres port is 5433",
+                    "sorry the port bit is wrong, its the default",
+                ),
+                "django version is 4.2",
+                "5433",
+            ),
+            (
+                "a level overstated",
+                (
+                    "i speak spanish natively and french fluently",
+                    "hmm the french bit was overstated",
+                ),
+                "spanish",
+                "french",
+            ),
+            (
+                "an allergen said to be fine",
+                ("im allergic to cashews", "nah cashews are fine, its macadamias im allergic to"),
+                "macadamia",
+                "cashew",
+            ),
+        ),
+    )
+    for name, texts, kept in (
+        (
+            "a test of what the assistant knows",
+            (
+                "since we relocated to Abuja in august i dont know the area well",
+                "remind me the dose of amoxicillin for a child of 20kg",
+                "yes i know, just testing you lol",
+            ),
+            "abuja",
+        ),
+        (
+            "a takeback that names its target",
+            (
+                "my name na Chidinma Okafor, i dey stay for Ibadan, i be pharmacist",
+                "abeg forget the pharmacist part, e no be true",
+            ),
+            "ibadan",
+        ),
+        (
+            "another request, no takeback before it",
+            ("we're on python 3.11", "can you update the readme", "and the python version too"),
+            "python version is 3.11",
+        ),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert any(kept in s for s in formed), (name, formed)

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/84"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/85"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -10805,16 +10805,21 @@ _TOPIC_TAKEN_BACK = _grx(
     r"(?P<what>[\w\-'’]+(?:\s+[\w\-'’]+)?)"
     rf"|\bthe\s+(?P<what2>[\w\-'’]+(?:\s+[\w\-'’]+)?)\s+(?:thing|bit|part|one|stuff)\s+"
     rf"(?:is|was|{_A}s)\s+(?:(?:just|actually|totally)\s+)?(?:a\s+lie|a\s+joke|made\s+up"
-    rf"|(?<=was\s)wrong"
+    rf"|(?<=was\s)wrong|(?<=bit\sis\s)wrong|(?<=part\sis\s)wrong|overstated|exaggerated"
+    rf"|an\s+exaggeration"
     rf"|not\s+(?:true|right|me|mine)|my\s+(?:{_REL_SURFACE})(?:{_A}?s)?\b|(?:his|hers|theirs))"
     rf"|\bthe\s+(?P<what3>[a-z][\w\-]+)\s+(?:isn{_A}?t|isnt|is\s+not|wasn{_A}?t|wasnt|aint)\s+"
     rf"(?:actually\s+|even\s+|really\s+)?(?:mine|ours|me|true)\b"
     rf"|\bscratch\s+(?P<what4>(?!that\b|this\b|it\b|the\b)[a-z][\w\-]+)(?=\s*(?:,|$)|\s+actually\b)"
+    # Filipino English "joke only the Davao hehe", "only joking about the dog"
+    rf"|\b(?:joke\s+only|(?:just|only)\s+joking\s+about|(?:just|only)\s+kidding\s+about)\s+(?:the\s+)?"
+    rf"(?P<what6>[\w\-]+(?:\s+(?!hehe|haha|lol)[\w\-]+)?)"
     # "reverted the whole commit, gateway port is back to what it was before": the setting
     # said before is no longer it, whatever it is now
     rf"|\b(?P<what5>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+(?:is|{_A}s)\s+(?:now\s+)?back\s+to\s+"
     rf"(?:what\s+it\s+was|how\s+it\s+was|the\s+old\s+(?:one|value|setting)|normal|(?:the\s+)?default)\b",
-    "mind nvm nevermind thing bit part one stuff isnt wasnt aint not t scratch back",
+    "mind nvm nevermind thing bit part one stuff isnt wasnt aint not t scratch back joke joking"
+    " kidding",
 )
 # "i hate country music" ... "hate is too strong, country is fine honestly", "walnuts r fine":
 # a dislike or an allergy said before, taken back by saying the thing is fine
@@ -10823,6 +10828,27 @@ _FINE_AFTER_ALL = _grx(
     r"(?:fine|ok|okay|alright)(?=\s*(?:$|[,.;!?])|\s+(?:for\s+me|with\s+me|honestly|actually|tbh"
     r"|really|lol|haha)\b)",
     "fine ok okay alright",
+)
+_LAST_THING = _grx(
+    r"\bthe\s+last\s+(?:thing|bit|part|one)\s+(?:i\s+(?:said|wrote|typed|told\s+(?:you|u))\s+)?"
+    r"(?:was|is)\s+(?:(?:just|only)\s+)?(?:a\s+joke|a\s+lie|not\s+true|made\s+up|wrong|fake)\b",
+    "last",
+)
+# "ah I'm only messing", "just testing u 😂", "i just dey test the app": the message right
+# before was a test of the assistant (never a question two messages back: "remind me the dose"
+# ... "yes i know, just testing you lol" takes back no home said before the question)
+_JUST_TESTING = _grx(
+    rf"\b(?:i{_A}?m|im|i\s+am|i\s+was|was)\s+(?:only|just)\s+(?:messing|joking|kidding|having\s+a\s+laugh)\b"
+    rf"(?!\s+(?:about|with|around)\b)"
+    rf"|\bjust\s+(?:testin[g'’]?|dey\s+test)\s+(?:u|you|ya|the\s+app|if\s+(?:you|u|youd|ud)|how\s+(?:you|u)"
+    rf"|ur|your)\b",
+    "messing joking kidding laugh testing testin test",
+)
+# "scratch the port, thats not our setup" ... "and the python version too": one more thing
+# taken back, right after a message that took something back (see _withdrawn)
+_AND_THAT_TOO = _grx(
+    r"^\W*(?:(?:oh|ah|and|also|plus)\W+)+the\s+(?P<what>[\w\-]+(?:\s+[\w\-]+)?)\s+(?:too|as\s+well)\b",
+    "too well",
 )
 _SCRATCH_THEN_SAID = _rx(
     rf"scratch\s+that\s+(?:i|we|i{_A}?m|im|we{_A}?re|my|our)\s+(?:just\s+|actually\s+|now\s+)?"
@@ -10865,15 +10891,24 @@ _NOT_ABOUT_ME = _grx(
     rf"\s+(?:chat|window|tab|thread|convo|conversation|group|person|app)\b"
     # "sorry neither of those is me, i was reading off a clients booking form", "none of that
     # is me lol"
-    rf"|\b(?:none|neither)\s+of\s+(?:that|those|this|it|them)\s+(?:is|are|was|were|applies)\s+"
-    rf"(?:to\s+)?(?:me|mine|about\s+me|true)\b"
+    rf"|\b(?:none|neither|nothing)\s+(?:of\s+(?:that|those|this|it|them)|there|here)"
+    rf"(?:\s+(?:is|are|was|were|applies)|{_A}s|s)\s+(?:to\s+)?(?:me|mine|about\s+me|true|for\s+me)\b"
+    # "nah thats all wrong mate", Nigerian English "no be me o ... no be true at all", "not my
+    # details at all"
+    rf"|\b(?:that|thats|that{_A}s|it{_A}?s|its)\s+all\s+(?:wrong|made\s+up|lies|a\s+lie|a\s+joke)\b"
+    rf"|(?:^|[,.;!?]\s*)\W*no\s+be\s+(?:me|true)\b|\bnot\s+my\s+(?:details|info|facts)\b"
     # "wait sorry, thats not my project at all, those numbers are from the tutorial"
     rf"|\b(?:that|thats|that{_A}s|this|it{_A}?s|its)\s+(?:is\s+|was\s+)?not\s+(?:my|our)\s+"
     rf"(?:project|repo|setup|code|codebase|app|config|stuff|info|details)\b(?!{_A}s)"
     # (never "its not my code thats failing, its the library")
-    rf"(?!\s*,?\s*(?:that|thats|that{_A}s|who|which)\b)",
+    rf"(?!\s*,?\s*(?:that|thats|that{_A}s|who|which)\b)"
+    # "scrap all that, wrong repo ... not my project at all"
+    rf"|\bnot\s+(?:my|our)\s+(?:project|repo|setup|code|codebase|app)\s+at\s+all\b"
+    # Nigerian English "na lie o, everything wey i talk", "it was all a joke lol"
+    rf"|^\W*(?:(?:lol|haha|ok|okay|sorry|abeg)\W+)*(?:na\s+lie|all\s+lies|(?:it\s+was|thats|that"
+    rf"\s+was|that{_A}s)\s+all\s+(?:a\s+)?(?:lie|lies|joke|made\s+up))\b",
     "mine me opening first last character protagonist narrator wrong project repo setup code"
-    " codebase app config stuff info details",
+    " codebase app config stuff info details lie lies joke none neither nothing all be",
 )
 _WITHDRAWING_BITS: Final = _bits(
     _UPGRADE_DONE,
@@ -10890,6 +10925,9 @@ _WITHDRAWING_BITS: Final = _bits(
     _FORGET_WHAT,
     _NOT_SO,
     _TOPIC_TAKEN_BACK,
+    _AND_THAT_TOO,
+    _LAST_THING,
+    _JUST_TESTING,
     _OLD_JOB,
     _ONLY_HERE,
     _OUTDATED,
@@ -12031,6 +12069,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         hits: list[_Hit] = []
         antecedents: list[_Antecedent] = []
         self._reply = ""
+        # the user message that last took something back, and the one before the message read:
+        # "and the python version too" goes on with a takeback only right after one
+        self._withdrew_at: int | None = None
+        self._previous_owned: int | None = None
         frame = False
         lesson = False  # a role-play was named as a class activity (see _ROLE_PLAY_ACTIVITY)
         game = False
@@ -12085,6 +12127,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if mask & _NAME_FIXED.bit and (m := _NAME_FIXED.search(text, mask)):
                 corrected = self._name_fixed(event, m, hits, previous_seq) or corrected
             if hits and (mask & _WITHDRAWING_BITS or text.lstrip()[:1] == "*"):
+                self._previous_owned = previous_seq
                 corrected = self._withdrawn(event, hits, mask) or corrected
             # "ignore the bit about my sister" names the sister to take her back, not to state
             # her again: the phrase is blanked (offsets kept) before the message is read
@@ -15071,7 +15114,11 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         message takes back the earlier claims it names, by value or by kind."""
         text = event.text
         gone: list[_Hit] = []
-        for pattern in (_FORGET_WHAT, _NOT_SO, _TOPIC_TAKEN_BACK):
+        named_any = False  # a takeback that names what it takes back governs only that
+        patterns = [_FORGET_WHAT, _NOT_SO, _TOPIC_TAKEN_BACK]
+        if self._withdrew_at is not None and self._withdrew_at == self._previous_owned:
+            patterns.append(_AND_THAT_TOO)
+        for pattern in patterns:
             for m in pattern.finditer(text, mask):
                 said = next((v for k, v in m.groupdict().items() if k.startswith("what") and v), "")
                 what = _WITHDRAWN_TAIL.sub("", said.casefold()).strip()
@@ -15085,6 +15132,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     and _names_claim(hit, what)
                 ]
                 gone += named
+                named_any = named_any or bool(named)
                 # "ignore the amazon stuff i said earlier, that was my coworkers cv": the stuff
                 # is everything the message that named it stated
                 if named and pattern is _FORGET_WHAT and _WITHDRAWN_TAIL.search(said.casefold()):
@@ -15096,11 +15144,22 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         and {e[0] for e in h.evidence} <= seqs
                         and h.kind in _JOB_KINDS_TOGETHER.get(named[0].kind, ())
                     ]
-        if mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask):
+        if mask & _LAST_THING.bit and _LAST_THING.search(text, mask):
+            # "lol the last thing i said was a joke o": the last claim of the message before
+            earlier = [h for h in hits if h not in gone and not _said_in(h, event.seq)]
+            if earlier:
+                latest = max(h.evidence[-1][0] for h in earlier)
+                said = [h for h in earlier if h.evidence[-1][0] == latest]
+                gone.append(max(said, key=lambda h: h.evidence[-1][1]))
+                named_any = True
+        testing = mask & _JUST_TESTING.bit and _JUST_TESTING.search(text, mask)
+        if not named_any and (
+            testing or (mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask))
+        ):
             # every claim of the user's message before, and only those said there alone
             earlier = [h for h in hits if h not in gone and not _said_in(h, event.seq)]
             said_at = {e[0] for h in earlier for e in h.evidence if e[0] < event.seq}
-            if said_at:
+            if said_at and (not testing or max(said_at) == self._previous_owned):
                 latest = max(said_at)
                 gone += [h for h in earlier if {e[0] for e in h.evidence} == {latest}]
         if mask & _OUTDATED.bit and (outdated := _OUTDATED.search(text, mask)):
@@ -15369,7 +15428,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     )
                     or (
                         h.kind == "allergy"
-                        and _normal("allergy", "allergen", fine) == h.values.get("allergen")
+                        and _normal("allergy", "allergen", fine)
+                        == _normal("allergy", "allergen", h.values.get("allergen") or "")
                     )
                 )
             ]
@@ -15476,6 +15536,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 )
                 self._replace(old, new, hits, event.seq, wed.span())
                 married = True
+        if gone:
+            self._withdrew_at = event.seq
         return bool(gone) or married
 
     def _corrected_value(
