@@ -9677,3 +9677,60 @@ def test_takebacks_in_many_englishes_and_by_position(tmp_path: Path) -> None:
     ):
         formed = _formed(tmp_path / name, *texts)
         assert any(kept in s for s in formed), (name, formed)
+
+
+def test_a_thing_said_before_named_wrong_or_renamed_by_its_place(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "the company name said wrong",
+                (
+                    "Hello, I am working in Infosys since 2019 as test lead, staying in Pune",
+                    "Sorry, company name I told is wrong, it is TCS only",
+                ),
+                "test lead",
+                "infosys",
+            ),
+            (
+                "a taste blamed on autofill",
+                (
+                    "im kate. i love bouldering and i love jazz. suggest a saturday plan?",
+                    "only the first one is true, jazz was my autofill being weird",
+                ),
+                "bouldering",
+                "jazz",
+            ),
+            (
+                "nigerian english 'i don comot from'",
+                (
+                    "i dey work for dangote as driver, i dey stay for kano",
+                    "abeg i don comot from dangote, i dey find new work",
+                ),
+                "driver",
+                "dangote",
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "second",
+        "i have two cats luna and pip, best cat fountain?",
+        "the second name is actually pippa, pip is just what we call her",
+    )
+    assert any(s.endswith("named pippa") for s in formed), formed
+    assert not any(s.endswith("named pip") for s in formed), formed
+    assert any(s.endswith("named luna") for s in formed), formed
+    for name, texts, kept in (
+        (
+            "wrong on something else",
+            ("im a nurse", "the company name is wrong on my payslip"),
+            "nurse",
+        ),
+        (
+            "an opinion, not a takeback",
+            ("we're on python 3.11", "python was a mistake lol"),
+            "3.11",
+        ),
+    ):
+        formed = _formed(tmp_path / name, *texts)
+        assert any(kept in s for s in formed), (name, formed)

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/85"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/86"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -10143,9 +10143,11 @@ _LEFT_ORG = _grx(
     rf"\bi(?:{_A}ve|\s+have)?\s+(?:just\s+|finally\s+|recently\s+|already\s+|actually\s+)?"
     rf"(?:resigned\s+from|quit"
     # "i got laid off from ibm", "i was let go from acme"
-    rf"|left|(?:got\s+|was\s+|been\s+)(?:laid\s+off|let\s+go|fired|made\s+redundant)\s+(?:from|by|at))\s+"
+    rf"|left|(?:got\s+|was\s+|been\s+)(?:laid\s+off|let\s+go|fired|made\s+redundant)\s+(?:from|by|at)"
+    # Nigerian English "i don comot from dangote"
+    rf"|(?<=\bi\s)don\s+comot\s+(?:from|for))\s+"
     rf"(?P<what>[\w&'’.\-]+(?:\s+[\w&'’.\-]+)?)",
-    "resigned quit left laid let fired redundant",
+    "resigned quit left laid let fired redundant comot",
 )
 # "i eat meat again", "im eating gluten again": the diets that food breaks are over
 _EATS_AGAIN = _grx(
@@ -10811,6 +10813,17 @@ _TOPIC_TAKEN_BACK = _grx(
     rf"|\bthe\s+(?P<what3>[a-z][\w\-]+)\s+(?:isn{_A}?t|isnt|is\s+not|wasn{_A}?t|wasnt|aint)\s+"
     rf"(?:actually\s+|even\s+|really\s+)?(?:mine|ours|me|true)\b"
     rf"|\bscratch\s+(?P<what4>(?!that\b|this\b|it\b|the\b)[a-z][\w\-]+)(?=\s*(?:,|$)|\s+actually\b)"
+    # "Sorry, company name I told is wrong, it is TCS only", "leeds was a typo": a thing said
+    # before, named where a clause opens, then said to be wrong
+    rf"|(?:^|[,.;!?]\s*)\W*(?:(?:sorry|oops|ok|okay|so|but|and|also|oh|ah|hmm|wait|abeg|lol)\W+)*"
+    rf"(?:the\s+|my\s+|that\s+)?(?P<what7>(?!(?:it|this|that|everything|all|nothing|which|what)\b)"
+    rf"[a-z][\w\-]*(?:\s+(?!(?:i|u|you|is|was)\b)[a-z][\w\-]*){{0,2}}?)\s+"
+    rf"(?:(?:i|u|you)\s+(?:told|said|gave|wrote|typed|put)(?:\s+(?:you|u))?\s+)?(?:is|was|{_A}s)\s+"
+    rf"(?:(?:just|totally|completely|actually|all)\s+)?(?:wrong|incorrect|not\s+(?:true|right|correct)"
+    rf"|a\s+(?:lie|typo)"
+    # ("jazz was my autofill being weird")
+    rf"|(?:my\s+)?(?:autofill|auto-?correct|autocomplete)(?:\s+being\s+\w+)?)"
+    rf"(?=\s*(?:$|[,.;!?])|\s+(?:sorry|lol|haha|my\s+bad|btw)\b)"
     # Filipino English "joke only the Davao hehe", "only joking about the dog"
     rf"|\b(?:joke\s+only|(?:just|only)\s+joking\s+about|(?:just|only)\s+kidding\s+about)\s+(?:the\s+)?"
     rf"(?P<what6>[\w\-]+(?:\s+(?!hehe|haha|lol)[\w\-]+)?)"
@@ -10819,7 +10832,7 @@ _TOPIC_TAKEN_BACK = _grx(
     rf"|\b(?P<what5>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s+(?:is|{_A}s)\s+(?:now\s+)?back\s+to\s+"
     rf"(?:what\s+it\s+was|how\s+it\s+was|the\s+old\s+(?:one|value|setting)|normal|(?:the\s+)?default)\b",
     "mind nvm nevermind thing bit part one stuff isnt wasnt aint not t scratch back joke joking"
-    " kidding",
+    " kidding wrong incorrect lie typo autofill autocorrect autocomplete",
 )
 # "i hate country music" ... "hate is too strong, country is fine honestly", "walnuts r fine":
 # a dislike or an allergy said before, taken back by saying the thing is fine
@@ -10844,6 +10857,12 @@ _JUST_TESTING = _grx(
     rf"|ur|your)\b",
     "messing joking kidding laugh testing testin test",
 )
+_NTH_NAME = _grx(
+    r"\bthe\s+(?P<nth>first|second|third|last|1st|2nd|3rd)\s+(?:one|name|one['’]?s\s+name)\s+is\s+"
+    r"(?:actually\s+|really\s+)?(?P<new>[a-z][a-z'’\-]{1,19})\b(?=\s*(?:$|[,.;!?])|\s+(?:not|lol)\b)",
+    "first second third last 1st 2nd 3rd",
+)
+_ORDINALS: Final = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
 # "scratch the port, thats not our setup" ... "and the python version too": one more thing
 # taken back, right after a message that took something back (see _withdrawn)
 _AND_THAT_TOO = _grx(
@@ -10927,6 +10946,7 @@ _WITHDRAWING_BITS: Final = _bits(
     _TOPIC_TAKEN_BACK,
     _AND_THAT_TOO,
     _LAST_THING,
+    _NTH_NAME,
     _JUST_TESTING,
     _OLD_JOB,
     _ONLY_HERE,
@@ -10984,6 +11004,10 @@ def _names_claim(hit: _Hit, what: str) -> bool:
     """Whether ``what`` (casefolded words a user withdraws) names ``hit``'s claim."""
     if what in _NAMES_NOTHING:
         return False
+    # "the company name i told": the company, not the user's name
+    head, _, last = what.rpartition(" ")
+    if last == "name" and head.split()[-1:] and head.split()[-1] in _KIND_WORDS:
+        what = head.split()[-1]
     if hit.kind in _KIND_WORDS.get(what, ()) or hit.kind in _KIND_WORDS.get(what.split()[-1], ()):
         return True
     for field_name, value in hit.values.items():
@@ -15144,6 +15168,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         and {e[0] for e in h.evidence} <= seqs
                         and h.kind in _JOB_KINDS_TOGETHER.get(named[0].kind, ())
                     ]
+        if mask & _NTH_NAME.bit and (nth := _NTH_NAME.search(text, mask)):
+            # "i have two cats luna and pip" ... "the second name is actually pippa": the pet
+            # named in that place in the message before, renamed
+            earlier = [h for h in hits if h not in gone and not _said_in(h, event.seq)]
+            pets = sorted(
+                (h for h in earlier if h.kind == "pet" and h.values.get("name")),
+                key=lambda h: (h.evidence[-1][0], h.evidence[-1][1]),
+            )
+            if pets:
+                latest = pets[-1].evidence[-1][0]
+                said = [h for h in pets if h.evidence[-1][0] == latest]
+                place = _ORDINALS[nth.group("nth").casefold()]
+                if len(said) >= 2 and place < len(said):
+                    old_pet = said[place]
+                    new_pet = _Hit("pet", {**old_pet.values, "name": nth.group("new")})
+                    self._replace(old_pet, new_pet, hits, event.seq, nth.span("new"))
+                    named_any = True
         if mask & _LAST_THING.bit and _LAST_THING.search(text, mask):
             # "lol the last thing i said was a joke o": the last claim of the message before
             earlier = [h for h in hits if h not in gone and not _said_in(h, event.seq)]
