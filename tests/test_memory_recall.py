@@ -9734,3 +9734,14 @@ def test_a_thing_said_before_named_wrong_or_renamed_by_its_place(tmp_path: Path)
     ):
         formed = _formed(tmp_path / name, *texts)
         assert any(kept in s for s in formed), (name, formed)
+
+
+def test_a_joke_about_something_takes_back_only_that(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "weather", "im a nurse in leeds", "im only joking about the weather"
+    )
+    assert "user works as a nurse" in formed and "user lives in leeds" in formed, formed
+    _forms_nothing(
+        tmp_path,
+        (("a joke about the message before", ("im a nurse in leeds", "im only joking lol")),),
+    )

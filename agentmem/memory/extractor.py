@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/86"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/87"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1286,6 +1286,8 @@ _THAT_WAS = r"that\s+(?:was|is|'s|’s)\s+"
 _JOKE_OPENS = (
     r"^\W*(?:(?:lol|lmao|haha+|ha|ok|okay|nah)\W+)*(?:jk|j/k|just\s+kidding|kidding"
     r"|(?:i['’]?m|im|i\s+am|i\s+was)\s+(?:just\s+|only\s+)?(?:kidding|joking))\b"
+    # ... never "im only joking about the weather": a joke about something, named
+    r"(?!\s+(?:about|with|around)\b)"
 )
 _JOKE_OPENED = re.compile(_JOKE_OPENS, re.IGNORECASE)
 _WRONG = r"(?:wrong|not\s+(?:true|right|correct))"
