@@ -11002,6 +11002,11 @@ _NAMES_NOTHING: Final = frozenset(
 )
 
 
+def _said_before(hits: list[_Hit], gone: list[_Hit], seq: int) -> list[_Hit]:
+    """The claims a message may take back: said in an earlier message, not already taken."""
+    return [h for h in hits if h not in gone and not _said_in(h, seq)]
+
+
 def _names_claim(hit: _Hit, what: str) -> bool:
     """Whether ``what`` (casefolded words a user withdraws) names ``hit``'s claim."""
     if what in _NAMES_NOTHING:
@@ -15173,7 +15178,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if mask & _NTH_NAME.bit and (nth := _NTH_NAME.search(text, mask)):
             # "i have two cats luna and pip" ... "the second name is actually pippa": the pet
             # named in that place in the message before, renamed
-            earlier = [h for h in hits if h not in gone and not _said_in(h, event.seq)]
+            earlier = _said_before(hits, gone, event.seq)
             pets = sorted(
                 (h for h in earlier if h.kind == "pet" and h.values.get("name")),
                 key=lambda h: (h.evidence[-1][0], h.evidence[-1][1]),
@@ -15189,7 +15194,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     named_any = True
         if mask & _LAST_THING.bit and _LAST_THING.search(text, mask):
             # "lol the last thing i said was a joke o": the last claim of the message before
-            earlier = [h for h in hits if h not in gone and not _said_in(h, event.seq)]
+            earlier = _said_before(hits, gone, event.seq)
             if earlier:
                 latest = max(h.evidence[-1][0] for h in earlier)
                 said = [h for h in earlier if h.evidence[-1][0] == latest]
@@ -15200,7 +15205,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             testing or (mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask))
         ):
             # every claim of the user's message before, and only those said there alone
-            earlier = [h for h in hits if h not in gone and not _said_in(h, event.seq)]
+            earlier = _said_before(hits, gone, event.seq)
             said_at = {e[0] for h in earlier for e in h.evidence if e[0] < event.seq}
             if said_at and (not testing or max(said_at) == self._previous_owned):
                 latest = max(said_at)
@@ -15460,10 +15465,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             fine = m.group("what").casefold()
             gone += [
                 h
-                for h in hits
-                if h not in gone
-                and not _said_in(h, event.seq)
-                and (
+                for h in _said_before(hits, gone, event.seq)
+                if (
                     (
                         h.kind == "preference"
                         and h.values.get("polarity") == "dislikes"
@@ -15480,10 +15483,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             denied = (m.group("lang") or "").casefold()
             gone += [
                 h
-                for h in hits
+                for h in _said_before(hits, gone, event.seq)
                 if h.kind == "language"
-                and h not in gone
-                and not _said_in(h, event.seq)
                 and (not denied or (h.values.get("language") or "").casefold() == denied)
             ]
         for m in _NOT_MINE.finditer(text, mask):
