@@ -9745,3 +9745,125 @@ def test_a_joke_about_something_takes_back_only_that(tmp_path: Path) -> None:
         tmp_path,
         (("a joke about the message before", ("im a nurse in leeds", "im only joking lol")),),
     )
+
+
+def test_a_slip_stopped_without_a_comma_is_put_right(tmp_path: Path) -> None:
+    # typed fast, "no wait" with no comma before it: the value before it was never meant
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "job",
+                ("im a barista no wait shift supervisor now, cv help?",),
+                "shift supervisor",
+                "barista",
+            ),
+            ("home", ("we live in durham no wait darlington",), "darlington", "durham"),
+            ("diet", ("im pescatarian wait no vegetarian",), "vegetarian", "pescatarian"),
+        ),
+    )
+
+
+def test_a_relative_said_before_and_put_right_by_name_or_owner(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "another relation by name",
+                ("card for my son kwame pls", "well technically kwame is my nephew, i raise him"),
+                "nephew named kwame",
+                "son named kwame",
+            ),
+            (
+                "a name typed wrong",
+                ("my sister jess is coming for xmas, menu ideas?", "sorry i typed jess, its tess"),
+                "sister named tess",
+                "sister named jess",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "someone else's relative",
+                (
+                    "what do i get my brother for his 30th",
+                    "oops its not my brother, its my flatmate's brother, she asked me",
+                ),
+            ),
+            (
+                "a boss's family, not mine",
+                ("menu for my son's party pls", "sorry its my boss's son tayo not mine, she asked"),
+            ),
+            ("an ex now", ("help me reply to my wife", "well ex wife now, we split in june")),
+        ),
+    )
+    formed = _formed(tmp_path / "fault", "my sister ines is a vet", "its not my sisters fault tho")
+    assert "user has a sister named ines" in formed, formed
+
+
+def test_a_pet_said_before_is_someone_elses_or_another_animal(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "named as another's",
+                ("caption for my dog nugget photo pls", "nugget is actually my nans dog lol"),
+            ),
+            (
+                "a pronoun, not mine",
+                ("my cat keeps sleeping on my laptop", "well hes not mine really, hes next doors"),
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "species", "how often do i feed my hamster", "oh hes a gerbil actually"
+    )
+    assert _replaced(formed, "gerbil", "hamster"), formed
+    formed = _formed(
+        tmp_path / "named later",
+        "introduce the puppy to my cat miso without drama?",
+        "miso is hiding under the bed",
+    )
+    assert any(s.endswith("cat named miso") for s in formed), formed
+
+
+def test_a_version_rolled_back_to_is_the_version(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "rolled back",
+                (
+                    "were on node 20",
+                    "bumped to node 22",
+                    "ugh native deps break, rolled back to node 20",
+                ),
+                "20",
+                "22",
+            ),
+        ),
+    )
+
+
+def test_first_person_words_quoted_in_single_quotes_are_not_the_users(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (("a film line", "the bit where she goes 'i live in brooklyn, you live in queens' lol"),),
+    )
+    formed = _formed(tmp_path / "value", "our release branch is 'stable-2'")
+    assert any("stable-2" in s for s in formed), formed
+
+
+def test_a_language_item_of_its_own_mood_is_not_learnt(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "a list of maybes",
+                "ok so im thinking maybe next year i might start learning thai, and maybe go vegan"
+                " in january if i can be bothered, and i might adopt a cat",
+            ),
+        ),
+    )

@@ -88,7 +88,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/87"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/88"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1445,6 +1445,9 @@ class _Hit:
     # "my gecko chili? his tank ...": a word right after an unnamed pet that the message did
     # not show to be its name; a later message that makes it a subject does (_pet_named_later)
     maybe_name: str | None = None
+    # "my cat tigger pic": the word right after an unnamed pet, which a later "tigger is my
+    # mums cat" may name to disown it
+    word_after: str | None = None
 
     def __post_init__(self) -> None:
         # "portugese", "español": the language under the name the claim kinds know
@@ -1476,6 +1479,9 @@ _JOB_PAIR: Final = frozenset({"occupation", "employer"})
 _WAS_AFTER = _rx(
     r"\W*(?:i\s+)?(?:was|were|used\s+to|formerly|previously|not\s+anymore|no\s+longer)\b"
 )
+
+
+_STOPPED_SLIP = re.compile(r"(?<=\w) (?=(?:no\s+wait|wait\s+no)\b)", re.IGNORECASE)
 
 
 def _said_in(hit: _Hit, seq: int) -> bool:
@@ -1909,6 +1915,9 @@ _NOT_A_NAME: Final = frozenset(
         " fri sat sun tomorrow tmrw yesterday weekend"
         # "my dog name is bruno": the name is said next
         " name names"
+        # Filipino English particles ("my stepdad pala", "my tito lang") and Nigerian "na"
+        # ("my own brother na chidi"): words of the sentence, never a name
+        " pala po lang naman daw ba nga talaga kasi na"
     )
 )
 # "my sister ola": a lower-case name after the noun, if it is not an English word
@@ -2380,10 +2389,12 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             names = names[:1]
         word = _MAYBE_PET_NAME.match(c, m.end()) if is_pet and not plural and not names else None
         maybe = word.group("name") if word and _may_name_later(word.group("name")) else None
+        after = _WORD_AFTER.match(c, m.end()) if is_pet and not plural and not names else None
         for hit in _with_names(kind, field_name, noun, names, (start, end)):
             hit.plural = plural and not names
             hit.phrase = True
             hit.maybe_name = maybe
+            hit.word_after = after.group(1).casefold() if after else None
             yield hit
         # "my wife and two kids", "my husband and our dog": the possessive reaches the next noun
         if (more := _AND_MORE.match(c, end)) is not None:
@@ -2393,8 +2404,12 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
 # "my gecko chili? his tank", "train my goldfish nugget to do that": a lower-case word that
 # ends the pet's phrase (see _Hit.maybe_name)
 _MAYBE_PET_NAME = re.compile(
-    r"\s+(?P<name>[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!?]|\s+(?:to|for|with|at|in|on|from)\b)"
+    r"\s+(?P<name>[a-z][a-z'’\-]{1,19})(?=\s*$|\s*[,.;!?]|\s+(?:to|for|with|at|in|on|from|without"
+    r"|through|into|onto|about|around|behind|under|near)\b)"
 )
+
+
+_WORD_AFTER = re.compile(r"\s+([a-z][a-z'’\-]{1,19})\b")
 
 
 def _may_name_later(word: str) -> bool:
@@ -7586,6 +7601,10 @@ def _rule_language_items(c: str, mask: int) -> Iterator[_Hit]:
             or (_PAST_LEARNING.search(item) and "since" not in item.casefold())
             # "my students are from vietnam and speak vietnamese": their subject carries on
             or (others and not _SELF_SUBJECT.search(item))
+            # "maybe next year i might start learning korean, and ...": an item of its own
+            # mood
+            or _HYPOTHETICAL.search(item, _PREFILTER.scan(item))
+            or _MODAL_LOWER.search(item, _PREFILTER.scan(item))
         ):
             others = others or bool(_OTHER_SPEAKER.search(item))
             pending, carried = [], None
@@ -8155,9 +8174,11 @@ _BUMPED_TO_TECH = _grx(
     r"(?:\b(?:i|we)(?:['’]ve|\s+have)?\s+|^\W*(?:(?:and|also|so|ok|okay|btw|oh|yep|yes|yeah"
     r"|yup|right|done)\W+)*"
     r"|(?<=,)\s*(?:and\s+)?)(?:just\s+|recently\s+|finally\s+|already\s+)?(?:bumped|upgraded"
-    r"|updated|moved|switched|migrated)\s+(?:(?:it|us|everything|the\s+(?:project|repo|app"
+    # ("nah not worth it. rolled back to node 20": the version gone back to)
+    r"|updated|moved|switched|migrated|downgraded|reverted|rolled\s+back|went\s+back)\s+"
+    r"(?:(?:it|us|everything|the\s+(?:project|repo|app"
     rf"|codebase))\s+)?to\s+(?:{_TECH_VERSION})",
-    "bumped upgraded updated moved switched migrated",
+    "bumped upgraded updated moved switched migrated downgraded reverted rolled went",
 )
 _TEST_RUNNERS = r"pytest|jest|vitest|mocha|unittest|rspec|junit|phpunit|minitest|ava|jasmine"
 # "we use postgres", "we're on django 4.2 btw and postgres": a database named without a version
@@ -9873,7 +9894,7 @@ _RELATION_FIXED = _grx(
     rf"(?P<new>{_REL_SURFACE})\b"
     # "oh wait sorry not my niece, my cousin": the relation said before, denied, then the right one
     rf"|^\W*(?:(?:oh|wait|sorry|no|ah|oops|lol)\W+)*not\s+(?:my|a|her|his)\s+(?P<old>{_REL_SURFACE})"
-    rf"\s*[,;.\-–—]?\s*(?:(?:she|he){_A}?s\s+|(?:she|he)\s+is\s+)?(?:my|a|an)\s+"
+    rf"\s*[,;.\-–—]?\s*(?:(?:she|he){_A}?s\s+|(?:she|he)\s+is\s+)?(?:(?:my|a|an)\s+|(?<=[,;.\-–—]\s))"
     rf"(?P<new2>{_REL_SURFACE})\b"
     # "sorry not my niece, my goddaughter": the relation denied, then what is no relative
     rf"|^\W*(?:(?:oh|wait|sorry|no|ah|oops|lol)\W+)*not\s+(?:my|a|her|his)\s+(?P<old2>{_REL_SURFACE})"
@@ -9881,6 +9902,70 @@ _RELATION_FIXED = _grx(
     rf"(?:god(?:daughter|son|child|mother|father)|friend|neighbou?r|colleague|coworker|student"
     rf"|pupil|patient|client|bestie|best\s+friend|flatmate|roommate)\b",
     "technically not",
+)
+# "its not my sister, its my friend's sister", "its ma'am's daughter bea not mine", "its her
+# husband and her kids not mine", Nigerian English "emeka na my friend's brother o": a relative
+# said before is someone else's
+_NOT_KIN_OWNER = (
+    r"(?:friend|mate|colleague|coworker|co-worker|neighbou?r|boss|flatmate|roommate|bestie"
+    r"|best\s+friend|cousin)"
+)
+_RELATIVE_DISOWNED = _grx(
+    rf"\bnot\s+(?:my|our)\s+(?P<rel>{_REL_SURFACE})(?![\w\-'’])(?!\s*(?:-|in\s+law))"
+    # ("its not my sisters fault": the fault is not hers)
+    rf"(?=\s*(?:$|[,.;:!?)]|\s+(?:lol|haha|tho|though|but|and|it{_A}?s|its|she{_A}?s|shes|he{_A}?s"
+    rf"|hes|she|he|either|any\s*more|at\s+all|btw|tbh|o|oo|sha|pala|po|actually|really)\b))"
+    rf"|\b(?:(?!(?:my|our|its|it{_A}s|thats|that{_A}s)\b)[a-z]+(?:{_A}[a-z]+)?{_A}?s|her|his|their)\s+"
+    rf"(?P<rel2>{_REL_SURFACE})(?:\s+(?P<name2>(?!and\b|not\b)[a-z][\w\-]*))?"
+    rf"(?:\s+and\s+(?:[a-z]+{_A}?s\s+|her\s+|his\s+|their\s+)?(?P<rel3>{_REL_SURFACE}))?"
+    rf"\s*,?\s+not\s+(?:mine|ours)\b"
+    rf"|\b(?P<name4>[a-z][\w\-]*)\s+(?:is|na|be)\s+(?:actually\s+|just\s+|only\s+)?(?:my|our)\s+"
+    rf"{_NOT_KIN_OWNER}(?:{_A}?s)\s+(?P<rel4>{_REL_SURFACE})\b",
+    "not is na be",
+)
+# "technically lily is my niece", "ramon is my stepdad pala, not tito": a relative held by name,
+# said to be another relation
+_RELATIVE_RELATION_NAMED = _grx(
+    rf"\b(?P<name>[a-z][\w\-]*)\s+(?:is|na|be)\s+(?:actually\s+|technically\s+|really\s+)?"
+    rf"(?:my|our)\s+(?P<rel>{_REL_SURFACE})(?![\w\-'’])",
+    "is na be",
+)
+# "well ex husband now, the divorce was finalised last year": the relative said before is an ex
+_EX_NOW = _grx(
+    rf"(?:^|[,.;!?]\s*)\W*(?:(?:well|oh|sorry|actually|technically|lol|ok|okay|so)\W+)*"
+    rf"(?:my\s+)?ex[\s\-]+(?P<rel>{_REL_SURFACE})(?:\s+now)?(?=\s*(?:$|[,.;!?]))",
+    "ex",
+)
+# "wait i said tom, its tim": a value said before, typed wrong, and the right one
+_SAID_X_ITS_Y = _grx(
+    rf"\bi\s+(?:said|wrote|typed|put)\s+(?P<old>[a-z][\w\-]*)\s*,?\s+"
+    rf"(?:it{_A}?s|its|it\s+is|should\s+be|i\s+meant|meant)\s+(?:(?:actually|really|just)\s+)?"
+    rf"(?!(?:not|now|a|an|the|my|our|that|this|wrong|right|fine)\b)(?P<new>[a-z][\w\-]*)\b",
+    "said wrote typed put",
+)
+# "tigger is actually my mums cat", "well shes not mine really lol, shes the landladys": a pet
+# said before is someone else's
+_PET_DISOWNED = _grx(
+    rf"\b(?P<name>[a-z][\w\-]*)\s+(?:is|na)\s+(?:actually\s+|really\s+|just\s+)?(?:my\s+)?"
+    rf"(?!(?:my|our)\b)[a-z]+(?:{_A}[a-z]+)?{_A}?s\s+(?P<species>{_PET_SURFACE})\b"
+    rf"|(?:^|[,.;!?]\s*|\b(?:well|oh|sorry|lol|ok|actually|but)\s+)"
+    rf"(?P<pron>she|he|it)(?:{_A}?s|\s+is)\s+not\s+(?:really\s+|actually\s+)?(?:mine|ours)\b",
+    "is na not",
+)
+# "oh shes a tortoise actually": the one pet said before is another animal, where a message
+# opens to put it right (never "..., hes a cat actually" of some other animal mid-message)
+_PET_SPECIES_ACTUALLY = _grx(
+    rf"^\W*(?:(?:well|oh|sorry|lol|ok|ah|oops|no|wait|haha)\W+)*(?:she|he|it)(?:{_A}?s|\s+is)\s+"
+    rf"(?:actually\s+an?\s+(?P<new>{_PET_SURFACE})|an?\s+(?P<new2>{_PET_SURFACE})\s+actually)\b",
+    "actually",
+)
+_KIN_CHANGED_BITS: Final = (
+    _RELATIVE_DISOWNED.bit
+    | _RELATIVE_RELATION_NAMED.bit
+    | _EX_NOW.bit
+    | _SAID_X_ITS_Y.bit
+    | _PET_DISOWNED.bit
+    | _PET_SPECIES_ACTUALLY.bit
 )
 _RELATION_REFINED = _rx(
     rf"\bmy\s+(?P<old>{_REL_SURFACE})\s*[-–—,(]\s*(?:well|or\s+rather|technically)\s+"
@@ -10760,6 +10845,7 @@ _ME_AND_MY = _rx(
 
 
 _SINGLE_QUOTED = re.compile(r"(?<!\w)['‘][^'‘’\n]{3,120}['’](?!\w)")
+_FIRST_PERSON_QUOTE = re.compile(r"(?:i|im|i['’]m|my|we|we['’]re|our)\s", re.IGNORECASE)
 
 
 def _material_spans(text: str, mask: int) -> list[tuple[int, int]]:
@@ -12136,6 +12222,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 event = msgspec.structs.replace(event, text=_squeezed(event.text))
             if "(" in event.text and (said := _unbracketed_levels(event.text)) != event.text:
                 event = msgspec.structs.replace(event, text=said)
+            # "im a line cook no wait sous chef now": a slip stopped without a comma reads as
+            # one stopped with it (one character for one: offsets still point into the text)
+            if (
+                "wait" in event.text
+                and (marked := _STOPPED_SLIP.sub(",", event.text)) != event.text
+            ):
+                event = msgspec.structs.replace(event, text=marked)
             text = self._note_text = event.text
             mask = _PREFILTER.scan(text)
             corrected = (
@@ -12151,6 +12244,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._species_agreed(event, m, hits) or corrected
             if mask & _RELATION_FIXED.bit and (m := _RELATION_FIXED.search(text, mask)):
                 corrected = self._relation_fixed(event, m, hits) or corrected
+            if mask & _KIN_CHANGED_BITS:
+                corrected = self._kin_changed(event, hits, mask) or corrected
             if mask & _FLUENT_STRETCH.bit and (m := _FLUENT_STRETCH.search(text, mask)):
                 corrected = self._level_walked_back(event, m, hits) or corrected
             if mask & _ORG_NOW.bit and (m := _ORG_NOW.search(text, mask)):
@@ -14198,18 +14293,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         """ "but 'my son is celiac' maybe too personal?": words in single quotes are quoted
         (here from the draft the user is checking), not said; "on my colleagues laptop (node
         18.17, npm 9.6)": a parenthesis after another's thing says what that thing is."""
-        for reason, spans in (
-            ("quoted", [m.span() for m in _SINGLE_QUOTED.finditer(event.text)]),
-            ("third_party", [m.span("paren") for m in _ANOTHERS_THING_PAREN.finditer(event.text)]),
-        ):
-            if spans:
-                self._drop_said_here(
-                    event,
-                    hits,
-                    "",
-                    reason,
-                    _cited_inside(spans),
-                )
+        quoted = [m.span() for m in _SINGLE_QUOTED.finditer(event.text)]
+        if quoted:
+            # ("hugh grant goes 'i live in notting hill'": the clause is cited from its start,
+            # and the words that state the home are someone's first person, quoted; never a
+            # value in quotes, "our development branch is 'desarrollo'")
+            spoken = [(a, b) for a, b in quoted if _FIRST_PERSON_QUOTE.match(event.text, a + 1)]
+            self._drop_said_here(
+                event,
+                hits,
+                "",
+                "quoted",
+                lambda hit, said: (
+                    any(a <= hit.evidence[0][1] < b for a, b in quoted)
+                    or any(a < hit.stated_end <= b for a, b in spoken)
+                ),
+            )
+        theirs = [m.span("paren") for m in _ANOTHERS_THING_PAREN.finditer(event.text)]
+        if theirs:
+            self._drop_said_here(event, hits, "", "third_party", _cited_inside(theirs))
 
     def _theirs_not_ours(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
         """In a session on someone else's project ("helping my friend giulia w/ her side
@@ -14873,6 +14975,117 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         new = _Hit("relationship", {**held[-1].values, "relation": new_relation}, None)
         self._replace(held[-1], new, hits, event.seq, m.span("new" if m.group("new") else "new2"))
         return True
+
+    def _kin_changed(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
+        """A relative said in an earlier message, put right by a later one: disowned ("its not
+        my sister, its my friend's sister"), an ex now ("well ex husband now"), another relation
+        by name ("technically lily is my niece"), or a name typed wrong ("i said tom, its
+        tim", any value said before). Only claims of earlier messages move."""
+        text, changed = event.text, False
+
+        def earlier(
+            relation: str | None, name: str | None = None, strict: bool = True
+        ) -> list[_Hit]:
+            # (not strict: "its ma'am's daughter bea not mine" disowns "my daughter" unnamed too)
+            return [
+                h
+                for h in _said_before(hits, [], event.seq)
+                if h.kind == "relationship"
+                and (relation is None or h.values.get("relation") == relation)
+                and (
+                    name is None
+                    or (h.values.get("name") or "").casefold() == name.casefold()
+                    or (not strict and not h.values.get("name"))
+                )
+            ]
+
+        if mask & _RELATIVE_DISOWNED.bit:
+            for m in _RELATIVE_DISOWNED.finditer(text, mask):
+                name = m.group("name2") or m.group("name4")
+                # "its her mum house not mine": the house is not the user's, the mum is not named
+                if m.group("name2") and is_common_word(name.casefold()) and not is_word_name(name):
+                    continue
+                for group in ("rel", "rel2", "rel3", "rel4"):
+                    if not m.group(group):
+                        continue
+                    relation = _normal("relationship", "relation", m.group(group))
+                    held = earlier(relation, name if group != "rel3" else None, group == "rel4")
+                    for hit in held:
+                        self._take_back(hit, hits, event.seq, m.span(group))
+                        changed = True
+        if mask & _EX_NOW.bit:
+            for m in _EX_NOW.finditer(text, mask):
+                for hit in earlier(_normal("relationship", "relation", m.group("rel"))):
+                    self._take_back(hit, hits, event.seq, m.span("rel"))
+                    changed = True
+        if mask & _RELATIVE_RELATION_NAMED.bit:
+            for m in _RELATIVE_RELATION_NAMED.finditer(text, mask):
+                relation = _normal("relationship", "relation", m.group("rel"))
+                if relation is None:
+                    continue
+                for hit in earlier(None, m.group("name")):
+                    if hit.values.get("relation") != relation:
+                        new = _Hit("relationship", {**hit.values, "relation": relation})
+                        self._replace(hit, new, hits, event.seq, m.span())
+                        changed = True
+        if mask & _PET_DISOWNED.bit:
+            for m in _PET_DISOWNED.finditer(text, mask):
+                pets = [h for h in _said_before(hits, [], event.seq) if h.kind == "pet"]
+                if m.group("pron"):
+                    # the pet of the latest message that said one, if it said only one
+                    latest = max((h.evidence[-1][0] for h in pets), default=None)
+                    pets = [h for h in pets if h.evidence[-1][0] == latest]
+                    pets = pets if len(pets) == 1 else []
+                else:
+                    species = _normal("pet", "species", m.group("species"))
+                    name = m.group("name").casefold()
+                    pets = [
+                        h
+                        for h in pets
+                        if h.values.get("species") == species
+                        and name
+                        in (
+                            (h.values.get("name") or "").casefold(),
+                            (h.maybe_name or "").casefold(),
+                            h.word_after,
+                        )
+                    ]
+                for hit in pets:
+                    self._take_back(hit, hits, event.seq, m.span())
+                    changed = True
+        if mask & _PET_SPECIES_ACTUALLY.bit and (m := _PET_SPECIES_ACTUALLY.search(text, mask)):
+            species = _normal("pet", "species", m.group("new") or m.group("new2"))
+            pets = [h for h in _said_before(hits, [], event.seq) if h.kind == "pet"]
+            if species is not None and len(pets) == 1 and pets[0].values.get("species") != species:
+                new = _Hit("pet", {**pets[0].values, "species": species})
+                new.maybe_name = pets[0].maybe_name
+                self._replace(
+                    pets[0], new, hits, event.seq, m.span("new" if m.group("new") else "new2")
+                )
+                changed = True
+        if mask & _SAID_X_ITS_Y.bit:
+            for m in _SAID_X_ITS_Y.finditer(text, mask):
+                old, typed = m.group("old").casefold(), m.group("new")
+                for hit in _said_before(hits, [], event.seq):
+                    field_name = next(
+                        (
+                            f
+                            for f, v in hit.values.items()
+                            if f != "polarity" and v and v.casefold() == old
+                        ),
+                        None,
+                    )
+                    if field_name is None or _normal(hit.kind, field_name, typed) is None:
+                        continue
+                    value = (
+                        typed[:1].upper() + typed[1:]
+                        if hit.values[field_name][:1].isupper()
+                        else typed
+                    )
+                    new = _Hit(hit.kind, {**hit.values, field_name: value})
+                    self._replace(hit, new, hits, event.seq, m.span("new"))
+                    changed = True
+        return changed
 
     def _species_fixed(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> bool:
         """ "my hamster nibbles" then "nibbles is a gerbil not a hamster": the pet held as the

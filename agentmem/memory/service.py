@@ -424,14 +424,16 @@ class FormationService:
             deferred = max(0, len(fresh) - MAX_CANDIDATES)
             if deferred:
                 rejected["over_limit"] += deferred
-            # written in the order the user said them, so a later statement supersedes; within
+            # written in the order the user said them, each at the latest message that states
+            # it, so a later statement supersedes ("were on node 20", "bumped to node 22",
+            # "rolled back to node 20": 20 is said last); within
             # one message in the extractor's order, never restatements first (a consolidation
             # run again over "i work at TCS ... now i have joined Infosys" must not let the TCS
             # it superseded win back because Infosys is by then the held belief)
             said_order = {key: index for index, key in enumerate(accepted)}
             chosen = sorted(
                 confirmations + fresh[:MAX_CANDIDATES],
-                key=lambda item: (item[0].evidence[0].seq, said_order[claim_key(item[0].claim)]),
+                key=lambda item: (item[0].evidence[-1].seq, said_order[claim_key(item[0].claim)]),
             )
             retracted = getattr(self.extractor, "retracted", None)
             taken_back = (
