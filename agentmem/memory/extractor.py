@@ -2389,12 +2389,12 @@ def _rule_possessive(c: str, mask: int) -> Iterator[_Hit]:
             names = names[:1]
         word = _MAYBE_PET_NAME.match(c, m.end()) if is_pet and not plural and not names else None
         maybe = word.group("name") if word and _may_name_later(word.group("name")) else None
-        after = _WORD_AFTER.match(c, m.end()) if is_pet and not plural and not names else None
+        next_word = _WORD_AFTER.match(c, m.end()) if is_pet and not plural and not names else None
         for hit in _with_names(kind, field_name, noun, names, (start, end)):
             hit.plural = plural and not names
             hit.phrase = True
             hit.maybe_name = maybe
-            hit.word_after = after.group(1).casefold() if after else None
+            hit.word_after = next_word.group(1).casefold() if next_word else None
             yield hit
         # "my wife and two kids", "my husband and our dog": the possessive reaches the next noun
         if (more := _AND_MORE.match(c, end)) is not None:
@@ -15053,14 +15053,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 for hit in pets:
                     self._take_back(hit, hits, event.seq, m.span())
                     changed = True
-        if mask & _PET_SPECIES_ACTUALLY.bit and (m := _PET_SPECIES_ACTUALLY.search(text, mask)):
-            species = _normal("pet", "species", m.group("new") or m.group("new2"))
+        if mask & _PET_SPECIES_ACTUALLY.bit and (fixed := _PET_SPECIES_ACTUALLY.search(text, mask)):
+            species = _normal("pet", "species", fixed.group("new") or fixed.group("new2"))
             pets = [h for h in _said_before(hits, [], event.seq) if h.kind == "pet"]
             if species is not None and len(pets) == 1 and pets[0].values.get("species") != species:
                 new = _Hit("pet", {**pets[0].values, "species": species})
                 new.maybe_name = pets[0].maybe_name
                 self._replace(
-                    pets[0], new, hits, event.seq, m.span("new" if m.group("new") else "new2")
+                    pets[0],
+                    new,
+                    hits,
+                    event.seq,
+                    fixed.span("new" if fixed.group("new") else "new2"),
                 )
                 changed = True
         if mask & _SAID_X_ITS_Y.bit:
@@ -15079,7 +15083,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         continue
                     value = (
                         typed[:1].upper() + typed[1:]
-                        if hit.values[field_name][:1].isupper()
+                        if (hit.values[field_name] or "")[:1].isupper()
                         else typed
                     )
                     new = _Hit(hit.kind, {**hit.values, field_name: value})
