@@ -9867,3 +9867,71 @@ def test_a_language_item_of_its_own_mood_is_not_learnt(tmp_path: Path) -> None:
             ),
         ),
     )
+
+
+def test_a_takeback_right_after_an_ask_takes_back_the_ask(tmp_path: Path) -> None:
+    # "never mind" after a question in the same message drops the question, not the facts the
+    # message before stated
+    formed = _formed(
+        tmp_path / "ask",
+        "im a welder in sunderland",
+        "any cheap gyms open late. oh never mind, ill ask around",
+    )
+    assert "user works as a welder" in formed and "user lives in sunderland" in formed, formed
+    formed = _formed(
+        tmp_path / "question",
+        "the bus from my flat in salford takes ages, is the tram quicker?",
+        "ok forget that lol, different thing: a haiku about rain",
+    )
+    assert "user lives in salford" in formed, formed
+    _forms_nothing(
+        tmp_path, (("a nickname dropped", ("call me Jojo", "hmm forget that, keep it formal")),)
+    )
+
+
+def test_a_pet_named_before_the_animal_and_a_name_given_whole(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "pet",
+        "moved flats last month, still got pickle the guinea pig tho, is she lonely?",
+    )
+    assert any(s.endswith("guinea pig named pickle") for s in formed), formed
+    formed = _formed(
+        tmp_path / "whole",
+        "hi im Thao, need a bike shop near me",
+        "sorry, full name is better for the form. Tran Thao",
+    )
+    assert "user's name is tran thao" in formed, formed
+
+
+def test_a_firm_of_several_lower_case_words_is_not_cut_to_its_first(tmp_path: Path) -> None:
+    for text in ("i work at anglian water, office is in peterborough", "i work at scottish water"):
+        formed = _formed(tmp_path / text[-8:], text)
+        assert not any(s.endswith(("works at anglian", "works at scottish")) for s in formed), (
+            formed
+        )
+
+
+def test_tastes_said_in_general_and_put_right_straight_away(tmp_path: Path) -> None:
+    formed = _formed(tmp_path / "general", "i prefer tables in general, long paragraphs lose me")
+    assert any(s.endswith("prefers tables") for s in formed), formed
+    formed = _formed(
+        tmp_path / "fix", "i love cozy games.. sorry autocorrect, i meant horror games"
+    )
+    assert _replaced(formed, "horror games", "cozy games"), formed
+
+
+def test_nigerian_english_resume_for_a_new_employer(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "resume",
+                (
+                    "i dey work for Zenith Bank as teller",
+                    "i don resume for Sterling Bank now as loan officer",
+                ),
+                "sterling bank",
+                "zenith bank",
+            ),
+        ),
+    )

@@ -70,6 +70,7 @@ from agentmem.memory.markers import (
     conjunct_start,
     fold,
     injection_marker,
+    is_request,
     other_subject_next,
     still_fragment,
     transient_marker,
@@ -88,7 +89,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/88"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/89"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1305,6 +1306,9 @@ _RETRACTION = _grx(
     r"|i\s+(?:said|told|typed|wrote|got)\s+(?:(?:that|it|you)\s+)?wrong(?:ly)?"
     # "oh wait ignore all that, this form is for my friend"
     r"|(?:ignore|forget|scratch|disregard)\s+all\s+(?:of\s+)?(?:that|this|the\s+above)"
+    # "actually nah forget that, dont call me anything" (never "dont forget that")
+    r"|(?<!don't\s)(?<!dont\s)(?<!don’t\s)(?<!not\s)(?<!never\s)(?<!wont\s)(?<!won't\s)"
+    r"(?<!to\s)forget\s+that(?=\s*(?:$|[,.;!?])|\s+(?:lol|haha|pls|please|sorry)\b)"
     # "ah wait sorry none of that is me lol, its my flatmates application"
     r"|none\s+of\s+(?:that|this|it)\s+(?:is|was|are|were)\s+(?:me|mine|about\s+me|my\s+\w+))\b"
     # "im vegetarian" then "ok well, not yet lol, im going vegetarian from january": not yet
@@ -1318,7 +1322,7 @@ _RETRACTION = _grx(
     r"|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)\b"
     rf"|{_JOKE_OPENS}",
     words="misspoke meant scratch never nevermind ignore disregard wrong not wait correction take"
-    " mistake typo mixed mean autocorrect no scrap only wrongly just none jk kidding joking",
+    " forget mistake typo mixed mean autocorrect no scrap only wrongly just none jk kidding joking",
 )
 # ... the takebacks that deny what was said, and a claim someone other than the user made
 _DENIED_CLAIM = _rx(rf"(?:{_THAT_WAS})?{_WRONG}|not\s+true")
@@ -1326,6 +1330,25 @@ _OTHERS_CLAIM = _rx(
     r"\b(?!(?:i|ive|ve|have|had|we)\b)[a-z]+\s+(?:also\s+|just\s+)?(?:said|says|saying|claims?"
     r"|claimed|claiming|wrote|writes|thinks|reckons|insists?|insisted)\b"
 )
+# ("whats a good gym. oh never mind": the words that open the takeback's sentence)
+_OPENING_WORDS_AT_END = _rx(
+    r"(?:[\s,]*\b(?:oh|ah|ok|okay|hmm+|wait|sorry|lol|haha|actually|nah|no|um+|uh|ugh)\b)*[\s,]*$"
+)
+
+
+def _asked_just_before(text: str, at: int) -> bool:
+    """Whether the sentence right before ``at`` in ``text`` (in the same message) asks the
+    assistant for something."""
+    head = _OPENING_WORDS_AT_END.sub("", text[:at])
+    if not head:
+        return False
+    if head.endswith("?"):
+        return True
+    start = max(head.rfind(c, 0, len(head) - 1) for c in ".!?\n") + 1
+    said = head[start:].strip(" .!")
+    return is_request(said) or _INTERROGATIVE_START.pattern.match(said) is not None
+
+
 _IDEA_BEFORE = _rx(
     r"\b(?:i\s+was\s+(?:thinking|going\s+to|planning|gonna|about\s+to)|i\s+(?:thought|wanted"
     r"|planned)|my\s+(?:idea|plan)\s+was|how\s+about|what\s+about|maybe)\b"
@@ -4840,12 +4863,14 @@ _OCCUPATION = [
     # "Just started at Grant Thornton last week as an audit senior"
     _grx(
         rf"(?:^\W*|,\s*|\bi(?:{_A}ve|\s+have|\s+am|\s+have\s+now)?\s+|{_LEFT_AND})"
-        rf"(?:(?:also|just|recently|finally|officially)\s+)*(?:started|joined)\s+(?:at\s+)?"
+        rf"(?:(?:also|just|recently|finally|officially)\s+)*(?:started|joined"
+        # (Nigerian English "i don resume for Access Bank now as relationship manager")
+        rf"|don\s+resume\s+(?:for|at))\s+(?:at\s+)?"
         rf"(?P<org>{_ORG})(?:\s+(?:last|this)\s+\w+|\s+in\s+\w+|\s+(?:\w+\s+)?\w+\s+ago"
-        rf"|\s+on\s+\w+|\s+from\s+(?:last\s+)?\w+(?:\s+only)?)?"
+        rf"|\s+on\s+\w+|\s+from\s+(?:last\s+)?\w+(?:\s+only)?|\s+now)?"
         rf"\s+as\s+(?:a\s+|an\s+)?"
         rf"(?P<role>{_ROLE}){_ROLE_END}",
-        "started joined",
+        "started joined resume",
     ),
     # "also started at Safaricom this week, finance analyst", "i started at bosch in september,
     # firmware engineer, in the feuerbach site": the title set after the new workplace
@@ -5470,9 +5495,9 @@ _EMPLOYER = [
         rf"(?:(?:also|just|recently|now|finally|officially)\s+)*"
         rf"(?:started\s+(?:a\s+new\s+job\s+"
         rf"|a\s+job\s+|working\s+|my\s+new\s+job\s+)?(?:at|with|for)|joined|joining"
-        # Nigerian English "i resumed at Flutterwave last week"
-        rf"|resumed\s+(?:work\s+)?at)\s+(?P<org>{_ORG})",
-        "started joined joining resumed",
+        # Nigerian English "i resumed at Flutterwave last week", "i don resume for Access Bank"
+        rf"|resumed\s+(?:work\s+)?at|don\s+resume\s+(?:work\s+)?(?:at|for))\s+(?P<org>{_ORG})",
+        "started joined joining resumed resume",
     ),
     _grx(
         rf"(?<!quit\s)(?<!left\s)(?<!lost\s)(?<!from\s)"
@@ -5859,6 +5884,18 @@ _COUNTRY_AFTER = re.compile(
 
 
 _NEXT_TWO_WORDS = re.compile(r"\s+([\w&'’.\-]+)(?:\s+[\w&'’.\-]+)?")
+_NEXT_WORD_AFTER_ORG = re.compile(r"\s+([a-z]+)\b")
+# what may follow a one-word workplace in chat without being part of its name
+_RUNS_ON_AFTER_ORG: Final = frozenset(
+    _words(
+        "as and or but now since for in on at with from to of by about after before until till"
+        " today yesterday tomorrow tonight lol btw tho though rn so because cos coz where which"
+        " who when while full part remote these this that last next every already still too"
+        " also the a an my our its is was are were it i we they he she you u then there here"
+        " mostly mainly currently right haha lmao ok okay pls thanks thx ty not no yet again"
+        " just only even atm fyi tbh idk imo if than like"
+    )
+)
 _NAME_LINKS: Final = frozenset({"&", "and", "n", "of"})
 _NAME_PARTICLES: Final = frozenset(_words("de do da dos das del di of"))
 _INSTITUTION_FIRST_WORD = re.compile(_INSTITUTION_FIRST)
@@ -5978,6 +6015,15 @@ def _org(org: str, after: str, before: str = "") -> str | None:
         # "i work mornings at kowalskis bakery": a business named with what it is
         if (kind := _BUSINESS_AFTER.match(after)) is not None:
             return f"{org[:1].upper() + org[1:]} {kind.group(1).title()}"
+        # "i work at scottish widows": a lower-case word running on into a noun is the first
+        # word of a firm's name no list knows; alone it would be a wrong name
+        if (
+            (nxt := _NEXT_WORD_AFTER_ORG.match(after)) is not None
+            and (word := nxt.group(1)) not in _RUNS_ON_AFTER_ORG
+            and is_common_word(word)
+            and not word.endswith(("ing", "ly", "ed"))
+        ):
+            return None
         return org[:1].upper() + org[1:]
     if not _entity_ok(org, after) or not any(ch.isupper() for ch in org.split()[0]):
         return None
@@ -6780,7 +6826,9 @@ _PREF_HEAD = _grx(
 _QUALIFIED = _rx(
     r"\s*[\w'\-]+ing\s+(?:at|in|on|during|after|before|with|without|when|alone|late|early)\b"
     # "i hate small talk in elevators", "pineapple on pizza": a noun and where or how it comes
-    r"|\s*[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|at|during)\s+(?!all\b)(?:the\s+)?[a-z]+s?(?=\s*(?:$|[,.;!?)]|\s+"
+    # ("i prefer bullet points in general": how widely, not where)
+    r"|\s*[a-z]+(?:\s+[a-z]+)?\s+(?:in|on|at|during)\s+(?!all\b|general\b)(?:the\s+)?[a-z]+s?"
+    r"(?=\s*(?:$|[,.;!?)]|\s+"
     r"(?:so|but|because|and|or|btw|lol|tbh|haha|anyway)\b))"
 )
 _HOW_MUCH = _rx(
@@ -9335,6 +9383,25 @@ def _rule_pets_listed(c: str, mask: int) -> Iterator[_Hit]:
 
 # "need a short insta bio. bristol based illustrator", "a porto-based translator": where the
 # user is based and what they do, said as one title
+# "still got bean the guinea pig tho", "we have rex the beagle and two cats": a pet the user
+# has, named before "the" and its animal
+_NAME_THE_PET = _grx(
+    rf"(?:\b(?:i|we)(?:{_A}ve|\s+have)?\s+|(?:^|[,.;!?]\s*|\b(?:but|and|so|tho)\s+))"
+    rf"(?:still\s+|also\s+|now\s+)?(?:have|got|own|has)\s+(?:got\s+)?"
+    rf"(?P<name>[A-Za-z][a-z\-]{{1,19}})\s+the\s+(?:(?:old|little|wee|big|baby|new|rescue|fat"
+    rf"|lazy|grumpy)\s+)?(?P<species>{_PET_SURFACE})\b",
+    "have got own has",
+)
+
+
+def _rule_name_the_pet(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _NAME_THE_PET.finditer(c, mask):
+        name, species = m.group("name"), _normal("pet", "species", m.group("species"))
+        if species is None or not _pet_name_ok(name) or name.casefold() in _NOT_A_NOUN:
+            continue
+        yield _Hit("pet", {"species": species, "name": name.title()}, m.span())
+
+
 _PLACE_BASED_ROLE = _grx(
     # (never another's: "my sister is a leeds based nurse")
     rf"(?:(?:^\W*|(?<=[.!?;])\s*)(?:(?:a|an)\s+)?|\b(?:im|i{_A}m|i\s+am)\s+(?:a|an)\s+)"
@@ -9365,6 +9432,7 @@ _ME_FOR_MY = re.compile(
 _RULES: Final = (
     (_rule_based_role, _PLACE_BASED_ROLE.bit),
     (_rule_pets_listed, _PETS_LISTED.bit),
+    (_rule_name_the_pet, _NAME_THE_PET.bit),
     (_rule_possessive, _POSSESSIVE.bit),
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_mine_is, _MINE_IS.bit),
@@ -9783,7 +9851,7 @@ _FILLER = (
 # the laughs and asides chat puts after a value, never part of it
 _CHAT_TAIL = r"(?:lol|lmao|haha\w*|hehe\w*|btw|pls|plz|xd|rn)\b"
 _SELF_CORRECTION = _rx(
-    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.\s*|\s+)"
+    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.?\s*|\s+)"
     # ("the api port is 8000, ah no sorry, 8080")
     rf"(?:(?:ah|oh|um|erm|uh|hmm)\W+(?=no\b|sorry\b|wait\b))?(?:"
     # "deploy target is fly.io. sorry no, i mean render"
@@ -9801,7 +9869,7 @@ _SELF_CORRECTION = _rx(
     r"|(?:sorry|oops)\W+no(?=\s*,)"
     # "my dog Rolo - sorry autocorrect, Rollo": the slip's cause is named, then the value
     r"|(?:sorry|oops|ugh)\W+(?:(?:stupid|damn|dumb)\s+)?(?:autocorrect|auto-correct|typo"
-    r"|spell\s*check|my\s+phone|keyboard)(?:\W+(?:it['’]?s|its))?"
+    r"|spell\s*check|my\s+phone|keyboard)(?:\W+(?:it['’]?s|its|i\s+meant|i\s+mean))?"
     # "i work at deloitte, sorry i meant kpmg"
     r"|(?:sorry|sry|oops)\W+i\s+meant(?!\s+to\b)"
     r"|(?:sorry|oops)(?!\W+(?:(?:stupid|damn|dumb)\s+)?(?:autocorrect|auto-correct|typo|spell"
@@ -9958,6 +10026,12 @@ _PET_SPECIES_ACTUALLY = _grx(
     rf"^\W*(?:(?:well|oh|sorry|lol|ok|ah|oops|no|wait|haha)\W+)*(?:she|he|it)(?:{_A}?s|\s+is)\s+"
     rf"(?:actually\s+an?\s+(?P<new>{_PET_SURFACE})|an?\s+(?P<new2>{_PET_SURFACE})\s+actually)\b",
     "actually",
+)
+# "its Lan not Lane. Nguyen Lan": the user's name just said, then given whole as a sentence
+# of its own at the end of the message
+_WHOLE_NAME_LAST = re.compile(
+    r"(?:^|[.!?]\s+)(?P<full>(?-i:[A-Z][a-z'’\-]+)(?:\s+(?-i:[A-Z][a-z'’\-]+)){1,2})"
+    r"(?:\s+(?:btw|lol|haha|pls|please))?\s*[.!]*\s*$"
 )
 _KIN_CHANGED_BITS: Final = (
     _RELATIVE_DISOWNED.bit
@@ -12246,6 +12320,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._relation_fixed(event, m, hits) or corrected
             if mask & _KIN_CHANGED_BITS:
                 corrected = self._kin_changed(event, hits, mask) or corrected
+            if hits and (full_name := _WHOLE_NAME_LAST.search(text)) is not None:
+                corrected = (
+                    self._whole_name_given(event, full_name, hits, previous_seq) or corrected
+                )
             if mask & _FLUENT_STRETCH.bit and (m := _FLUENT_STRETCH.search(text, mask)):
                 corrected = self._level_walked_back(event, m, hits) or corrected
             if mask & _ORG_NOW.bit and (m := _ORG_NOW.search(text, mask)):
@@ -12298,6 +12376,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     text,
                     max(text.rfind(c, 0, retraction.start()) for c in ".!?\n") + 1,
                     retraction.start(),
+                )
+                # "whats a good gym near me. oh never mind, ill google": the ask just before
+                # it is what it takes back
+                and not _asked_just_before(text, retraction.start())
+                # "... is the train from syokimau faster?" / "ok forget that lol": the question
+                # is dropped, not what it said on the way
+                and not (
+                    retraction.group().casefold().startswith("forget") and "?" in previous_text
                 )
             ):
                 # "ignore all that" takes back the whole previous message, whatever it names
@@ -14975,6 +15061,26 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         new = _Hit("relationship", {**held[-1].values, "relation": new_relation}, None)
         self._replace(held[-1], new, hits, event.seq, m.span("new" if m.group("new") else "new2"))
         return True
+
+    def _whole_name_given(
+        self, event: EpisodeEvent, whole: re.Match[str], hits: list[_Hit], previous: int | None
+    ) -> bool:
+        """ "its Lan not Lane. Nguyen Lan": the user's name, said in part in this message or the
+        one before, given whole as the message's last sentence."""
+        words = whole.group("full").casefold().split()
+        changed = False
+        for hit in [h for h in hits if h.kind == "name"]:
+            held = (hit.values.get("name") or "").casefold().split()
+            if (
+                held
+                and hit.evidence[-1][0] in (event.seq, previous)
+                and len(held) < len(words)
+                and all(w in words for w in held)
+            ):
+                new = _Hit("name", {"name": whole.group("full")})
+                self._replace(hit, new, hits, event.seq, whole.span("full"))
+                changed = True
+        return changed
 
     def _kin_changed(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
         """A relative said in an earlier message, put right by a later one: disowned ("its not
