@@ -9381,8 +9381,6 @@ def _rule_pets_listed(c: str, mask: int) -> Iterator[_Hit]:
     yield from _with_names("pet", "species", species, [n.title() for n in names], m.span())
 
 
-# "need a short insta bio. bristol based illustrator", "a porto-based translator": where the
-# user is based and what they do, said as one title
 # "still got bean the guinea pig tho", "we have rex the beagle and two cats": a pet the user
 # has, named before "the" and its animal
 _NAME_THE_PET = _grx(
@@ -9402,6 +9400,8 @@ def _rule_name_the_pet(c: str, mask: int) -> Iterator[_Hit]:
         yield _Hit("pet", {"species": species, "name": name.title()}, m.span())
 
 
+# "need a short insta bio. bristol based illustrator", "a porto-based translator": where the
+# user is based and what they do, said as one title
 _PLACE_BASED_ROLE = _grx(
     # (never another's: "my sister is a leeds based nurse")
     rf"(?:(?:^\W*|(?<=[.!?;])\s*)(?:(?:a|an)\s+)?|\b(?:im|i{_A}m|i\s+am)\s+(?:a|an)\s+)"
