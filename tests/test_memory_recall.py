@@ -9935,3 +9935,16 @@ def test_nigerian_english_resume_for_a_new_employer(tmp_path: Path) -> None:
             ),
         ),
     )
+
+
+def test_what_i_love_is_said_not_asked(tmp_path: Path) -> None:
+    # a pseudo-cleft opens with "what" and asks nothing; a hedge before "but" does not reach it
+    _forms_each(
+        tmp_path,
+        (
+            ("cleft", "what i really love is pho, any good place nearby?", "likes pho"),
+            ("after a hedge", "rice is ok i suppose but what i love is injera", "likes injera"),
+            ("not liking", "i am not liking okra at all, it is slimy for me", "dislikes okra"),
+        ),
+    )
+    _forms_nothing(tmp_path, (("a question", "what do i love more, tea or coffee?"),))

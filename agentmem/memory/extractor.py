@@ -89,7 +89,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/89"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/90"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -687,6 +687,10 @@ _CLAUSE_SEP = _grx(
     rf"|,?\s+so\s+(?=(?:it{_A}?s|its|that{_A}?s|thats|is\s+(?:it|that)|does|do|should|can"
     # "but our minSdk is 24 so why??"
     rf"|would|why|what|how|where|which)\b)"
+    # "pasta is fine i guess but what i really love is ramen": what the user loves after the
+    # hedge is a statement of its own
+    rf"|,?\s+but\s+(?=what\s+i\s+(?:really\s+|truly\s+|actually\s+)?(?:love|like|hate|enjoy"
+    rf"|adore|prefer|dislike|know|do|am)\b)"
     # "I was working in Infosys since 2019 only but from last month I have joined TCS"
     rf"|,?\s+but\s+(?=(?:from|since|as\s+of)\s+[^,.;]{{0,30}}?\b(?:i|i{_A}?m|im|we|we{_A}?re)\s)"
     # "used to live in oslo but moved to bergen", "in nairobi till thursday but home is kampala"
@@ -804,7 +808,11 @@ _QUESTION_TAG = _rx(
 _INTERROGATIVE_START = _grx(
     r"^\W*(?:(?:so|and|but|ok|okay|well|hmm|also|then)\W+)*"
     r"(?:should|would|could|can|do|does|did|is|are|am|was|were(?=\s+(?:you|u|they|we|there|these"
-    r"|those|the|it|all|any|your)\b)|will|shall|what|where|when|why"
+    r"|those|the|it|all|any|your)\b)|will|shall|where|when|why"
+    # ("what i really love is ramen": a statement that opens with "what", no question)
+    r"|what(?!\s+i\s+(?:really\s+|truly\s+|actually\s+)?(?:love|like|hate|enjoy|adore|miss"
+    r"|prefer|dislike|detest|loathe|can['’]?t\s+stand)(?:\s+(?:most|the\s+most|more))?\s+"
+    r"(?:is|are)\b)"
     r"|how|who|which|whom|whose|have|has|must|might|may|isn't|aren't|don't|doesn't"
     # "whats line length 88 mean exactly": a question typed without its apostrophe or mark
     r"|whats|what's|hows|how's|wheres|where's|whys|why's)\b",
@@ -6550,6 +6558,18 @@ _PREFERENCE = [
             rf"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
             rf"(?=\s*(?:$|[,.;!?]|(?:tho|though|lol|tbh|at\s+all|either|so|but|and)\b))",
             "liked get",
+        ),
+    ),
+    # non-native "i am not liking cilantro at all, it taste like soap for me": the present
+    # continuous of a lasting dislike
+    (
+        "dislikes",
+        _grx(
+            rf"\b(?:i{_A}?m|im|i\s+am)\s+(?P<verb>not\s+(?:at\s+all\s+)?liking)\s+"
+            rf"(?!(?:it|that|this|them|him|her|the|a|an|my|your|how|what|when|where)\b)"
+            rf"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+            rf"(?=\s*(?:$|[,.;!?]|(?:tho|though|lol|at\s+all|either|so|but|and|much|very)\b))",
+            "liking",
         ),
     ),
     # "i always go for aisle seats": what the user picks whenever there is a choice
