@@ -9948,3 +9948,32 @@ def test_what_i_love_is_said_not_asked(tmp_path: Path) -> None:
         ),
     )
     _forms_nothing(tmp_path, (("a question", "what do i love more, tea or coffee?"),))
+
+
+def test_a_value_called_wrong_and_the_right_one_said_straight_after(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            ("typo", ("we live in durham", "durham was a typo, its dorking"), "dorking", "durham"),
+            (
+                "the kind named",
+                (
+                    "i work in Wipro as analyst",
+                    "sorry, company name i told is wrong, it is HCL only",
+                ),
+                "hcl",
+                "wipro",
+            ),
+        ),
+    )
+
+
+def test_the_days_work_after_a_comma_keeps_its_own_time(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("welder", "i work as a welder, did 6 gates today and my back is done", "welder"),
+            ("nurse", "im a midwife, delivered 3 babies this week, any foot cream tips", "midwife"),
+        ),
+    )
+    _forms_nothing(tmp_path, (("a visit", "im in lisbon, saw a fado show today"),))

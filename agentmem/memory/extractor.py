@@ -58,6 +58,7 @@ from agentmem.memory.lexicon import (
     multi_word_employers,
 )
 from agentmem.memory.markers import (
+    DAYS_WORK_AFTER_COMMA,
     HOME_NOUNS,
     IT_DID,
     MARKER_TRIGGERS,
@@ -89,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/90"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/91"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -664,6 +665,8 @@ _CLAUSE_SEP = _grx(
     # "studied law but didnt do the lpc, been a paralegal at Slater and Gordon for 3 yrs":
     # the job held since is a statement of its own
     rf"|,\s*(?=been\s+(?:a|an)\s)"
+    # "i work as a dog groomer, did 3 poodles today": the day's work is its own statement
+    rf"|{DAYS_WORK_AFTER_COMMA}"
     # "Used to live in Dubai for 9 years, now back home in Kochi": now starts another state
     rf"|,\s*(?=now\s+(?:back|living|based|in|at|working|i|we)\b)"
     # "used to use npm, now pnpm": the tool used now
@@ -11177,6 +11180,12 @@ _KIND_WORDS: Final = {
 
 
 # "no im not in sf lol": a word of grammar names no claim ("driving in the dark" stays)
+_ITS_INSTEAD = _rx(
+    rf"\s*[,;]?\s*(?:it{_A}?s|its|it\s+is|should\s+be|i\s+meant)\s+(?:actually\s+|really\s+)?"
+    rf"(?!(?:not|the|a|an|my|our|fine|ok|okay|wrong|right|true)\b)"
+    rf"(?P<new>[a-z][\w\-]*(?:\s+(?!only\b|lol\b|now\b)[a-z][\w\-]*)?)"
+    rf"(?=(?:\s+(?:only|lol|now))?\s*(?:$|[,.;!?]))"
+)
 _NAMES_NOTHING: Final = frozenset(
     _words("in at on to of for from with by the a an and or out off up down into about over")
 )
@@ -15483,6 +15492,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         place = m.group("place").casefold()
         return [h for h in homes if (h.values.get("place") or "").casefold().startswith(place)]
 
+    def _said_instead(
+        self, event: EpisodeEvent, old: _Hit, what: str, instead: re.Match[str], hits: list[_Hit]
+    ) -> None:
+        """The value said in place of ``old``'s, whose field held ``what``."""
+        fields = [f for f in old.values if f != "polarity"]
+        field_name = next(
+            (f for f in fields if (old.values[f] or "").casefold() == what),
+            # ("company name I told is wrong": the kind named, whose one value it is)
+            fields[0] if len(fields) == 1 else None,
+        )
+        value = instead.group("new")
+        if field_name is None or _normal(old.kind, field_name, value) is None:
+            return
+        new = _Hit(old.kind, {**old.values, field_name: value})
+        new.evidence.append((event.seq, *instead.span("new")))
+        new.stated_end = instead.end("new")
+        self._note(event.seq, *instead.span("new"), None, (new,))
+        hits.append(new)
+
     def _withdrawn(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
         """ "forget the gluten-free bit", "im not coeliac", "im not sure im allergic": a later
         message takes back the earlier claims it names, by value or by kind."""
@@ -15507,6 +15535,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 ]
                 gone += named
                 named_any = named_any or bool(named)
+                # "leeds was a typo, its york", "company name I told is wrong, it is TCS only":
+                # the right value, said straight after
+                if (
+                    pattern is _TOPIC_TAKEN_BACK
+                    and m.group("what7")
+                    and len({tuple(h.values.items()) for h in named}) == 1
+                    and (instead := _ITS_INSTEAD.match(text, m.end())) is not None
+                ):
+                    self._said_instead(event, named[0], what, instead, hits)
                 # "ignore the amazon stuff i said earlier, that was my coworkers cv": the stuff
                 # is everything the message that named it stated
                 if named and pattern is _FORGET_WHAT and _WITHDRAWN_TAIL.search(said.casefold()):

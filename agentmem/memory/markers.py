@@ -26,6 +26,7 @@ import unicodedata
 from typing import Final
 
 __all__ = [
+    "DAYS_WORK_AFTER_COMMA",
     "HOME_NOUNS",
     "INJECTION_MARKERS",
     "IT_DID",
@@ -472,6 +473,14 @@ _SUBJECT = (
 )
 # "we're on node 20, it worked yesterday": what "it" did is a statement of its own, with its own
 # time (the extractor splits its clauses at the same words)
+# "i work as a dog groomer, did 3 poodles today": what the day's work was, its subject left
+# out after a comma, is a statement of its own with its own time (the extractor splits its
+# clauses here too)
+DAYS_WORK_AFTER_COMMA: Final = (
+    r",\s+(?=(?:just\s+|already\s+)?(?:did|made|sold|finished|served|fixed|walked|groomed"
+    r"|treated|handled|baked|cooked|cleaned|delivered|drove|taught|saw)\s+(?:like\s+)?"
+    r"(?:\d+|a|an|another|two|three|four|five|six|ten|loads|lots|some)\s)"
+)
 IT_DID: Final = (
     r"it\s+(?:worked|was|broke|failed|crashed|passed|keeps|kept|did|didn|does|doesn|used\s+to)\b"
 )
@@ -568,7 +577,8 @@ _YOU_SUBJECT = r"|(?:you|you'?re|youre|u)\s"
 # ("my feature branch is feat/login-v2 and it was green yesterday": what "it" did is its own)
 _CLAUSE_BREAK: Final = _clause_break(
     f"|{THING_DID}|{IT_DID}|{TIMED_SUBJECT}{_YOU_SUBJECT}",
-    _ASK_AFTER_COMMA + _OTHER_SUBJECT_AFTER_COMMA,
+    # (not for a place: "im in rome, saw a concert today" is a visit)
+    _ASK_AFTER_COMMA + _OTHER_SUBJECT_AFTER_COMMA + "|" + DAYS_WORK_AFTER_COMMA,
 )
 # "i live in lyon, can u suggest dinner tonight" ("im a barber, live in leeds, ...", a list's
 # item quoted from "live in"): a home said with "live in" ends where an ask after a comma
