@@ -9977,3 +9977,29 @@ def test_the_days_work_after_a_comma_keeps_its_own_time(tmp_path: Path) -> None:
         ),
     )
     _forms_nothing(tmp_path, (("a visit", "im in lisbon, saw a fado show today"),))
+
+
+def test_tastes_said_as_fond_of_or_as_a_favourite_just_named(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("fond", "today only soup for me, but generally i am very fond of dosa", "likes dosa"),
+            ("favourite", "can u make the buttons coral, its my fave colour", "likes coral"),
+        ),
+    )
+    _forms_nothing(
+        tmp_path,
+        (("a game", "lets roleplay, you are a painter. walls in coral, its my fave colour"),),
+    )
+
+
+def test_a_strangers_fork_and_a_document_set_apart_from_our_setup(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (("a fork", "saw a fork of flask by some random dev, deploys from trunk, is it legit"),),
+    )
+    formed = _formed(
+        tmp_path / "doc",
+        "the vite docs keep saying 5173 by default but our app listens on 5200 behind caddy, why",
+    )
+    assert any("app port is 5200" in s for s in formed), formed

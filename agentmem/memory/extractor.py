@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/91"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/92"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -6563,6 +6563,18 @@ _PREFERENCE = [
             "liked get",
         ),
     ),
+    # "generally i am very much fond of paneer dishes", "im fond of jazz"
+    (
+        "likes",
+        _grx(
+            rf"\b(?:i{_A}?m|im|i\s+am)\s+(?:(?:very\s+much|very|really|so|quite|rather|always"
+            rf"|generally)\s+)*(?P<verb>fond\s+of)\s+"
+            rf"(?!(?:it|that|this|them|him|her|you|u|the|a|an|my|your)\b)"
+            rf"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+            rf"(?=\s*(?:$|[,.;!?]|(?:tho|though|lol|so|but|and|too)\b))",
+            "fond",
+        ),
+    ),
     # non-native "i am not liking cilantro at all, it taste like soap for me": the present
     # continuous of a lasting dislike
     (
@@ -7871,7 +7883,8 @@ _WORKING_STATE = [
             # ("app runs on port 5173 locally": the local port)
             # ("our redis runs on 6380 cos 6379 is taken": the reason after it)
             r"(?:\s+locally)?(?=\s*$|\s*[,;.!?(]|\s+(?:and|but|btw|fyi|not|now|cos|coz|cuz"
-            r"|because|bc|since|tho|like)\b"
+            # ("our api listens on 8081 behind nginx": what stands before it)
+            r"|because|bc|since|tho|like|behind)\b"
             # ("postgres is on 5433 in docker compose": where it runs so)
             r"|\s+in\s+(?:the\s+|our\s+|my\s+)?(?:docker(?:[\s-]compose)?|compose|containers?|dev"
             r"|prod|production|staging|local|setup|config)\b)",
@@ -7941,6 +7954,12 @@ _WORKING_STATE = [
 
 _VERB_FORM = re.compile(r"(?:ing|ed)$")
 _FOR_REPO = _rx(r"\bfor\s+$")
+_STRANGERS_THING = _rx(
+    r"\b(?:fork|repo|project|library|lib|package|template|boilerplate|starter)\s+"
+    r"(?:of\s+[\w.\-]+\s+)?(?:by|from)\s+(?:some|a|this|that|an)\s"
+    r"|\b(?:some|a)\s+(?:random\s+)?(?:guy|person|dude|stranger|user|dev|developer)\b"
+    r"|\bsomeone(?:['’]s|\s+else)"
+)
 _DEPLOYS_FROM = _grx(
     r"\b(?:we\s+(?:now\s+|still\s+|only\s+|always\s+)?(?:deploy|ship(?=\s+from\s+(?:main|master"
     r"|trunk|release|prod|production|develop|dev|staging|stable|live|`)))"
@@ -8835,6 +8854,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             continue
         if _THIRD_PARTY.search(c, 0, m.start()) or _OTHER_TEAM.search(c, 0, m.start()):
             continue  # "their gitlab ci deploys from main"
+        # "found a fork of httpx by some random guy, ... deploys from master": a stranger's
+        if _STRANGERS_THING.search(c, 0, m.start()):
+            continue
         env = _ENV_BEFORE.search(c, max(0, m.start() - 12), m.start())
         # "prod deploys from the release branch": the deploy branch itself ("staging deploys
         # from develop" names another's)
@@ -9753,6 +9775,9 @@ _DOCUMENT_SPEAKER = _rx(
 )
 _OWN_SETTING_START = _rx(
     rf"^\W*(?:(?:and|but|so)\s+)?(?:(?:our|my)\s+(?:[\w\-]+\s+){{0,2}}?{_WS_HEADS}\b"
+    # ("fastapi docs keep saying 8000 by default but our api listens on 8081")
+    rf"|(?:our|my)\s+(?:[\w\-]+\s+)?(?:api|app|server|db|database|backend|frontend|service)\s+"
+    rf"(?:(?:still|now|actually)\s+)?(?:is|runs|listens|uses|deploys|targets)\b"
     rf"|we(?:['’]?re|\s+are)\s+(?:on|using)\b)"
 )
 _NOT_BECAUSE = _rx(r"\bnot\s+(?:just\s+|only\s+)?(?:because|cause|cuz|coz|bc|since)\W*$")
@@ -10055,6 +10080,15 @@ _PET_SPECIES_ACTUALLY = _grx(
 _WHOLE_NAME_LAST = re.compile(
     r"(?:^|[.!?]\s+)(?P<full>(?-i:[A-Z][a-z'’\-]+)(?:\s+(?-i:[A-Z][a-z'’\-]+)){1,2})"
     r"(?:\s+(?:btw|lol|haha|pls|please))?\s*[.!]*\s*$"
+)
+# "can u swap the headers to teal, its my fave colour": the thing just named, whatever the
+# clause before asks, is a favourite
+_FAVOURITE_NAMED_BEFORE = _grx(
+    rf"\b(?P<obj>(?!(?:it|that|this|them|him|her|you|u|me|one|too|please|pls|lol)\b)[a-z][\w\-]*)"
+    rf"\s*,\s*(?:it{_A}?s|its|that{_A}?s|thats)\s+my\s+(?:absolute\s+|all\s+time\s+)?"
+    rf"(?:fave|fav|favou?rite)\s+(?:colou?r|food|drink|snack|dish|fruit|flower|band|song"
+    rf"|genre|sport|game|show|film|movie|book|sweet|dessert|cuisine)\b",
+    "fave fav favourite favorite",
 )
 _KIN_CHANGED_BITS: Final = (
     _RELATIVE_DISOWNED.bit
@@ -12576,6 +12610,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._note(event.seq, 0, len(text), reason)
                 continue
             self._message(event, owned, hits, antecedents, mask)
+            if mask & _FAVOURITE_NAMED_BEFORE.bit:
+                for fave in _FAVOURITE_NAMED_BEFORE.finditer(text, mask):
+                    liked = _Hit("preference", {"polarity": "likes", "object": fave.group("obj")})
+                    liked.evidence.append((event.seq, *fave.span()))
+                    liked.stated_end = fave.end()
+                    self._note(event.seq, *fave.span(), None, (liked,))
+                    hits.append(liked)
             if mask & _BIO_INTRO.bit or _AGE_OPENS.match(text):
                 self._bio_list(event, text, mask, hits)
             if subject is not None and (
