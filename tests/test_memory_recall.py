@@ -10003,3 +10003,20 @@ def test_a_strangers_fork_and_a_document_set_apart_from_our_setup(tmp_path: Path
         "the vite docs keep saying 5173 by default but our app listens on 5200 behind caddy, why",
     )
     assert any("app port is 5200" in s for s in formed), formed
+
+
+def test_a_pet_renamed_after_a_laugh_and_a_port_moved_by_it(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "renamed",
+                ("my rabbit is called clover", "we renamed her haha, shes Nutmeg now"),
+                "nutmeg",
+                "clover",
+            ),
+            ("port", ("our redis is on port 6379", "it listens on 6380 now"), "6380", "6379"),
+        ),
+    )
+    formed = _formed(tmp_path / "later", "my rabbit is called clover", "we renamed her recently")
+    assert any(s.endswith("rabbit named clover") for s in formed), formed

@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/92"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/93"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -10279,7 +10279,10 @@ _PET_DESCRIBED = re.compile(
 )
 _PET_RENAMED = _grx(
     r"\b(?:renamed|rename|re-named)\s+(?:him|her|it|them|the\s+(?:dog|cat|puppy|kitten))\s+"
-    r"(?:to\s+)?(?P<name>[A-Za-z][\w'’\-]{1,20})\b",
+    # ("we renamed him lol, hes Mango now": the laugh is no name, the name follows)
+    r"(?:(?:lol|haha\w*|lmao|tho|btw)\W+(?:(?:he|she|it)(?:['’]?s|\s+is)\s+)?)?"
+    r"(?:to\s+)?(?!(?:lol|haha\w*|lmao|tho|btw|now|again|too|already|recently|back)\b)"
+    r"(?P<name>[A-Za-z][\w'’\-]{1,20})\b",
     "renamed rename named",
 )
 # "my flatmate hates the name so we changed it to ginger", "changed her name to ginger": the
@@ -10310,8 +10313,11 @@ _RENAMED_NOT = _grx(
     rf"|\b(?:its|it{_A}s|it\s+is)\s+my\s+{_REL_SURFACE}\s+(?P<new3>{_NAME}|[a-z][\w'’\-]{{1,19}})\s*,?\s+"
     rf"not\s+(?P<old3>{_NAME}|[a-z]+)\b"
     # "kiwi was his old name lol, my son renamed him mango": the one pet held, renamed
-    rf"|\brenamed\s+(?:him|her)\s+(?:to\s+)?(?P<new4>{_NAME}|[a-z][\w'’\-]{{1,19}})"
-    rf"(?=\s*$|\s*[,.;!]|\s+(?:last|this|a|in|and|so|because|bc|lol)\b)",
+    # ("we renamed him lol, hes Mango now": a laugh, then the name)
+    rf"|\brenamed\s+(?:him|her)\s+(?:(?:lol|haha\w*|lmao)\W+(?:(?:he|she)(?:{_A}?s|\s+is)\s+)?)?"
+    rf"(?:to\s+)?(?!(?:lol|haha\w*|lmao|tho|btw|now|again|too|already|recently|back)\b)"
+    rf"(?P<new4>{_NAME}|[a-z][\w'’\-]{{1,19}})"
+    rf"(?=\s*$|\s*[,.;!]|\s+(?:last|this|a|in|and|so|because|bc|lol|now)\b)",
     "called named name not renamed",
 )
 # "forget the gluten-free bit", "ignore what i said about the cat"
@@ -10665,8 +10671,12 @@ _ITS_NOW_CHANGED = _grx(
     # "we renamed the deploy branch, its main now": the setting named
     rf"|\bwe\s+(?:just\s+)?(?:changed|switched|renamed|moved|updated)\s+(?:the|our)\s+"
     rf"(?P<subj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)\s*[,;:\-–—]+\s*(?:it{_A}?s|its|it\s+is)\s+"
-    rf"(?:now\s+)?`?(?P<new3>[\w.\-/]+)`?",
-    "changed switched renamed moved updated actually",
+    rf"(?:now\s+)?`?(?P<new3>[\w.\-/]+)`?"
+    # "it listens on 5433 now", "ok its on port 8443 now": the port said last, moved
+    rf"|^\W*(?:(?:ok|okay|so|oh|btw|fyi|and|but|update|yeah|yep)\W+)*(?:it{_A}?s|its|it\s+is"
+    rf"|it\s+(?:listens|runs))\s+(?:on\s+(?:port\s+)?(?P<port>\d{{2,5}})\s+now"
+    rf"|now\s+on\s+(?:port\s+)?(?P<port2>\d{{2,5}}))\b",
+    "changed switched renamed moved updated actually listens runs on",
 )
 # "upgrade done, app connected to 16": the version an upgrade reached
 _UPGRADE_DONE = _grx(
@@ -15748,9 +15758,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 gone += dropped
         if mask & _ITS_NOW_CHANGED.bit and (its := _ITS_NOW_CHANGED.search(text, mask)):
             new_value = (
-                its.group("new") or its.group("new2") or its.group("new3") or its.group("new4")
+                its.group("new")
+                or its.group("new2")
+                or its.group("new3")
+                or its.group("new4")
+                or its.group("port")
+                or its.group("port2")
             )
-            if subject := its.group("subj"):
+            if its.group("port") or its.group("port2"):
+                last = [
+                    h
+                    for h in _last_settings(hits, gone, event.seq, new_value)
+                    if (h.values["subject"] or "").casefold().endswith("port")
+                ]
+            elif subject := its.group("subj"):
                 last = [
                     h
                     for h in hits
