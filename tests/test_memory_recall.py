@@ -10020,3 +10020,23 @@ def test_a_pet_renamed_after_a_laugh_and_a_port_moved_by_it(tmp_path: Path) -> N
     )
     formed = _formed(tmp_path / "later", "my rabbit is called clover", "we renamed her recently")
     assert any(s.endswith("rabbit named clover") for s in formed), formed
+
+
+def test_nigerian_english_moves_and_stacks(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "relocate",
+                ("i dey stay for kano", "i don relocate from kano to jos o"),
+                "jos",
+                "kano",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (("dey on", "we dey on vue 3.4, abeg help with this error", "vue version is 3.4"),),
+    )
+    formed = _formed(tmp_path / "brother", "my brother don move to jos")
+    assert not any("lives in jos" in s for s in formed), formed

@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/93"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/94"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -3808,7 +3808,9 @@ _HOME = [
         rf"\b(?:i|we)(?:{_A}?ve|\s+have)?\s+(?:just\s+|recently\s+|finally\s+|officially\s+|only\s+"
         # Indian English "we shifted to Bengaluru last month only"
         # ("we finally moved up to glasgow", "moved down to brighton", "moved over to dublin")
-        rf"|actually\s+|also\s+)?(?:moved|relocated|shifted)\s+(?:already\s+|back\s+|up\s+|down\s+"
+        rf"|actually\s+|also\s+)?(?:moved|relocated|shifted"
+        # Nigerian English "i don relocate from lagos to abuja", "we don move to ibadan"
+        rf"|don\s+(?:move|relocate|shift))\s+(?:already\s+|back\s+|up\s+|down\s+"
         rf"|over\s+)?"
         # "we've just moved house to sheffield"
         rf"(?:(?:house|home|flat|flats|apartment)\s+)?"
@@ -3817,7 +3819,7 @@ _HOME = [
         rf"(?:(?:last|this)\s+\w+\s+|\w+\s+ago\s+|in\s+\w+\s+)?"
         # "we moved out of chicago to evanston"
         rf"(?:(?:from|out\s+of|away\s+from)\s+(?:[\w'’\-]+\s+){{1,3}}?)?to\s+(?P<place>{_ANY_PLACE})",
-        "moved relocated shifted",
+        "moved relocated shifted move relocate shift",
     ),
     # "i live on the 9th floor in Laureles", "we live like 5 min away in sydney", "i live off
     # campus in columbus": where in the place, then the place
@@ -8124,7 +8126,8 @@ _TECH_IS = _grx(
 )
 _TECH_CONTEXT = _grx(
     # ("repo's on node 18": the "is" run on)
-    rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
+    # (Nigerian English "we dey on react 18.2": "dey" for "are")
+    rf"(?:\b(?:(?<!\bwe\s)we{_A}?re|we\s+are|we\s+dey|i{_A}?m|i\s+am|we{_A}?ve\s+been|it{_A}?s|(?:project|app|repo"
     rf"|codebase|service)(?:\s+is|{_A}s))\s+(?:still\s+|currently\s+|now\s+|stuck\s+|pinned\s+|locked\s+"
     rf"|already\s+|officially\s+|finally\s+|fully\s+)?"
     # ("we are in rails 7.0": "in" for "on", as many second-language speakers say it)
