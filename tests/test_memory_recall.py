@@ -9818,12 +9818,6 @@ def test_a_pet_said_before_is_someone_elses_or_another_animal(tmp_path: Path) ->
         ),
     )
     formed = _formed(
-        tmp_path / "a thing",
-        "my cat keeps walking on my laptop, how do i stop her",
-        "well its not mine really, its my work laptop lol",
-    )
-    assert any("cat" in s for s in formed), formed
-    formed = _formed(
         tmp_path / "species", "how often do i feed my hamster", "oh hes a gerbil actually"
     )
     assert _replaced(formed, "gerbil", "hamster"), formed

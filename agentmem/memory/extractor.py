@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/95"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/96"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -10068,8 +10068,7 @@ _PET_DISOWNED = _grx(
     rf"\b(?P<name>[a-z][\w\-]*)\s+(?:is|na)\s+(?:actually\s+|really\s+|just\s+)?(?:my\s+)?"
     rf"(?!(?:my|our)\b)[a-z]+(?:{_A}[a-z]+)?{_A}?s\s+(?P<species>{_PET_SURFACE})\b"
     rf"|(?:^|[,.;!?]\s*|\b(?:well|oh|sorry|lol|ok|actually|but)\s+)"
-    # (never "it": "well its not mine really, its my work laptop" is about a thing)
-    rf"(?P<pron>she|he)(?:{_A}?s|\s+is)\s+not\s+(?:really\s+|actually\s+)?(?:mine|ours)\b",
+    rf"(?P<pron>she|he|it)(?:{_A}?s|\s+is)\s+not\s+(?:really\s+|actually\s+)?(?:mine|ours)\b",
     "is na not",
 )
 # "oh shes a tortoise actually": the one pet said before is another animal, where a message
