@@ -10040,3 +10040,22 @@ def test_nigerian_english_moves_and_stacks(tmp_path: Path) -> None:
     )
     formed = _formed(tmp_path / "brother", "my brother don move to jos")
     assert not any("lives in jos" in s for s in formed), formed
+
+
+def test_pets_named_after_a_laugh_and_a_taste_liked_very_much(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "rats", "we got two gerbils instead lol, mocha and chai. what can they eat"
+    )
+    assert any(s.endswith("gerbil named mocha") for s in formed), formed
+    assert any(s.endswith("gerbil named chai") for s in formed), formed
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "very much",
+                "I am liking very much the salsa dancing, any clubs?",
+                "likes salsa dancing",
+            ),
+        ),
+    )
+    _forms_nothing(tmp_path, (("a passing mood", "im loving this weather lol"),))

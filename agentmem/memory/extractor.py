@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/96"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/97"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -2650,7 +2650,9 @@ _APPOSED_NAME = _rx(
 )
 _PETS_WHERE_WHEN = _rx(
     r"\s+(?:at\s+home|(?:last|this)\s+(?:week|month|year|weekend|spring|summer|autumn|winter)"
-    r"|(?:\d+|a|two|three|four|few)\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday|recently)"
+    r"|(?:\d+|a|two|three|four|few)\s+(?:days?|weeks?|months?|years?)\s+ago|yesterday|recently"
+    # ("we got two rats instead lol, salt and pepper": a word and a laugh before the names)
+    r"|instead(?:\s+(?:lol|haha\w*|lmao))?|lol|haha\w*|lmao)"
 )
 _HAVE_SEP = _rx(r"\s*,\s*(?:and\s+)?|\s+and\s+|\s*&\s*")
 
@@ -6563,6 +6565,19 @@ _PREFERENCE = [
             rf"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
             rf"(?=\s*(?:$|[,.;!?]|(?:tho|though|lol|tbh|at\s+all|either|so|but|and)\b))",
             "liked get",
+        ),
+    ),
+    # non-native "I am liking very much the jazz music": the present continuous of a taste,
+    # said with its "very much" before the thing (never "im loving this weather")
+    (
+        "likes",
+        _grx(
+            rf"\b(?:i{_A}?m|im|i\s+am)\s+(?:really\s+)?(?P<verb>liking|loving|enjoying)\s+"
+            rf"(?:very|so)\s+much\s+(?:the\s+)?"
+            rf"(?!(?:it|that|this|them|him|her|you|u|your|my|here|there)\b)"
+            rf"(?P<obj>[a-z][\w\-]*(?:\s+[a-z][\w\-]*)?)"
+            rf"(?=\s*(?:$|[,.;!?]|(?:tho|lol|so|but|and|too|also)\b))",
+            "liking loving enjoying",
         ),
     ),
     # "generally i am very much fond of paneer dishes", "im fond of jazz"
