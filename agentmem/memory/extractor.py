@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/97"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/98"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -10108,14 +10108,8 @@ _FAVOURITE_NAMED_BEFORE = _grx(
     rf"|genre|sport|game|show|film|movie|book|sweet|dessert|cuisine)\b",
     "fave fav favourite favorite",
 )
-_KIN_CHANGED_BITS: Final = (
-    _RELATIVE_DISOWNED.bit
-    | _RELATIVE_RELATION_NAMED.bit
-    | _EX_NOW.bit
-    | _SAID_X_ITS_Y.bit
-    | _PET_DISOWNED.bit
-    | _PET_SPECIES_ACTUALLY.bit
-)
+_KIN_CHANGED_BITS: Final = _RELATIVE_DISOWNED.bit | _RELATIVE_RELATION_NAMED.bit | _EX_NOW.bit
+_PET_CHANGED_BITS: Final = _PET_DISOWNED.bit | _PET_SPECIES_ACTUALLY.bit
 _RELATION_REFINED = _rx(
     rf"\bmy\s+(?P<old>{_REL_SURFACE})\s*[-–—,(]\s*(?:well|or\s+rather|technically)\s+"
     rf"(?P<new>{_REL_SURFACE})\s*[-–—,)]\s*(?P<name>{_NAME}|{_LOWER_NAME})?"
@@ -10295,12 +10289,15 @@ _PET_DESCRIBED = re.compile(
     rf"|\w+)\s+)?|(?P<fragment>(?:^|(?<=[.!?,;:]))\s*(?:an?\s+)?))(?P<species>{_PET_SURFACE})\s+(?:named|called)\s+(?P<name>[A-Za-z][\w'’\-]{{1,20}})\b",
     re.I,
 )
+# What may stand between "renamed him" and the new name: "we renamed him lol, hes Mango now"
+# (the laugh is no name, nor "now" or "recently")
+_RENAMED_TO = (
+    rf"(?:(?:lol|haha\w*|lmao|tho|btw)\W+(?:(?:he|she|it)(?:{_A}?s|\s+is)\s+)?)?"
+    r"(?:to\s+)?(?!(?:lol|haha\w*|lmao|tho|btw|now|again|too|already|recently|back)\b)"
+)
 _PET_RENAMED = _grx(
     r"\b(?:renamed|rename|re-named)\s+(?:him|her|it|them|the\s+(?:dog|cat|puppy|kitten))\s+"
-    # ("we renamed him lol, hes Mango now": the laugh is no name, the name follows)
-    r"(?:(?:lol|haha\w*|lmao|tho|btw)\W+(?:(?:he|she|it)(?:['’]?s|\s+is)\s+)?)?"
-    r"(?:to\s+)?(?!(?:lol|haha\w*|lmao|tho|btw|now|again|too|already|recently|back)\b)"
-    r"(?P<name>[A-Za-z][\w'’\-]{1,20})\b",
+    rf"{_RENAMED_TO}(?P<name>[A-Za-z][\w'’\-]{{1,20}})\b",
     "renamed rename named",
 )
 # "my flatmate hates the name so we changed it to ginger", "changed her name to ginger": the
@@ -10331,10 +10328,7 @@ _RENAMED_NOT = _grx(
     rf"|\b(?:its|it{_A}s|it\s+is)\s+my\s+{_REL_SURFACE}\s+(?P<new3>{_NAME}|[a-z][\w'’\-]{{1,19}})\s*,?\s+"
     rf"not\s+(?P<old3>{_NAME}|[a-z]+)\b"
     # "kiwi was his old name lol, my son renamed him mango": the one pet held, renamed
-    # ("we renamed him lol, hes Mango now": a laugh, then the name)
-    rf"|\brenamed\s+(?:him|her)\s+(?:(?:lol|haha\w*|lmao)\W+(?:(?:he|she)(?:{_A}?s|\s+is)\s+)?)?"
-    rf"(?:to\s+)?(?!(?:lol|haha\w*|lmao|tho|btw|now|again|too|already|recently|back)\b)"
-    rf"(?P<new4>{_NAME}|[a-z][\w'’\-]{{1,19}})"
+    rf"|\brenamed\s+(?:him|her)\s+{_RENAMED_TO}(?P<new4>{_NAME}|[a-z][\w'’\-]{{1,19}})"
     rf"(?=\s*$|\s*[,.;!]|\s+(?:last|this|a|in|and|so|because|bc|lol|now)\b)",
     "called named name not renamed",
 )
@@ -12411,6 +12405,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 corrected = self._relation_fixed(event, m, hits) or corrected
             if mask & _KIN_CHANGED_BITS:
                 corrected = self._kin_changed(event, hits, mask) or corrected
+            if mask & _PET_CHANGED_BITS:
+                corrected = self._pet_changed(event, hits, mask) or corrected
+            if mask & _SAID_X_ITS_Y.bit:
+                corrected = self._typed_wrong(event, hits, mask) or corrected
             if hits and (full_name := _WHOLE_NAME_LAST.search(text)) is not None:
                 corrected = (
                     self._whole_name_given(event, full_name, hits, previous_seq) or corrected
@@ -15182,9 +15180,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
 
     def _kin_changed(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
         """A relative said in an earlier message, put right by a later one: disowned ("its not
-        my sister, its my friend's sister"), an ex now ("well ex husband now"), another relation
-        by name ("technically lily is my niece"), or a name typed wrong ("i said tom, its
-        tim", any value said before). Only claims of earlier messages move."""
+        my sister, its my friend's sister"), an ex now ("well ex husband now") or another
+        relation by name ("technically lily is my niece"). Only claims of earlier messages
+        move."""
         text, changed = event.text, False
 
         def earlier(
@@ -15232,6 +15230,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         new = _Hit("relationship", {**hit.values, "relation": relation})
                         self._replace(hit, new, hits, event.seq, m.span())
                         changed = True
+        return changed
+
+    def _pet_changed(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
+        """A pet said in an earlier message, put right by a later one: someone else's ("tigger
+        is actually my mums cat", "well shes not mine really") or another animal ("oh shes a
+        tortoise actually")."""
+        text, changed = event.text, False
         if mask & _PET_DISOWNED.bit:
             for m in _PET_DISOWNED.finditer(text, mask):
                 pets = [h for h in _said_before(hits, [], event.seq) if h.kind == "pet"]
@@ -15271,6 +15276,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     fixed.span("new" if fixed.group("new") else "new2"),
                 )
                 changed = True
+        return changed
+
+    def _typed_wrong(self, event: EpisodeEvent, hits: list[_Hit], mask: int) -> bool:
+        """ "wait i said tom, its tim": a value said in an earlier message, of any claim,
+        typed wrong, and the right one."""
+        text, changed = event.text, False
         if mask & _SAID_X_ITS_Y.bit:
             for m in _SAID_X_ITS_Y.finditer(text, mask):
                 old, typed = m.group("old").casefold(), m.group("new")
