@@ -26,8 +26,16 @@ CREATE TABLE events (
     content_hash TEXT NOT NULL,
     created_at   TEXT NOT NULL
 ) STRICT;
-CREATE INDEX events_by_session ON events (session_id, seq);
-CREATE INDEX events_by_run ON events (run_id, seq);
+-- A session's events in order. run_id rides along so a run's events are found in its
+-- session's range without reading the table: the member guard below keeps every message, tool
+-- result and system prompt of a run in the run's session between its start and its
+-- completion, so only a run's other events need the partial index after it. A message append
+-- then writes one index page fewer (a page is a fifth of an append's cost at NORMAL).
+CREATE INDEX events_by_session ON events (session_id, seq, run_id);
+CREATE INDEX events_by_run ON events (run_id, seq)
+WHERE run_id IS NOT NULL
+  AND type NOT IN ('user.message.created', 'assistant.message.created', 'tool.result.created',
+                   'system.prompt.set');
 
 CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
 BEGIN
@@ -113,6 +121,9 @@ CREATE TABLE sessions (
     last_activity_at        TEXT NOT NULL
 ) STRICT;
 
+-- runs.event_count is the run's start, members and completion, counted from the log when the run
+-- completes; until then it stays 1 and readers count a running run's events (agentmem.db
+-- RUN_EVENT_COUNT), so a message append rewrites no run row.
 CREATE TABLE runs (
     run_id        TEXT PRIMARY KEY,
     session_id    TEXT NOT NULL,
@@ -184,6 +195,7 @@ WHERE origin = 'trajectory_export';
 -- projection triggers below (a RAISE(ABORT) in an AFTER trigger undoes the insert too): one
 -- trigger program per event instead of two measured ~10% faster on bulk imports. The
 -- projections are read before they are updated, so they still describe the log before NEW.
+-- A closed session is refused by the update branch of its own upsert (no separate read).
 
 -- Projection triggers (events_proj_*): bodies reference only NEW and projection tables.
 -- Each has a precise WHEN so an event only pays for the statements that concern it.
@@ -191,8 +203,6 @@ CREATE TRIGGER events_proj_session AFTER INSERT ON events
 WHEN NEW.type IN ('session.closed', 'run.started', 'run.completed', 'user.message.created',
                   'assistant.message.created', 'tool.result.created', 'system.prompt.set')
 BEGIN
-    SELECT RAISE(ABORT, 'agentmem:session_closed')
-    FROM sessions WHERE session_id = NEW.session_id AND status = 'closed';
     INSERT INTO sessions (session_id, principal, status, event_count, user_message_count,
                           assistant_message_count, run_count, first_seq, last_seq, closed_seq,
                           created_at, last_activity_at)
@@ -203,7 +213,8 @@ BEGIN
             CASE NEW.type WHEN 'session.closed' THEN NEW.seq END,
             NEW.created_at, NEW.created_at)
     ON CONFLICT (session_id) DO UPDATE SET
-        status = excluded.status,
+        status = CASE status WHEN 'closed' THEN RAISE(ABORT, 'agentmem:session_closed')
+                             ELSE excluded.status END,
         event_count = event_count + 1,
         user_message_count = user_message_count + excluded.user_message_count,
         assistant_message_count = assistant_message_count + excluded.assistant_message_count,
@@ -236,6 +247,8 @@ BEGIN
     FROM json_each(NEW.payload, '$.tools');
 END;
 
+-- A run's messages, tool results and system prompts belong to it while it runs, in its session:
+-- the guard that lets readers find them in the session's range (events_by_session).
 CREATE TRIGGER events_proj_run_member AFTER INSERT ON events
 WHEN NEW.run_id IS NOT NULL
  AND NEW.type IN ('user.message.created', 'assistant.message.created', 'tool.result.created',
@@ -247,7 +260,6 @@ BEGIN
         WHEN r.status <> 'running' THEN RAISE(ABORT, 'agentmem:run_completed')
     END
     FROM (SELECT NEW.run_id AS wanted) LEFT JOIN runs AS r ON r.run_id = wanted;
-    UPDATE runs SET event_count = event_count + 1 WHERE run_id = NEW.run_id;
 END;
 
 CREATE TRIGGER events_proj_run_completed AFTER INSERT ON events
@@ -260,7 +272,13 @@ BEGIN
     END
     FROM (SELECT NEW.run_id AS wanted) LEFT JOIN runs AS r ON r.run_id = wanted;
     UPDATE runs SET
-        event_count = event_count + 1,
+        event_count = (SELECT count(*) FROM events AS e
+                       WHERE e.session_id = NEW.session_id
+                         AND e.seq BETWEEN runs.started_seq AND NEW.seq
+                         AND e.run_id = NEW.run_id
+                         AND e.type IN ('run.started', 'run.completed', 'user.message.created',
+                                        'assistant.message.created', 'tool.result.created',
+                                        'system.prompt.set')),
         status = 'completed',
         outcome = json_extract(NEW.payload, '$.outcome'),
         failure_class = json_extract(NEW.payload, '$.failure_class'),

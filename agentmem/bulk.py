@@ -32,6 +32,7 @@ from typing import cast
 import apsw
 import msgspec
 
+from agentmem.db import RUN_MEMBER_TYPES
 from agentmem.errors import StoreError
 from agentmem.events import CLIENT_EVENT_TYPES
 
@@ -76,7 +77,7 @@ IDLE_TRIGGERS = (
 )
 #: SHA-256 of the SQL of those triggers and the idle ones as ``schema.sql`` defines them,
 #: joined by newlines in name order (a test compares it with a fresh database).
-TRIGGERS_SHA256 = "e53ef4797bd21438ce488cebc731a4eb40babe43db328b7f8310b0b5a032329e"
+TRIGGERS_SHA256 = "ff12e13ae52c8f6ca2d8627a1058f02c708d9b44cf0ff1fd5b5b98443c1ef690"
 
 _CHECKED = tuple(sorted((*TRIGGERS, *IDLE_TRIGGERS)))
 
@@ -94,20 +95,10 @@ _CONVERSATION = (
 #: events), whose one trigger only adds the item to ``agents_items``. Any other type in a chunk
 #: sends it event by event.
 TAKEN_TYPES = frozenset((*CLIENT_EVENT_TYPES, "agents.item.added"))
-_MEMBERS = (
-    "'user.message.created', 'assistant.message.created', 'tool.result.created', "
-    "'system.prompt.set'"
-)
+_MEMBERS = ", ".join(f"'{kind}'" for kind in RUN_MEMBER_TYPES)
 
 _SESSION_TYPES = frozenset(CLIENT_EVENT_TYPES)
-_MEMBER_TYPES = frozenset(
-    (
-        "user.message.created",
-        "assistant.message.created",
-        "tool.result.created",
-        "system.prompt.set",
-    )
-)
+_MEMBER_TYPES = frozenset(RUN_MEMBER_TYPES)
 _ID_LIST = "(SELECT value FROM json_each(?))"
 
 
@@ -225,26 +216,24 @@ _PROJECT = (
     FROM events AS e, json_each(e.payload, '$.tools') AS t
     WHERE e.seq BETWEEN ?1 AND ?2 AND e.type = 'run.started' ORDER BY e.seq
     """,
-    # events_proj_run_member and events_proj_run_completed: one more event per member and per
-    # completion; a completion (the run's last event) sets the outcome.
+    # events_proj_run_completed: a run completed in the chunk counts its events in the log
+    # (the same count as the trigger's: the chunk is inserted before this runs, and no member
+    # of a run can follow its completion) and takes its outcome. Members change no run row.
     f"""
     UPDATE runs SET
-        event_count = event_count + c.n,
-        status = CASE WHEN c.done IS NULL THEN status ELSE 'completed' END,
-        outcome = CASE WHEN c.done IS NULL THEN outcome
-                       ELSE json_extract(d.payload, '$.outcome') END,
-        failure_class = CASE WHEN c.done IS NULL THEN failure_class
-                             ELSE json_extract(d.payload, '$.failure_class') END,
-        completed_seq = CASE WHEN c.done IS NULL THEN completed_seq ELSE c.done END,
-        completed_at = CASE WHEN c.done IS NULL THEN completed_at ELSE d.created_at END
-    FROM (SELECT run_id, count(*) AS n,
-                 max(CASE type WHEN 'run.completed' THEN seq END) AS done
-          FROM events
-          WHERE seq BETWEEN ?1 AND ?2 AND run_id IS NOT NULL
-            AND type IN ({_MEMBERS}, 'run.completed')
-          GROUP BY run_id) AS c
-    LEFT JOIN events AS d ON d.seq = c.done
-    WHERE runs.run_id = c.run_id
+        event_count = (SELECT count(*) FROM events AS e
+                       WHERE e.session_id = d.session_id
+                         AND e.seq BETWEEN runs.started_seq AND d.seq
+                         AND e.run_id = d.run_id
+                         AND e.type IN ('run.started', 'run.completed', {_MEMBERS})),
+        status = 'completed',
+        outcome = json_extract(d.payload, '$.outcome'),
+        failure_class = json_extract(d.payload, '$.failure_class'),
+        completed_seq = d.seq,
+        completed_at = d.created_at
+    FROM (SELECT seq, session_id, run_id, payload, created_at FROM events
+          WHERE seq BETWEEN ?1 AND ?2 AND type = 'run.completed') AS d
+    WHERE runs.run_id = d.run_id
     """,
     # events_proj_agents_item_added: every item with a session is live when added (its seq is
     # new, so the primary key never conflicts).

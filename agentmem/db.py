@@ -49,6 +49,8 @@ from agentmem.resources import data_path
 
 __all__ = [
     "APPLICATION_ID",
+    "RUN_EVENT_COUNT",
+    "RUN_MEMBER_TYPES",
     "SCHEMA_VERSION",
     "DatabaseUnavailable",
     "close",
@@ -56,6 +58,7 @@ __all__ = [
     "projection_drift",
     "projection_snapshot",
     "rebuild_projections",
+    "run_seqs",
     "schema_differences",
     "transaction",
     "translate",
@@ -63,7 +66,46 @@ __all__ = [
 ]
 
 APPLICATION_ID = 0x41474D4D  # "AGMM"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
+
+#: The types a run's member guard (``events_proj_run_member``) keeps in the run's session
+#: between its start and its completion: readers find them in that session's range.
+RUN_MEMBER_TYPES = (
+    "user.message.created",
+    "assistant.message.created",
+    "tool.result.created",
+    "system.prompt.set",
+)
+_MEMBERS_SQL = ", ".join(f"'{kind}'" for kind in RUN_MEMBER_TYPES)
+
+#: A ``runs`` row's event count (the row is named ``runs``): stored when the run completes,
+#: counted from the log while it runs (schema.sql says why).
+RUN_EVENT_COUNT = (
+    "CASE runs.status WHEN 'completed' THEN runs.event_count ELSE ("
+    "SELECT count(*) FROM main.events AS e WHERE e.session_id = runs.session_id"
+    " AND e.seq >= runs.started_seq AND e.run_id = runs.run_id"
+    f" AND e.type IN ('run.started', 'run.completed', {_MEMBERS_SQL})) END"
+)
+
+
+def run_seqs(runs: str) -> str:
+    """A SELECT of the seqs of every event tagged with one of ``runs`` (SQL naming run ids: a
+    ``?`` parameter or a subquery, used twice, so a parameter is bound twice).
+
+    Members are read from the run's session range (``events_by_session`` carries run_id), the
+    rest (its start and completion, and any other type tagged with it) from the partial
+    ``events_by_run``: the same events a ``run_id =`` filter finds, with no index entry per
+    message.
+    """
+    return (
+        "SELECT e.seq FROM main.runs AS r JOIN main.events AS e"
+        " ON e.session_id = r.session_id"
+        " AND e.seq BETWEEN r.started_seq AND coalesce(r.completed_seq, 9223372036854775807)"
+        f" WHERE r.run_id IN ({runs}) AND e.run_id = r.run_id"
+        f" UNION ALL SELECT seq FROM main.events WHERE run_id IN ({runs})"
+        f" AND run_id IS NOT NULL AND type NOT IN ({_MEMBERS_SQL})"
+    )
+
 
 # Migration steps: MIGRATIONS[n] upgrades a database at user_version n to n + 1, inside the
 # write transaction that then sets user_version. Each step is the literal SQL of its version
@@ -245,6 +287,82 @@ END;
     # read from an index in rowid order instead of sorting all of them.
     5: """
 CREATE INDEX beliefs_newest ON beliefs (principal, status);
+""",
+    # 6 -> 7: a message append writes neither a run index entry nor the run's row. The session
+    # index carries run_id, the run index keeps only a run's non-member events, and a run's
+    # event_count is counted when it completes (a running run's is counted on read).
+    6: """
+DROP INDEX events_by_run;
+DROP INDEX events_by_session;
+CREATE INDEX events_by_session ON events (session_id, seq, run_id);
+CREATE INDEX events_by_run ON events (run_id, seq)
+WHERE run_id IS NOT NULL
+  AND type NOT IN ('user.message.created', 'assistant.message.created', 'tool.result.created',
+                   'system.prompt.set');
+DROP TRIGGER events_proj_run_member;
+CREATE TRIGGER events_proj_run_member AFTER INSERT ON events
+WHEN NEW.run_id IS NOT NULL
+ AND NEW.type IN ('user.message.created', 'assistant.message.created', 'tool.result.created',
+                  'system.prompt.set')
+BEGIN
+    SELECT CASE
+        WHEN r.run_id IS NULL THEN RAISE(ABORT, 'agentmem:run_unknown')
+        WHEN r.session_id <> NEW.session_id THEN RAISE(ABORT, 'agentmem:run_other_session')
+        WHEN r.status <> 'running' THEN RAISE(ABORT, 'agentmem:run_completed')
+    END
+    FROM (SELECT NEW.run_id AS wanted) LEFT JOIN runs AS r ON r.run_id = wanted;
+END;
+DROP TRIGGER events_proj_run_completed;
+CREATE TRIGGER events_proj_run_completed AFTER INSERT ON events
+WHEN NEW.type = 'run.completed'
+BEGIN
+    SELECT CASE
+        WHEN r.run_id IS NULL THEN RAISE(ABORT, 'agentmem:run_unknown')
+        WHEN r.session_id <> NEW.session_id THEN RAISE(ABORT, 'agentmem:run_other_session')
+        WHEN r.status <> 'running' THEN RAISE(ABORT, 'agentmem:run_completed')
+    END
+    FROM (SELECT NEW.run_id AS wanted) LEFT JOIN runs AS r ON r.run_id = wanted;
+    UPDATE runs SET
+        event_count = (SELECT count(*) FROM events AS e
+                       WHERE e.session_id = NEW.session_id
+                         AND e.seq BETWEEN runs.started_seq AND NEW.seq
+                         AND e.run_id = NEW.run_id
+                         AND e.type IN ('run.started', 'run.completed', 'user.message.created',
+                                        'assistant.message.created', 'tool.result.created',
+                                        'system.prompt.set')),
+        status = 'completed',
+        outcome = json_extract(NEW.payload, '$.outcome'),
+        failure_class = json_extract(NEW.payload, '$.failure_class'),
+        completed_seq = NEW.seq,
+        completed_at = NEW.created_at
+    WHERE run_id = NEW.run_id;
+END;
+UPDATE runs SET event_count = 1 WHERE status = 'running';
+DROP TRIGGER events_proj_session;
+CREATE TRIGGER events_proj_session AFTER INSERT ON events
+WHEN NEW.type IN ('session.closed', 'run.started', 'run.completed', 'user.message.created',
+                  'assistant.message.created', 'tool.result.created', 'system.prompt.set')
+BEGIN
+    INSERT INTO sessions (session_id, principal, status, event_count, user_message_count,
+                          assistant_message_count, run_count, first_seq, last_seq, closed_seq,
+                          created_at, last_activity_at)
+    VALUES (NEW.session_id, NEW.principal,
+            CASE NEW.type WHEN 'session.closed' THEN 'closed' ELSE 'open' END, 1,
+            NEW.type = 'user.message.created', NEW.type = 'assistant.message.created',
+            NEW.type = 'run.started', NEW.seq, NEW.seq,
+            CASE NEW.type WHEN 'session.closed' THEN NEW.seq END,
+            NEW.created_at, NEW.created_at)
+    ON CONFLICT (session_id) DO UPDATE SET
+        status = CASE status WHEN 'closed' THEN RAISE(ABORT, 'agentmem:session_closed')
+                             ELSE excluded.status END,
+        event_count = event_count + 1,
+        user_message_count = user_message_count + excluded.user_message_count,
+        assistant_message_count = assistant_message_count + excluded.assistant_message_count,
+        run_count = run_count + excluded.run_count,
+        last_seq = excluded.last_seq,
+        closed_seq = excluded.closed_seq,
+        last_activity_at = max(last_activity_at, excluded.last_activity_at);
+END;
 """,
 }
 

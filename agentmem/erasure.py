@@ -121,7 +121,8 @@ _CLOSE_RUNS = (
     " UNION SELECT r.run_id FROM main.runs AS r JOIN tree ON r.parent_run_id = tree.run_id"
     ") SELECT run_id FROM tree WHERE run_id IS NOT NULL",
     "INSERT OR IGNORE INTO temp.erasure_seqs SELECT seq FROM main.events "
-    "WHERE run_id IN (SELECT run_id FROM temp.erasure_runs) AND type <> 'erasure'",
+    f"WHERE seq IN ({db.run_seqs('SELECT run_id FROM temp.erasure_runs')}) "
+    "AND type <> 'erasure'",
 )
 
 # Sessions that keep no event at all once the covered ones are gone (plus the named session).

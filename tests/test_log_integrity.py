@@ -245,6 +245,10 @@ def _build_v1_file(path: Path) -> None:
         )
         _v1_event(conn, "user.message.created", {"text": "I live in Lisbon."})
         _v1_event(conn, "run.completed", {"outcome": "succeeded"})
+        # A run still running when the file was left: its counter moved with every message.
+        _v1_event(conn, "run.started", {}, run="r-open")
+        _v1_event(conn, "user.message.created", {"text": "and a cat"}, run="r-open")
+        _v1_event(conn, "assistant.message.created", {"text": "noted"}, run="r-open")
         conn.execute("INSERT INTO blobs (blob_key, size, data) VALUES ('b1', 2, x'7b7d')")
         # Version 1 kept export idempotency in Python only: duplicates could exist.
         _v1_artifact(
@@ -279,7 +283,21 @@ def test_a_version_1_file_is_upgraded_and_then_equals_the_current_schema(db_path
         assert sorted(kept) == ["a-live", "b-new"]
         assert store.export_run("r1", principal="alice").artifact_id == "a-live"
         alices = store.events(principal="alice", types=["user.message.created"])
-        assert [e.text for e in alices] == ["I live in Lisbon."]
+        assert [e.text for e in alices] == ["I live in Lisbon.", "and a cat"]
+        # Both runs report what they hold, counted before and after the upgrade alike.
+        runs = {run.run_id: run.event_count for run in store.runs(principal="alice")}
+        assert runs == {"r1": 3, "r-open": 3}
+        store.append(
+            {
+                "type": "user.message.created",
+                "session_id": "s1",
+                "run_id": "r-open",
+                "principal": "alice",
+                "text": "one more",
+            }
+        )
+        assert store.run("r-open", principal="alice").event_count == 4
+        assert len(list(store.events(principal="alice", run_id="r-open"))) == 4
     with _raw(db_path) as raw, pytest.raises(apsw.ConstraintError, match="append_only"):
         raw.execute(_REPLACE_FIRST)
 

@@ -49,7 +49,8 @@ step = st.one_of(
         st.sampled_from(SESSIONS),
         st.sampled_from(["succeeded", "failed", "cancelled"]),
     ),
-    st.tuples(st.just("close"), st.sampled_from(SESSIONS)),
+    # A close may carry a run id too: an event of a run that is not one of its members.
+    st.tuples(st.just("close"), st.sampled_from(SESSIONS), st.none() | st.sampled_from(RUNS)),
     st.tuples(st.just("grant"), st.sampled_from(PRINCIPALS)),
     st.tuples(st.just("withdraw"), st.sampled_from(PRINCIPALS)),
 )
@@ -100,7 +101,10 @@ def _event(op: tuple) -> dict | None:
             "failure_class": None if outcome == "succeeded" else "tool_error",
         }
     if kind == "close":
-        return {"type": "session.closed", "session_id": op[1], "principal": "alice"}
+        ev = {"type": "session.closed", "session_id": op[1], "principal": "alice"}
+        if op[2]:
+            ev["run_id"] = op[2]
+        return ev
     return None
 
 
@@ -124,6 +128,31 @@ def test_rebuilt_projections_equal_incremental(ops: list[tuple]) -> None:
         assert store.check() == []
         store.rebuild_projections()
         assert dbmod.projection_snapshot(store.conn) == incremental
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(step, max_size=40))
+def test_a_runs_events_and_count_are_what_its_run_id_tags(ops: list[tuple]) -> None:
+    """Reads of a run go through its session's range and the partial run index (no index
+    entry per message): they must find exactly the events a scan for the run id finds, and
+    a run, running or completed, counts its start, members and completion."""
+    with tempfile.TemporaryDirectory() as tmp, agentmem.open(str(Path(tmp) / "a.db")) as store:
+        for op in ops:
+            event = _event(op)
+            if event is not None:
+                with contextlib.suppress(agentmem.EventRejected):
+                    store.append(event)
+        counted = {"run.started", "run.completed", *dbmod.RUN_MEMBER_TYPES}
+        for run in store.runs(all_principals=True):
+            scanned = list(
+                store.conn.execute(
+                    "SELECT seq, type FROM events NOT INDEXED WHERE run_id = ? ORDER BY seq",
+                    (run.run_id,),
+                )
+            )
+            read = [e.seq for e in store.events(all_principals=True, run_id=run.run_id)]
+            assert read == [seq for seq, _ in scanned]
+            assert run.event_count == sum(kind in counted for _, kind in scanned)
 
 
 # -- the bulk path (agentmem.bulk) equals appending event by event ------------------------------
