@@ -10059,3 +10059,107 @@ def test_pets_named_after_a_laugh_and_a_taste_liked_very_much(tmp_path: Path) ->
         ),
     )
     _forms_nothing(tmp_path, (("a passing mood", "im loving this weather lol"),))
+
+
+def test_an_office_city_a_bump_after_and_and_a_time_that_dates_a_change(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "bumped after and",
+                ("our ci runs node 18", "we moved to bun last week and bumped node to 22"),
+                "node version is 22",
+            ),
+            (
+                "dated change",
+                "yesterday was my last shift at costa and today i started at lidl",
+                "works at lidl",
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "office", "Hello, I am working in Wipro Chennai as Project Engineer since 2020"
+    )
+    assert "user works at wipro" in formed, formed
+    _forms_nothing(
+        tmp_path,
+        (
+            ("for today", "just for today i moved the db to port 5544 while i test, back tomorrow"),
+            ("a colleague bumped", "my colleague switched to yarn and bumped node to 22"),
+        ),
+    )
+
+
+def test_facts_taken_back_as_someone_elses_an_offer_or_a_pet_not_yet_home(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "pasted for a friend",
+                (
+                    "write my cover letter intro, im a senior paralegal living in bristol",
+                    "oops that was my friend's info i pasted, im doing it for her. shes the "
+                    "paralegal not me",
+                ),
+            ),
+            (
+                "an offer",
+                (
+                    "i work at netflix now, how do stock options work",
+                    "well i dont work there yet, its just an offer",
+                ),
+            ),
+            (
+                "not home yet",
+                (
+                    "we adopted a kitten, a tabby called fig! what litter is best",
+                    "ok scratch that, we havent got her yet, the shelter calls friday",
+                ),
+            ),
+            (
+                "a game",
+                (
+                    "my cat biscuit keeps running away from home",
+                    "haha should have said, its in animal crossing",
+                ),
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "kept",
+        "my dog otis loves the beach",
+        "we're getting a kitten too but havent got her yet",
+    )
+    assert any("dog named otis" in s for s in formed), formed
+
+
+def test_a_name_signed_on_its_own_line_and_allergies_said_after_the_thing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "signed",
+                "can you write a short note to the council about the bins\n\ncheers\n"
+                "Marta Kowalczyk",
+                "marta kowalczyk",
+            ),
+            ("go by now", "small thing, i dont go by alexander anymore, its Sasha now", "sasha"),
+            ("allergic to them", "no cashews pls, im allergic to them", "cashew"),
+            ("my actual allergy", "fruit salad ideas? no mango, thats my actual allergy", "mango"),
+            ("my allergy is", "my only allergy is sesame, the rest is fine", "sesame"),
+            (
+                "named as that",
+                (
+                    "my dog hurt his paw on a walk",
+                    "ok ill keep him in. (thats him btw, waffles, a little pug)",
+                ),
+                "named waffles",
+            ),
+            (
+                "lol no fixes",
+                ("gift ideas for my aunt sam", "lol no i meant my uncle. sam is my uncle"),
+                "uncle named sam",
+            ),
+        ),
+    )
+    _never_forms(tmp_path, (("acting up", "my allergies are acting up today", "allerg"),))

@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/98"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/99"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -3094,20 +3094,22 @@ _NAME_IS_NOW = _rx(
     rf"(?P<name>{_NAME}|[a-z][a-z'’\-]{{1,19}})\b"
 )
 _PRONOUN_NAME = _grx(
-    rf"(?:^|,\s*)\W*(?:(?:and|oh|btw|oops|whoops|sorry|sry|ah|actually|also)\W+)?"
+    rf"(?:^|,\s*|\(\s*)\W*(?:(?:and|oh|btw|oops|whoops|sorry|sry|ah|actually|also)\W+)?"
     rf"(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
     rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+"
     # "hes a beagle called moose": the pet said again by its breed, then named
     rf"(?:an?\s+(?:[a-z\-]+\s+){{0,2}}?{_PET_SURFACE}\s+)?(?P<called>called|named)"
     # "we named her Pepper", "and mine is called Sushi" (a pet said before, see _pronoun)
     rf"|(?:(?:we|i|the\s+kids|my\s+\w+)\s+)?(?:named|called)\s+(?P<pron3>her|him)"
-    rf"|(?P<pron4>mine|ours)\s+is\s+(?:called|named))"
+    rf"|(?P<pron4>mine|ours)\s+is\s+(?:called|named)"
+    # "rolo will be furious (thats him btw, rolo, hes a beagle cross)": the one said before
+    rf"|(?:that|thats|that{_A}s|that\s+is)\s+(?P<pron5>him|her)\s*(?:btw|lol|haha)?\s*[,:\-—])"
     # after "called" a lower-case word is a name even if it is an English word ("shes called pip")
     rf"\s+(?P<name>{_NAME}|(?(called)(?-i:(?!(?:after|by|for|in|the|a|an|it|that|him|her|them"
     rf"|something|anything)\b)[a-z][a-z'’\-]{{1,19}})|(?!))"
     # "his name's tomasz btw": a lower-case name that is no English word
     rf"|(?P<lower>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ\-]{{1,19}})))(?=\s*$|\s*[,.;!]|\s+[a-z&])",
-    "name called named",
+    "name called named him her",
 )
 
 
@@ -3420,6 +3422,15 @@ def _surname_in_brackets(text: str, hits: list[_Hit], before: int) -> None:
             h.values = {**h.values, "name": " ".join(names)}
 
 
+# "i dont go by kate anymore, its Kit now": the name gone by now, said after the one dropped
+_GO_BY_NOW = _Gated(
+    re.compile(
+        rf"\b(?i:i)\s+(?i:don{_A}?t|dont|do\s+not)\s+(?i:go\s+by)\s+[\w'’\-]+\s+(?i:anymore|any\s+more)"
+        rf"\s*[,.;]?\s*(?i:its|it{_A}s|it\s+is|i\s+go\s+by|call\s+me)\s+(?P<name>{_NAME}|{_LOWER_NAME})"
+        rf"(?=\s*$|\s*[,.;!]|\s+[a-z&])"
+    ),
+    "go",
+)
 _GO_BY_NOT: Final = frozenset(
     _words(
         "bus train car bike bicycle foot tube metro plane taxi cab boat ferry uber tram subway"
@@ -3664,6 +3675,9 @@ def _rule_names(c: str, mask: int, message_start: bool) -> Iterator[_Hit]:
         ):
             yield _Hit("preferred_name", {"name": raw.title()}, m.span())
     for m in _CALLS_ME.finditer(c, mask):
+        if names := _given_names(m.group("name")):
+            yield _Hit("preferred_name", {"name": names[0]}, m.span())
+    for m in _GO_BY_NOW.finditer(c, mask):
         if names := _given_names(m.group("name")):
             yield _Hit("preferred_name", {"name": names[0]}, m.span())
     for m in _GO_BY.finditer(c, mask):
@@ -5771,6 +5785,13 @@ _SIGN_OFF_DASH = re.compile(
     r"|(?i:kind\s+regards|best\s+regards|regards)\s*,?)\s*"
     r"(?P<name>[A-Za-zà-öø-ÿ][a-zà-öø-ÿ'’\-]{1,14})\s*[.!]*\s*$"
 )
+# "can you write a firm email to my landlord ...\n\nthanks\nTomasz Wójcik": thanks on a line of
+# its own, then the whole name alone on the last line
+_SIGN_OFF_NEWLINE = re.compile(
+    r"\n\s*(?i:thanks|thank\s+you|many\s+thanks|thx|ty|cheers|kind\s+regards|best\s+regards"
+    r"|regards)\s*[,.!]?[ \t]*\n\s*"
+    r"(?P<name>[A-Z][a-zà-öø-ÿ'’\-]+(?:[ \t]+[A-Z][a-zà-öø-ÿ'’\-]+){0,2})\s*[.!]*\s*$"
+)
 _NOT_SIGNED: Final = frozenset(
     _words(
         "lol haha ok okay thanks thx cheers bye xx xo anon me you all everyone guys team folks"
@@ -6049,6 +6070,16 @@ def _org(org: str, after: str, before: str = "") -> str | None:
     # Figma", "i work for Docker" name the company that makes it
     if org.casefold() in _TOOLS and not _AT_FOR_END.search(before):
         return None
+    # "working in Infosys Pune as ...", "at Deloitte London": a known employer with the city of
+    # its office, which is where the user works, not part of the name (a country stays with
+    # it, as for "deloitte india" above)
+    if (
+        len(words := org.split()) > 1
+        and known_employer(" ".join(words[:-1])) is not None
+        and canonical_place(words[-1]) is not None
+        and _COUNTRY_AFTER.match(f" {words[-1].casefold()}") is None
+    ):
+        return " ".join(words[:-1])
     return org
 
 
@@ -7264,6 +7295,13 @@ _ALLERGY = [
         rf"|{_I_AM}\s+allergy)\s+(?:in|to|of|on|with|from|for|against)\s+(?P<obj>[^;:]+)",
         "allergy allergies",
     ),
+    # "my allergy is peanuts", "my only allergy is shellfish" (a common allergen, never "my
+    # allergies are acting up")
+    _grx(
+        rf"(?P<verb>\bmy\s+(?:only\s+|main\s+|actual\s+|real\s+|food\s+)?allerg(?:y|ies))\s+"
+        rf"(?:is|are)\s+(?:to\s+)?(?P<obj>(?:{_COMMON_ALLERGENS})\b[^;:]*)",
+        "allergy allergies",
+    ),
     _grx(
         r"(?P<verb>\bmy)\s+(?:(?:severe|serious|mild|bad)\s+)?"
         # ... never "my sons allergy", a relative's (or a pet's)
@@ -7299,16 +7337,24 @@ _ALLERGY = [
 # "I cant have dairy, I am allergic", "no shrimp please, I am allergic": the allergen is named
 # just before the allergy, across a comma (read on the whole message)
 _ALLERGIC_AFTER = _rx(
-    rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch|do)|no"
+    rf"\b(?:(?:i\s+)?(?:can{_A}?t|cannot|cannae|don{_A}?t|do\s+not)\s+(?:have|eat|drink|take|touch|do)|no"
     # "nothing with shellfish im allergic"
     rf"|nothing\s+with|without|avoid"
     # "a recipe for pozole that doesnt use peanuts, im allergic"
     rf"|(?:doesn{_A}?t|does\s+not|won{_A}?t)\s+(?:use|have|contain|include|need))\s+"
     # "pls NO cashew anywhere, im allergic"
-    rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|dishes|food|anywhere|at|ever)\b)[a-z]+)?)"
+    rf"(?P<obj>[a-z]+(?:\s+(?!(?:please|pls|plz|for|dishes|food|anywhere|at|ever|because|since|as"
+    rf"|cos|coz|cuz|bc)\b)[a-z]+)?)"
     rf"(?:\s+(?:dishes|food))?"
     rf"(?:\s+(?:please|pls|plz|for\s+me|anywhere|at\s+all|ever))*(?:\s*[,.]?\s+(?:because\s+|since\s+"
-    rf"|as\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+)?al+er+gic\b(?!\s+(?:(?:af|asf|as\s+hell)\s+)?(?:to|against|on)\b)"
+    # ("cannae take ibuprofen cos im allergic tae it", "no strawberries, im 100% allergic")
+    rf"|as\s+|cos\s+|coz\s+|cuz\s+|bc\s+)?{_I_AM}\s+(?:very\s+|severely\s+|really\s+|100%\s+"
+    rf"|totally\s+|super\s+)?al+er+gic\b"
+    rf"(?:\s+(?:to|tae|against|on)\s+(?:it|them|those|these)\b"
+    rf"|(?!\s+(?:(?:af|asf|as\s+hell)\s+)?(?:to|against|on)\b))"
+    # "no kiwi, thats my actual allergy": the thing just refused is the allergy
+    rf"|\s*,?\s+(?:thats|that{_A}s|that\s+is|its|it{_A}s)\s+my\s+(?:actual\s+|real\s+|only\s+"
+    rf"|main\s+)?al+er+gy\b"
     # "i cant have tree nuts (allergic)", "(allergic since forever)"
     rf"|\s*\(\s*(?:{_I_AM}\s+)?(?:al+er+gic|al+er+gy|al+er+gies)(?!\s+(?:to|against|on)\b)"
     rf"(?:\s+[^()\n]{{0,30}})?\))"
@@ -8270,7 +8316,10 @@ _TECH_BUMPED = _grx(
     # "we bumped python to 3.12", "bumped python to 3.12 yesterday" (a dropped subject where the
     # clause starts), "we finally upgraded node, 20 now" (the new version, said with its "now")
     r"(?:\b(?:i|we)(?:['’]ve|\s+have)?\s+|^\W*(?:(?:and|also|so|ok|okay|btw|oh)\s+)?"
-    r"|(?<=,)\s*(?:and\s+)?)(?:just\s+|recently\s+|finally\s+)?(?:bumped|upgraded|updated)\s+"
+    # ("we switched to pnpm last sprint and bumped node to 20": the same subject, carried on)
+    r"|(?<=,)\s*(?:and\s+)?|\b(?:i|we)\s+[^.,;!?]{1,60}?\sand\s+)"
+    r"(?:just\s+|recently\s+|finally\s+)?"
+    r"(?:bumped|upgraded|updated)\s+"
     r"(?P<tech>" + _TECH_NAMES + r")(?:\s+(?:from\s+v?\d+(?:\.\d+)*\s+)?to\s+"
     r"|\s*[,:\-—]\s*(?:it['’]?s\s+|now\s+(?:on\s+)?)?(?=v?\d+(?:\.\d+){0,2}\s+now\b))"
     r"(?P<ver>v?\d+(?:\.\d+){0,2})(?![\w.])",
@@ -10086,12 +10135,14 @@ _PET_DISOWNED = _grx(
     rf"(?P<pron>she|he|it)(?:{_A}?s|\s+is)\s+not\s+(?:really\s+|actually\s+)?(?:mine|ours)\b",
     "is na not",
 )
-# "oh shes a tortoise actually": the one pet said before is another animal, where a message
-# opens to put it right (never "..., hes a cat actually" of some other animal mid-message)
+# "oh shes a tortoise actually", "well hes a budgie technically": the one pet said before is
+# another animal, where a message opens to put it right (never "..., hes a cat actually" of
+# some other animal mid-message)
 _PET_SPECIES_ACTUALLY = _grx(
     rf"^\W*(?:(?:well|oh|sorry|lol|ok|ah|oops|no|wait|haha)\W+)*(?:she|he|it)(?:{_A}?s|\s+is)\s+"
-    rf"(?:actually\s+an?\s+(?P<new>{_PET_SURFACE})|an?\s+(?P<new2>{_PET_SURFACE})\s+actually)\b",
-    "actually",
+    rf"(?:(?:actually|technically)\s+an?\s+(?P<new>{_PET_SURFACE})"
+    rf"|an?\s+(?P<new2>{_PET_SURFACE})\s+(?:actually|technically))\b",
+    "actually technically",
 )
 # "its Lan not Lane. Nguyen Lan": the user's name just said, then given whole as a sentence
 # of its own at the end of the message
@@ -10716,8 +10767,33 @@ _OFFER_GONE = _grx(
     rf"|{_I_AM}\s+not\s+(?:working|starting)\s+there\b"
     # "i work at spotify now" / "well ok i havent signed yet tbh": an offer, not yet the job
     rf"|\bi\s+(?:have\s+not|haven{_A}?t|havent)\s+(?:actually\s+|even\s+)?signed\s+"
-    rf"(?:it\s+|the\s+(?:contract|offer)\s+|anything\s+)?yet\b",
-    "withdraw withdrew withdrawn rescinded pulled canceled cancelled offer working starting signed",
+    rf"(?:it\s+|the\s+(?:contract|offer)\s+|anything\s+)?yet\b"
+    # "i work at google now" ... "ok well i dont work there yet tbh, its an offer": the job the
+    # user named is an offer
+    rf"|\bi\s+(?:do\s+not|don{_A}?t|dont)\s+(?:actually\s+|even\s+|really\s+)?work\s+there\s+"
+    rf"yet\b"
+    rf"|\bi\s+(?:have\s+not|haven{_A}?t|havent)\s+(?:actually\s+|even\s+)?started\s+there\s+yet\b",
+    "withdraw withdrew withdrawn rescinded pulled canceled cancelled offer working starting signed"
+    " work started",
+)
+
+# "we got a puppy!! a beagle called pickle" ... "scratch that, we havent got him yet": the
+# animal named before is not the user's yet
+# "my dog sparky wont learn sit" ... "lol sorry should of said, its nintendogs on my old DS":
+# the animal said before lives in a game
+_PET_IN_GAME = _grx(
+    rf"\b(?:its|it{_A}s|it\s+is|hes|he{_A}s|shes|she{_A}s|they{_A}re|theyre|thats|that{_A}s)\s+"
+    rf"(?:just\s+|only\s+|all\s+)?(?:in\s+)?(?:nintendogs?|tamagotchis?|neopets?|webkinz"
+    rf"|animal\s+crossing|the\s+sims|pou|(?:a|an|my)\s+(?:video|mobile|phone)\s+game"
+    rf"|(?:a|an)\s+virtual\s+(?:pet|dog|cat|one)|virtual)\b",
+    "nintendog nintendogs tamagotchi tamagotchis neopets neopet webkinz crossing sims pou video"
+    " mobile phone virtual",
+)
+_PET_NOT_YET = _grx(
+    rf"\b(?:we|i)\s+(?:have\s+not|haven{_A}?t|havent|did\s+not|didn{_A}?t|didnt)\s+"
+    rf"(?:actually\s+|even\s+|officially\s+)?(?:got|gotten|get|adopted|adopt|bought|picked\s+up)\s+"
+    rf"(?:him|her|them|(?:the|our|my)\s+(?:{_PET_SURFACE}))\s+yet\b",
+    "got gotten get adopted adopt bought picked",
 )
 
 
@@ -11145,6 +11221,11 @@ _NOT_ABOUT_ME = _grx(
     rf"(?:short\s+)?(?:story|novel|book|script|screenplay|poem|essay)\b"
     rf"|\b(?:is|was)\s+(?:the|a|my)\s+(?:main\s+)?(?:character|protagonist|narrator)\s*,?\s+"
     rf"not\s+me\b"
+    # "sorry that was my friend's info i pasted", "shes the architect not me": what the message
+    # before said was pasted from someone else's details, or is someone else's
+    rf"|\b(?:that|thats|that{_A}s|that\s+was|this\s+is|it\s+was)\s+(?:all\s+)?(?:my\s+)?"
+    rf"[a-z]+{_A}?s\s+(?:info|details|stuff)\s+(?:that\s+)?i\s+(?:just\s+)?(?:pasted|copied|typed)\b"
+    rf"|\b(?:she|he)(?:{_A}s|s|\s+is)\s+the\s+[a-z]+(?:\s+[a-z]+)?\s*,?\s+not\s+me\b"
     # "oops wrong chat sorry, that was meant for another group": the message before was sent
     # here by mistake, where a message opens by saying so
     rf"|^\W*(?:(?:oops|sorry|sry|ugh|lol|oh|ah|haha|ignore\s+(?:that|this)|my\s+bad)\W+)*wrong"
@@ -11204,6 +11285,8 @@ _WITHDRAWING_BITS: Final = _bits(
     _ACTUALLY_NOW,
     _Y_NOT_X,
     _OFFER_GONE,
+    _PET_NOT_YET,
+    _PET_IN_GAME,
     _DONT_HAVE,
     _DONT_SPEAK,
     _FINE_AFTER_ALL,
@@ -11818,6 +11901,11 @@ _LOL_NO_OPENS = re.compile(
     re.IGNORECASE,
 )
 
+_LOL_NO_FIXES = re.compile(
+    r"^\W*lol\s+no\b\W+(?=(?:i\s+meant|i\s+mean|it['’]?s|i['’]?m|i\s+am|my|we|we['’]?re)\b)",
+    re.IGNORECASE,
+)
+
 
 def _laughed_off(text: str, mask: int) -> tuple[int, int] | None:
     """The clause "lol no" takes back, with the words themselves, when the user's own words
@@ -11830,6 +11918,10 @@ def _laughed_off(text: str, mask: int) -> tuple[int, int] | None:
     # laughing off the one before says its own piece after the comma
     if (opens := _LOL_NO_OPENS.match(text)) is not None and opens.end() < len(text):
         return 0, opens.end()
+    # "lol no i meant my brother. tom is my brother": a message that opens by laughing off the
+    # one before and then puts it right says its own piece from there on
+    if (fixes := _LOL_NO_FIXES.match(text)) is not None:
+        return 0, fixes.end()
     start = max((m.end() for m in _LAUGHED_CLAUSE_OPENS.finditer(text, 0, joke.start())), default=0)
     if start == 0 or not _OWN_WORDS.search(text, 0, start):
         return None
@@ -13185,11 +13277,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             # "left asda btw, im at sainsburys now doing nights": shifts worked there, even at
             # a shop one may simply be at
             shifts = _SHIFTS_THERE.search(text) is not None
+            # "i left there like 2 years ago. im at wayfair now": a job left in the same message
+            # makes the place the user is at now the next one
+            left = any(
+                (left_word := found.group("what").split()[0].casefold()) == "there"
+                or known_employer(left_word) is not None
+                or not is_common_word(left_word)
+                for found in _LEFT_ORG.finditer(text, mask)
+            )
             hits[before:] = [
                 h
                 for h in hits[before:]
                 if not h.needs_role
                 or shifts
+                or left
                 or (workplace and (h.values.get("org") or "").casefold() not in _SHOP_EMPLOYERS)
             ]
         # "I work at Mercado Libre, no wait sorry, I moved to Globant. I am QA analyst": words
@@ -13296,6 +13397,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._pets_named_later(text[:limit], seq, hits)
         if (
             sign_off := _SIGN_OFF.search(text[:limit])
+            or _SIGN_OFF_NEWLINE.search(text[:limit])
             or _SIGN_OFF_LINE.search(text[:limit])
             or _SIGN_OFF_DASH.search(text[:limit])
         ) and limit == len(text):
@@ -15755,6 +15857,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 and h not in gone
                 and not all(e[0] == event.seq for e in h.evidence)
             ]
+        # (only where this message names no animal first: "we have a kitten coming but havent
+        # got her yet" is about that one, never the dog said before)
+        not_yet = _PET_NOT_YET.search(text, mask) or _PET_IN_GAME.search(text, mask)
+        if not_yet is not None and not _PET_WORD.search(text, 0, not_yet.start()):
+            pets = [
+                h
+                for h in hits
+                if h.kind == "pet"
+                and h not in gone
+                and not all(e[0] == event.seq for e in h.evidence)
+            ]
+            if pets:  # the animals of the latest message that named one (not yet, or a game's)
+                latest = max(h.evidence[-1][0] for h in pets)
+                gone += [h for h in pets if h.evidence[-1][0] == latest]
         if mask & _OFFER_GONE.bit and _OFFER_GONE.search(text, mask):
             jobs = [
                 h
@@ -16671,7 +16787,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             names = [f"{names[0]} {second.group('second')}"]
         if _clause_blocked(clause, None, mask) or not names:
             return
-        said = m.group("pron") or m.group("pron2") or m.group("pron3") or m.group("pron4")
+        said = (
+            m.group("pron")
+            or m.group("pron2")
+            or m.group("pron3")
+            or m.group("pron4")
+            or m.group("pron5")
+        )
         pronoun = _PRONOUN_AS.get(said.casefold(), said.casefold())
         # "we got a puppy yesterday, shes called pip": the antecedent may open the same clause
         antecedents.extend(

@@ -401,16 +401,26 @@ _STATE_START: Final = re.compile(
 )
 
 
+# The verbs of a change whose state goes on after it ("picked up a rescue lurcher yesterday,
+# named him bean")
+_CHANGE_VERBS = (
+    r"(?:moved|relocated|bumped|upgraded|downgraded|switched|migrated|started|joined|got|adopted"
+    r"|became|changed|renamed|married|transferred|promoted|rescued|picked\s+up|brought\s+home)\b"
+)
 # "we bumped to python 3.12 yesterday", "started at Monzo this week": the time says when the
 # state began, and the state goes on (a time to come, "next week", still bounds it)
 _CHANGED_BEFORE: Final = re.compile(
-    r"\b(?:moved|relocated|bumped|upgraded|downgraded|switched|migrated|started|joined|got"
-    # ("picked up a rescue lurcher yesterday, named him bean")
-    r"|adopted|became|changed|renamed|married|transferred|promoted|rescued|picked\s+up"
-    r"|brought\s+home)\b(?:[^.!?;]|\.(?=\S)){0,60}$",
+    rf"\b{_CHANGE_VERBS}(?:[^.!?;]|\.(?=\S)){{0,60}}$",
+    re.IGNORECASE,
+)
+# "friday was my last day at barclays and today i started at monzo": the time word opens the
+# clause of the change it dates, and the state goes on as above
+_CHANGED_AFTER: Final = re.compile(
+    rf"\s*,?\s*(?:i|we)\s+(?:just\s+|finally\s+|officially\s+)?{_CHANGE_VERBS}",
     re.IGNORECASE,
 )
 
+_FOR_BEFORE: Final = re.compile(r"\b(?:for|until|till|til)\s+(?:just\s+|only\s+)?$", re.IGNORECASE)
 
 # "my lead told today we are changing ...": the time word dates the telling, not the state told
 _TOLD_BEFORE: Final = re.compile(
@@ -435,6 +445,13 @@ def _first(markers: tuple[tuple[str, re.Pattern[str], int], ...], text: str) -> 
                 continue
             if not m.group().startswith("next") and _CHANGED_BEFORE.search(
                 prepared, max(0, m.start() - 70), m.start()
+            ):
+                continue
+            # (never "just for today i moved the api to 5433": "for" bounds the change)
+            if (
+                not m.group().startswith("next")
+                and _CHANGED_AFTER.match(prepared, m.end())
+                and not _FOR_BEFORE.search(prepared, max(0, m.start() - 8), m.start())
             ):
                 continue
             return code
