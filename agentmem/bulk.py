@@ -32,7 +32,7 @@ from typing import cast
 import apsw
 import msgspec
 
-from agentmem.db import RUN_MEMBER_TYPES
+from agentmem.db import RUN_MEMBER_TYPES, RUN_MEMBERS_SQL
 from agentmem.errors import StoreError
 from agentmem.events import CLIENT_EVENT_TYPES
 
@@ -95,7 +95,6 @@ _CONVERSATION = (
 #: events), whose one trigger only adds the item to ``agents_items``. Any other type in a chunk
 #: sends it event by event.
 TAKEN_TYPES = frozenset((*CLIENT_EVENT_TYPES, "agents.item.added"))
-_MEMBERS = ", ".join(f"'{kind}'" for kind in RUN_MEMBER_TYPES)
 
 _SESSION_TYPES = frozenset(CLIENT_EVENT_TYPES)
 _MEMBER_TYPES = frozenset(RUN_MEMBER_TYPES)
@@ -225,7 +224,7 @@ _PROJECT = (
                        WHERE e.session_id = d.session_id
                          AND e.seq BETWEEN runs.started_seq AND d.seq
                          AND e.run_id = d.run_id
-                         AND e.type IN ('run.started', 'run.completed', {_MEMBERS})),
+                         AND e.type IN ('run.started', 'run.completed', {RUN_MEMBERS_SQL})),
         status = 'completed',
         outcome = json_extract(d.payload, '$.outcome'),
         failure_class = json_extract(d.payload, '$.failure_class'),

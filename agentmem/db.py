@@ -50,6 +50,7 @@ from agentmem.resources import data_path
 __all__ = [
     "APPLICATION_ID",
     "RUN_EVENT_COUNT",
+    "RUN_MEMBERS_SQL",
     "RUN_MEMBER_TYPES",
     "SCHEMA_VERSION",
     "DatabaseUnavailable",
@@ -76,7 +77,8 @@ RUN_MEMBER_TYPES = (
     "tool.result.created",
     "system.prompt.set",
 )
-_MEMBERS_SQL = ", ".join(f"'{kind}'" for kind in RUN_MEMBER_TYPES)
+#: The same types as an SQL list, for the statements that name them.
+RUN_MEMBERS_SQL = ", ".join(f"'{kind}'" for kind in RUN_MEMBER_TYPES)
 
 #: A ``runs`` row's event count (the row is named ``runs``): stored when the run completes,
 #: counted from the log while it runs (schema.sql says why).
@@ -84,7 +86,7 @@ RUN_EVENT_COUNT = (
     "CASE runs.status WHEN 'completed' THEN runs.event_count ELSE ("
     "SELECT count(*) FROM main.events AS e WHERE e.session_id = runs.session_id"
     " AND e.seq >= runs.started_seq AND e.run_id = runs.run_id"
-    f" AND e.type IN ('run.started', 'run.completed', {_MEMBERS_SQL})) END"
+    f" AND e.type IN ('run.started', 'run.completed', {RUN_MEMBERS_SQL})) END"
 )
 
 
@@ -103,7 +105,7 @@ def run_seqs(runs: str) -> str:
         " AND e.seq BETWEEN r.started_seq AND coalesce(r.completed_seq, 9223372036854775807)"
         f" WHERE r.run_id IN ({runs}) AND e.run_id = r.run_id"
         f" UNION ALL SELECT seq FROM main.events WHERE run_id IN ({runs})"
-        f" AND run_id IS NOT NULL AND type NOT IN ({_MEMBERS_SQL})"
+        f" AND run_id IS NOT NULL AND type NOT IN ({RUN_MEMBERS_SQL})"
     )
 
 
