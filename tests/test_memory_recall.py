@@ -10163,3 +10163,68 @@ def test_a_name_signed_on_its_own_line_and_allergies_said_after_the_thing(tmp_pa
         ),
     )
     _never_forms(tmp_path, (("acting up", "my allergies are acting up today", "allerg"),))
+
+
+def test_a_value_put_right_in_the_same_breath_is_replaced_or_taken_back(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            ("no comma", ("sunday walk near me? i live in leeds sorry york",), "york", "leeds"),
+            ("i mean after", ("we use yarn.. pnpm i mean, switched last month",), "pnpm", "yarn"),
+            ("er actually", ("python 3.9, er 3.12 actually, checked pyproject",), "3.12", "3.9"),
+            ("no digits", ("postgres is on 5432, no 5433 on the host",), "5433", "5432"),
+            (
+                "relation after",
+                ("anniversary ideas? 10 years with my wife, partner i mean, never married haha",),
+                "partner",
+                "wife",
+            ),
+            (
+                "respelled",
+                ("email signature pls. name is katherine ellis - no sorry, kathryn, with a y",),
+                "kathryn ellis",
+                "katherine",
+            ),
+        ),
+    )
+    # a correction whose new value reads as no claim still takes the old one back
+    _never_forms(
+        tmp_path / "never",
+        (
+            ("cat i mean dog", "my cat, i mean my dog, keeps scratching his ear", "cat"),
+            ("game pet", "ok. my cat... i mean my second nintendog keeps barking", "cat"),
+            ("past tense", "i work at tesco, well worked, i quit on friday. cv gap tips?", "tesco"),
+        ),
+    )
+    # never a word that only talks on: the value before it stays
+    _forms_each(
+        tmp_path / "kept",
+        (
+            ("sorry for", "im a nurse, sorry for the long message", "nurse"),
+            ("i mean its", "i work at google, i mean its fine", "google"),
+            (
+                "sorry no i left",
+                "i work at Accenture as a business analyst.. sorry no, i left them in march, "
+                "now im at Capgemini, same role",
+                "business analyst",
+            ),
+        ),
+    )
+
+
+def test_a_setup_said_of_a_project_that_is_not_the_users_forms_nothing(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "not my repo",
+                "our repo uses yarn 1 and the lockfile keeps getting rewritten— oh wait its not my "
+                "repo, its my mates, im just reviewing his PR",
+            ),
+            (
+                "helping debug theirs",
+                "helping a client debug their monorepo. they use yarn 1 and node 18, ci is on "
+                "circleci. their build breaks on yarn install",
+            ),
+        ),
+    )

@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/99"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/100"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1189,6 +1189,12 @@ _HELPING_WITH_THEIRS = _rx(
     r"|colleague|coworker|client)(?:['’]?s)?\s+(?:[\w\-]+\s+){0,2}?(?:project|repo|app|site)\b"
     # "an onboarding readme for a client ... written in their voice": their setup, dictated
     r"|\bin\s+(?:their|his|her)\s+(?:own\s+)?voice\b"
+    # "helping a client debug their monorepo"
+    r"|\b(?:help|helping|helped)\s+(?:my\s+|a\s+)?(?!(?:me|us|you|u)\b)[\w\-]+\s+(?:debug|fix|set\s+up"
+    r"|setup|migrate|upgrade|deploy|refactor)\s+(?:her|his|their)\s+(?:[\w\-]+\s+){0,2}?(?:project|repo"
+    r"|monorepo|app|site|website|code|codebase|service|api|backend|frontend)\b"
+    # "our repo uses yarn 1 ... oh wait its not my repo, its my mates"
+    r"|\b(?:it['’]?s|its|it\s+is)\s+not\s+(?:my|our)\s+(?:repo|project|code|codebase|app)\b"
 )
 # "use her full name in the toast, its ana clara"
 _FULL_NAME_GIVEN = _rx(
@@ -1198,6 +1204,14 @@ _FULL_NAME_GIVEN = _rx(
 _NO_PET_NOW = _rx(
     rf"\bi\s+(?:don{_A}?t|dont|do\s+not)\s+have\s+(?:a|any)\s+(?P<species>{_PET_SURFACE})\s+"
     rf"(?:any\s*more|now|these\s+days)\b"
+)
+# "i cant keep him", "rehoming her", "giving them away", "going to a new home": the pet just
+# named leaves (never "collecting him from the vet", "giving him a bath")
+_PET_LEAVING = _rx(
+    rf"\b(?:can{_A}?t|cannot|can\s+not)\s+keep\s+(?:him|her|them)\b(?!\s+(?:in|out|off|on|away|from"
+    r"|inside|indoors|calm|still|busy|quiet|entertained|warm|cool|safe)\b)"
+    r"|\bre-?homing\s+(?:him|her|them)\b|\bgiving\s+(?:him|her|them)\s+(?:away|up)\b"
+    r"|\b(?:going|goes|went|gone)\s+to\s+(?:a|his|her|their)\s+(?:new|forever)\s+home\b"
 )
 # What CI is called: "ci", "the main pipeline", "our runners"
 _CI_HEADS: Final = frozenset(_words("ci pipeline pipelines workflow workflows runner runners"))
@@ -4457,7 +4471,16 @@ def _rule_home(c: str, mask: int) -> Iterator[_Hit]:
                     place = f"{place}{district.group()}"
                 if m.group("place") and place.casefold() == m.group("place").casefold():
                     place, _ = _with_region(place, c, m.end("place"))
-                hit = _Hit("home_location", {"place": place}, m.span())
+                span = m.span()
+                # "i live in leeds sorry york": the statement ends with the place it names, so
+                # a correction right after it is seen as one
+                if (
+                    m.group("place")
+                    and len(place) < len(m.group("place"))
+                    and c[m.start("place") :].casefold().startswith(place.casefold())
+                ):
+                    span = (m.start(), m.start("place") + len(place))
+                hit = _Hit("home_location", {"place": place}, span)
                 hit.unknown_move = unknown_move
                 yield hit
 
@@ -8458,6 +8481,8 @@ _PACKAGE_MANAGER = _grx(
     rf"|handled)\s+(?:by|with|via|using|through)"
     # "we're a pnpm shop"
     rf"|\bwe(?:{_A}?re|\s+are)\s+an?\s+(?=(?:{_PACKAGE_MANAGERS})\s+shop\b)"
+    # "we're on pnpm with node 20"
+    rf"|\bwe(?:{_A}?re|\s+are)\s+(?:(?:now|still|already|all)\s+)?on(?=\s+(?:{_PACKAGE_MANAGERS})\b)"
     # "reverted everything, we're back on npm for good", "we went back to yarn"
     rf"|\b(?:we(?:{_A}?re|\s+are)\s+(?:now\s+)?back\s+(?:on|to)|we\s+(?:went|switched|moved)\s+back"
     rf"\s+to|(?:reverted|rolled\s+back)\s+to)"
@@ -9966,7 +9991,8 @@ _FILLER = (
 # the laughs and asides chat puts after a value, never part of it
 _CHAT_TAIL = r"(?:lol|lmao|haha\w*|hehe\w*|btw|pls|plz|xd|rn)\b"
 _SELF_CORRECTION = _rx(
-    rf"(?:\s*[—–]\s*|\s+-{{1,2}}\s+|\s*,\s*|\s*\.\.\.?\s*|\s+)"
+    # ("im a teacher- well teaching assistant")
+    rf"(?:\s*[—–]\s*|\s*-{{1,2}}\s+|\s*,\s*|\s*\.\.\.?\s*|\s+)"
     # ("the api port is 8000, ah no sorry, 8080")
     rf"(?:(?:ah|oh|um|erm|uh|hmm)\W+(?=no\b|sorry\b|wait\b))?(?:"
     # "deploy target is fly.io. sorry no, i mean render"
@@ -9975,6 +10001,8 @@ _SELF_CORRECTION = _rx(
     # "staging db is postgres 14 — no, 15", "4 spaces. no scratch that, 2 spaces", "Jon Pereira.
     # ugh autocorrect — its Joao Pereira"
     r"|(?<=[—–-]\s)no(?=\s*,)|(?<=[—–-])no(?=\s*,)|(?:no\s+)?scratch\s+that"
+    # "postgres is on 5432, no 5433 on the host"
+    r"|(?<=,\s)no(?=\s+\d)|(?<=,)no(?=\s+\d)"
     r"|(?:ugh\s+)?autocorrect\W+(?:it['’]?s|its)"
     r"|(?<!\bas\s)well|or\s+rather|rather|i\s+mean|(?<=[.!?]\s)technically"
     # "2 kids, make it 3"; never "dont make it sound fussy", "make it shorter"
@@ -10002,12 +10030,33 @@ _SELF_CORRECTION = _rx(
     rf"|\d+(?:\.\d+)*(?!\.?\d)(?:\s+(?!(?:now|then|too|again)\b)[a-z]+(?=\s*[,.;!?]))?)"
     r"(?:,?\s+in\s+(?P<region>(?-i:[A-Z][\w'’\-]+)))?"
     rf"(?=(?:\s+(?:{_FILLER}))?\s*(?:$|[,.;!?—–]|\s+(?:since|now|these\s+days|i|lol|haha)\b"
-    rf"|\s+in\s+(?:the|my|our|this)\s))"
+    rf"|\s+(?:in|on)\s+(?:the|my|our|this)\s))"
 )
 _LEARNING_IT = _rx(rf"(?:i{_A}?m\s+|i\s+am\s+)?(?:(?:still|only|just)\s+)?learning(?:\s+it)?")
 _POINTING: Final = frozenset(_words("that thats that's that’s this it its it's it’s"))
 _BARE_SORRY = _rx(r"^\W*(?:sorry|oops)\W+(?!(?:i\s+mean|no)\b)")
 _COMMON_NOUN_KINDS: Final = frozenset({"preference", "diet", "allergy", "occupation"})
+# the corrections that say outright the value before was wrong ("i mean", "sorry", "wait",
+# "scratch that"; "well worked": the state put in the past), unlike "well", "rather", "more like"
+# that may only narrow it
+_FIX_MARKER = _rx(
+    r"\W*(?:(?:ah|oh|um|erm|uh|hmm)\W+)?(?:[^\n]*?\b(?:i\s+mean|i\s+meant|wait|scratch\s+that|sorry|sry"
+    r"|oops|autocorrect|auto-correct|typo)\b|no\W+not\b|well\W+(?=(?:worked|lived|used|was|were|had"
+    r"|did)\b))"
+)
+_FIX_LOOSE = _rx(
+    r"(?:\s*[—–,…]\s*|\s+-{1,2}\s+|\s*\.{2,}\s*|\s+)(?:(?:ah|oh|um|erm|uh)\W+)?(?:sorry\W+|oops\W+)?"
+    r"(?:i\s+mean|i\s+meant|no\s+wait|wait\s+no|scratch\s+that)\W+(?:my|a|an|our)\s+\w"
+)
+_MEAN_CLOSES = _rx(r"\s*i\s+mean(?:t)?\s*[,.;!?]")
+_IT_IS_BEFORE = _rx(r"\bit(?:['’]?s|\s+is)\s+$")
+# what follows a correction word without being a value: "sorry for the long message", "i mean
+# its fine", "i mean i love it"
+_NOT_A_FIX = _rx(
+    r"(?:no|yes|yeah|yep|ok|okay|my|for|if|to|about|that|this|lol|haha\w*|but|and|so|i|im|its|it"
+    r"|the|please|pls|not|just|idk"
+    r"|whatever|anyway|honestly|like|you|u|we|they|he|she)\b"
+)
 # "the test db is sqlite... no wait, we moved tests to postgres": the value just stated is taken
 # back whatever follows (a restatement of the same kind is read by _SELF_CORRECTION)
 _OPENS_SENTENCE = _rx(
@@ -11373,9 +11422,11 @@ _CORRECTED_LEAD = _rx(
 )
 # "my boyfriend Marco - fiancé actually!!": the value first, then "actually"
 _VALUE_ACTUALLY = _rx(
-    # "pnpm-lock now": a hyphen inside a word separates nothing
-    r"(?:\s*[—–,]\s*|\s+-\s*|\s*-\s+)(?P<value>[^\W\d_][\w'’\-]*)(?:\s+(?:since|as\s+of)\s+\w+)?"
-    r"\s+(?:actually|technically|now)\b(?=\W*(?:$|[,.;!?]))"
+    # "pnpm-lock now": a hyphen inside a word separates nothing; "we use yarn.. pnpm i mean",
+    # "python 3.9, er 3.12 actually"
+    r"(?:\s*[—–,…]\s*|\s+-\s*|\s*-\s+|\s*\.{2,}\s*)(?:(?:er|erm|uh|um)\W+)?"
+    r"(?P<value>[^\W\d_][\w'’\-]*|\d+(?:\.\d+)+)(?:\s+(?:since|as\s+of)\s+\w+)?"
+    r"\s+(?:actually|technically|now|(?P<meant>i\s+mean))\b(?=\W*(?:$|[,.;!?]))"
 )
 _ALL_OF_IT = re.compile(r"\b(?:all|none)\b", re.IGNORECASE)
 
@@ -11430,8 +11481,16 @@ def _respelled_part(held: _Hit, said: _Hit) -> str | None:
     new = (said.values.get("name") or "").split()
     if len(old) < 2 or len(new) != 1:
         return None
-    plain = _unaccented(new[0])
-    matches = [i for i, word in enumerate(old) if _unaccented(word) == plain]
+    plain = _unaccented(new[0]).casefold()
+    matches = [i for i, word in enumerate(old) if _unaccented(word).casefold() == plain]
+    if not matches:
+        # "katherine ellis - no sorry, kathryn": a word spelled differently, same start
+        matches = [
+            i
+            for i, word in enumerate(old)
+            if (w := _unaccented(word).casefold())[:2] == plain[:2]
+            and SequenceMatcher(None, w, plain).ratio() >= 0.7
+        ]
     if len(matches) != 1:
         return None
     old[matches[0]] = new[0]
@@ -11454,6 +11513,8 @@ _RESTATED: Final = {
     "working_state": ("we're on {}", _rule_tech),
 }
 
+# "we use yarn.. pnpm i mean": a tool named alone is read as the tool used
+_RESTATED_TOO: Final = {"working_state": ("we use {}",)}
 
 _OPENING_QUOTES: Final = frozenset('"“«')
 # "wait sorry i mixed up, i left infosys in march, now im at wipro": after an ask to write for
@@ -12756,6 +12817,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._game_pets(event, hits)
             if hits and (gone_pet := _NO_PET_NOW.search(text)):
                 self._pet_gone_now(event, gone_pet, hits)
+            if hits and (leaving := _PET_LEAVING.search(text)):
+                self._pet_leaving(event, leaving, hits)
             if hits and _RETIRING.search(text) and (retired := _VALUE_RETIRED.search(text)):
                 self._value_retired(retired, hits, event.seq)
             if hits and (full := _FULL_NAME_GIVEN.search(text)):
@@ -14554,6 +14617,18 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if seq == event.seq and start < m.start():
                 self._take_back(hit, hits, event.seq, m.span())
 
+    def _pet_leaving(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "its mango, my kitten ... i cant keep him, a couple is collecting him": the pet the
+        message named last before saying it goes is not held."""
+        named = [
+            h
+            for h in hits
+            if h.kind == "pet" and h.evidence[-1][0] == event.seq and h.evidence[-1][1] < m.start()
+        ]
+        if named:
+            last = max(named, key=lambda h: h.evidence[-1][1])
+            self._take_back(last, hits, event.seq, m.span())
+
     def _value_retired(self, m: re.Match[str], hits: list[_Hit], seq: int) -> None:
         """ "host is sched-01" then "sched-01 is getting decommissioned": a setting whose value
         is going away is not the lasting setup."""
@@ -16279,14 +16354,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if previous <= hit.stated_end <= opener.start() and any(
                     e[0] == seq for e in hit.evidence
                 ):
-                    self._taken_back.append((hit, seq))
-                    note = hit.evidence[-1]
-                    self._note(seq, note[1], note[2], "retracted", (hit,))
-                    del hits[i]
+                    self._take_back(hit, hits, seq, hit.evidence[-1][1:])
         corrections = [
             *_SELF_CORRECTION.finditer(text),
             *_VALUE_ACTUALLY.finditer(text),
             *_RETRACT_ONLY.finditer(text),
+            *_FIX_LOOSE.finditer(text),
         ]
         if not corrections:
             return
@@ -16299,8 +16372,20 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             hi = bisect.bisect_right(keys, m.start())
             for _, index in ends[lo:hi]:
                 hit = hits[index]
-                if m.re is _VALUE_ACTUALLY and hit.kind == "home_location":
+                if m.re is _VALUE_ACTUALLY and hit.kind == "home_location" and not m.group("meant"):
                     continue  # "im in astoria, queens now": a region, not a correction
+                if m.re is _FIX_LOOSE:
+                    # "my cat... i mean my second nintendog keeps interrupting": the value said
+                    # right before an outright correction is taken back even when what replaces
+                    # it reads as no claim
+                    if (
+                        index == ends[hi - 1][1]
+                        and 0 <= m.start() - hit.stated_end < 4
+                        and not _SENTENCE_END.search(text, hit.stated_end, m.start())
+                    ):
+                        self._take_back(hit, hits, seq, hit.evidence[-1][1:])
+                        return self._self_corrected(text, seq, hits, before)
+                    continue
                 if m.re is _RETRACT_ONLY:
                     if (
                         0 <= m.start() - hit.stated_end < 40
@@ -16308,10 +16393,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                         and not _SENTENCE_END.search(text, hit.stated_end, m.start())
                         and not _other_job_corrected(hit, m, hits[before:])
                     ):
-                        self._taken_back.append((hit, seq))
-                        note = hit.evidence[-1]
-                        self._note(seq, note[1], note[2], "retracted", (hit,))
-                        del hits[index]
+                        self._take_back(hit, hits, seq, hit.evidence[-1][1:])
                         return self._self_corrected(text, seq, hits, before)
                     continue
                 restated = _RESTATED.get(hit.kind)
@@ -16323,10 +16405,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if said.split()[0].casefold() in _POINTING and not _SENTENCE_END.search(
                     text, hit.stated_end, m.start()
                 ):
-                    self._taken_back.append((hit, seq))
-                    note = hit.evidence[-1]
-                    self._note(seq, note[1], note[2], "retracted", (hit,))
-                    del hits[index]
+                    self._take_back(hit, hits, seq, hit.evidence[-1][1:])
                     return self._self_corrected(text, seq, hits, before)
                 # "I really don't like maple syrup, sorry Canada": a bare apology to a name is
                 # said to someone, not a new value for a thing named in lower case
@@ -16346,10 +16425,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 found = []
                 if restated is not None:
                     template, rule = restated
-                    synthetic = template.format(said)
-                    found = [
-                        h for h in rule(synthetic, _PREFILTER.scan(synthetic)) if h.kind == hit.kind
-                    ]
+                    for form in (template, *_RESTATED_TOO.get(hit.kind, ())):
+                        synthetic = form.format(said)
+                        found = [
+                            h
+                            for h in rule(synthetic, _PREFILTER.scan(synthetic))
+                            if h.kind == hit.kind
+                        ]
+                        if found:
+                            break
                 # "my wife Fatima, sorry Fatma", "Tagalog, i mean Cebuano", "postgres 14 - no,
                 # 15", "feature/login-fix, i mean feat/auth-login": the value said just before
                 # the correction takes its place, in a claim that must still be valid
@@ -16359,8 +16443,28 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if len(found) != 1 and (swapped := _swapped(hit, said, text[: m.start()])):
                     found = [swapped]
                 if len(found) != 1 or found[0].values == hit.values:
+                    # "my cat, i mean my dog", "i work at tesco, well worked": an outright
+                    # correction whose new value is no claim of this kind still takes the
+                    # value before it back
+                    # (only the value said last, right before it: "im a business analyst at
+                    # accenture, sorry i meant capgemini" keeps the analyst)
+                    if (
+                        not found
+                        and index == ends[hi - 1][1]
+                        and m.start() - hit.stated_end < 4
+                        and not _SENTENCE_END.search(text, hit.stated_end, m.start())
+                        and _FIX_MARKER.match(text[: m.end()], m.start())
+                        and not _NOT_A_FIX.match(said)
+                        and not _IT_IS_BEFORE.search(text, m.start(), m.start("value"))
+                        # "pnpm i mean, switched last month": "i mean" closes the words before
+                        and not _MEAN_CLOSES.match(text, m.start())
+                    ):
+                        self._take_back(hit, hits, seq, hit.evidence[-1][1:])
+                        return self._self_corrected(text, seq, hits, before)
                     continue
                 new = found[0]
+                if hit.kind == "name" and (whole := _respelled_part(hit, new)) is not None:
+                    new = _Hit("name", {"name": whole})
                 new.verb = None
                 end = m.end("value")
                 # "my boyfriend Marco - fiancé actually": the name stays with the new relation
