@@ -11474,6 +11474,30 @@ def _slot(hit: _Hit) -> str:
 _VERSION_VALUE = re.compile(r"\d+(?:\.\d+)*")
 
 
+def _held_before(
+    hits: list[_Hit], gone: list[_Hit], seq: int, kinds: tuple[str, ...] | None = None
+) -> list[_Hit]:
+    """The claims (of ``kinds``, or any) that a message before ``seq`` stated and that nothing
+    has taken back yet; unlike ``_said_before``, one that message ``seq`` restates is still
+    among them ("my dog rex" ... "rex is fine. rex died in march" withdraws him)."""
+    return [
+        h
+        for h in hits
+        if (kinds is None or h.kind in kinds)
+        and h not in gone
+        and not all(e[0] == seq for e in h.evidence)
+    ]
+
+
+def _latest_said(found: list[_Hit]) -> list[_Hit]:
+    """Those of ``found`` that the latest message naming any of them stated: what "we havent
+    got her yet" or "i dont work there yet" is about."""
+    if not found:
+        return []
+    latest = max(h.evidence[-1][0] for h in found)
+    return [h for h in found if h.evidence[-1][0] == latest]
+
+
 def _respelled_part(held: _Hit, said: _Hit) -> str | None:
     """The held whole name with the one word ``said`` spells again ("Wojcik" put right as
     "Wójcik"), or ``None`` when ``said`` is not one word of it respelled."""
@@ -15815,7 +15839,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if mask & _NTH_NAME.bit and (nth := _NTH_NAME.search(text, mask)):
             # "i have two cats luna and pip" ... "the second name is actually pippa": the pet
             # named in that place in the message before, renamed
-            earlier = _said_before(hits, gone, event.seq)
+            earlier = _held_before(hits, gone, event.seq)
             pets = sorted(
                 (h for h in earlier if h.kind == "pet" and h.values.get("name")),
                 key=lambda h: (h.evidence[-1][0], h.evidence[-1][1]),
@@ -15831,7 +15855,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     named_any = True
         if mask & _LAST_THING.bit and _LAST_THING.search(text, mask):
             # "lol the last thing i said was a joke o": the last claim of the message before
-            earlier = _said_before(hits, gone, event.seq)
+            earlier = _held_before(hits, gone, event.seq)
             if earlier:
                 latest = max(h.evidence[-1][0] for h in earlier)
                 said = [h for h in earlier if h.evidence[-1][0] == latest]
@@ -15842,7 +15866,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             testing or (mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask))
         ):
             # every claim of the user's message before, and only those said there alone
-            earlier = _said_before(hits, gone, event.seq)
+            earlier = _held_before(hits, gone, event.seq)
             said_at = {e[0] for h in earlier for e in h.evidence if e[0] < event.seq}
             if said_at and (not testing or max(said_at) == self._previous_owned):
                 latest = max(said_at)
@@ -15851,20 +15875,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             folded = text[: outdated.start()].casefold()  # what "that" refers to
             gone += [
                 h
-                for h in hits
-                if h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-                and any(v and len(v) > 2 and v.casefold() in folded for v in h.values.values())
+                for h in _held_before(hits, gone, event.seq)
+                if any(v and len(v) > 2 and v.casefold() in folded for v in h.values.values())
             ]
         for m in _LEFT_ORG.finditer(text, mask):
             left = m.group("what").casefold()
             gone += [
                 h
-                for h in hits
-                if h.kind == "employer"
-                and h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-                and left.startswith((h.values.get("org") or "\0").casefold().split()[0])
+                for h in _held_before(hits, gone, event.seq, ("employer",))
+                if left.startswith((h.values.get("org") or "\0").casefold().split()[0])
             ]
         # "i said eu-west-1 earlier but thats the old staging account": what was said is taken
         # back (the value that replaces it, if any, is stated in its own words)
@@ -15872,10 +15891,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             old = m.group("old").casefold()
             gone += [
                 h
-                for h in hits
-                if h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-                and any((v or "").casefold() == old for v in h.values.values())
+                for h in _held_before(hits, gone, event.seq)
+                if any((v or "").casefold() == old for v in h.values.values())
             ]
         for pattern in (_NOT_X_BUT_Y, _SAID_EARLIER, _Y_NOT_X, _STAR_NOT, _ACTUALLY_NOT_JUST):
             for m in pattern.finditer(text, mask):
@@ -15917,55 +15934,27 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             broken = _DIETS_BROKEN.get(m.group("food").casefold(), ())
             gone += [
                 h
-                for h in hits
-                if h.kind == "diet"
-                and h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-                and _normal("diet", "diet", h.values["diet"] or "") in broken
+                for h in _held_before(hits, gone, event.seq, ("diet",))
+                if _normal("diet", "diet", h.values["diet"] or "") in broken
             ]
         # "im a teacher at greenfield" ... "i retired last year tho": no job any more
         if mask & _RETIRED.bit and _RETIRED.search(text, mask):
-            gone += [
-                h
-                for h in hits
-                if h.kind in ("employer", "occupation")
-                and h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-            ]
+            gone += _held_before(hits, gone, event.seq, ("employer", "occupation"))
         # (only where this message names no animal first: "we have a kitten coming but havent
         # got her yet" is about that one, never the dog said before)
         not_yet = _PET_NOT_YET.search(text, mask) or _PET_IN_GAME.search(text, mask)
         if not_yet is not None and not _PET_WORD.search(text, 0, not_yet.start()):
-            pets = [
-                h
-                for h in hits
-                if h.kind == "pet"
-                and h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-            ]
-            if pets:  # the animals of the latest message that named one (not yet, or a game's)
-                latest = max(h.evidence[-1][0] for h in pets)
-                gone += [h for h in pets if h.evidence[-1][0] == latest]
+            # the animals of the latest message that named one (not yet, or a game's)
+            gone += _latest_said(_held_before(hits, gone, event.seq, ("pet",)))
         if mask & _OFFER_GONE.bit and _OFFER_GONE.search(text, mask):
-            jobs = [
-                h
-                for h in hits
-                if h.kind in ("employer", "occupation")
-                and h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-            ]
-            if jobs:  # the job of the latest message that named one
-                latest = max(h.evidence[-1][0] for h in jobs)
-                gone += [h for h in jobs if h.evidence[-1][0] == latest]
+            # the job of the latest message that named one
+            gone += _latest_said(_held_before(hits, gone, event.seq, ("employer", "occupation")))
         for m in _ACTUALLY_NOW.finditer(text, mask):
             subject, value = m.group("subj").casefold(), m.group("new")
             settings = [
                 h
-                for h in hits
-                if h.kind == "working_state"
-                and h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-                and (h.values["subject"] or "").casefold().split()[:1] == [subject]
+                for h in _held_before(hits, gone, event.seq, ("working_state",))
+                if (h.values["subject"] or "").casefold().split()[:1] == [subject]
                 and (h.values["value"] or "").casefold() != value.casefold()
             ]
             gone += self._new_setting(event, hits, settings, value, m.span())
@@ -16102,13 +16091,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if _next_word(text, m.end()) in _COMPOUND_NEXT:
                 continue  # "i dont have a cat allergy"
             if m.group("noun") is None:
-                gone += [
-                    h
-                    for h in hits
-                    if h.kind == "pet"
-                    and h not in gone
-                    and not all(e[0] == event.seq for e in h.evidence)
-                ]
+                gone += [h for h in _held_before(hits, gone, event.seq, ("pet",))]
                 continue
             noun = m.group("noun")
             kind, field = (
@@ -16117,17 +16100,14 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             said = _normal(kind, field, noun)
             gone += [
                 h
-                for h in hits
-                if h.kind == kind
-                and h not in gone
-                and h.values.get(field) == said
-                and not all(e[0] == event.seq for e in h.evidence)
+                for h in _held_before(hits, gone, event.seq)
+                if h.kind == kind and h.values.get(field) == said
             ]
         for m in _FINE_AFTER_ALL.finditer(text, mask):
             fine = m.group("what").casefold()
             gone += [
                 h
-                for h in _said_before(hits, gone, event.seq)
+                for h in _held_before(hits, gone, event.seq)
                 if (
                     (
                         h.kind == "preference"
@@ -16145,7 +16125,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             denied = (m.group("lang") or "").casefold()
             gone += [
                 h
-                for h in _said_before(hits, gone, event.seq)
+                for h in _held_before(hits, gone, event.seq)
                 if h.kind == "language"
                 and (not denied or (h.values.get("language") or "").casefold() == denied)
             ]
@@ -16155,11 +16135,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             species = _normal("pet", "species", m.group("noun") or m.group("noun2"))
             gone += [
                 h
-                for h in hits
-                if h.kind == "pet"
-                and h not in gone
-                and h.values.get("species") == species
-                and not all(e[0] == event.seq for e in h.evidence)
+                for h in _held_before(hits, gone, event.seq, ("pet",))
+                if h.values.get("species") == species
             ]
         for m in _DENIED_OWN.finditer(text, mask):
             gone += self._denied_own(m, hits, gone, event.seq)
@@ -16167,21 +16144,15 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             species = _normal("pet", "species", m.group("noun"))
             gone += [
                 h
-                for h in hits
-                if h.kind == "pet"
-                and h not in gone
-                and h.values.get("species") == species
-                and h.values.get("name") is None
-                and not all(e[0] == event.seq for e in h.evidence)
+                for h in _held_before(hits, gone, event.seq, ("pet",))
+                if h.values.get("species") == species and h.values.get("name") is None
             ]
         for m in _WAS_OLD.finditer(text, mask):
             said = _THE.sub("", (m.group("what") or m.group("what2")).casefold())
             gone += [
                 h
-                for h in hits
-                if h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
-                and any(v and _THE.sub("", v.casefold()) == said for v in h.values.values())
+                for h in _held_before(hits, gone, event.seq)
+                if any(v and _THE.sub("", v.casefold()) == said for v in h.values.values())
             ]
         for pattern, kinds in _WITHDRAWN_KINDS:
             if mask & pattern.bit and (said := pattern.search(text, mask)):
@@ -16192,31 +16163,19 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 if old_org := said.groupdict().get("named"):
                     gone += [
                         h
-                        for h in hits
-                        if h.kind == "employer"
-                        and (h.values["org"] or "").casefold() == old_org.casefold()
-                        and h not in gone
-                        and not all(e[0] == event.seq for e in h.evidence)
+                        for h in _held_before(hits, gone, event.seq, ("employer",))
+                        if (h.values["org"] or "").casefold() == old_org.casefold()
                     ]
                     continue
-                gone += [
-                    h
-                    for h in hits
-                    if h.kind in kinds
-                    and h not in gone
-                    and not all(e[0] == event.seq for e in h.evidence)
-                ]
+                gone += [h for h in _held_before(hits, gone, event.seq) if h.kind in kinds]
         if mask & _BROKE_UP.bit and (broke := _BROKE_UP.search(text, mask)):
             said = next(
                 (broke.group(g) for g in ("name", "name2", "name3") if broke.group(g)), None
             )
             gone += [
                 h
-                for h in hits
-                if h.kind == "relationship"
-                and h.values["relation"] in _PARTNERS | _SPOUSES
-                and h not in gone
-                and not all(e[0] == event.seq for e in h.evidence)
+                for h in _held_before(hits, gone, event.seq, ("relationship",))
+                if h.values["relation"] in _PARTNERS | _SPOUSES
                 and (said is None or (h.values.get("name") or "").casefold() == said.casefold())
             ]
         for hit in gone:
