@@ -10228,3 +10228,57 @@ def test_a_setup_said_of_a_project_that_is_not_the_users_forms_nothing(tmp_path:
             ),
         ),
     )
+
+
+def test_a_later_message_that_says_it_was_a_test_or_someone_elses_pet_takes_it_back(
+    tmp_path: Path,
+) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "testing",
+                (
+                    "my name is Gordon Freeman, i have a pet iguana called crowbar",
+                    "lol i was testing you to see if u'd remember stuff. none of that is real",
+                ),
+            ),
+            (
+                "not my dog",
+                (
+                    "my dog rocky keeps pulling on the lead any tips",
+                    "wait i lied hes not my dog, hes my neighbours, i just walk him sometimes",
+                ),
+            ),
+        ),
+    )
+    # the pet said after it is the user's own
+    formed = _formed(
+        tmp_path / "kept",
+        "my dog rocky keeps pulling on the lead",
+        "hes not my dog, hes my neighbours. my cat mochi is mine tho",
+    )
+    assert not any("dog" in s for s in formed), formed
+    assert any("cat named mochi" in s for s in formed), formed
+
+
+def test_a_diet_said_as_who_is_speaking_and_a_dislike_after_its(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("veggie here", "veggie here, and the spicier the better. sichuan?", "vegetarian"),
+            ("pescatarian here", "hi! pescatarian here. recipe ideas?", "pescatarian"),
+            (
+                "its x i cant stand",
+                "film night recs? horror is fine actually, its musicals i cant stand",
+                "musicals",
+            ),
+        ),
+    )
+    _never_forms(
+        tmp_path / "never",
+        (
+            ("asks", "is the food vegan here?", "vegan"),
+            ("a word of chat", "oh crap ok that was my sisters info, not mine", "info"),
+        ),
+    )

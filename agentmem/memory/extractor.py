@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/100"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/101"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1963,6 +1963,8 @@ _NOT_A_NAME: Final = frozenset(
         " fri sat sun tomorrow tmrw yesterday weekend"
         # "my dog name is bruno": the name is said next
         " name names"
+        # chat's short words for things the list lacks: "that was my sisters info"
+        " info deets addy bday convo pic pics vid vids msg msgs"
         # Filipino English particles ("my stepdad pala", "my tito lang") and Nigerian "na"
         # ("my own brother na chidi"): words of the sentence, never a name
         " pala po lang naman daw ba nga talaga kasi na"
@@ -6672,8 +6674,9 @@ _PREFERENCE = [
     (
         "dislikes",
         _grx(
-            rf"(?:^\W*(?:but\s+|and\s+)?|[,;]\s*(?:but\s+)?|\bbut\s+)"
-            rf"(?!(?:and|but|so|or|she|he|they|it|you|i|we|this|that|which|who|people)\b)"
+            # ("horror is fine actually, its musicals i cant stand")
+            rf"(?:^\W*(?:but\s+|and\s+)?|[,;]\s*(?:but\s+)?|\bbut\s+)(?:it{_A}?s\s+|its\s+)?"
+            rf"(?!(?:and|but|so|or|she|he|they|it|you|i|we|this|that|which|who|people|the)\b)"
             rf"(?P<obj>[a-z][a-z\-]*(?:\s+[a-z][a-z\-]*)?)\s+"
             rf"(?P<verb>i\s+(?:really\s+|just\s+|honestly\s+)?(?:cannot|can{_A}?t)\s+stand)\b"
             rf"(?=\s*(?:$|[,.;!?]|(?:tho|though|lol|sorry|haha|at\s+all|either)\b))",
@@ -7080,6 +7083,12 @@ _VOCABULARY = _rx(
 
 
 _DIET = [
+    # "veggie here, and the spicier the better": the chat's way of saying who is speaking
+    _grx(
+        rf"(?:^|[,.;!?(]\s*)\W*(?:(?:fellow|also|another)\s+)?(?P<diet>{_DIET_WORDS}|veggie)\s+here\b"
+        r"(?=\s*(?:$|[,.;!?)]|\s+(?:and|so|but|lol|haha|too|btw|tbh|fyi|x+)\b))",
+        "here",
+    ),
     # "only halal because we are muslim", "we are muslim so only halal pls": the household's
     # food rule, with its reason
     _grx(
@@ -10363,6 +10372,12 @@ _SOMEONE_ELSES_PET = _rx(
     rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:my|the|our)\s+(?:{_REL_SURFACE}|friend"
     rf"|neighbou?r|flatmate|roommate|colleague|boss|mate)(?:['’]?s)\s+(?P<species>{_PET_SURFACE})\b"
 )
+_NOT_MY_PET = _rx(
+    rf"\b(?:he|she|it|they)(?:{_A}?s|\s+is|{_A}?re|\s+are)\s+not\s+(?:really\s+|actually\s+)?"
+    rf"(?:my|our)\s+(?P<species>{_PET_SURFACE})\b"
+    # (never a cleft: "its not my dog that's the problem, its the neighbours")
+    rf"(?!\s*,?\s*(?:that|thats|that{_A}s|who|which)\b)"
+)
 # "his name is biscuit, hes a school horse at the stables": a horse the user rides, not owns
 _RIDDEN_HORSE = _grx(
     rf"\b(?:he|she|it){_A}?s\s+(?:a|an|the)\s+(?:riding\s+)?(?:school|lesson|riding|yard"
@@ -11220,7 +11235,9 @@ _JUST_TESTING = _grx(
     rf"\b(?:i{_A}?m|im|i\s+am|i\s+was|was)\s+(?:only|just)\s+(?:messing|joking|kidding|having\s+a\s+laugh)\b"
     rf"(?!\s+(?:about|with|around)\b)"
     rf"|\bjust\s+(?:testin[g'’]?|dey\s+test)\s+(?:u|you|ya|the\s+app|if\s+(?:you|u|youd|ud)|how\s+(?:you|u)"
-    rf"|ur|your)\b",
+    rf"|ur|your)\b"
+    # "lol i was testing you to see if u'd remember stuff"
+    rf"|\b(?:i{_A}?m|im|i\s+am|i\s+was|was)\s+(?:only\s+)?testin[g'’]?\s+(?:u|you|ya|ur|your)\b",
     "messing joking kidding laugh testing testin test",
 )
 _NTH_NAME = _grx(
@@ -11282,7 +11299,7 @@ _NOT_ABOUT_ME = _grx(
     # "sorry neither of those is me, i was reading off a clients booking form", "none of that
     # is me lol"
     rf"|\b(?:none|neither|nothing)\s+(?:of\s+(?:that|those|this|it|them)|there|here)"
-    rf"(?:\s+(?:is|are|was|were|applies)|{_A}s|s)\s+(?:to\s+)?(?:me|mine|about\s+me|true|for\s+me)\b"
+    rf"(?:\s+(?:is|are|was|were|applies)|{_A}s|s)\s+(?:to\s+)?(?:me|mine|about\s+me|true|real|for\s+me)\b"
     # "nah thats all wrong mate", Nigerian English "no be me o ... no be true at all", "not my
     # details at all"
     rf"|\b(?:that|thats|that{_A}s|it{_A}?s|its)\s+all\s+(?:wrong|made\s+up|lies|a\s+lie|a\s+joke)\b"
@@ -15853,14 +15870,19 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     new_pet = _Hit("pet", {**old_pet.values, "name": nth.group("new")})
                     self._replace(old_pet, new_pet, hits, event.seq, nth.span("new"))
                     named_any = True
-        if mask & _LAST_THING.bit and _LAST_THING.search(text, mask):
-            # "lol the last thing i said was a joke o": the last claim of the message before
-            earlier = _held_before(hits, gone, event.seq)
-            if earlier:
-                latest = max(h.evidence[-1][0] for h in earlier)
-                said = [h for h in earlier if h.evidence[-1][0] == latest]
-                gone.append(max(said, key=lambda h: h.evidence[-1][1]))
-                named_any = True
+        # "lol the last thing i said was a joke o": the last claim of the message before
+        if (
+            mask & _LAST_THING.bit
+            and _LAST_THING.search(text, mask)
+            and (said := _latest_said(_held_before(hits, gone, event.seq)))
+        ):
+            gone.append(max(said, key=lambda h: h.evidence[-1][1]))
+            named_any = True
+        # "my dog rocky ..." then "wait i lied hes not my dog, hes my neighbours"
+        for m in _NOT_MY_PET.finditer(text):
+            species = _normal("pet", "species", m.group("species"))
+            pets = _held_before(hits, gone, event.seq, ("pet",))
+            gone += _latest_said([h for h in pets if h.values.get("species") == species])
         testing = mask & _JUST_TESTING.bit and _JUST_TESTING.search(text, mask)
         if not named_any and (
             testing or (mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask))
