@@ -10282,3 +10282,29 @@ def test_a_diet_said_as_who_is_speaking_and_a_dislike_after_its(tmp_path: Path) 
             ("a word of chat", "oh crap ok that was my sisters info, not mine", "info"),
         ),
     )
+
+
+def test_a_denial_after_and_keeps_the_home_before_it_and_a_quoted_lyric_is_nobodys(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "and do not",
+                "work is sending me to chicago for 3 days. I live in austin and genuinely do not "
+                "own a coat that could handle that, what do I need",
+                "austin",
+            ),
+        ),
+    )
+    _forms_nothing(
+        tmp_path / "lyric",
+        (
+            (
+                "apostrophe inside",
+                "whats that song that goes 'well my boyfriend's in a band, he plays guitar while "
+                "i sing lou reed'? is it lana del rey",
+            ),
+        ),
+    )

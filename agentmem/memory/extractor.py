@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/101"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/102"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -11137,7 +11137,8 @@ _ME_AND_MY = _rx(
 )
 
 
-_SINGLE_QUOTED = re.compile(r"(?<!\w)['‘][^'‘’\n]{3,120}['’](?!\w)")
+# ("'well my boyfriend's in a band, he plays guitar'": an apostrophe inside a word ends nothing)
+_SINGLE_QUOTED = re.compile(r"(?<!\w)['‘](?:[^'‘’\n]|(?<=\w)['’](?=\w)){3,120}['’](?!\w)")
 _FIRST_PERSON_QUOTE = re.compile(r"(?:i|im|i['’]m|my|we|we['’]re|our)\s", re.IGNORECASE)
 
 
@@ -11679,8 +11680,10 @@ _PART_END = re.compile(
     # "im a junior backend dev and kinda lost": a hedge softens only what its "and" adds
     r"|\s(?=and\s+(?:kinda|sorta|kind\s+of|sort\s+of|a\s+bit|maybe|probably)\s)"
     # "ive been in auckland 2 yrs now and still cant get used to this": a denial of its own
-    r"|\s(?=and\s+(?:still\s+|yet\s+|just\s+|also\s+)?(?:can['’]?t|cannot|don['’]?t|dont"
-    r"|won['’]?t|wont|didn['’]?t|didnt|never)\b)"
+    # ("i live in austin and genuinely do not own a coat that could handle that")
+    r"|\s(?=and\s+(?:(?:still|yet|just|also|genuinely|honestly|really|literally|actually|simply"
+    r"|seriously)\s+)?(?:can['’]?t|cannot|don['’]?t|dont|do\s+not|won['’]?t|wont|didn['’]?t|didnt"
+    r"|never)\b)"
     # "our dev server port is 5173 and nothing else should be on it": a subject of its own
     r"|\s(?=and\s+(?:nothing|nobody|no\s+one|everything|everyone|someone|something)\b)"
     # "im literally a vet tech i should know this": a run-on clause with its own modal
