@@ -10308,3 +10308,90 @@ def test_a_denial_after_and_keeps_the_home_before_it_and_a_quoted_lyric_is_nobod
             ),
         ),
     )
+
+
+def test_a_message_that_says_the_words_before_were_for_a_story_a_friend_or_a_character(
+    tmp_path: Path,
+) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "a story",
+                (
+                    "im allergic to shellfish, what happens if i accidentally eat shrimp",
+                    "oh im not actually, sorry, its for a short story im writing",
+                ),
+            ),
+            (
+                "a friend's bio",
+                (
+                    "write a short bio: im a nurse at st james hospital, 10 years experience",
+                    "oh sorry i should say, its for my mate Dee's profile not me",
+                ),
+            ),
+            (
+                "a character",
+                (
+                    "my name is Captain Thorne and i command the starship Vesper",
+                    "lol thats just my dnd char im testing, anyway keep going",
+                ),
+            ),
+            ("nvm im not", ("im vegetarian now so meal ideas pls", "nvm. im not, forget it")),
+            (
+                "technically not mine",
+                (
+                    "my dog max keeps barking at night any tips",
+                    "well technically hes not mine, hes my neighbours dog lol",
+                ),
+            ),
+        ),
+    )
+    # the answer to the assistant's question denies what was asked, nothing said before
+    with agentmem.open(str(tmp_path / "answer.db"), principal="alice") as store:
+        store.append(run_started())
+        store.append(user_msg("i live in leeds, any good vegan restaurants?"))
+        store.append(
+            {
+                "type": "assistant.message.created",
+                "session_id": "s1",
+                "run_id": "r1",
+                "text": "Sure! Are you vegan yourself?",
+            }
+        )
+        store.append(user_msg("im not, just curious"))
+        store.close_session("s1")
+        assert any("leeds" in s.casefold() for s in _statements(store))
+
+
+def test_a_name_asked_for_again_a_checked_version_and_a_name_without_its_apostrophe(
+    tmp_path: Path,
+) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "call me again",
+                ("you can call me Alex", "actually nah call me Lexi, only work ppl call me alex"),
+                "lexi",
+                "alex",
+            ),
+            (
+                "version checked",
+                (
+                    "getting a syntax error when running my build, we're on node 12",
+                    "oh wait, i just ran node -v, its actually 18. the 12 was the old ci box",
+                ),
+                "node version is 18",
+                "node version is 12",
+            ),
+        ),
+    )
+    _forms_each(
+        tmp_path / "named",
+        (("names", "we adopted a kitten last week, her names pickle", "named pickle"),),
+    )
+    _never_forms(
+        tmp_path / "never",
+        (("repo", "bumped our repo to node 20 yesterday and now jest is crashing", "repositor"),),
+    )

@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/102"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/103"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -3111,7 +3111,7 @@ _NAME_IS_NOW = _rx(
 )
 _PRONOUN_NAME = _grx(
     rf"(?:^|,\s*|\(\s*)\W*(?:(?:and|oh|btw|oops|whoops|sorry|sry|ah|actually|also)\W+)?"
-    rf"(?:(?P<pron>her|his|its|their)\s+name(?:{_A}s|\s+is)"
+    rf"(?:(?P<pron>her|his|its|their)\s+name(?:{_A}?s|\s+is)"
     rf"|(?P<pron2>she|he|it|they)(?:{_A}?s|{_A}re|\s+is|\s+are)\s+"
     # "hes a beagle called moose": the pet said again by its breed, then named
     rf"(?:an?\s+(?:[a-z\-]+\s+){{0,2}}?{_PET_SURFACE}\s+)?(?P<called>called|named)"
@@ -3367,6 +3367,8 @@ _CALL_ME = _Gated(
     re.compile(
         rf"(?P<pre>^|[,;:.!]\s*|\b(?i:please|pls|can|may|just|but|and|so|simply|kindly|instead"
         rf"|all|rather|prefer\s+you|you\s+can|u\s+can|actually|thought|then|now|btw|fyi|oh|also"
+        # "actually nah call me Lexi"
+        rf"|nah|no|nope|wait|hmm|ok|okay|yeah|yep"
         # "and in general call me kat"
         rf"|in\s+general|generally|always|usually"
         rf"|(?:can|could|would|will)\s+(?:you|u))\s+)"
@@ -8184,6 +8186,12 @@ _TECH_ALIASES: Final = {
 }
 # the tools, longest first so "node.js" wins over "node"
 _TECH_NAMES: Final = "|".join(re.escape(t) for t in sorted(_TECHS, key=len, reverse=True))
+_VERSION_CHECKED = _grx(
+    rf"\b(?:i\s+)?(?:just\s+)?(?:ran|checked|typed|did)\s+[`'\"]?(?P<tech>{_TECH_NAMES})\s+"
+    rf"(?:-v|--version|-V|version)[`'\"]?\s*(?:,|and|:|-)?\s*(?:it\s+)?(?:it{_A}?s|its|says|shows|gives"
+    rf"|prints|is)\s+(?:actually\s+|really\s+)?v?(?P<ver>\d+(?:\.\d+){{0,2}})\b",
+    "ran checked typed did",
+)
 # "pnpm is our package manager", "ruff is our linter": the value first
 _VALUE_IS_OUR = _grx(
     rf"(?:^\W*|[,;.:]\s*|\b(?:and|also|btw|so)\s+)(?P<val>[\w.\-/]+(?:\s+\d+(?:\.\d+)*)?)\s+is\s+"
@@ -9035,9 +9043,17 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
             # "i switched the repo from npm to pnpm": the repo's package manager
             elif subject.casefold() in _WHOLE_REPO and value.casefold() in _PACKAGE_MANAGER_NAMES:
                 subject = "package manager"
+            # "bumped our repo to node 20": the tool's version, which the tool rules read
+            elif subject.casefold() in _WHOLE_REPO and _TECH_ALONE.fullmatch(value):
+                continue
             else:
                 subject, value = _ci_version(subject, value)
             yield _Hit("working_state", {"subject": subject, "value": value}, m.span())
+    # "just ran node -v, its actually 18": the version the tool itself reports
+    for m in _VERSION_CHECKED.finditer(c, mask):
+        tech = m.group("tech").casefold()
+        subject = f"{_TECH_ALIASES.get(tech, tech)} version"
+        yield _Hit("working_state", {"subject": subject, "value": m.group("ver")}, m.span())
     for m in _LINE_LENGTH.finditer(c, mask):
         # "a guy on the platform team runs black with line length 100 on his repo": his
         if _THIRD_PARTY.search(c):
@@ -10189,7 +10205,9 @@ _SAID_X_ITS_Y = _grx(
 _PET_DISOWNED = _grx(
     rf"\b(?P<name>[a-z][\w\-]*)\s+(?:is|na)\s+(?:actually\s+|really\s+|just\s+)?(?:my\s+)?"
     rf"(?!(?:my|our)\b)[a-z]+(?:{_A}[a-z]+)?{_A}?s\s+(?P<species>{_PET_SURFACE})\b"
+    # ("well technically hes not mine, hes my neighbours dog")
     rf"|(?:^|[,.;!?]\s*|\b(?:well|oh|sorry|lol|ok|actually|but)\s+)"
+    rf"(?:(?:technically|honestly|tbh|actually|well|so)\s+)*"
     rf"(?P<pron>she|he|it)(?:{_A}?s|\s+is)\s+not\s+(?:really\s+|actually\s+)?(?:mine|ours)\b",
     "is na not",
 )
@@ -10377,6 +10395,13 @@ _NOT_MY_PET = _rx(
     rf"(?:my|our)\s+(?P<species>{_PET_SURFACE})\b"
     # (never a cleft: "its not my dog that's the problem, its the neighbours")
     rf"(?!\s*,?\s*(?:that|thats|that{_A}s|who|which)\b)"
+)
+# "oh im not actually, sorry, its for a short story", "nvm. im not": the state said before,
+# denied where the message opens (never the answer to a question the assistant asked: "are you
+# vegan yourself?" / "im not, just curious")
+_STATE_DENIED = _rx(
+    rf"^\W*(?:(?:oh|nvm|nah|lol|sorry|wait|no|ok|okay|haha|hmm|well)\W+)*(?:i{_A}?m|im|i\s+am)\s+"
+    rf"not(?:\s+(?:actually|really|tho|though))?(?=\s*(?:[,.;!?]|$))"
 )
 # "his name is biscuit, hes a school horse at the stables": a horse the user rides, not owns
 _RIDDEN_HORSE = _grx(
@@ -11314,9 +11339,19 @@ _NOT_ABOUT_ME = _grx(
     rf"|\bnot\s+(?:my|our)\s+(?:project|repo|setup|code|codebase|app)\s+at\s+all\b"
     # Nigerian English "na lie o, everything wey i talk", "it was all a joke lol"
     rf"|^\W*(?:(?:lol|haha|ok|okay|sorry|abeg)\W+)*(?:na\s+lie|all\s+lies|(?:it\s+was|thats|that"
-    rf"\s+was|that{_A}s)\s+all\s+(?:a\s+)?(?:lie|lies|joke|made\s+up))\b",
+    rf"\s+was|that{_A}s)\s+all\s+(?:a\s+)?(?:lie|lies|joke|made\s+up))\b"
+    # "its for a short story im writing", "its for my mate Dee's profile not me", "thats just my
+    # dnd char": the words before were written for a story, someone else or a character
+    rf"|\b(?:its|it{_A}s|it\s+is|this\s+is|that{_A}?s|thats|that\s+was)\s+(?:all\s+)?for\s+"
+    rf"(?:a|an|my|the)\s+(?:[\w\-]+\s+){{0,2}}?(?:story|novel|book|script|screenplay|game|character"
+    rf"|campaign|roleplay|rp)\b"
+    rf"|\b(?:its|it{_A}s|it\s+is|this\s+is)\s+for\s+[^.!?\n]{{1,40}}?\bnot\s+(?:for\s+)?(?:me|mine"
+    rf"|myself)\b"
+    rf"|\b(?:that|thats|that{_A}s|it{_A}?s|its)\s+(?:just\s+|only\s+)?my\s+(?:(?:dnd|d&d|rpg|game"
+    rf"|wow|mmo)\s+)?(?:char|character|persona|oc|sona)\b",
     "mine me opening first last character protagonist narrator wrong project repo setup code"
-    " codebase app config stuff info details lie lies joke none neither nothing all be",
+    " codebase app config stuff info details lie lies joke none neither nothing all be not for"
+    " char persona oc sona",
 )
 _WITHDRAWING_BITS: Final = _bits(
     _UPGRADE_DONE,
@@ -15888,7 +15923,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             gone += _latest_said([h for h in pets if h.values.get("species") == species])
         testing = mask & _JUST_TESTING.bit and _JUST_TESTING.search(text, mask)
         if not named_any and (
-            testing or (mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask))
+            testing
+            or (mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask))
+            or (_STATE_DENIED.match(text) and "?" not in self._reply)
         ):
             # every claim of the user's message before, and only those said there alone
             earlier = _held_before(hits, gone, event.seq)
