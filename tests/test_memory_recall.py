@@ -10395,3 +10395,20 @@ def test_a_name_asked_for_again_a_checked_version_and_a_name_without_its_apostro
         tmp_path / "never",
         (("repo", "bumped our repo to node 20 yesterday and now jest is crashing", "repositor"),),
     )
+
+
+def test_an_employer_named_again_and_left_there_is_taken_back(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path,
+        "writing my email signature. im a data analyst at ocado",
+        "oh wait sorry not ocado, i left there in march lol. muscle memory",
+    )
+    assert not any("ocado" in s for s in formed), formed
+    assert any("data analyst" in s for s in formed), formed
+    # "there" names nothing the message does not name: a home left stays a workplace kept
+    formed = _formed(
+        tmp_path / "kept",
+        "im a data analyst at ocado and i live in leeds",
+        "i grew up in york but i left there at 18",
+    )
+    assert any("ocado" in s for s in formed), formed

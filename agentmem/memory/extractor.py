@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/103"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/104"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -15942,10 +15942,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ]
         for m in _LEFT_ORG.finditer(text, mask):
             left = m.group("what").casefold()
+            folded = text.casefold()
             gone += [
                 h
                 for h in _held_before(hits, gone, event.seq, ("employer",))
-                if left.startswith((h.values.get("org") or "\0").casefold().split()[0])
+                if left.startswith(org := (h.values.get("org") or "\0").casefold().split()[0])
+                # "sorry not ocado, i left there in march": "there" is the one this message names
+                or (left.split()[0] in ("there", "them") and org in folded)
             ]
         # "i said eu-west-1 earlier but thats the old staging account": what was said is taken
         # back (the value that replaces it, if any, is stated in its own words)
