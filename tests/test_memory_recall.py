@@ -10412,3 +10412,46 @@ def test_an_employer_named_again_and_left_there_is_taken_back(tmp_path: Path) ->
         "i grew up in york but i left there at 18",
     )
     assert any("ocado" in s for s in formed), formed
+
+
+def test_an_engagement_a_character_built_together_and_a_bare_version_bump(
+    tmp_path: Path,
+) -> None:
+    formed = _formed(
+        tmp_path / "engaged",
+        "ok so my boyfriend jamal proposed last night!!! i said yes obviously. help me tell the "
+        "group chat",
+    )
+    assert any("fiance named jamal" in s for s in formed), formed
+    assert not any("boyfriend" in s for s in formed), formed
+    # only what is said as done: "if we get engaged" keeps the boyfriend
+    formed = _formed(tmp_path / "if", "my boyfriend jamal is lovely. if we get engaged ill cry")
+    assert any("boyfriend named jamal" in s for s in formed), formed
+    _forms_nothing(
+        tmp_path / "game",
+        (
+            (
+                "character",
+                (
+                    "lets do a quick dnd-style character together. im playing a dwarf blacksmith",
+                    "i live in the mountain city of karak dum, and im allergic to elf magic lol",
+                ),
+            ),
+        ),
+    )
+    # a bare version after the one held (formed by an idle consolidation) replaces it
+    with agentmem.open(str(tmp_path / "bump.db"), principal="alice") as store:
+        store.append(run_started())
+        for text in (
+            "building a habit tracker app on the weekends, next.js + postgres. set up the repo",
+            "pnpm, node 18",
+            "oh wait vercel says node 18 is going away, i just bumped to 20. update the nvmrc",
+        ):
+            store.append(user_msg(text))
+            FormationService(store).consolidate("s1", trigger="idle")
+        store.close_session("s1")
+        active = {
+            b.statement or "" for b in store.beliefs(principal="alice") if b.status == "active"
+        }
+    assert any("node version is 20" in s for s in active), active
+    assert not any("node version is 18" in s for s in active), active

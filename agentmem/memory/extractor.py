@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/104"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/105"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -1094,6 +1094,9 @@ _FRAME_ON = _grx(
     # "text adventure time. i am orrin, an old wizard", "improv practice. scene: ...", "guess who
     # game! ... clues: i'm a doctor"
     rf"|\btext[- ]adventure\b|\bimprov\b|\bguess\s+who\s+game\b"
+    # "lets do a quick dnd-style character together. im playing a dwarf blacksmith"
+    rf"|\blet{_A}?s\s+(?:do|make|build|create|roll)\s+(?:up\s+)?(?:a\s+|my\s+)?(?:[\w\-]+\s+){{0,2}}?"
+    rf"character\b"
     rf"|\b(?:let{_A}?s|wanna|want\s+to)\s+play\s+guess\s+who\b"
     rf"|\bi{_A}?m\s+thinking\s+of\s+(?:someone|somebody|a\s+(?:person|celebrity|character))\b",
     # (not "you", in nearly every message: the search would run on them all)
@@ -1212,6 +1215,11 @@ _PET_LEAVING = _rx(
     r"|inside|indoors|calm|still|busy|quiet|entertained|warm|cool|safe)\b)"
     r"|\bre-?homing\s+(?:him|her|them)\b|\bgiving\s+(?:him|her|them)\s+(?:away|up)\b"
     r"|\b(?:going|goes|went|gone)\s+to\s+(?:a|his|her|their)\s+(?:new|forever)\s+home\b"
+)
+# "i just bumped to 20": a version with no tool named (the tool is said before it)
+_BUMPED_BARE = _rx(
+    r"\b(?:i|we)\s+(?:just\s+|finally\s+|already\s+)?(?:bumped|upgraded|updated|moved)\s+(?:it\s+)?"
+    r"to\s+v?(?P<ver>\d+(?:\.\d+){0,2})\b(?!\s*(?:%|px|ms|mb|gb|kb|s\b|seconds|minutes))"
 )
 # What CI is called: "ci", "the main pipeline", "our runners"
 _CI_HEADS: Final = frozenset(_words("ci pipeline pipelines workflow workflows runner runners"))
@@ -12377,6 +12385,76 @@ def _held_renamed(
     return ended, taken
 
 
+# "my boyfriend jamal proposed last night!!! i said yes", "SHE SAID YES sam and i are engaged":
+# the boyfriend or girlfriend the memory holds or the session named is now a fiance(e)
+_ENGAGED = _grx(
+    rf"\b(?:we{_A}?re|we\s+are|we\s+(?:just\s+)?got|(?P<name>(?!(?:we|she|he|they|so|and|now"
+    rf"|finally|officially)\b)[a-z][\w'’\-]+)\s+and\s+i\s+(?:are|just\s+got|got))\s+"
+    rf"(?:officially\s+)?engaged\b"
+    rf"|\bmy\s+(?:boyfriend|girlfriend|bf|gf)\s+(?:(?P<name2>[a-z][\w'’\-]+)\s+)?(?:just\s+)?proposed\b",
+    "engaged proposed",
+)
+_ENGAGED_AS: Final = {"boyfriend": "fiance", "girlfriend": "fiancee"}
+# ("if we get engaged", "when we're engaged", "before we got engaged"): not said as done
+_NOT_DONE_BEFORE = _rx(
+    r"\b(?:if|when|once|before|until|till|after|will|gonna|going\s+to|hope|want)\b"
+)
+
+
+def _engaged(
+    hits: list[_Hit], episode: Episode
+) -> tuple[list[tuple[Claim, int]], list[tuple[Claim, int]]]:
+    """The boyfriend or girlfriend a message says the user is now engaged to becomes the
+    fiance(e), under the same name: the held claim ends, the session's is taken back (returned
+    as ``_held_renamed`` returns them)."""
+    ended: list[tuple[Claim, int]] = []
+    taken: list[tuple[Claim, int]] = []
+    for event in owned_user_messages(episode):
+        mask = _PREFILTER.scan(event.text)
+        m = _ENGAGED.search(event.text, mask)
+        if m is None:
+            continue
+        sentence = max(
+            (s.end() for s in _SENTENCE_END.finditer(event.text, 0, m.start())), default=0
+        )
+        if _NOT_DONE_BEFORE.search(event.text, sentence, m.start()):
+            continue
+        said = (m.group("name") or m.group("name2") or "").casefold()
+        candidates: list[tuple[Claim, bool]] = [
+            (c, True) for c in episode.existing_beliefs if c.kind == "relationship"
+        ]
+        for hit in hits:
+            if hit.kind == "relationship":
+                try:
+                    candidates.append((normalize_claim(hit.kind, hit.values), False))
+                except InvalidInput:
+                    continue
+        partners = [
+            (c, known)
+            for c, known in candidates
+            if c.values.get("relation") in _ENGAGED_AS
+            and c.values.get("name")
+            and (not said or (c.values.get("name") or "").casefold() == said)
+        ]
+        names = {(c.values.get("name") or "").casefold() for c, _ in partners}
+        if len(names) != 1:
+            continue
+        old, known = partners[0]
+        values = {**old.values, "relation": _ENGAGED_AS[old.values["relation"] or ""]}
+        hits[:] = [
+            h
+            for h in hits
+            if not (
+                h.kind == "relationship"
+                and h.values.get("relation") in _ENGAGED_AS
+                and (h.values.get("name") or "").casefold() in names
+            )
+        ]
+        hits.append(_Hit("relationship", values, evidence=[(event.seq, m.start(), m.end())]))
+        (ended if known else taken).append((old, event.seq))
+    return ended, taken
+
+
 def _keep_full_name(hits: list[_Hit], episode: Episode) -> None:
     """ "benim adım Oğuz Yılmaz ... im Oğuz, need help": a first name alone, when the session or
     the memory holds a full name it begins, restates that full name rather than replacing it."""
@@ -12898,6 +12976,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 self._pet_gone_now(event, gone_pet, hits)
             if hits and (leaving := _PET_LEAVING.search(text)):
                 self._pet_leaving(event, leaving, hits)
+            if hits and (bumped := _BUMPED_BARE.search(text)):
+                self._bumped_bare(event, bumped, hits)
             if hits and _RETIRING.search(text) and (retired := _VALUE_RETIRED.search(text)):
                 self._value_retired(retired, hits, event.seq)
             if hits and (full := _FULL_NAME_GIVEN.search(text)):
@@ -12988,8 +13068,9 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                 continue
         self._taken_back = []
         renamed, renamed_here = _held_renamed(hits, episode, taken_back)
-        self._last = (episode, taken_back + renamed_here)
-        self._ended = (episode, _ended_beliefs(episode) + renamed)
+        engaged, engaged_here = _engaged(hits, episode)
+        self._last = (episode, taken_back + renamed_here + engaged_here)
+        self._ended = (episode, _ended_beliefs(episode) + renamed + engaged)
         _keep_known_region(hits, episode)
         _keep_full_name(hits, episode)
         _prefer_region(hits)
@@ -14707,6 +14788,26 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         if named:
             last = max(named, key=lambda h: h.evidence[-1][1])
             self._take_back(last, hits, event.seq, m.span())
+
+    def _bumped_bare(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
+        """ "vercel says node 18 is going away, i just bumped to 20": a version said bare takes
+        the place of the one held for the tool this message named last before it with the held
+        version."""
+        named = list(_TECH_ALONE.finditer(event.text, 0, m.start()))
+        if not named:
+            return
+        tech = named[-1].group("tech").casefold()
+        subject = f"{_TECH_ALIASES.get(tech, tech)} version"
+        for hit in hits:
+            if (
+                hit.kind == "working_state"
+                and hit.values.get("subject") == subject
+                and hit.values.get("value") == named[-1].group("ver")
+                and hit.evidence[0][0] < event.seq
+            ):
+                new = _Hit("working_state", {"subject": subject, "value": m.group("ver")}, None)
+                self._replace(hit, new, hits, event.seq, m.span("ver"))
+                return
 
     def _value_retired(self, m: re.Match[str], hits: list[_Hit], seq: int) -> None:
         """ "host is sched-01" then "sched-01 is getting decommissioned": a setting whose value
