@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/105"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/106"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -3133,7 +3133,7 @@ _PRONOUN_NAME = _grx(
     rf"|something|anything)\b)[a-z][a-z'’\-]{{1,19}})|(?!))"
     # "his name's tomasz btw": a lower-case name that is no English word
     rf"|(?P<lower>(?-i:[a-zà-öø-ÿ][a-zà-öø-ÿ\-]{{1,19}})))(?=\s*$|\s*[,.;!]|\s+[a-z&])",
-    "name called named him her",
+    "name names called named him her",
 )
 
 
@@ -8506,8 +8506,6 @@ _PACKAGE_MANAGER = _grx(
     rf"|handled)\s+(?:by|with|via|using|through)"
     # "we're a pnpm shop"
     rf"|\bwe(?:{_A}?re|\s+are)\s+an?\s+(?=(?:{_PACKAGE_MANAGERS})\s+shop\b)"
-    # "we're on pnpm with node 20"
-    rf"|\bwe(?:{_A}?re|\s+are)\s+(?:(?:now|still|already|all)\s+)?on(?=\s+(?:{_PACKAGE_MANAGERS})\b)"
     # "reverted everything, we're back on npm for good", "we went back to yarn"
     rf"|\b(?:we(?:{_A}?re|\s+are)\s+(?:now\s+)?back\s+(?:on|to)|we\s+(?:went|switched|moved)\s+back"
     rf"\s+to|(?:reverted|rolled\s+back)\s+to)"
@@ -8516,6 +8514,12 @@ _PACKAGE_MANAGER = _grx(
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
     "use uses using switched moved migrated changed manage install handle managed installed"
     " handled shop now back reverted deps dependencies packages still also",
+)
+# "we're on pnpm with node 20": the package manager the user's team is on
+_WE_ON_PM = _grx(
+    rf"\bwe(?:{_A}?re|\s+are)\s+(?:(?:now|still|already|all)\s+)?on\s+(?P<pm>{_PACKAGE_MANAGERS})\b"
+    rf"(?!\s*v?\d)",
+    "pnpm yarn npm poetry uv pipenv pip bun conda composer bundler cargo",
 )
 # "we're on node 20 / pnpm 9": the package manager chained after the stack; "yarn 4 w/
 # workspaces" opening a sentence
@@ -8956,6 +8960,9 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _PACKAGE_MANAGER.finditer(c, mask):
         value = m.group("pm") + (m.group("ver") or "")
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
+    for m in _WE_ON_PM.finditer(c, mask):
+        pm = m.group("pm")
+        yield _Hit("working_state", {"subject": "package manager", "value": pm}, m.span())
     for m in _PM_CHAINED.finditer(c, mask):
         # "his laptop has node 16 and npm 8": another's machine
         if (
@@ -10213,10 +10220,13 @@ _SAID_X_ITS_Y = _grx(
 _PET_DISOWNED = _grx(
     rf"\b(?P<name>[a-z][\w\-]*)\s+(?:is|na)\s+(?:actually\s+|really\s+|just\s+)?(?:my\s+)?"
     rf"(?!(?:my|our)\b)[a-z]+(?:{_A}[a-z]+)?{_A}?s\s+(?P<species>{_PET_SURFACE})\b"
-    # ("well technically hes not mine, hes my neighbours dog")
-    rf"|(?:^|[,.;!?]\s*|\b(?:well|oh|sorry|lol|ok|actually|but)\s+)"
+    # ("well technically hes not mine, hes my neighbours dog", "wait i lied hes not my dog")
+    rf"|(?:^|[,.;!?]\s*|\b(?:well|oh|sorry|lol|ok|actually|but|lied|wait)\s+)"
     rf"(?:(?:technically|honestly|tbh|actually|well|so)\s+)*"
-    rf"(?P<pron>she|he|it)(?:{_A}?s|\s+is)\s+not\s+(?:really\s+|actually\s+)?(?:mine|ours)\b",
+    rf"(?P<pron>she|he|it)(?:{_A}?s|\s+is)\s+not\s+(?:really\s+|actually\s+)?(?:mine|ours"
+    rf"|(?:my|our)\s+(?P<own>{_PET_SURFACE}))\b"
+    # (never a cleft: "its not my dog that's the problem, its the neighbours")
+    rf"(?!\s*,?\s*(?:that|thats|that{_A}s|who|which)\b)",
     "is na not",
 )
 # "oh shes a tortoise actually", "well hes a budgie technically": the one pet said before is
@@ -10397,12 +10407,6 @@ _MOVED_OUT_OF = _grx(
 _SOMEONE_ELSES_PET = _rx(
     rf"(?:^|(?<=[\s,.;:!?]))(?P<name>[\w'’\-]+)\s+is\s+(?:my|the|our)\s+(?:{_REL_SURFACE}|friend"
     rf"|neighbou?r|flatmate|roommate|colleague|boss|mate)(?:['’]?s)\s+(?P<species>{_PET_SURFACE})\b"
-)
-_NOT_MY_PET = _rx(
-    rf"\b(?:he|she|it|they)(?:{_A}?s|\s+is|{_A}?re|\s+are)\s+not\s+(?:really\s+|actually\s+)?"
-    rf"(?:my|our)\s+(?P<species>{_PET_SURFACE})\b"
-    # (never a cleft: "its not my dog that's the problem, its the neighbours")
-    rf"(?!\s*,?\s*(?:that|thats|that{_A}s|who|which)\b)"
 )
 # "oh im not actually, sorry, its for a short story", "nvm. im not": the state said before,
 # denied where the message opens (never the answer to a question the assistant asked: "are you
@@ -15598,9 +15602,12 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             for m in _PET_DISOWNED.finditer(text, mask):
                 pets = [h for h in _said_before(hits, [], event.seq) if h.kind == "pet"]
                 if m.group("pron"):
-                    # the pet of the latest message that said one, if it said only one
-                    latest = max((h.evidence[-1][0] for h in pets), default=None)
-                    pets = [h for h in pets if h.evidence[-1][0] == latest]
+                    # the pet (of the species named) of the latest message that said one, if it
+                    # said only one
+                    if m.group("own"):
+                        own = _normal("pet", "species", m.group("own"))
+                        pets = [h for h in pets if h.values.get("species") == own]
+                    pets = _latest_said(pets)
                     pets = pets if len(pets) == 1 else []
                 else:
                     species = _normal("pet", "species", m.group("species"))
@@ -16017,11 +16024,6 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         ):
             gone.append(max(said, key=lambda h: h.evidence[-1][1]))
             named_any = True
-        # "my dog rocky ..." then "wait i lied hes not my dog, hes my neighbours"
-        for m in _NOT_MY_PET.finditer(text):
-            species = _normal("pet", "species", m.group("species"))
-            pets = _held_before(hits, gone, event.seq, ("pet",))
-            gone += _latest_said([h for h in pets if h.values.get("species") == species])
         testing = mask & _JUST_TESTING.bit and _JUST_TESTING.search(text, mask)
         if not named_any and (
             testing
