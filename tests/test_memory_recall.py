@@ -10455,3 +10455,125 @@ def test_an_engagement_a_character_built_together_and_a_bare_version_bump(
         }
     assert any("node version is 20" in s for s in active), active
     assert not any("node version is 18" in s for s in active), active
+
+
+def test_a_request_to_make_it_so_and_a_texture_are_no_correction_or_taste(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "make",
+        "booking the caterer for my 40th. i have a sesame allergy so nothing with sesame pls",
+        "great. we all adore really hot curries, can they make it extra spicy",
+    )
+    assert any("sesame" in s for s in formed), formed
+    assert not any("spicy" in s and "allerg" in s for s in formed), formed
+    # the intensifier says how hot, not which curries
+    assert any("likes hot curries" in s for s in formed), formed
+    _never_forms(
+        tmp_path, (("texture", "no olives on mine please, i hate the texture", "texture"),)
+    )
+
+
+def test_a_port_put_right_a_title_renamed_and_a_remote_job(tmp_path: Path) -> None:
+    _corrects_each(
+        tmp_path,
+        (
+            (
+                "port",
+                ("our api runs on 8000 and cors keeps failing", "sorry its on 8081 not 8000"),
+                "api port is 8081",
+                "on 8081",
+            ),
+            (
+                "title",
+                (
+                    "my payslip is weird this month, im a shift supervisor at aldi",
+                    "also i said shift supervisor but they changed my title to 'store team "
+                    "leader' last year",
+                ),
+                "store team leader",
+                "shift supervisor",
+            ),
+        ),
+    )
+    formed = _formed(tmp_path / "remote", "im in porto, remote data engineer for Revolut. tips?")
+    assert any("works as a data engineer" in s for s in formed), formed
+    assert any("revolut" in s for s in formed), formed
+    # only after the user's own clause: a brother's remote job is his
+    formed = _formed(
+        tmp_path / "bro", "my brother lives in porto, remote data engineer for Revolut"
+    )
+    assert not any("data engineer" in s or "revolut" in s for s in formed), formed
+
+
+def test_a_region_said_without_a_comma_or_in_brackets(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            ("code", "we moved to spokane wa last year, any good hikes?", "spokane, wa"),
+            ("brackets", "hi, i am nurse here in mendoza (argentina), it will rain?", "mendoza"),
+        ),
+    )
+    assert any(
+        "mendoza, argentina" in s for s in _formed(tmp_path / "b2", "i live in mendoza (argentina)")
+    )
+    # a postal code that is an English word too qualifies nothing
+    formed = _formed(tmp_path / "or", "i live in portland or so my mom says lol")
+    assert not any("portland, or" in s for s in formed), formed
+
+
+def test_coding_settings_said_in_passing(tmp_path: Path) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "pm-and-node",
+                "we use yarn and node 18 in this repo, lockfile keeps changing",
+                "node version is 18",
+            ),
+            (
+                "orm",
+                "our service is on mysql 8 + sequelize, how do i add an index",
+                "orm is sequelize",
+            ),
+            ("monorepo", "our monorepo is on nx and builds are slow", "monorepo is nx"),
+            (
+                "hosting",
+                "small flask app, hosted on a digitalocean vps",
+                "hosting is digitalocean vps",
+            ),
+            ("staging", "healthchecks fail. staging listens on port 9443", "staging port is 9443"),
+            (
+                "boards",
+                "we deploy to esp32 boards so flash size matters",
+                "deploy target is esp32 boards",
+            ),
+            ("switched", "we switched off npm last year, its pnpm now", "package manager is pnpm"),
+            ("side", "my side project runs django 5 on python 3.12", "python version is 3.12"),
+        ),
+    )
+
+
+def test_a_pet_said_as_mine_a_dog_by_its_breed_and_a_vet_of_farm_animals(tmp_path: Path) -> None:
+    formed = _formed(
+        tmp_path / "mine",
+        "how often should i clean a turtle tank? mine keeps splashing water everywhere",
+        "oh and hes called Crush lol",
+    )
+    assert any("turtle named crush" in s for s in formed), formed
+    _forms_nothing(
+        tmp_path,
+        (
+            ("child", "is a hamster ok for a 5 year old? mine keeps asking for one"),
+            ("if", "if i had a hamster, mine keeps digging all night i bet"),
+        ),
+    )
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "lab",
+                "pickle stole my toast again, shes my 3yo golden. is butter bad for dogs",
+                "dog named pickle",
+            ),
+            ("vet", "early start tomorrow, im a vet for farm animals", "vet for farm animals"),
+        ),
+    )

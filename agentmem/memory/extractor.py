@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/106"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/107"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -893,6 +893,9 @@ _SELF_REPORT = _grx(
     # "sorry i said Toronto, i am living in Mississauga"
     r"|\b(?:sorry|oops|whoops|wait|no|ah)\W+i\s+(?:said|wrote|typed)\b"
     r"|\bi\s+(?:said|wrote|told\s+(?:you|u|ya))\s+(?:earlier|before|above)\b"
+    # "i said checkout supervisor but technically they changed my title": what the user said,
+    # put right by what follows
+    r"|\bi\s+(?:said|wrote|typed)\s+(?:[\w'’\-]+\s+){1,4}?but\b"
     # non-native "Sorry I wrote wrong before, I live in Manisa": the mistake is one's own
     r"|\bi\s+(?:said|wrote|typed|told\s+(?:you|u|ya))\s+(?:it\s+|that\s+|something\s+)?(?:wrong|wrongly"
     r"|incorrectly|the\s+wrong\s+\w+|a\s+mistake|by\s+mistake)\b"
@@ -4325,6 +4328,14 @@ def _state_after(words: list[str], n: int) -> str | None:
     """ "columbus ohio", "Portland Maine": the words after a town that name a US state or a
     Canadian province, and nothing else, as typed."""
     rest = " ".join(words[n:])
+    # ... or its postal code where that is no English word ("vancouver wa", never "portland or")
+    if (
+        not words[n - 1].endswith(",")
+        and (code := words[n].casefold()) in _STATE_CODES
+        and code not in _WORD_STATE_CODES
+        and (len(words) == n + 1 or words[n + 1].casefold() in _AFTER_PLACE)
+    ):
+        return words[n]
     return rest if rest.casefold() in _STATE_NAMES else None
 
 
@@ -4362,6 +4373,14 @@ _STATE_NAMES: Final = frozenset(
         " south_carolina south_dakota west_virginia"
         " ontario quebec manitoba saskatchewan alberta british_columbia nova_scotia new_brunswick"
     )
+)
+
+
+# "cordoba (argentina)": a region in brackets after a place (see _region_in_brackets)
+_BRACKETED_REGION = r"\s*\(\s*(?P<region>[^\W\d_][\w'’.\-]*(?:\s+[^\W\d_][\w'’.\-]*)?)\s*\)"
+# the postal codes that are English words too: "portland or", "im in leeds in"
+_WORD_STATE_CODES: Final = frozenset(
+    _words("al ar co de hi id in la ma me mo ne oh ok on or pa sa sc act")
 )
 
 
@@ -5058,16 +5077,24 @@ _OCCUPATION = [
         rf"|(?:at|for|@)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]|here\b)))",
         _ROLE_WORDS,
     ),
+    # "i'm in lisbon, remote backend dev for N26": a remote job said after the user's own clause
+    _grx(
+        rf"^\W*(?:i{_A}?m|im|i\s+am|i\s+live|i\s+work)\b[^,.;!?]{{0,40}},\s*(?:fully\s+)?remote\s+"
+        rf"(?P<role>{_ROLE})\s+(?:at|for|@)\s+(?P<org>{_ORG})(?=\s*(?:$|[,.;!]))",
+        "remote",
+    ),
     # "my title changed to analytics engineer", "my job title is now staff engineer"
     _grx(
         # ("the day job is graphic designer": the user's, said with "the")
-        rf"\b(?:my|the(?=\s+day\s+job\b))\s+(?:job\s+|official\s+|current\s+|day\s+|main\s+"
+        rf"(?:\b(?:my|the(?=\s+day\s+job\b))\s+(?:job\s+|official\s+|current\s+|day\s+|main\s+"
         rf"|actual\s+|real\s+)?"
         # "my job is a nurse", "my day job is software dev" (never "my dream job is ...")
         rf"(?:title|position|role|profession|job"
         # "my title at aldi is buying assistant": the workplace named on the way
-        rf"|occupation|designation)\s+(?:at\s+(?P<org>{_ORG})\s+)?(?:now\s+)?(?:changed\s+to|is\s+now|is)\s+"
-        rf"(?:a\s+|an\s+)?(?P<role>{_ROLE}){_ROLE_END}",
+        rf"|occupation|designation)\s+(?:at\s+(?P<org>{_ORG})\s+)?(?:now\s+)?(?:changed\s+to|is\s+now|is)"
+        # "they changed my title to 'customer service team leader' in march"
+        rf"|\b(?:they|hr|we)\s+(?:just\s+|officially\s+)?changed\s+my\s+(?:job\s+)?title\s+to)\s+"
+        rf"['‘\"“]?(?:a\s+|an\s+)?(?P<role>{_ROLE})['’\"”]?{_ROLE_END}",
         "title position role profession occupation designation job",
     ),
     # "got the job!! title is analytics engineer": the title said without "my", opening its
@@ -5209,10 +5236,13 @@ def _in_employer(org: str) -> bool:
     return not (len(words) == 1 and org.casefold().endswith(_FIELD_ENDINGS))
 
 
+_VET_FIELD = _rx(r"\s+(for\s+(?:big|large|small|farm|exotic)\s+animals)\b")
 _ROLE_ADVERB = _rx(
     # "ive been data analyst at booking.com 3 yrs": the subject a fragment's words took in
     r"^(?:i(?:['’]?ve|\s+have)\s+been\s+|i(?:['’]?m|\s+am)\s+)?"
     r"(?:(?:just|only|simply|basically|officially|still|now|currently|actually|also|new)\s+)?"
+    # "a remote backend dev": how the job is done, no part of its title
+    r"(?:(?:fully\s+)?remote\s+(?=\S+\s))?"
 )
 _STUDY_YEAR = _rx(r"^(?:\d(?:st|nd|rd|th)|first|second|third|fourth|final|last)[- ]year\s+")
 _STUDENT_HEADS: Final = frozenset({"student", "undergrad", "postgrad", "pupil"})
@@ -5708,6 +5738,10 @@ _PET_NAME_FIRST = _rx(
     # Nigerian Pidgin "i get one dog, e name na Bingo"
     r"|\b(?:e|him|her)\s+name\s+na\s+(?P<name3>[a-z][\w’\-]{1,19})\b"
     r"|\b(?:only\s+)?answers\s+to\s+(?P<name4>[a-z][\w’\-]{1,19})\b"
+    # "biscuit ate half a sock again 🙄 hes my 2yo lab": the message opens on what the pet did
+    r"|^\W*(?P<name5>[a-z][a-z'’\-]{2,19})\s+(?:ate|has|had|keeps|just|got|chewed|threw|wont"
+    r"|won['’]t|bit|stole|escaped|learned|learnt)\b[^.!?\n]{0,60}?[.!?,\s]\s*(?:he|she)(?:['’]?s|\s+is)"
+    r"\s+(?:my|our)\b"
 )
 _WE_NAMED_THEM = _rx(
     rf"(?:(?<=,\s)(?=named\s)|\b(?:we|i|(?<!\bhis\s)(?<!\bher\s)(?<!\btheir\s)(?:(?:the|my|our)\s+)?(?:kids|son"
@@ -5735,6 +5769,19 @@ _MINE_IS_CALLED = _rx(
     rf"|\bmine\s*,\s*(?P<name4>[a-z][a-z'’\-]{{1,19}})\s*,\s*(?:is|has|keeps|was)\b"
 )
 _PET_WORD = _rx(rf"\b(?P<species>{_PET_SURFACE})\b")
+# "...for a hamster, mine keeps trying to dig": what the user's own one does (see _mine_does)
+_MINE_DOES = _rx(
+    r"(?:^|[,.;!?]\s*|\b(?:and|but|so|cos|because|bc|coz)\s+)mine\s+(?:(?:just|always|still)\s+)?"
+    # ("is a hamster ok for a 5 year old? mine keeps asking for one": a child, who speaks)
+    r"(?:keeps(?!\s+(?:asking|begging|saying|talking|crying|wanting|telling|nagging|going\s+on))"
+    r"|wont|won['’]?t|hides|bites|digs|sleeps|refuses|hates|loves|chews|scratches|eats"
+    r"|only\s+eats|likes|is\s+always|has\s+started|started|never)\b"
+)
+# ... never when a person or a thing stands between the animal and "mine"
+_PERSON_OR_THING = _rx(
+    r"\b(?:kids?|son|daughter|child|children|boy|girl|husband|wife|partner|car|phone|laptop|bike"
+    r"|friend|mum|mom|dad|brother|sister)s?\b"
+)
 
 
 _ADVERB_OR_FILLER = re.compile(
@@ -6313,6 +6360,13 @@ def _rule_work(c: str, mask: int) -> Iterator[_Hit]:
                     and subject not in _RELATIVE_DAYS
                 ):
                     subject_of = " " + " ".join(field.group(1).split())
+                # "veterinarian for big animals": which animals, as said
+                if (
+                    said_in
+                    and role.casefold().split()[-1] in ("vet", "veterinarian")
+                    and (animals := _VET_FIELD.match(c, m.end(said_in)))
+                ):
+                    subject_of = " " + " ".join(animals.group(1).split())
             field_of_work = (
                 m.group("org")
                 if "org" in m.re.groupindex
@@ -6887,8 +6941,9 @@ def _object_items(raw: str, max_words: int, block_first: frozenset[str]) -> list
                 or not all(_ITEM_WORD.fullmatch(w) for w in words)
             ):
                 return items
-            # "i always prefer proper black tea": how real the thing is, not which thing
-            if len(words) > 1 and words[0] in ("proper", "decent"):
+            # "i always prefer proper black tea": how real the thing is, not which thing; "we
+            # both love really spicy food": how spicy, not which food
+            if len(words) > 1 and words[0] in ("proper", "decent", "really", "very", "super"):
                 piece = piece.split(None, 1)[1]
             items.append(piece)
     return items
@@ -6972,7 +7027,8 @@ _QUALIFIED_END = _rx(
 _THE_BLOCK: Final = _OBJECT_BLOCK_FIRST | frozenset(
     _words(
         "new first second last other same whole rest idea way fact thought look sound feel name"
-        " smell taste colour color shape part end start beginning middle moment time day one"
+        " smell taste texture consistency colour color shape part end start beginning middle"
+        " moment time day one"
         " ones bit kind sort type most best worst"
     )
 )
@@ -7965,10 +8021,11 @@ _WORKING_STATE = [
             r"|frontend|project|service|website|blog)\s+(?:is\s+(?:(?:still|now|currently|all)\s+)?"
             r"(?:(?:hosted|deployed|running)\s+)?on|(?:hosted|deployed)\s+on)"
             # "next 14 app router, deployed on vercel": the app just named, its subject left out
-            r"|[,;]\s*(?:and\s+)?(?:hosted|deployed)\s+on)\s+(?P<val>netlify|vercel|heroku|fly\.io|render|railway|digitalocean"
+            # ("hosted on a hetzner vps": the subject left out where the clause starts)
+            r"|(?:[,;]\s*|^\W*)(?:and\s+)?(?:hosted|deployed)\s+on)\s+(?:an?\s+)?(?P<val>(?:netlify|vercel|heroku|fly\.io|render|railway|digitalocean"
             r"|cloudflare(?:\s+pages|\s+workers)?|github\s+pages|firebase(?:\s+hosting)?|hetzner|linode"
             r"|cloud\s+run|app\s+engine|elastic\s+beanstalk|aws\s+lambda|aws|gcp|azure)"
-            r"(?=\s*$|\s*[,;.!?]|\s+(?:and|but|btw|fyi|now|with|for)\b)",
+            r"(?:\s+vps)?)(?=\s*$|\s*[,;.!?]|\s+(?:and|but|btw|fyi|now|with|for)\b)",
             "host hosted deployed running on",
         ),
     ),
@@ -7980,7 +8037,9 @@ _WORKING_STATE = [
             r"(?<![\w\-./])(?:the\s+)?(?P<subj>(?:(?:staging|prod|production|dev|local|test)\s+)?"
             r"(?:api|app|web|db|database"
             # ("grpc server on 50051": the server named by what it serves)
-            r"|redis|postgres|mysql|mongo|(?:grpc\s+)?server|frontend|backend|vite|dev\s+server|admin))"
+            r"|redis|postgres|mysql|mongo|(?:grpc\s+)?server|frontend|backend|vite|dev\s+server|admin)"
+            # ("staging runs on port 8443": the stage's own port)
+            r"|staging(?=\s+(?:(?:still|now|always|currently)\s+)?(?:runs|listens|is)\s+on\s+port\b))"
             # ("our api still listens on 8080, same as always")
             r"(?:(?:\s+(?:(?:still|now|always|currently)\s+)?(?:is|runs|listens))?\s+on\s+(?:port\s+)?"
             # "our frontend dev server is 5173 (vite default)": never a year ("server is 2019")
@@ -8107,7 +8166,10 @@ _PR_BASE = _grx(
 _DEPLOYS_TO = _grx(
     r"\bwe\s+(?:now\s+|still\s+|currently\s+|just\s+)?deploy\s+(?:it\s+|everything\s+)?(?:to|on)\s+"
     r"(?!(?:prod|production|staging|stage|dev|test|qa|main|master|the|a|an|our|it|them|friday|fridays"
-    r"|monday|mondays|weekends?|eu|us)\b)(?P<val>[a-z][\w\-]*(?:\.[a-z]{2,})?)(?=\s|[,;:!?)]|\.(?:\s|$)|$)",
+    r"|monday|mondays|weekends?|eu|us)\b)(?P<val>[a-z][\w\-]*(?:\.[a-z]{2,})?"
+    # ("we deploy to stm32 board": the kind of device, as typed)
+    r"(?:\s+(?:boards?|devices?|vps|servers?|cluster)(?=\s*(?:$|[,;:!?)]|\.(?:\s|$)|\s+(?:so|and|but)\b)))?)"
+    r"(?=\s|[,;:!?)]|\.(?:\s|$)|$)",
     "deploy",
 )
 # "prod deploys from the `release` branch": the environment the branch deploys to
@@ -8251,7 +8313,8 @@ _TECH_CONTEXT = _grx(
     # "our project uses vue 3", second-language "our project still use vue 2.7"
     rf"|\b(?:our|the|this|my)\s+(?:[\w\-]+\s+)?(?:project|app|repo|codebase|service|frontend"
     rf"|backend|monorepo|api|site|website)\s+(?:still\s+|now\s+|currently\s+|also\s+|only\s+)?"
-    rf"(?:uses?|is\s+using)"
+    # ... "my side project runs laravel 10 on php 8.2"
+    rf"(?:uses?|is\s+using|runs)"
     rf"|\b(?:compatible\s+with|supports?"
     # "prod runs python 3.12": what the live servers run is the project's version
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
@@ -8406,7 +8469,9 @@ _DATABASE_USED = _grx(
 )
 # Who speaks of the user's code: "we", or the repository itself ("this one uses biome")
 _OUR_CODE = (
-    r"(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team|lib|library|package|one))"
+    r"(?:we|i|(?:this|the|our)\s+(?:project|repo|app|codebase|team|lib|library|package|one)"
+    # ("my side project uses laravel")
+    r"|my\s+(?:own\s+)?(?:side\s+)?(?:project|repo|app))"
 )
 # "we use conventional commits here", "commit messages follow conventional commits", "commit
 # message style is conventional commits": the team's commit convention, however it is named
@@ -8509,6 +8574,9 @@ _PACKAGE_MANAGER = _grx(
     # "reverted everything, we're back on npm for good", "we went back to yarn"
     rf"|\b(?:we(?:{_A}?re|\s+are)\s+(?:now\s+)?back\s+(?:on|to)|we\s+(?:went|switched|moved)\s+back"
     rf"\s+to|(?:reverted|rolled\s+back)\s+to)"
+    # "we actually switched off yarn in march, its npm workspaces now"
+    rf"|\bswitched\s+(?:off|away\s+from)\s+(?:{_PACKAGE_MANAGERS})\b[^.;!?]{{0,30}}?,\s*"
+    rf"(?:it{_A}?s|its|it\s+is)\s+(?=(?:{_PACKAGE_MANAGERS})\b)"
     # "used to use npm, now pnpm": the clause the comma opened
     rf"|^\W*(?:but\s+)?now\s+(?:it{_A}?s\s+)?(?=(?:{_PACKAGE_MANAGERS})\s*(?:$|[,.;!]|\d)))\s*\b"
     rf"(?P<pm>{_PACKAGE_MANAGERS})(?P<ver>\s+\d+(?:\.\d+)*)?(?![\w.])",
@@ -8531,6 +8599,8 @@ _PM_CHAINED = _grx(
     r"(?=\s*(?:$|[,.;!)])|\s+(?:w/|(?:with|and|btw|now|locally|here|too)\b))",
     "pnpm yarn npm bun poetry uv",
 )
+# "we use pnpm and node 20 on this repo": the versioned stack after the package manager
+_PM_AND_TECH = _rx(rf"\s*(?:\band\b|&|\+|\bw/|\bwith\b)\s*(?:{_TECH_VERSION})(?![\w.])")
 # "we switched from poetry to uv last month"
 _PM_SWITCH = _grx(
     rf"\b(?:we|i)\s+(?:just\s+|recently\s+|finally\s+)?(?:switched|moved|migrated)\s+from\s+"
@@ -8692,6 +8762,14 @@ _USE_FOR_SETTING = _grx(
 # "we use prisma for all db access": an ORM, said by what it is used for
 _ORMS = r"prisma|drizzle|sqlalchemy|typeorm|sequelize|hibernate|mikro-?orm|knex|peewee|gorm|ecto"
 _ORM_NAME = _rx(_ORMS)
+_MONOREPO_TOOLS = r"turborepo|nx|lerna"
+# "our monorepo uses turborepo": the tool the user's monorepo is run with
+_MONOREPO_TOOL = _grx(
+    rf"\b(?:{_OUR_CODE}|(?:our|the|this|my)\s+monorepo)\s+(?:(?:now|still|just)\s+)?(?:use|uses"
+    rf"|is\s+using|{_A}re\s+using|are\s+using|runs\s+on|is\s+on|{_A}re\s+on|is\s+built\s+with)\s+"
+    rf"(?P<val>{_MONOREPO_TOOLS})\b(?!\s+(?:or|vs)\b)",
+    "turborepo nx lerna",
+)
 _ORM_FOR_DB = _grx(
     rf"\b(?:we|i)\s+(?:(?:still|now|just|mostly|mainly)\s+)?(?:use|are\s+using|{_A}re\s+using)"
     rf"\s+(?P<val>(?:{_ORMS})(?:\s+v?\d[\w.]*)?)\s+(?:for|as)\s+(?:(?:all|the|our)\s+)*"
@@ -8763,6 +8841,8 @@ _REPO_TOOLS = (
     ("test runner", _TEST_RUNNERS),
     ("build tool", _BUILD_TOOLS),
     ("ci", _CI_SERVICES),
+    ("orm", _ORMS),
+    ("monorepo", _MONOREPO_TOOLS),
 )
 _ANY_REPO_TOOL = "|".join(tools for _, tools in _REPO_TOOLS)
 # "its pnpm not npm in this repo", "yes its pytest here": the repo's tool, said with "its" and
@@ -8960,6 +9040,14 @@ def _rule_tech(c: str, mask: int) -> Iterator[_Hit]:
     for m in _PACKAGE_MANAGER.finditer(c, mask):
         value = m.group("pm") + (m.group("ver") or "")
         yield _Hit("working_state", {"subject": "package manager", "value": value}, m.span())
+        # "we use pnpm and node 20 on this repo": the stack said with it
+        if (more := _PM_AND_TECH.match(c, m.end())) is not None:
+            for tech, ver in _tech_pairs(c, more):
+                span = (m.start(), more.end())
+                yield _Hit("working_state", {"subject": f"{tech} version", "value": ver}, span)
+    for m in _MONOREPO_TOOL.finditer(c, mask):
+        value = m.group("val").casefold()
+        yield _Hit("working_state", {"subject": "monorepo", "value": value}, m.span())
     for m in _WE_ON_PM.finditer(c, mask):
         pm = m.group("pm")
         yield _Hit("working_state", {"subject": "package manager", "value": pm}, m.span())
@@ -9502,7 +9590,19 @@ _SHORT_BREED = _grx(
 )
 
 
+# "hes my 2yo lab": a lab said of "he" or "she" with an age or a coat is a dog ("my lab" alone
+# may be a laboratory)
+_HES_MY_LAB = _grx(
+    r"\b(?:he|she)(?:['’]?s|\s+is)\s+(?:my|our)\s+(?:(?:\d+\s*(?:yo|y/o|yrs?\s+old|years?\s+old"
+    r"|year-old)|old|big|black|yellow|chocolate|fat|rescue|little)\s+)+(?:lab|golden|goldie)"
+    r"(?=\s*(?:$|[,.;!?]|\s+(?:and|so|who|btw|lol)\b))",
+    "lab golden goldie",
+)
+
+
 def _rule_short_breed(c: str, mask: int) -> Iterator[_Hit]:
+    for m in _HES_MY_LAB.finditer(c, mask):
+        yield _Hit("pet", {"species": "dog", "name": None}, m.span())
     for m in _SHORT_BREED.finditer(c, mask):
         name = m.group("name")
         # a capitalised name ("my lab Biscuit"), or a lower-case word no dictionary has ("my
@@ -9614,7 +9714,7 @@ _RULES: Final = (
     (_rule_have, _HAVE_HEAD.bit),
     (_rule_mine_is, _MINE_IS.bit),
     (_rule_name_is_my, _NAME_IS_MY_RELATIVES.bit),
-    (_rule_short_breed, _SHORT_BREED.bit),
+    (_rule_short_breed, _SHORT_BREED.bit | _HES_MY_LAB.bit),
     (_rule_parent_married, _bits(_PARENT, _MARRIED, _PET_PARENT)),
     (_rule_household, _HOUSEHOLD.bit),
     (_rule_pet_chore, _PET_CHORE.bit),
@@ -10030,6 +10130,12 @@ _FILLER = (
 )
 # the laughs and asides chat puts after a value, never part of it
 _CHAT_TAIL = r"(?:lol|lmao|haha\w*|hehe\w*|btw|pls|plz|xd|rn)\b"
+# "2 kids, make it 3": the user's own "make it", never a request to someone ("can they make it
+# hot", "dont make it sound fussy")
+_MAKE_IT = (
+    r"(?<!don't\s)(?<!dont\s)(?<!\bthey\s)(?<!\byou\s)(?<!\bu\s)(?<!\bcan\s)(?<!\bcould\s)"
+    r"(?<!\bwill\s)(?<!\bto\s)(?<!\bwe\s)(?<!\bi\s)(?<!\bpls\s)(?<!\bplease\s)make\s+(?:that|it)"
+)
 _SELF_CORRECTION = _rx(
     # ("im a teacher- well teaching assistant")
     rf"(?:\s*[—–]\s*|\s*-{{1,2}}\s+|\s*,\s*|\s*\.\.\.?\s*|\s+)"
@@ -10046,7 +10152,7 @@ _SELF_CORRECTION = _rx(
     r"|(?:ugh\s+)?autocorrect\W+(?:it['’]?s|its)"
     r"|(?<!\bas\s)well|or\s+rather|rather|i\s+mean|(?<=[.!?]\s)technically"
     # "2 kids, make it 3"; never "dont make it sound fussy", "make it shorter"
-    r"|more\s+like|(?<!don't\s)(?<!dont\s)make\s+(?:that|it)(?!\s+(?:sound|look|seem|more|less|a\s+bit"
+    rf"|more\s+like|{_MAKE_IT}(?!\s+(?:sound|look|seem|more|less|a\s+bit"
     r"|shorter|longer|formal|casual|funny|nicer|simple|simpler|short|clear)\b)"
     # "i live in Utrecht, sorry no, Amersfoort"
     r"|(?:sorry|oops)\W+no(?=\s*,)"
@@ -10119,7 +10225,7 @@ _RETRACT_OPENS = _rx(
 # "actually i should say vegetarian now", "i meant Bradford": a later message that gives the
 # corrected value of something said before.
 _CORRECTED_VALUE = _grx(
-    r"\b(?:i\s+should\s+(?:say|have\s+said)|i\s+meant(?:\s+to\s+say)?|make\s+(?:that|it)"
+    rf"\b(?:i\s+should\s+(?:say|have\s+said)|i\s+meant(?:\s+to\s+say)?|{_MAKE_IT}"
     # ... "i should say im a gp registrar, not fully qualified yet"
     rf"|(?:it|that)\s+should\s+(?:say|be|have\s+been))\s+(?:(?:i{_A}?m|i\s+am)\s+)?(?:an?\s+)?"
     rf"(?P<value>[a-z][\w'’\-]*(?:\s+(?!{_FILLER}|now\b)[a-z][\w'’\-]*)?)"
@@ -10716,6 +10822,8 @@ _Y_NOT_X = _grx(
     # ... "oh sorry yes tortoise not turtle": the yes agrees, it is no part of the value
     # ... "sorry its shellfish not shrimp": the "its" after the apology is no part of the value
     rf"(?:(?:yes|yeah|yep|ya)\W+)?(?:it(?:{_A}s|s|\s+is)\s+)?(?:actually\s+)?(?:[\w\-]+==)?"
+    # ("its on 3001 not 5173": the port's preposition is no part of it)
+    r"(?:(?:on|at)\s+(?=\d))?"
     # ("we're in braga now not porto": "now" is no part of the place)
     rf"(?P<new>[\w\-.&]+(?:\s+(?!(?:now|too|then|again|actually|anyway|tho|im|i)\b)[\w\-.&]+)?)"
     rf"(?:\s+(?:now|too|then|again|actually|anyway|tho))?"
@@ -11622,6 +11730,12 @@ _SOURCE_ASKED = _grx(
 )
 _COLON_AFTER = re.compile(r"[^\n:.!?]{0,20}:\s*")
 _WHOLLY_QUOTED = re.compile(r'\s*["“«][^"“”«»]{20,}["”»]\s*')
+
+
+_I_SAID_ONLY = _rx(
+    r"^\W*(?:(?:also|and|oh|ok|so)\W+)*i\s+(?:said|wrote|typed)\s+(?:[\w'’\-]+\s*){1,4}$"
+)
+_BUT_AFTER = _rx(r"\s*,?\s*but\b")
 
 
 def _reported(sentence: str, mask: int) -> bool:
@@ -13039,6 +13153,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             if hits:
                 self._pet_named_later(event, hits)
                 self._pet_name_said_first(event, hits)
+                if "(" in event.text:
+                    self._region_in_brackets(event, hits)
             if mask & _WHERE_I_LIVE_BACK.bit and (m := _WHERE_I_LIVE_BACK.search(event.text, mask)):
                 self._home_said_before(event, m, hits)
             if self._taken_back and (m := _NAME_IS_NOW.search(event.text)):
@@ -13305,6 +13421,10 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                                 governed = reason
                         elif _reported(clause, mask):
                             reason = governed = "reported"
+                            # "i said shift supervisor but they changed my title": the user
+                            # quoting themself, put right by what follows, governs nothing after
+                            if _I_SAID_ONLY.match(clause) and _BUT_AFTER.match(text, c_end):
+                                governed = None
                             verb = _REPORTED.pattern.search(clause)
                             at = verb.start() if verb else 0
                             # (an opening mark only: before a closing one the words are quoted)
@@ -13613,6 +13733,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             ", my " in text[:limit] or ", our " in text[:limit] or "s, " in text[:limit]
         ):
             self._pets_named_before(text[:limit], seq, hits)
+        if "mine " in text[:limit]:
+            self._mine_does(text[:limit], seq, hits, antecedents, index)
         if (
             " named " in text
             or " called " in text
@@ -15220,6 +15342,39 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         else:
             self._add(new, hits, seq, span)
 
+    def _mine_does(
+        self,
+        text: str,
+        seq: int,
+        hits: list[_Hit],
+        antecedents: list[_Antecedent],
+        index: int,
+    ) -> None:
+        """ "how deep should bedding be for a hamster, mine keeps trying to dig": the user's own
+        one of the animal the message just named, when no pet of that kind was found (and what
+        "she" of a later message may name: "shes called Noodle")."""
+        for m in _MINE_DOES.finditer(text):
+            pets = [*_PET_WORD.finditer(text, max(0, m.start() - 120), m.start())]
+            # the clause of "mine" is the user's plain statement, whatever the question before
+            # it asks ("how deep should bedding be for a hamster"); never after an "if"
+            sentence_start, sentence_end = _sentence_around(text, m.start(), m.end())
+            if (
+                not pets
+                or _PERSON_OR_THING.search(text, pets[-1].end(), m.start())
+                or _HYPOTHETICAL.search_alone(text[m.start() : sentence_end])
+                or _CONDITIONAL.search_alone(text[sentence_start : m.start()])
+                or _inside_quotes(text, m.start())
+            ):
+                continue
+            species = _normal("pet", "species", pets[-1].group("species"))
+            if species is None or any(
+                h.kind == "pet" and h.values.get("species") == species for h in hits
+            ):
+                continue
+            mine = _Hit("pet", {"species": species, "name": None})
+            self._add(mine, hits, seq, m.span())
+            antecedents.append(_Antecedent(mine, index))
+
     def _add(self, new: _Hit, hits: list[_Hit], seq: int, span: tuple[int, int]) -> None:
         """``new``, stated by the words at ``span`` of message ``seq``, joins ``hits``."""
         new.evidence.append((seq, *span))
@@ -15278,6 +15433,25 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         self._note(seq, *span, None, (new,))
         hits[hits.index(hit)] = new
 
+    def _region_in_brackets(self, event: EpisodeEvent, hits: list[_Hit]) -> None:
+        """ "here in cordoba (argentina)": a known place in brackets right after the home this
+        message names qualifies it, as a comma would (a bracket ends the clause a rule reads)."""
+        for hit in [h for h in hits if h.kind == "home_location" and _said_in(h, event.seq)]:
+            place = hit.values.get("place") or ""
+            start = min(e[1] for e in hit.evidence if e[0] == event.seq)
+            m = re.compile(rf"\b{re.escape(place)}{_BRACKETED_REGION}", re.IGNORECASE).search(
+                event.text, start
+            )
+            if "," in place or m is None:
+                continue
+            region = m.group("region")
+            found = canonical_place(region)
+            if found is None or found.casefold() == place.casefold():
+                continue
+            typed = region if region[:1].isupper() else found
+            new = _Hit("home_location", {**hit.values, "place": f"{place}, {typed}"})
+            self._replace(hit, new, hits, event.seq, m.span())
+
     def _home_said_before(self, event: EpisodeEvent, m: re.Match[str], hits: list[_Hit]) -> None:
         """ "any good off lead parks in bristol? thats where we live": the place said just
         before, in a question or a request too, is the user's home; only a place the gazetteer
@@ -15326,7 +15500,13 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         # ("mochi is my cats name": the apostrophe left out, one cat)
         if not m.group("species"):
             unnamed = [h for h in unnamed if not h.plural]
-        name = m.group("name") or m.group("name2") or m.group("name3") or m.group("name4")
+        name = (
+            m.group("name")
+            or m.group("name2")
+            or m.group("name3")
+            or m.group("name4")
+            or m.group("name5")
+        )
         # "my dog kinda knows his name": a verb, its "s" no possessive
         said = m.group("name")
         if said and "'" not in m.group() and "’" not in m.group() and is_common_word(f"{said}s"):
