@@ -564,7 +564,7 @@ def test_existing_beliefs_do_not_change_the_proposal() -> None:
 def test_port_metadata() -> None:
     assert isinstance(EXTRACTOR, MemoryCandidateExtractor)
     assert EXTRACTOR.name == "deterministic"
-    assert EXTRACTOR.version == EXTRACTOR_VERSION == "deterministic-extractor/107"
+    assert EXTRACTOR.version == EXTRACTOR_VERSION == "deterministic-extractor/108"
     assert EXTRACTOR.formation_policy == FORMATION_POLICY == "formation@7"
     ep = episode("a", ("assistant", "b"), ("user", "bob", "c"), "d")
     assert [e.seq for e in owned_user_messages(ep)] == [1, 4]

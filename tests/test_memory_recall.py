@@ -10577,3 +10577,74 @@ def test_a_pet_said_as_mine_a_dog_by_its_breed_and_a_vet_of_farm_animals(tmp_pat
             ("vet", "early start tomorrow, im a vet for farm animals", "vet for farm animals"),
         ),
     )
+
+
+def test_a_state_said_to_be_over_and_a_taste_said_to_be_someone_elses(tmp_path: Path) -> None:
+    _forms_nothing(
+        tmp_path,
+        (
+            (
+                "over",
+                ("is almond milk ok on paleo? im paleo", "well not anymore tbh, quit in june"),
+            ),
+            (
+                "test",
+                (
+                    "im a surgeon based in oslo, how do they sterilise tools",
+                    "haha nah im not a surgeon and never been to oslo, was just testing if you "
+                    "remember stuff",
+                ),
+            ),
+            (
+                "theirs",
+                (
+                    "playlist for a run pls, i love reggaeton",
+                    "hmm no that was my roommates thing not mine",
+                ),
+            ),
+            (
+                "setting",
+                (
+                    "our release branch is prod-3, how do i lock it",
+                    "ignore the branch name, thats the repo we archived",
+                ),
+            ),
+        ),
+    )
+    formed = _formed(
+        tmp_path / "named",
+        "best apps to learn italian? im learning italian and im a nurse",
+        "oh wait, italian not anymore, gave up in spring. learning greek now",
+    )
+    assert not any("italian" in s for s in formed), formed
+    assert any("nurse" in s for s in formed), formed
+
+
+def test_a_joke_about_something_earlier_a_name_not_another_and_second_language_work(
+    tmp_path: Path,
+) -> None:
+    _forms_each(
+        tmp_path,
+        (
+            (
+                "jk",
+                "oh and jk about the pilot thing, i only said it for fun. im a bus driver at "
+                "arriva",
+                "bus driver",
+            ),
+            ("call", "thanks! and pls call me max not maximilian, nobody uses that", "max"),
+            ("from", "i am data analyst in wipro from 4 years, how to ask raise", "wipro"),
+            ("out of", "were flying out of galway since thats where we live, tips?", "galway"),
+            ("suffix", "card for a colleague, im a cashier at lidl same as her", "works at lidl"),
+            (
+                "called",
+                "everything merges into main, the default branch is literally called main",
+                "default branch is main",
+            ),
+            ("deploying", "im on sveltekit 2 and deploying to netlify", "deploy target is netlify"),
+            ("run", "we actualy run postgres 16 not mysql", "postgres version is 16"),
+            ("number", ("the api port is 8000 btw", "wait no sorry, 8010"), "api port is 8010"),
+        ),
+    )
+    formed = _formed(tmp_path / "suffix2", "card for a colleague, im a cashier at lidl same as her")
+    assert not any("lidl sa" in s for s in formed), formed

@@ -90,7 +90,7 @@ __all__ = [
 ]
 
 FORMATION_POLICY: Final = DETERMINISTIC_POLICY
-EXTRACTOR_VERSION: Final = "deterministic-extractor/107"
+EXTRACTOR_VERSION: Final = "deterministic-extractor/108"
 
 
 # --- vocabulary -------------------------------------------------------------------------------
@@ -177,7 +177,8 @@ _ORG = (
     # "a year 2 teacher at st marks": a saint's name is a school's, a hospital's, a parish's
     r"|(?-i:st\.?\s+[a-z][a-z'’]+)"
     # ... one word, with the short suffix of its legal or medical name ("erasmus mc", "acme ltd")
-    r"|(?-i:[a-z][a-z0-9&.\-+]{2,24}(?:\s+(?:mc|umc|ltd|plc|inc|gmbh|llc|bv|ag|nv|sa|srl|pty))?))"
+    # ("at boots same as her": the suffix a whole word)
+    r"|(?-i:[a-z][a-z0-9&.\-+]{2,24}(?:\s+(?:mc|umc|ltd|plc|inc|gmbh|llc|bv|ag|nv|sa|srl|pty)\b)?))"
 )
 _COUNTS: Final = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
 _QTY = r"(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|\d{1,2}|a\s+couple\s+of)"
@@ -896,6 +897,9 @@ _SELF_REPORT = _grx(
     # "i said checkout supervisor but technically they changed my title": what the user said,
     # put right by what follows
     r"|\bi\s+(?:said|wrote|typed)\s+(?:[\w'’\-]+\s+){1,4}?but\b"
+    # "jk about the teacher thing, i just said it for fun": the user's own words, owned up to
+    r"|\bi\s+(?:just\s+|only\s+)?(?:said|wrote|typed)\s+(?:it|that|this)\s+(?:for\s+fun|as\s+a\s+joke"
+    r"|to\s+(?:test|see)|for\s+a\s+laugh)\b"
     # non-native "Sorry I wrote wrong before, I live in Manisa": the mistake is one's own
     r"|\bi\s+(?:said|wrote|typed|told\s+(?:you|u|ya))\s+(?:it\s+|that\s+|something\s+)?(?:wrong|wrongly"
     r"|incorrectly|the\s+wrong\s+\w+|a\s+mistake|by\s+mistake)\b"
@@ -969,6 +973,7 @@ _SERIOUSLY = _rx(
     r"(?<=[.!?\s(])(?:(?:but|ok|okay|no|anyway)\W+)?(?:seriously|jokes?\s+aside|joking\s+aside|jk|just\s+kidding"
     r"|in\s+all\s+seriousness|real\s+talk|real\s+question|for\s+real\s+(?:tho|though|now))\b"
 )
+_JOKE_ABOUT = _rx(r"\s+about\s+(?:the|that|my|what)\b")
 _OWN_AFTER_JK = re.compile(r"(?<=jk|ng)\W+(?i:i['’]?m|im|i\s+am|i|my|we)\b")
 # "im basically the queen of england at this point, i own 14 corgis 😂": a sentence in which
 # the user crowns themself is a joke throughout
@@ -3387,8 +3392,8 @@ _CALL_ME = _Gated(
         rf"(?P<name>{_NAME}|{_LOWER_NAME})"
         rf"(?=\s*$|\s*[,.;!]|\s+(?i:please|pls|plz|instead|from\s+now\s+on|going\s+forward"
         rf"|for\s+short|and|rather|btw|everyone|everybody|like\s+everyone|too"
-        # ("please call me Kevin its easier")
-        rf"|its|it{_A}s|cos|coz|bc|because|since)\b)"
+        # ("please call me Kevin its easier"; "pls call me jo not alice")
+        rf"|its|it{_A}s|cos|coz|bc|because|since|not)\b)"
     ),
     "call",
 )
@@ -5310,7 +5315,9 @@ _PLACE_AFTER_ROLE = _rx(
     r"(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+(?:\s+(?!(?:here|there|lol|now)\b)"
     r"[A-Za-zÀ-ÖØ-öø-ÿ'’.\-]+)?)"
     # ("im a csr in concentrix here in cebu": the employer, then where it is)
-    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now|i|we|with|w|at|here|there|lol)\b)"
+    # ... "backend developer in infosys from 6 years": since when, in second-language English
+    r"(?=\s*$|\s*[,.;!?]|\s+(?:and|but|so|for|since|btw|now|i|we|with|w|at|here|there|lol"
+    r"|from\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|many|last)\b)\b)"
 )
 # "im at kpmg", "still at Harwell & Pike": a workplace, not a venue or a place
 _IM_AT = _grx(
@@ -5728,7 +5735,8 @@ _WHERE_I_LIVE_BACK = _grx(
     "where",
 )
 _PLACE_BEFORE_BACK = re.compile(
-    r"\b(?:in|near|around|to|from|at|for)\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’\-]+"
+    # ("were flying out of dublin since thats where i live")
+    r"\b(?:in|near|around|to|from|at|for|out\s+of)\s+(?P<place>[A-Za-zÀ-ÖØ-öø-ÿ'’\-]+"
     r"(?:\s+(?!(?:in|near|around|to|from|at|for|and|or)\b)[A-Za-zÀ-ÖØ-öø-ÿ'’\-]+)?)",
     re.IGNORECASE,
 )
@@ -6794,8 +6802,8 @@ _PREFERENCE = [
         _grx(
             rf"(?P<verb>(?:{_I_AM}\s+|^\W*(?:also\s+|and\s+)?)(?:a\s+)?(?:really\s+)?(?:huge|big"
             rf"|great|massive|longtime|long-time)\s+fan\s+of|{_I_AM}\s+(?:really\s+|very\s+"
-            # ("im obsessed w true crime")
-            rf"|super\s+)?into|{_I_AM}\s+(?:(?:totally|so|kinda|completely|now)\s+)?(?:obsessed\s+(?:with|w/?)"
+            # ("im obsessed w true crime"; "im way more into drum and bass")
+            rf"|super\s+|(?:way|much|a\s+lot|far)\s+more\s+)?into|{_I_AM}\s+(?:(?:totally|so|kinda|completely|now)\s+)?(?:obsessed\s+(?:with|w/?)"
             rf"|addicted\s+to|passionate\s+about|crazy\s+about)"
             # "im a sucker for anything with miso"
             rf"|{_I_AM}\s+(?:(?:such|total|real|huge|big)\s+)?(?:a\s+)?(?:(?:such|total|real|huge|big)\s+)?"
@@ -8037,7 +8045,8 @@ _WORKING_STATE = [
             r"(?<![\w\-./])(?:the\s+)?(?P<subj>(?:(?:staging|prod|production|dev|local|test)\s+)?"
             r"(?:api|app|web|db|database"
             # ("grpc server on 50051": the server named by what it serves)
-            r"|redis|postgres|mysql|mongo|(?:grpc\s+)?server|frontend|backend|vite|dev\s+server|admin)"
+            r"|redis|postgres|mysql|mongo|(?:grpc\s+)?server"
+            r"|frontend|backend|vite|dev\s+server|admin)"
             # ("staging runs on port 8443": the stage's own port)
             r"|staging(?=\s+(?:(?:still|now|always|currently)\s+)?(?:runs|listens|is)\s+on\s+port\b))"
             # ("our api still listens on 8080, same as always")
@@ -8164,13 +8173,17 @@ _PR_BASE = _grx(
 )
 # "we deploy to fly.io", "we deploy to iis on two windows boxes": where the work runs
 _DEPLOYS_TO = _grx(
-    r"\bwe\s+(?:now\s+|still\s+|currently\s+|just\s+)?deploy\s+(?:it\s+|everything\s+)?(?:to|on)\s+"
+    r"(?:\bwe\s+(?:now\s+|still\s+|currently\s+|just\s+)?deploy"
+    # "im on next.js 14 and deploying to vercel": the user's own deploys, going on
+    r"|\b(?:i['’]?m|im|i\s+am|we['’]?re|we\s+are)\s+(?:now\s+|currently\s+)?deploying"
+    r"|\b(?:i['’]?m|im|i\s+am|we['’]?re|we\s+are)\s+on\s+[\w.\-]+(?:\s+v?\d+(?:\.\d+)*)?\s+and\s+deploying)"
+    r"\s+(?:it\s+|everything\s+)?(?:to|on)\s+"
     r"(?!(?:prod|production|staging|stage|dev|test|qa|main|master|the|a|an|our|it|them|friday|fridays"
     r"|monday|mondays|weekends?|eu|us)\b)(?P<val>[a-z][\w\-]*(?:\.[a-z]{2,})?"
     # ("we deploy to stm32 board": the kind of device, as typed)
     r"(?:\s+(?:boards?|devices?|vps|servers?|cluster)(?=\s*(?:$|[,;:!?)]|\.(?:\s|$)|\s+(?:so|and|but)\b)))?)"
     r"(?=\s|[,;:!?)]|\.(?:\s|$)|$)",
-    "deploy",
+    "deploy deploying",
 )
 # "prod deploys from the `release` branch": the environment the branch deploys to
 _ENV_BEFORE = _rx(r"\b(?P<env>prod|production|staging)\s+$")
@@ -8318,6 +8331,8 @@ _TECH_CONTEXT = _grx(
     rf"|\b(?:compatible\s+with|supports?"
     # "prod runs python 3.12": what the live servers run is the project's version
     rf"|pinned\s+to|locked\s+to|runs?\s+on|running\s+on|built\s+(?:on|with)|stay\s+on"
+    # "we actualy run mysql 8 not postgres"
+    rf"|\bwe\s+(?:actually\s+|actualy\s+|still\s+|now\s+|currently\s+)?run"
     rf"|\b(?:prod|production)\s+(?:still\s+|now\s+)?runs"
     rf"|we\s+use|we{_A}?re\s+using|\bwe\s+(?:all\s+|only\s+)?run|\bci\s+(?:uses|is\s+using)"
     # "we bumped to node 20 last sprint"
@@ -9319,7 +9334,11 @@ def _version_only(value: str) -> str:
     return m.group() if m else value
 
 
-_VALUE_ADVERB = _rx(r"^(?:always|usually|still|now|currently|just|basically)\s+")
+_VALUE_ADVERB = _rx(
+    r"^(?:always|usually|still|now|currently|just|basically)\s+"
+    # ("the default branch is literally called trunk")
+    r"|^(?:literally|actually)\s+(?:called|named)\s+(?=\S)"
+)
 # "the project targets python 3.9 still": the same adverbs after the value
 # ... ("so ci is github actions only now")
 _VALUE_ADVERB_AFTER = _rx(
@@ -10788,9 +10807,12 @@ _NOT_X_BUT_Y = _grx(
     # "not porto, braga", "not vegan, just vegetarian lol": a message that opens with the fix
     rf"|^\W*"
     # "sorry i wrote it wrong, its not only shrimp, its all shellfish"
-    rf"|\bit(?:{_A}s|s|\s+is)\s+)not\s+(?:only\s+|just\s+)?"
+    rf"|\bit(?:{_A}s|s|\s+is)\s+"
+    # "ok that was a lie im not actually vegan 😅 vegetarian": the state denied, then the right one
+    rf"|\b(?:i{_A}?m|im|i\s+am)\s+(?=not\s+(?:actually\s+|really\s+)?[\w\-]+\s*[^\w\s,;.!?]+\s*[\w\-]))"
+    rf"not\s+(?:only\s+|just\s+|actually\s+|really\s+)?"
     rf"(?P<old>[\w\-]+(?:\s+[\w\-]+)?)"
-    rf"\s*[,;]\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?"
+    rf"\s*(?:[,;]|[^\w\s,;.!?'’\"]+)\s*(?:(?:it|that)(?:{_A}s|\s+is|s)\s+|its\s+|but\s+)?"
     rf"(?:(?:just|only|actually|really|more\s+like|all)\s+)?(?P<new>[\w\-.]+)",
     "not",
 )
@@ -11369,6 +11391,18 @@ _FINE_AFTER_ALL = _grx(
     r"|really|lol|haha)\b)",
     "fine ok okay alright",
 )
+# "wait no sorry, 8081. 8080 is the keycloak container": a takeback that says the number meant
+_NUMBER_PUT_RIGHT = _rx(
+    r"^\W*(?:(?:wait|no|sorry|sry|oops|ah|oh|um|hmm)\W+)+(?:it['’]?s\s+|its\s+)?"
+    r"(?P<num>[1-9]\d{3,4}|\d+\.\d+(?:\.\d+)?)(?![\w.]|\.\d)(?=\s*(?:$|[,.;!?]))"
+)
+# "well not anymore tbh", "oh wait, spanish not anymore": a message that opens by ending a state
+_NOT_ANYMORE_OPENS = _grx(
+    r"^\W*(?:(?:oh|wait|well|hmm+|ah|ok|okay|lol|haha|honestly|actually|nah|no|yeah)\W+)*"
+    r"(?:(?P<what>[a-z][\w\-]*)\s+)?(?:not\s+any\s?more|no\s+longer)\b(?=\s*(?:$|[,.;!?]|\s+(?:tbh"
+    r"|honestly|lol|haha|tho|though|i|since|really|sadly)\b))",
+    "anymore any longer",
+)
 _LAST_THING = _grx(
     r"\bthe\s+last\s+(?:thing|bit|part|one)\s+(?:i\s+(?:said|wrote|typed|told\s+(?:you|u))\s+)?"
     r"(?:was|is)\s+(?:(?:just|only)\s+)?(?:a\s+joke|a\s+lie|not\s+true|made\s+up|wrong|fake)\b",
@@ -11438,6 +11472,9 @@ _NOT_ABOUT_ME = _grx(
     rf"|\b(?:that|thats|that{_A}s|that\s+was|this\s+is|it\s+was)\s+(?:all\s+)?(?:my\s+)?"
     rf"[a-z]+{_A}?s\s+(?:info|details|stuff)\s+(?:that\s+)?i\s+(?:just\s+)?(?:pasted|copied|typed)\b"
     rf"|\b(?:she|he)(?:{_A}s|s|\s+is)\s+the\s+[a-z]+(?:\s+[a-z]+)?\s*,?\s+not\s+me\b"
+    # "hmm no actually that was my ex's thing not mine": someone else's taste or habit
+    rf"|\b(?:that|thats|that{_A}s|that\s+was|it\s+was|its|it{_A}s)\s+(?:more\s+)?(?:my\s+)?[a-z]+{_A}?s\s+"
+    rf"thing\s*,?\s*not\s+(?:mine|me)\b"
     # "oops wrong chat sorry, that was meant for another group": the message before was sent
     # here by mistake, where a message opens by saying so
     rf"|^\W*(?:(?:oops|sorry|sry|ugh|lol|oh|ah|haha|ignore\s+(?:that|this)|my\s+bad)\W+)*wrong"
@@ -11557,6 +11594,15 @@ def _said_before(hits: list[_Hit], gone: list[_Hit], seq: int) -> list[_Hit]:
     return [h for h in hits if h not in gone and not _said_in(h, seq)]
 
 
+def _denies(denied: str, value: str) -> bool:
+    """Whether the words after a "not" deny ``value``: the value itself, or its plural, as whole
+    words ("call me max not maximilian" denies no "max")."""
+    if not denied.startswith(value):
+        return False
+    rest = denied[len(value) :]
+    return not rest or not rest[0].isalnum() or re.match(r"e?s\b", rest) is not None
+
+
 def _names_claim(hit: _Hit, what: str) -> bool:
     """Whether ``what`` (casefolded words a user withdraws) names ``hit``'s claim."""
     if what in _NAMES_NOTHING:
@@ -11567,6 +11613,11 @@ def _names_claim(hit: _Hit, what: str) -> bool:
         what = head.split()[-1]
     if hit.kind in _KIND_WORDS.get(what, ()) or hit.kind in _KIND_WORDS.get(what.split()[-1], ()):
         return True
+    # "ignore the branch name": a setting named by what it is a setting of
+    if hit.kind == "working_state" and (subject := (hit.values.get("subject") or "").casefold()):
+        said = what.removesuffix(" name").removesuffix(" number")
+        if said in (subject, subject.split()[-1]):
+            return True
     for field_name, value in hit.values.items():
         if not value or field_name == "polarity":
             continue
@@ -12118,6 +12169,8 @@ def _message_reason(text: str, mask: int) -> str | None:
     if (joke := _JOKE.search(text, mask)) and not (
         _SERIOUSLY.search(text, joke.end())
         or _OWN_AFTER_JK.match(text, joke.end())
+        # "jk about the teacher thing earlier": the joke was the thing named, not this message
+        or _JOKE_ABOUT.match(text, joke.end())
         # "my brother Hugo says i should add prices in usd lol no": the "no" turns down what
         # was reported (which the report's own marker governs), it takes nothing back
         or (
@@ -12926,6 +12979,8 @@ class DeterministicExtractor(MemoryCandidateExtractor):
                     whole=whole,
                     previous=target_text,
                 )
+                if fix := _NUMBER_PUT_RIGHT.match(text):
+                    self._number_put_right(event, fix, hits)
             previous_seq = event.seq
             previous_text = event.text
             recent = [*recent[-2:], (event.seq, event.text)]
@@ -14676,7 +14731,7 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             first_r = bisect.bisect_left(r_starts, at)
             if (
                 any(
-                    start >= at and denied_text.startswith(v)
+                    start >= at and _denies(denied_text, v)
                     for v in values
                     for start, denied_text in reversed(by_prefix.get(v[:3], ()))
                 )
@@ -15341,6 +15396,23 @@ class DeterministicExtractor(MemoryCandidateExtractor):
             self._replace(hit, new, hits, seq, span)
         else:
             self._add(new, hits, seq, span)
+
+    def _number_put_right(self, event: EpisodeEvent, fix: re.Match[str], hits: list[_Hit]) -> None:
+        """ "our dev server is on 8080 now" then "wait no sorry, 8081": the one setting of the
+        same shape (a port, a version) the takeback just took back holds the number said."""
+        number = fix.group("num")
+        shape = _VERSION_TAIL.fullmatch if "." in number else _PORT_NUMBER.fullmatch
+        taken = [
+            h
+            for h, at in self._taken_back
+            if at == event.seq
+            and h.kind == "working_state"
+            and shape(h.values.get("value") or "")
+            and h.values.get("value") != number
+        ]
+        if len(taken) == 1:
+            new = _Hit("working_state", {**taken[0].values, "value": number})
+            self._add(new, hits, event.seq, fix.span("num"))
 
     def _mine_does(
         self,
@@ -16204,11 +16276,24 @@ class DeterministicExtractor(MemoryCandidateExtractor):
         ):
             gone.append(max(said, key=lambda h: h.evidence[-1][1]))
             named_any = True
+        # "well not anymore tbh, stopped back in march": the last claim of the message before is
+        # over; "spanish not anymore, i stopped it": the one the message names
+        if mask & _NOT_ANYMORE_OPENS.bit and (over := _NOT_ANYMORE_OPENS.match(text, mask)):
+            held = _held_before(hits, gone, event.seq)
+            if what := over.group("what"):
+                gone += [h for h in held if _names_claim(h, what.casefold())]
+            elif said := _latest_said(held):
+                gone.append(max(said, key=lambda h: h.evidence[-1][1]))
+            named_any = True
         testing = mask & _JUST_TESTING.bit and _JUST_TESTING.search(text, mask)
-        if not named_any and (
-            testing
-            or (mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask))
-            or (_STATE_DENIED.match(text) and "?" not in self._reply)
+        # ("im not a pilot and never been to dubai, was just testing": a test takes back the
+        # whole message before, whatever else this one names)
+        if testing or (
+            not named_any
+            and (
+                (mask & _NOT_ABOUT_ME.bit and _NOT_ABOUT_ME.search(text, mask))
+                or (_STATE_DENIED.match(text) and "?" not in self._reply)
+            )
         ):
             # every claim of the user's message before, and only those said there alone
             earlier = _held_before(hits, gone, event.seq)
