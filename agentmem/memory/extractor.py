@@ -10152,7 +10152,8 @@ _CHAT_TAIL = r"(?:lol|lmao|haha\w*|hehe\w*|btw|pls|plz|xd|rn)\b"
 # "2 kids, make it 3": the user's own "make it", never a request to someone ("can they make it
 # hot", "dont make it sound fussy")
 _MAKE_IT = (
-    r"(?<!don't\s)(?<!dont\s)(?<!\bthey\s)(?<!\byou\s)(?<!\bu\s)(?<!\bcan\s)(?<!\bcould\s)"
+    # (the word first: the look-behinds then run only where "make" stands)
+    r"(?=make\s)(?<!don't\s)(?<!dont\s)(?<!\bthey\s)(?<!\byou\s)(?<!\bu\s)(?<!\bcan\s)(?<!\bcould\s)"
     r"(?<!\bwill\s)(?<!\bto\s)(?<!\bwe\s)(?<!\bi\s)(?<!\bpls\s)(?<!\bplease\s)make\s+(?:that|it)"
 )
 _SELF_CORRECTION = _rx(
